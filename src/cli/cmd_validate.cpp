@@ -1,0 +1,16 @@
+// TEMPORARY placeholder until the owning work lands; replaced by the real subcommand.
+#include "cli/command.h"
+#include "core/error.h"
+
+namespace paraplan {
+
+void AddValidateCommand(CLI::App& app, CliContext& ctx) {
+  auto* sub = app.add_subcommand("validate", "not available yet");
+  sub->allow_extras();
+  sub->callback([&ctx] {
+    (void)ctx;
+    throw InputError("'validate' is not available in this build yet");
+  });
+}
+
+}  // namespace paraplan

@@ -1,0 +1,32 @@
+// Runs files (DESIGN.md "Runs file"): published or measured runs to validate against.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+#include "hardware/cluster.h"
+#include "model/model_spec.h"
+#include "plan/plan_constraints.h"
+
+namespace paraplan {
+
+struct RunSpec {
+  std::string id;
+  std::string source;
+  SourceLocation where;  // the run's position in the file
+  ModelSpec model;
+  Cluster cluster;
+  int64_t gpus = 0;
+  PlanConstraints plan;                    // knobs left out are searched
+  std::map<std::string, double> measured;  // step_time_s, tokens_per_s_per_gpu, mfu, memory_GiB
+  std::string error;  // non-empty: this run could not be loaded (e.g. unknown model); others go on
+};
+
+// Throws InputError for a malformed file (syntax, unknown keys, wrong types); a run whose model
+// or cluster cannot be resolved is returned with `error` set instead.
+std::vector<RunSpec> LoadRunsFile(const std::string& path);
+
+}  // namespace paraplan

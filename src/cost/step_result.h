@@ -1,0 +1,53 @@
+// The answer for one plan: does it fit, how long is a step, where do time and memory go.
+// Reporters turn it into the JSON of DESIGN.md ("JSON output"); all fields are SI (bytes,
+// seconds) and the reporters convert to GiB.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "plan/parallel_plan.h"
+
+namespace paraplan {
+
+struct StageMemory {
+  int64_t stage = 0;
+  double weights_bytes = 0;
+  double grads_bytes = 0;
+  double optimizer_bytes = 0;
+  double activations_bytes = 0;
+  double other_bytes = 0;  // communication buffers, logits/loss workspace, allocator reserve
+  double TotalBytes() const {
+    return weights_bytes + grads_bytes + optimizer_bytes + activations_bytes + other_bytes;
+  }
+};
+
+// Seconds per step on the critical path, by cause. Their sum is step_time_s (up to overlap
+// already taken into account: only exposed communication is counted).
+struct TimeBreakdown {
+  double compute_s = 0;
+  double bubble_s = 0;
+  double tp_comm_s = 0;
+  double cp_comm_s = 0;
+  double ep_comm_s = 0;
+  double pp_comm_s = 0;
+  double dp_comm_exposed_s = 0;
+  double optimizer_s = 0;
+};
+
+struct StepResult {
+  ParallelPlan plan;
+  bool fits = false;
+  double step_time_s = 0;
+  double tokens_per_s_per_gpu = 0;
+  double mfu = 0;
+  double hfu = 0;
+  double peak_memory_bytes = 0;
+  double memory_capacity_bytes = 0;
+  std::vector<StageMemory> memory;  // one per pipeline stage
+  TimeBreakdown time;
+  bool simulated = false;          // true when the event simulator produced step_time_s
+  std::vector<std::string> notes;  // short explanations (dominant cost, what would help)
+};
+
+}  // namespace paraplan

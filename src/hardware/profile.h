@@ -1,0 +1,43 @@
+// A calibration profile: numbers measured on real GPUs (calibrate/ harness, `paraplan calibrate
+// fit`). Where the profile has a number, the cost model uses it instead of the built-in default.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace paraplan {
+
+// α–β fit of one collective on one tier: time = latency + bus_bytes / bandwidth.
+struct CollectiveFit {
+  double latency_us = 0;
+  double bandwidth_GBps = 0;  // bus bandwidth (nccl-tests convention)
+  double r2 = 0;
+  int points = 0;
+};
+
+struct GemmPoint {
+  int64_t m = 0, n = 0, k = 0;
+  double tflops = 0;
+};
+
+struct AttentionPoint {
+  int64_t seq = 0, heads = 0, head_dim = 0;
+  bool causal = true;
+  double fwd_tflops = 0;
+  double bwd_tflops = 0;
+};
+
+struct CalibrationProfile {
+  // collectives[op][tier]: op is all_reduce | all_gather | reduce_scatter | all_to_all | send_recv.
+  std::map<std::string, std::map<std::string, CollectiveFit>> collectives;
+  // gemm[dtype]: measured points; dtype is bf16 | fp16 | fp8.
+  std::map<std::string, std::vector<GemmPoint>> gemm;
+  std::vector<AttentionPoint> attention;
+  double memory_bandwidth_GBps = 0;             // 0 = not measured
+  std::map<std::string, std::string> metadata;  // gpu, driver, cuda, nccl, date, ...
+  std::string source_path;
+};
+
+}  // namespace paraplan

@@ -1,0 +1,71 @@
+// ModelSpec: a transformer as described by models/*.yaml (schema in docs/formats.md).
+// Plain data; loaders fill it (src/config), pure functions count it (src/model).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace paraplan {
+
+enum class Activation { kGelu, kSwiglu, kSquaredRelu, kRelu };
+enum class Norm { kLayerNorm, kRmsNorm };
+enum class Position { kRope, kLearned, kAlibi };
+enum class AttentionKind { kMha, kGqa, kMla };
+
+// Multi-head latent attention (DeepSeek-V2/V3). q_lora_rank = 0 means queries are projected
+// directly (DeepSeek-V2-Lite style).
+struct MlaSpec {
+  int64_t q_lora_rank = 0;
+  int64_t kv_lora_rank = 0;
+  int64_t qk_nope_head_dim = 0;
+  int64_t qk_rope_head_dim = 0;
+  int64_t v_head_dim = 0;
+};
+
+struct MoeSpec {
+  int64_t experts = 0;
+  int64_t top_k = 0;
+  int64_t shared_experts = 0;
+  int64_t expert_ffn_hidden = 0;
+  int64_t dense_layers = 0;               // the first N layers are dense
+  int64_t every = 1;                      // after those, an MoE layer every N layers
+  std::optional<double> capacity_factor;  // empty = dropless
+};
+
+struct ModelSpec {
+  std::string name;
+  int64_t layers = 0;
+  int64_t hidden = 0;
+  int64_t heads = 0;
+  int64_t kv_heads = 0;  // == heads for MHA
+  int64_t head_dim = 0;  // hidden / heads unless given
+  int64_t ffn_hidden = 0;
+  int64_t vocab = 0;
+  int64_t seq_len = 0;
+  Activation activation = Activation::kGelu;
+  Norm norm = Norm::kLayerNorm;
+  Position position = Position::kLearned;
+  bool tied_embeddings = false;
+  int64_t mtp_layers = 0;
+
+  AttentionKind attention_kind = AttentionKind::kMha;
+  MlaSpec mla;                       // meaningful when attention_kind == kMla
+  int64_t sliding_window = 0;        // 0 = full attention everywhere
+  int64_t sliding_window_every = 1;  // every N-th layer uses the window (1 = all)
+
+  std::optional<MoeSpec> moe;
+
+  bool IsMoe() const { return moe.has_value() && moe->experts > 0; }
+  // Whether layer i (0-based) is an MoE layer.
+  bool IsMoeLayer(int64_t layer) const {
+    if (!IsMoe() || layer < moe->dense_layers) return false;
+    return (layer - moe->dense_layers) % moe->every == 0;
+  }
+  // Whether layer i uses the sliding window.
+  bool IsSlidingLayer(int64_t layer) const {
+    return sliding_window > 0 && layer % sliding_window_every == 0;
+  }
+};
+
+}  // namespace paraplan

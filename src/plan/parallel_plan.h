@@ -1,0 +1,58 @@
+// ParallelPlan: one fully fixed way to run a training step (DESIGN.md "Plan knobs").
+// Megatron-LM's convention: gpus = tp × cp × dp × pp; experts are sharded ep-ways inside the
+// dp × cp ranks (and etp-ways in tensor), so ep divides dp × cp.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace paraplan {
+
+enum class Recompute { kNone, kSelective, kFull };
+enum class Precision { kBf16, kFp16, kFp8 };
+enum class Schedule { kGpipe, k1F1B, kInterleaved, kZeroBubble, kDualPipe };
+enum class MoeRouting { kDropless, kDrop };
+enum class CommDtype { kFp32, kBf16, kFp8 };
+enum class ParallelDim { kTp, kCp, kEp, kDp, kPp };
+
+struct ParallelPlan {
+  int64_t tp = 1, pp = 1, dp = 1, cp = 1, ep = 1, etp = 1, vpp = 1;
+  int64_t micro_batch = 1;
+  int64_t global_batch = 1;  // sequences per step
+  int64_t seq_len = 0;       // 0 = the model's seq_len
+  Recompute recompute = Recompute::kNone;
+  bool sequence_parallel = false;
+  int zero = 0;  // 0..3; 1 = Megatron's distributed optimizer
+  Precision precision = Precision::kBf16;
+  Schedule schedule = Schedule::k1F1B;
+  MoeRouting moe_routing = MoeRouting::kDropless;
+  double moe_capacity_factor = 1.0;
+  double moe_imbalance = 1.0;  // max/mean tokens per expert, ≥ 1
+  CommDtype dp_comm_dtype = CommDtype::kFp32;
+  double dp_bucket_MB = 40.0;
+  std::array<ParallelDim, 5> placement = {ParallelDim::kTp, ParallelDim::kCp, ParallelDim::kEp,
+                                          ParallelDim::kDp, ParallelDim::kPp};
+  std::vector<int64_t> pp_layers;  // empty = balanced automatically
+  bool overlap_grad_reduce = true;
+  bool overlap_param_gather = true;
+  bool overlap_tp_comm = false;
+  bool overlap_ep_comm = false;
+  bool overlap_pp_comm = true;
+
+  int64_t Gpus() const { return tp * cp * dp * pp; }
+  // Micro-batches per step per pipeline (gradient-accumulation steps).
+  int64_t MicroBatches() const { return global_batch / (micro_batch * dp); }
+};
+
+// Names as they appear in files, flags and JSON ("1f1b", "selective", ...).
+const char* ToString(Recompute v);
+const char* ToString(Precision v);
+const char* ToString(Schedule v);
+const char* ToString(MoeRouting v);
+const char* ToString(CommDtype v);
+const char* ToString(ParallelDim v);
+std::string PlacementToString(const std::array<ParallelDim, 5>& placement);
+
+}  // namespace paraplan

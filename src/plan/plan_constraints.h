@@ -1,0 +1,34 @@
+// PlanConstraints: what the user said about each knob — fixed (one value), restricted (a list),
+// or absent (search it). Parsed from `--plan "tp=4|8,pp=2"` and from YAML `plan:` mappings
+// (src/config/plan_loader.h); the search enumerates it, `simulate` resolves it to one plan.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "plan/parallel_plan.h"
+
+namespace paraplan {
+
+template <typename T>
+using Choice = std::optional<std::vector<T>>;  // nullopt = free; otherwise the allowed values
+
+struct PlanConstraints {
+  Choice<int64_t> tp, pp, dp, cp, ep, etp, vpp, micro_batch, global_batch, seq_len;
+  Choice<Recompute> recompute;
+  Choice<bool> sequence_parallel;
+  Choice<int> zero;
+  Choice<Precision> precision;
+  Choice<Schedule> schedule;
+  Choice<MoeRouting> moe_routing;
+  Choice<double> moe_capacity_factor, moe_imbalance, dp_bucket_MB;
+  Choice<CommDtype> dp_comm_dtype;
+  Choice<std::array<ParallelDim, 5>> placement;
+  std::optional<std::vector<int64_t>> pp_layers;  // one fixed split, or absent
+  Choice<bool> overlap_grad_reduce, overlap_param_gather, overlap_tp_comm, overlap_ep_comm,
+      overlap_pp_comm;
+};
+
+}  // namespace paraplan

@@ -1,0 +1,42 @@
+// The plan search: enumerate → rules → memory → analytical estimate (all threads) → simulate the
+// best N → rank. Deterministic whatever the thread count.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "cost/step_result.h"
+#include "hardware/cluster.h"
+#include "model/model_spec.h"
+#include "plan/plan_constraints.h"
+
+namespace paraplan {
+
+enum class Objective { kStepTime, kCost, kMemory };
+
+struct SearchOptions {
+  int threads = 0;            // 0 = all hardware threads
+  int64_t simulate_top = 64;  // re-run this many of the best estimates in the simulator
+  int64_t top_k = 10;         // plans to return
+  Objective objective = Objective::kStepTime;
+  // Called now and then with (evaluated, total) from the calling thread; may be empty.
+  std::function<void(int64_t, int64_t)> progress;
+};
+
+struct SearchResult {
+  std::vector<StepResult> plans;   // the top K, best first
+  std::vector<StepResult> pareto;  // (step time, peak memory) front, by step time
+  int64_t searched = 0;            // plans enumerated
+  int64_t feasible = 0;            // plans that obey the rules and fit in memory
+  double seconds = 0;
+  // When nothing fits: the plans that came closest (by memory over capacity), and why.
+  std::vector<StepResult> closest;
+  std::string why_nothing_fits;
+};
+
+SearchResult SearchPlans(const ModelSpec& model, const Cluster& cluster, int64_t gpus,
+                         const PlanConstraints& constraints, const SearchOptions& options);
+
+}  // namespace paraplan

@@ -1,0 +1,69 @@
+// What the event-driven pipeline simulator needs (filled by src/cost from a plan), and what it
+// returns. Times are integer nanoseconds so that runs repeat exactly.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "plan/parallel_plan.h"
+
+namespace paraplan {
+
+using Nanos = int64_t;
+
+// The cost of one micro-batch through one model chunk (a stage holds vpp chunks). Compute times
+// already include the TP/CP/EP communication that is not overlapped with compute.
+struct ChunkCost {
+  Nanos forward = 0;
+  Nanos backward_input = 0;   // activation-gradient part of backward (zero-bubble "B")
+  Nanos backward_weight = 0;  // weight-gradient part of backward (zero-bubble "W")
+  Nanos recompute = 0;        // forward recomputation done at the start of backward
+};
+
+struct StageCost {
+  std::vector<ChunkCost> chunks;  // size vpp (or 1)
+  Nanos dp_grad_comm = 0;         // gradient reduce(-scatter) for this stage's parameters
+  int64_t dp_buckets = 1;         // buckets the gradient communication is split into
+  Nanos param_gather = 0;         // ZeRO-3 / distributed-optimizer all-gather (0 when none)
+  Nanos optimizer = 0;            // optimizer step for this stage's shard
+};
+
+struct PipelineInput {
+  Schedule schedule = Schedule::k1F1B;
+  int64_t pp = 1;
+  int64_t vpp = 1;
+  int64_t micro_batches = 1;
+  std::vector<StageCost> stages;  // size pp
+  Nanos p2p = 0;                  // send of one micro-batch's activations (or grads) to a neighbour
+  bool overlap_pp_comm = true;
+  bool overlap_grad_reduce = true;
+  bool record_timeline = false;
+};
+
+struct TimelineEvent {
+  int64_t stage = 0;
+  std::string stream;  // "compute", "pp", "dp"
+  std::string name;    // "F3", "B3", "W3", "R3" (recompute), "send F3", "dp bucket 2", "optimizer"
+  int64_t micro_batch = -1;
+  int64_t chunk = 0;
+  Nanos start = 0;
+  Nanos end = 0;
+};
+
+struct PipelineResult {
+  Nanos step = 0;             // whole step: pipeline + exposed DP + optimizer
+  Nanos pipeline = 0;         // first forward start to last backward end
+  Nanos bubble = 0;           // idle compute time on the busiest stage inside `pipeline`
+  Nanos compute = 0;          // busy compute time on the busiest stage
+  Nanos pp_comm_exposed = 0;  // p2p time on the critical path
+  Nanos dp_comm_exposed = 0;  // DP communication after the last backward
+  Nanos optimizer = 0;
+  int64_t critical_stage = 0;
+  std::vector<int64_t> peak_in_flight;     // per stage: most micro-batches holding activations
+  std::vector<TimelineEvent> timeline;     // only when record_timeline
+  std::vector<std::string> critical_path;  // task names along the critical path, in order
+  int64_t events = 0;                      // events processed (for benchmarks)
+};
+
+}  // namespace paraplan
