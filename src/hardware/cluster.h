@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "hardware/efficiency.h"
 #include "hardware/profile.h"
 
 namespace paraplan {
@@ -37,6 +38,7 @@ struct Cluster {
   GpuSpec gpu;
   std::vector<NetworkTier> network;                   // innermost first; spans strictly increase
   std::shared_ptr<const CalibrationProfile> profile;  // null = built-in defaults
+  Efficiency efficiency;  // defaults for the GPU family (hardware/efficiency.yaml), overridable
 };
 
 }  // namespace paraplan
