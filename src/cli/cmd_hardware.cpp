@@ -1,15 +1,111 @@
-// TEMPORARY placeholder until the owning work lands; replaced by the real subcommand.
+// `paraplan hardware show CLUSTER`: the GPU, its peaks and memory, and the network tiers.
+#include <memory>
+#include <ostream>
+#include <string>
+#include <vector>
+
 #include "cli/command.h"
-#include "core/error.h"
+#include "config/resolve.h"
+#include "core/format.h"
+#include "core/json.h"
 
 namespace paraplan {
 
+namespace {
+
+struct HardwareShowOptions {
+  std::string cluster;
+  std::string format = "table";
+  std::vector<std::string> sets;
+};
+
+Json ClusterToJson(const Cluster& c) {
+  const PeakTflops& p = c.gpu.peak_tflops;
+  Json peaks = Json::MakeObject();
+  peaks.Set("fp32", p.fp32).Set("tf32", p.tf32).Set("bf16", p.bf16).Set("fp16", p.fp16);
+  peaks.Set("fp8", p.fp8);
+  Json gpu = Json::MakeObject();
+  gpu.Set("name", c.gpu.name)
+      .Set("memory_GiB", c.gpu.memory_GiB)
+      .Set("memory_bandwidth_GBps", c.gpu.memory_bandwidth_GBps)
+      .Set("peak_tflops", std::move(peaks));
+  Json network = Json::MakeArray();
+  for (const NetworkTier& t : c.network) {
+    Json tier = Json::MakeObject();
+    tier.Set("name", t.name)
+        .Set("span", t.span)
+        .Set("bandwidth_GBps", t.bandwidth_GBps)
+        .Set("latency_us", t.latency_us)
+        .Set("oversubscription", t.oversubscription)
+        .Set("nvls", t.nvls);
+    network.Push(std::move(tier));
+  }
+  Json out = Json::MakeObject();
+  out.Set("name", c.name).Set("gpu", std::move(gpu)).Set("network", std::move(network));
+  out.Set("profile", c.profile ? Json(c.profile->source_path) : Json(nullptr));
+  return out;
+}
+
+std::string Peak(const char* dtype, double tflops) {
+  return std::string(dtype) + " " + (tflops > 0 ? FormatShortest(tflops) + " TFLOP/s" : "n/a");
+}
+
+std::string Pad(const std::string& text, size_t width) {
+  return text.size() >= width ? text + " " : text + std::string(width - text.size(), ' ');
+}
+
+void PrintTable(const Cluster& c, std::ostream& out) {
+  const PeakTflops& p = c.gpu.peak_tflops;
+  out << "cluster   " << c.name << "\n";
+  out << "gpu       " << c.gpu.name << "\n";
+  out << "memory    " << FormatShortest(c.gpu.memory_GiB) << " GiB at "
+      << FormatShortest(c.gpu.memory_bandwidth_GBps) << " GB/s\n";
+  out << "peak      " << Peak("bf16", p.bf16) << ", " << Peak("fp16", p.fp16) << ", "
+      << Peak("fp8", p.fp8) << ", " << Peak("tf32", p.tf32) << ", " << Peak("fp32", p.fp32)
+      << " (dense)\n";
+  out << "profile   " << (c.profile ? c.profile->source_path : "none (built-in defaults)")
+      << "\n\n";
+  out << Pad("tier", 12) << Pad("span (GPUs)", 13) << Pad("GB/s per GPU per dir", 22)
+      << Pad("latency (us)", 14) << Pad("oversubscription", 18) << "nvls\n";
+  for (const NetworkTier& t : c.network) {
+    out << Pad(t.name, 12) << Pad(std::to_string(t.span), 13)
+        << Pad(FormatShortest(t.bandwidth_GBps), 22) << Pad(FormatShortest(t.latency_us), 14)
+        << Pad(FormatShortest(t.oversubscription) + "x", 18) << (t.nvls ? "yes" : "no") << "\n";
+  }
+}
+
+}  // namespace
+
 void AddHardwareCommand(CLI::App& app, CliContext& ctx) {
-  auto* sub = app.add_subcommand("hardware", "not available yet");
-  sub->allow_extras();
-  sub->callback([&ctx] {
-    (void)ctx;
-    throw InputError("'hardware' is not available in this build yet");
+  auto* hardware = app.add_subcommand("hardware", "describe clusters: `hardware show NAME`");
+  hardware->require_subcommand(1);
+  auto options = std::make_shared<HardwareShowOptions>();
+  auto* show = hardware->add_subcommand(
+      "show",
+      "show a cluster: GPU, peak TFLOP/s, memory and network tiers.\n\n"
+      "Examples:\n"
+      "  paraplan hardware show dgx-h100\n"
+      "  paraplan hardware show gb200-nvl72 --format json\n"
+      "  paraplan hardware show hardware/dgx-a100-80gb.yaml "
+      "--set cluster.network.scaleout.bandwidth_GBps=50\n"
+      "  paraplan hardware show dgx-h100 --set cluster.gpu.memory_GiB=96");
+  show->add_option("cluster", options->cluster, "a name from hardware/ or a YAML path")
+      ->required();
+  show->add_option("--format", options->format, "table | json")
+      ->check(CLI::IsMember({"table", "json"}));
+  show->add_option("--set", options->sets,
+                   "override a field, e.g. cluster.gpu.memory_GiB=96 (repeatable)")
+      ->allow_extra_args(false);
+  show->callback([options, &ctx] {
+    std::vector<Override> overrides;
+    for (const std::string& text : options->sets) overrides.push_back(ParseOverrideFlag(text));
+    const Cluster cluster = LoadCluster(options->cluster, overrides);
+    if (options->format == "json") {
+      *ctx.out << ClusterToJson(cluster).Dump(2) << "\n";
+    } else {
+      PrintTable(cluster, *ctx.out);
+    }
+    ctx.exit_code = 0;
   });
 }
 

@@ -1,16 +1,182 @@
-// TEMPORARY placeholder until the owning work lands; replaced by the real subcommand.
+// `paraplan plan`: search every plan the constraints leave free, rank, report (DESIGN.md
+// "Command line"). Exit 0 with plans, 1 when nothing fits (with the explanation), 2 on bad input.
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <memory>
+
 #include "cli/command.h"
+#include "cli/common_inputs.h"
+#include "config/efficiency_loader.h"
 #include "core/error.h"
+#include "cost/step_model.h"
+#include "report/plan_reporter.h"
+#include "search/objective.h"
+#include "search/search.h"
+#if __has_include("report/chrome_trace.h")
+#include "report/chrome_trace.h"
+#define PARAPLAN_HAS_CHROME_TRACE 1
+#endif
 
 namespace paraplan {
 
+namespace {
+
+struct PlanOptions {
+  InputOptions inputs;
+  int64_t global_batch = 0;
+  int64_t top = 10;
+  int64_t simulate_top = 64;
+  std::string objective = "step_time";
+  std::string format = "table";
+  std::string trace;
+  int threads = 0;
+  std::string output;
+};
+
+constexpr const char* kPlanHelp =
+    "Search every parallelism plan the constraints leave free and rank the best.\n\n"
+    "Examples:\n"
+    "  paraplan plan -m llama3-70b -c dgx-h100 -g 64 --global-batch 64\n"
+    "  paraplan plan -m gpt3-175b -c dgx-h100 -g 1024 --global-batch 1536 --top 5\n"
+    "  paraplan plan -m llama3-70b -c dgx-h100 -g 64 --global-batch 64 \\\n"
+    "      --plan \"tp=4|8,recompute=selective\" --format megatron\n"
+    "  paraplan plan -m deepseek-v3 -c gb200-nvl72 -g 1024 --global-batch 4096 \\\n"
+    "      --objective cost --format json -o plans.json --trace best.json\n\n"
+    "Knobs left out of --plan are searched; `tp=4|8` restricts a knob to a list.\n"
+    "Exit status: 0 plans found, 1 nothing fits (the reason is printed), 2 bad input.";
+
+// A one-line bar on a terminal, drawn only once the search has run for more than a second.
+class ProgressBar {
+ public:
+  explicit ProgressBar(bool enabled) : enabled_(enabled) {}
+  ~ProgressBar() { Finish(); }
+  void Update(int64_t done, int64_t total) {
+    if (!enabled_ || total <= 0) return;
+    const double elapsed_s = std::chrono::duration<double>(Clock::now() - start_).count();
+    if (elapsed_s < 1.0) return;
+    const int percent = static_cast<int>(100 * done / total);
+    if (percent == last_percent_) return;
+    last_percent_ = percent;
+    constexpr int kWidth = 30;
+    const int filled = percent * kWidth / 100;
+    std::fprintf(stderr, "\r[%s%s] %3d %% of %lld plans", std::string(filled, '#').c_str(),
+                 std::string(kWidth - filled, '.').c_str(), percent, static_cast<long long>(total));
+    std::fflush(stderr);
+    drawn_ = true;
+  }
+  void Finish() {
+    if (drawn_) std::fprintf(stderr, "\r%60s\r", "");
+    drawn_ = false;
+  }
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  bool enabled_;
+  bool drawn_ = false;
+  int last_percent_ = -1;
+  Clock::time_point start_ = Clock::now();
+};
+
+PlanConstraints Constraints(const PlanOptions& o, PlanConstraints plan) {
+  if (o.global_batch > 0) {
+    if (plan.global_batch && *plan.global_batch != std::vector<int64_t>{o.global_batch}) {
+      throw InputError("--global-batch " + std::to_string(o.global_batch) +
+                       " disagrees with global_batch in --plan");
+    }
+    plan.global_batch = std::vector<int64_t>{o.global_batch};
+  }
+  if (!plan.global_batch) throw InputError("--global-batch: required (sequences per step)");
+  return plan;
+}
+
+SearchOptions MakeSearchOptions(const PlanOptions& o) {
+  if (o.top < 1) throw InputError("--top: must be >= 1, got " + std::to_string(o.top));
+  if (o.simulate_top < 1) {
+    throw InputError("--simulate-top: must be >= 1, got " + std::to_string(o.simulate_top));
+  }
+  if (o.threads < 0) throw InputError("--threads: must be >= 0 (0 = all cores)");
+  SearchOptions s;
+  s.threads = o.threads;
+  s.top_k = o.top;
+  s.simulate_top = o.simulate_top;
+  s.objective = ParseObjective(o.objective);
+  return s;
+}
+
+// Re-simulates the winner with its timeline and writes it as a Chrome trace.
+void WriteBestTrace(const LoadedInputs& in, const ParallelPlan& plan, const std::string& path) {
+  std::ofstream out(path, std::ios::binary);
+  if (!out) throw InputError("--trace: cannot write " + path);
+#ifdef PARAPLAN_HAS_CHROME_TRACE
+  const StepModel model(in.model, in.cluster, in.gpus);
+  std::vector<TimelineEvent> timeline;
+  model.Simulate(plan, &timeline);
+  out << ChromeTraceJson(timeline);
+#else
+  (void)in;
+  (void)plan;
+  throw InputError("--trace: the Chrome trace writer is not part of this build");
+#endif
+}
+
+void RunPlan(const PlanOptions& o, CliContext& ctx) {
+  LoadedInputs in = LoadInputs(o.inputs);
+  ApplyDefaultEfficiency(in.cluster);
+  const PlanConstraints constraints = Constraints(o, in.plan);
+  SearchOptions search = MakeSearchOptions(o);
+  std::ofstream file;
+  if (!o.output.empty()) {
+    file.open(o.output, std::ios::binary);
+    if (!file) throw InputError("-o: cannot write '" + o.output + "'");
+  }
+  std::ostream& out = o.output.empty() ? *ctx.out : file;
+  auto reporter = MakePlanReporter(o.format, out);  // bad --format fails before the search
+  ProgressBar bar(!ctx.quiet && ctx.err == &std::cerr && isatty(STDERR_FILENO));
+  search.progress = [&bar](int64_t done, int64_t total) { bar.Update(done, total); };
+  const SearchResult result = SearchPlans(in.model, in.cluster, in.gpus, constraints, search);
+  bar.Finish();
+  PlanReportContext rc;
+  rc.model_name = in.model.name;
+  rc.cluster_name = in.cluster.name;
+  rc.gpu_name = in.cluster.gpu.name;
+  rc.gpus = in.gpus;
+  rc.model_layers = in.model.layers;
+  rc.model_seq_len = in.model.seq_len;
+  rc.moe = in.model.IsMoe();
+  rc.objective = search.objective;
+  reporter->Report(rc, result);
+  if (result.plans.empty()) {
+    if (o.format != "table" || !o.output.empty()) *ctx.err << result.why_nothing_fits;
+    ctx.exit_code = 1;
+    return;
+  }
+  if (!o.trace.empty()) WriteBestTrace(in, result.plans.front().plan, o.trace);
+}
+
+}  // namespace
+
 void AddPlanCommand(CLI::App& app, CliContext& ctx) {
-  auto* sub = app.add_subcommand("plan", "not available yet");
-  sub->allow_extras();
-  sub->callback([&ctx] {
-    (void)ctx;
-    throw InputError("'plan' is not available in this build yet");
-  });
+  auto options = std::make_shared<PlanOptions>();
+  auto* sub = app.add_subcommand("plan", kPlanHelp);
+  AddInputOptions(sub, options->inputs, true);
+  sub->add_option("--global-batch", options->global_batch, "sequences per step")
+      ->check(CLI::PositiveNumber);
+  sub->add_option("--top", options->top, "plans to print (default 10)");
+  sub->add_option("--simulate-top", options->simulate_top,
+                  "best analytical estimates re-run in the event simulator (default 64)");
+  sub->add_option("--objective", options->objective,
+                  "rank by step_time (default), cost (GPU-hours per billion tokens) or memory");
+  sub->add_option("--format", options->format,
+                  "table (default), json, csv, megatron (Megatron-LM flags), torchtitan (TOML)");
+  sub->add_option("--trace", options->trace,
+                  "write the best plan's simulated timeline as a Chrome trace (Perfetto)");
+  sub->add_option("--threads", options->threads, "search threads (default: all cores)");
+  sub->add_option("-o,--output", options->output, "write the report to FILE instead of stdout");
+  sub->callback([options, &ctx] { RunPlan(*options, ctx); });
 }
 
 }  // namespace paraplan

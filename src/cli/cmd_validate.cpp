@@ -1,16 +1,191 @@
-// TEMPORARY placeholder until the owning work lands; replaced by the real subcommand.
+// `paraplan validate RUNS.yaml... [--format table|json|markdown] [--threads N]
+// [--holdout-every K] [--fit-efficiency OUT.yaml] [--notes FILE] [-o FILE]`: predicted against
+// measured for published runs; optionally fits the default efficiencies first.
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <ostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
 #include "cli/command.h"
+#include "config/resolve.h"
+#include "config/runs_file.h"
 #include "core/error.h"
+#include "validate/efficiency_fit.h"
+#include "validate/efficiency_yaml.h"
+#include "validate/validation_json.h"
+#include "validate/validation_report.h"
+#include "validate/validation_text.h"
 
 namespace paraplan {
 
+namespace {
+
+namespace fs = std::filesystem;
+
+struct ValidateOptions {
+  std::vector<std::string> files;
+  std::string format = "table";
+  int threads = 0;
+  int64_t holdout_every = 4;
+  int64_t simulate_top = 4;
+  std::string fit_out;
+  std::string notes;
+  std::string output;
+};
+
+std::string ReadText(const std::string& path, const char* flag) {
+  std::ifstream in(path);
+  if (!in) throw InputError({}, flag, "cannot read '" + path + "'");
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+void WriteText(const std::string& path, const std::string& text, const char* flag) {
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp);
+    if (!out) throw InputError({}, flag, "cannot write '" + path + "'");
+    out << text;
+  }
+  fs::rename(tmp, path);
+}
+
+// The text the fitted numbers go into: OUT itself when it exists, else the shipped
+// hardware/efficiency.yaml, else nothing (a fresh file is written).
+std::string EfficiencyTemplate(const std::string& out_path) {
+  if (fs::exists(out_path)) return ReadText(out_path, "--fit-efficiency");
+  for (const auto& dir : DataSearchDirs()) {
+    const fs::path shipped = fs::path(dir) / "hardware" / "efficiency.yaml";
+    if (fs::exists(shipped)) return ReadText(shipped.string(), "--fit-efficiency");
+  }
+  return "";
+}
+
+void WriteFittedEfficiencies(const EfficiencyFitResult& fit, const std::string& out_path,
+                             std::ostream& err) {
+  const std::string existing = EfficiencyTemplate(out_path);
+  std::string text;
+  if (existing.empty()) {
+    text = NewEfficiencyYaml(fit.defaults,
+                             "# Default efficiencies per GPU family, fitted by `paraplan validate "
+                             "--fit-efficiency` (docs/validation.md).\n");
+  } else {
+    std::vector<std::string> missing;
+    text = UpdateEfficiencyYaml(existing, fit.defaults, &missing);
+    for (const auto& key : missing) {
+      err << "paraplan: warning: " << out_path << " has no place for fitted " << key << "\n";
+    }
+  }
+  WriteText(out_path, text, "--fit-efficiency");
+}
+
+std::string CommandText(const ValidateOptions& o) {
+  std::string text = "paraplan validate";
+  for (const auto& file : o.files) text += " " + file;
+  if (!o.fit_out.empty()) text += " --fit-efficiency " + o.fit_out;
+  if (o.holdout_every != 4) text += " --holdout-every " + std::to_string(o.holdout_every);
+  if (o.simulate_top != 4) text += " --simulate-top " + std::to_string(o.simulate_top);
+  text += " --format " + o.format;
+  if (!o.notes.empty()) text += " --notes " + o.notes;
+  if (!o.output.empty()) text += " -o " + o.output;
+  return text;
+}
+
+void CheckOptions(const ValidateOptions& o) {
+  if (o.format != "table" && o.format != "json" && o.format != "markdown") {
+    throw InputError({}, "--format",
+                     "must be one of table, json, markdown; got '" + o.format + "'");
+  }
+  if (o.format == "json" && o.files.size() != 1) {
+    throw InputError({}, "--format", "json takes exactly one runs file");
+  }
+  if (o.holdout_every < 0) throw InputError({}, "--holdout-every", "must be >= 0");
+  if (o.simulate_top < 1) throw InputError({}, "--simulate-top", "must be >= 1");
+  if (o.threads < 0) throw InputError({}, "--threads", "must be >= 0");
+}
+
+std::string Render(const ValidateOptions& o, const std::vector<ValidationReport>& reports,
+                   const EfficiencyFitResult* fit) {
+  if (o.format == "json") return ValidationReportJson(reports.front()).Dump(2);
+  if (o.format == "table") {
+    std::string out;
+    for (const auto& report : reports) {
+      out += (reports.size() > 1 ? "== " + report.file + "\n" : "") + ValidationTable(report);
+    }
+    return out;
+  }
+  MarkdownInput input;
+  input.reports = reports;
+  input.fit = fit;
+  input.fit_runs_file = o.files.front();
+  input.command = CommandText(o);
+  if (!o.notes.empty()) input.notes = ReadText(o.notes, "--notes");
+  return ValidationMarkdown(input);
+}
+
+void RunValidate(const ValidateOptions& o, CliContext& ctx) {
+  CheckOptions(o);
+  std::vector<std::vector<RunSpec>> files;
+  for (const auto& path : o.files) files.push_back(LoadValidationRuns(path));
+  ValidationOptions options;
+  options.threads = o.threads;
+  options.holdout_every = o.holdout_every;
+  options.run.simulate_top = o.simulate_top;
+  std::unique_ptr<EfficiencyFitResult> fit;
+  if (!o.fit_out.empty()) {
+    EfficiencyFitOptions fit_options;
+    fit_options.holdout_every = o.holdout_every;
+    fit_options.threads = o.threads;
+    fit_options.run = options.run;
+    fit = std::make_unique<EfficiencyFitResult>(FitEfficiencies(files.front(), fit_options));
+    WriteFittedEfficiencies(*fit, o.fit_out, *ctx.err);
+    for (auto& runs : files) runs = WithEfficiencies(std::move(runs), fit->defaults);
+  }
+  std::vector<ValidationReport> reports;
+  for (size_t i = 0; i < files.size(); ++i) {
+    reports.push_back(ValidateRuns(files[i], options));
+    reports.back().file = o.files[i];
+  }
+  const std::string text = Render(o, reports, fit.get());
+  if (o.output.empty()) {
+    *ctx.out << text;
+  } else {
+    WriteText(o.output, text, "-o");
+  }
+  ctx.exit_code = 0;
+}
+
+}  // namespace
+
 void AddValidateCommand(CLI::App& app, CliContext& ctx) {
-  auto* sub = app.add_subcommand("validate", "not available yet");
-  sub->allow_extras();
-  sub->callback([&ctx] {
-    (void)ctx;
-    throw InputError("'validate' is not available in this build yet");
-  });
+  auto opts = std::make_shared<ValidateOptions>();
+  auto* sub = app.add_subcommand("validate", "compare predictions with measured training runs");
+  sub->add_option("RUNS", opts->files, "runs files (DESIGN.md \"Runs file\")")->required();
+  sub->add_option("--format", opts->format, "table (default), json or markdown");
+  sub->add_option("--threads", opts->threads, "runs evaluated at once (0 = all cores)");
+  sub->add_option("--holdout-every", opts->holdout_every,
+                  "hold every K-th run per GPU family (by id) out of the efficiency fit; "
+                  "0 = none (default 4)");
+  sub->add_option("--simulate-top", opts->simulate_top,
+                  "per run, re-run this many of the best estimates in the simulator (default 4)");
+  sub->add_option("--fit-efficiency", opts->fit_out,
+                  "fit the default efficiencies per GPU family to the first runs file, write "
+                  "them to this hardware/efficiency.yaml-format file, and validate with them");
+  sub->add_option("--notes", opts->notes, "Markdown placed in the markdown output");
+  sub->add_option("-o,--output", opts->output, "write the result to this file");
+  sub->footer(
+      "Exit 0 when the runs file is valid (runs that cannot be evaluated are reported with\n"
+      "status error); 2 for a malformed file.\n\n"
+      "Examples:\n"
+      "  paraplan validate docs/validation/public_runs.yaml\n"
+      "  paraplan validate docs/validation/public_runs.yaml --format json\n"
+      "  paraplan validate docs/validation/public_runs_adjusted.yaml --fit-efficiency "
+      "hardware/efficiency.yaml");
+  sub->callback([opts, &ctx] { RunValidate(*opts, ctx); });
 }
 
 }  // namespace paraplan

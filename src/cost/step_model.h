@@ -28,6 +28,9 @@ class StepModel {
   // Peak memory over the stages (bytes); the search prunes with it before costing time.
   double PeakMemoryBytes(const ParallelPlan& plan) const;
 
+  // The search's fast path: analytical step time only (seconds), no breakdown.
+  double EstimateStepSeconds(const ParallelPlan& plan) const;
+
   // Analytical (closed-form) estimate. The plan must obey PlanViolations().
   StepResult Estimate(const ParallelPlan& plan) const;
 

@@ -38,6 +38,7 @@ struct PipelineInput {
   Nanos p2p = 0;                  // send of one micro-batch's activations (or grads) to a neighbour
   bool overlap_pp_comm = true;
   bool overlap_grad_reduce = true;
+  bool overlap_param_gather = true;  // false: each stage's first forward waits for param_gather
   bool record_timeline = false;
 };
 
@@ -61,6 +62,10 @@ struct PipelineResult {
   Nanos optimizer = 0;
   int64_t critical_stage = 0;
   std::vector<int64_t> peak_in_flight;     // per stage: most micro-batches holding activations
+  // per stage: most (micro-batch, chunk) activation sets held; a set is 1/vpp of a stage's
+  // activations for interleaved, a whole model stage for the others (DualPipe: either copy).
+  // peak_in_flight = ceil(peak_chunks_in_flight / vpp) for interleaved, equal otherwise.
+  std::vector<int64_t> peak_chunks_in_flight;
   std::vector<TimelineEvent> timeline;     // only when record_timeline
   std::vector<std::string> critical_path;  // task names along the critical path, in order
   int64_t events = 0;                      // events processed (for benchmarks)

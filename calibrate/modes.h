@@ -1,0 +1,16 @@
+// One function per harness mode; each appends its rows to the writer and skips rows it already
+// has (resume). They throw HarnessError on a failed CUDA/cuBLAS/NCCL call.
+#pragma once
+
+#include "csv_writer.h"
+#include "options.h"
+
+namespace paraplan::calibrate {
+
+void RunGemmMode(const HarnessOptions& options, CsvWriter& writer);
+void RunAttentionMode(const HarnessOptions& options, CsvWriter& writer);
+void RunMemoryMode(const HarnessOptions& options, CsvWriter& writer);
+// argc/argv are for MPI_Init when the harness is built with MPI.
+void RunNcclMode(const HarnessOptions& options, CsvWriter& writer, int* argc, char*** argv);
+
+}  // namespace paraplan::calibrate

@@ -1,0 +1,34 @@
+// Lookups into a calibration profile for the cost model: measured GEMM throughput at a shape
+// (interpolated between measured shapes) and the α–β fit of a collective on a tier.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "hardware/profile.h"
+
+namespace paraplan {
+
+// Achieved TFLOP/s of an m×n×k GEMM in `dtype` (bf16 | fp16 | fp8). An exact measured shape
+// returns its value; otherwise inverse-distance weighting (power 2) over the nearest measured
+// shapes (up to 4) in (ln m, ln n, ln k) space. *found (when not null) is false, and the result
+// 0, when the profile has no point for the dtype or a dimension is < 1.
+double ProfileGemmTflops(const CalibrationProfile& profile, const std::string& dtype, int64_t m,
+                         int64_t n, int64_t k, bool* found);
+
+// The fit for `op` (all_reduce | all_gather | reduce_scatter | all_to_all | send_recv) on `tier`
+// (a network tier name such as nvlink or scaleout). Returns false, leaving *out alone, when the
+// profile has none.
+bool ProfileCollective(const CalibrationProfile& profile, const std::string& op,
+                       const std::string& tier, CollectiveFit* out);
+
+// Predicted time of a collective from its fit: latency_us + bus_bytes / bandwidth, in µs.
+// bus_bytes is the payload times the nccl-tests bus factor for the op and rank count.
+double CollectiveTimeUs(const CollectiveFit& fit, double bus_bytes);
+
+// nccl-tests bus-bandwidth factor (nccl-tests doc/PERFORMANCE.md): all_reduce 2(n−1)/n,
+// all_gather / reduce_scatter / all_to_all (n−1)/n, send_recv 1. Throws InputError on an
+// unknown op; ranks < 2 gives 1.
+double BusBandwidthFactor(const std::string& op, int ranks);
+
+}  // namespace paraplan

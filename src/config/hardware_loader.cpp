@@ -1,0 +1,110 @@
+#include "config/hardware_loader.h"
+
+#include <filesystem>
+#include <set>
+
+#include "config/overrides.h"
+#include "config/profile_io.h"
+#include "core/format.h"
+
+namespace paraplan {
+
+namespace {
+
+const std::vector<std::string> kClusterKeys = {"name", "gpu", "network", "profile"};
+const std::vector<std::string> kGpuKeys = {"name", "memory_GiB", "memory_bandwidth_GBps",
+                                           "peak_tflops"};
+const std::vector<std::string> kPeakKeys = {"fp32", "tf32", "bf16", "fp16", "fp8"};
+const std::vector<std::string> kTierKeys = {"name",       "span",           "bandwidth_GBps",
+                                            "latency_us", "oversubscription", "nvls"};
+
+PeakTflops ReadPeaks(const YamlNode& node) {
+  const YamlMap map(node, kPeakKeys);
+  PeakTflops peak;
+  peak.bf16 = map.Required("bf16").AsPositiveDouble();
+  peak.fp16 = map.PositiveDouble("fp16", peak.bf16);
+  peak.fp32 = map.PositiveDouble("fp32", 0);
+  peak.tf32 = map.PositiveDouble("tf32", 0);
+  peak.fp8 = map.PositiveDouble("fp8", 0);
+  return peak;
+}
+
+GpuSpec ReadGpu(const YamlNode& node) {
+  const YamlMap map(node, kGpuKeys);
+  GpuSpec gpu;
+  gpu.name = map.Required("name").AsString();
+  gpu.memory_GiB = map.Required("memory_GiB").AsPositiveDouble();
+  gpu.memory_bandwidth_GBps = map.Required("memory_bandwidth_GBps").AsPositiveDouble();
+  gpu.peak_tflops = ReadPeaks(map.Required("peak_tflops"));
+  return gpu;
+}
+
+NetworkTier ReadTier(const YamlNode& node) {
+  const YamlMap map(node, kTierKeys);
+  NetworkTier tier;
+  tier.name = map.Required("name").AsString();
+  if (tier.name.empty()) map.Required("name").Fail("must not be empty");
+  tier.span = map.Required("span").AsPositiveInt();
+  tier.bandwidth_GBps = map.Required("bandwidth_GBps").AsPositiveDouble();
+  tier.latency_us = map.Required("latency_us").AsPositiveDouble();
+  tier.oversubscription = map.PositiveDouble("oversubscription", 1.0);
+  if (tier.oversubscription < 1.0) {
+    map.Required("oversubscription")
+        .Fail("must be >= 1 (1 = full bisection), got " + FormatShortest(tier.oversubscription));
+  }
+  tier.nvls = map.Bool("nvls", false);
+  return tier;
+}
+
+std::vector<NetworkTier> ReadNetwork(const YamlNode& node) {
+  const std::vector<YamlNode> items = node.Elements();
+  if (items.empty()) node.Fail("needs at least one tier");
+  std::vector<NetworkTier> tiers;
+  std::set<std::string> names;
+  for (const YamlNode& item : items) {
+    NetworkTier tier = ReadTier(item);
+    const YamlMap map(item, kTierKeys);
+    if (!names.insert(tier.name).second) {
+      map.Required("name").Fail("duplicate tier name '" + tier.name + "'");
+    }
+    if (!tiers.empty() && tier.span <= tiers.back().span) {
+      map.Required("span").Fail("tiers go from innermost out: span must be > the previous tier's (" +
+                                std::to_string(tiers.back().span) + "), got " +
+                                std::to_string(tier.span));
+    }
+    tiers.push_back(tier);
+  }
+  return tiers;
+}
+
+}  // namespace
+
+Cluster ReadCluster(const YamlNode& node, const std::string& default_name,
+                    const std::string& base_dir) {
+  const YamlMap map(node, kClusterKeys);
+  Cluster cluster;
+  cluster.name = map.String("name", default_name);
+  if (cluster.name.empty()) node.Fail("missing required key 'name'");
+  cluster.gpu = ReadGpu(map.Required("gpu"));
+  cluster.network = ReadNetwork(map.Required("network"));
+  if (const auto profile = map.Find("profile")) {
+    std::filesystem::path path(profile->AsString());
+    if (path.is_relative() && !base_dir.empty()) path = std::filesystem::path(base_dir) / path;
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(path, ec)) {
+      profile->Fail("calibration profile '" + path.string() + "' is not a readable file");
+    }
+    cluster.profile = LoadCalibrationProfile(path.lexically_normal().string());
+  }
+  return cluster;
+}
+
+Cluster LoadClusterFile(const std::string& path, const std::vector<Override>& overrides) {
+  const YamlDocument doc = LoadYamlFile(path);
+  YamlNode root = doc.Root();
+  ApplyOverrides(root, overrides, "cluster");
+  const std::filesystem::path p(path);
+  return ReadCluster(root, p.stem().string(), p.parent_path().string());
+}
+
+}  // namespace paraplan

@@ -1,0 +1,178 @@
+#include "config/model_loader.h"
+
+#include <filesystem>
+
+#include "config/hf_import.h"
+#include "config/overrides.h"
+
+namespace paraplan {
+
+namespace {
+
+const std::vector<std::pair<const char*, Activation>> kActivations = {
+    {"gelu", Activation::kGelu},
+    {"swiglu", Activation::kSwiglu},
+    {"squared_relu", Activation::kSquaredRelu},
+    {"relu", Activation::kRelu}};
+const std::vector<std::pair<const char*, Norm>> kNorms = {{"layernorm", Norm::kLayerNorm},
+                                                          {"rmsnorm", Norm::kRmsNorm}};
+const std::vector<std::pair<const char*, Position>> kPositions = {
+    {"rope", Position::kRope}, {"learned", Position::kLearned}, {"alibi", Position::kAlibi}};
+const std::vector<std::pair<const char*, AttentionKind>> kAttentionKinds = {
+    {"mha", AttentionKind::kMha}, {"gqa", AttentionKind::kGqa}, {"mla", AttentionKind::kMla}};
+
+const std::vector<std::string> kModelKeys = {
+    "name",       "layers",     "hidden",   "heads",           "kv_heads",   "head_dim",
+    "ffn_hidden", "vocab",      "seq_len",  "activation",      "norm",       "position",
+    "tied_embeddings", "mtp_layers", "attention", "moe"};
+const std::vector<std::string> kAttentionKeys = {
+    "kind",          "q_lora_rank",      "kv_lora_rank",   "qk_nope_head_dim",
+    "qk_rope_head_dim", "v_head_dim",    "sliding_window", "sliding_window_every"};
+const std::vector<std::string> kMlaKeys = {"q_lora_rank", "kv_lora_rank", "qk_nope_head_dim",
+                                           "qk_rope_head_dim", "v_head_dim"};
+const std::vector<std::string> kMoeKeys = {"experts",           "top_k",        "shared_experts",
+                                           "expert_ffn_hidden", "dense_layers", "every",
+                                           "capacity_factor"};
+
+std::string Num(int64_t v) {
+  return std::to_string(v);
+}
+
+void ReadMoe(const YamlMap& top, ModelSpec& m) {
+  const auto node = top.Find("moe");
+  if (!node) return;
+  const YamlMap map(*node, kMoeKeys);
+  MoeSpec moe;
+  moe.experts = map.Required("experts").AsPositiveInt();
+  const YamlNode top_k = map.Required("top_k");
+  moe.top_k = top_k.AsPositiveInt();
+  if (moe.top_k > moe.experts) {
+    top_k.Fail("must be <= experts (" + Num(moe.experts) + "), got " + Num(moe.top_k));
+  }
+  moe.shared_experts = map.NonNegativeInt("shared_experts", 0);
+  if (map.Has("expert_ffn_hidden")) {
+    moe.expert_ffn_hidden = map.Required("expert_ffn_hidden").AsPositiveInt();
+  } else if (top.Has("ffn_hidden")) {
+    moe.expert_ffn_hidden = top.Required("ffn_hidden").AsPositiveInt();
+  } else {
+    node->Fail("missing required key 'expert_ffn_hidden' (or a top-level ffn_hidden)");
+  }
+  moe.dense_layers = map.NonNegativeInt("dense_layers", 0);
+  if (moe.dense_layers >= m.layers) {
+    map.Required("dense_layers")
+        .Fail("must be < layers (" + Num(m.layers) + "), got " + Num(moe.dense_layers));
+  }
+  moe.every = map.PositiveInt("every", 1);
+  if (const auto cf = map.Find("capacity_factor")) moe.capacity_factor = cf->AsPositiveDouble();
+  m.moe = moe;
+}
+
+void ReadMla(const YamlMap& attention, ModelSpec& m) {
+  m.mla.q_lora_rank = attention.NonNegativeInt("q_lora_rank", 0);
+  m.mla.kv_lora_rank = attention.Required("kv_lora_rank").AsPositiveInt();
+  m.mla.qk_nope_head_dim = attention.Required("qk_nope_head_dim").AsPositiveInt();
+  m.mla.qk_rope_head_dim = attention.Required("qk_rope_head_dim").AsPositiveInt();
+  m.mla.v_head_dim = attention.Required("v_head_dim").AsPositiveInt();
+}
+
+AttentionKind DefaultKind(const ModelSpec& m, const std::optional<YamlMap>& attention) {
+  if (attention && attention->Has("kv_lora_rank")) return AttentionKind::kMla;
+  return m.kv_heads == m.heads ? AttentionKind::kMha : AttentionKind::kGqa;
+}
+
+void ReadAttentionBlock(const YamlMap& top, ModelSpec& m) {
+  std::optional<YamlMap> attention;
+  if (const auto node = top.Find("attention")) attention.emplace(*node, kAttentionKeys);
+  m.attention_kind = DefaultKind(m, attention);
+  if (attention && attention->Has("kind")) {
+    const YamlNode kind = attention->Required("kind");
+    m.attention_kind = kind.AsEnum(kAttentionKinds);
+    if (m.attention_kind == AttentionKind::kMha && m.kv_heads != m.heads) {
+      kind.Fail("mha needs kv_heads == heads (" + Num(m.heads) + "), got kv_heads " +
+                Num(m.kv_heads) + "; use gqa");
+    }
+  }
+  if (m.attention_kind == AttentionKind::kMla) {
+    if (!attention) top.Node().Fail("kind mla needs an attention: mapping with its ranks");
+    if (m.kv_heads != m.heads) {
+      top.Required("kv_heads").Fail("must equal heads (" + Num(m.heads) + ") for mla");
+    }
+    ReadMla(*attention, m);
+  } else if (attention) {
+    for (const std::string& key : kMlaKeys) {
+      if (attention->Has(key)) attention->Required(key).Fail("only valid with kind: mla");
+    }
+  }
+  if (!attention) return;
+  m.sliding_window = attention->NonNegativeInt("sliding_window", 0);
+  m.sliding_window_every = attention->PositiveInt("sliding_window_every", 1);
+  if (attention->Has("sliding_window_every") && m.sliding_window == 0) {
+    attention->Required("sliding_window_every").Fail("needs a sliding_window > 0");
+  }
+}
+
+void ReadHeads(const YamlMap& top, ModelSpec& m) {
+  m.kv_heads = top.PositiveInt("kv_heads", m.heads);
+  if (m.kv_heads > m.heads || m.heads % m.kv_heads != 0) {
+    top.Required("kv_heads")
+        .Fail("must divide heads (" + Num(m.heads) + "), got " + Num(m.kv_heads));
+  }
+  ReadAttentionBlock(top, m);
+  if (top.Has("head_dim")) {
+    m.head_dim = top.Required("head_dim").AsPositiveInt();
+  } else if (m.attention_kind == AttentionKind::kMla) {
+    m.head_dim = m.mla.qk_nope_head_dim + m.mla.qk_rope_head_dim;
+  } else if (m.hidden % m.heads != 0) {
+    top.Required("heads").Fail("hidden (" + Num(m.hidden) + ") is not divisible by heads (" +
+                               Num(m.heads) + "); give head_dim explicitly");
+  } else {
+    m.head_dim = m.hidden / m.heads;
+  }
+}
+
+}  // namespace
+
+ModelSpec ReadModel(const YamlNode& node, const std::string& default_name) {
+  const YamlMap top(node, kModelKeys);
+  ModelSpec m;
+  m.name = top.String("name", default_name);
+  if (m.name.empty()) node.Fail("missing required key 'name'");
+  m.layers = top.Required("layers").AsPositiveInt();
+  m.hidden = top.Required("hidden").AsPositiveInt();
+  m.heads = top.Required("heads").AsPositiveInt();
+  m.vocab = top.Required("vocab").AsPositiveInt();
+  m.seq_len = top.Required("seq_len").AsPositiveInt();
+  ReadMoe(top, m);
+  if (top.Has("ffn_hidden") || !m.moe) {
+    m.ffn_hidden = top.Required("ffn_hidden").AsPositiveInt();
+  } else {
+    m.ffn_hidden = m.moe->expert_ffn_hidden;
+  }
+  m.activation = top.Required("activation").AsEnum(kActivations);
+  const bool gated = m.activation == Activation::kSwiglu;
+  m.norm = top.Has("norm") ? top.Required("norm").AsEnum(kNorms)
+                           : (gated ? Norm::kRmsNorm : Norm::kLayerNorm);
+  m.position = top.Has("position") ? top.Required("position").AsEnum(kPositions)
+                                   : (gated ? Position::kRope : Position::kLearned);
+  m.tied_embeddings = top.Bool("tied_embeddings", false);
+  m.mtp_layers = top.NonNegativeInt("mtp_layers", 0);
+  ReadHeads(top, m);
+  return m;
+}
+
+ModelSpec LoadModelFile(const std::string& path, const std::vector<Override>& overrides) {
+  const YamlDocument doc = LoadYamlFile(path);
+  const std::filesystem::path p(path);
+  std::string default_name = p.stem().string();
+  if (default_name == "config" && p.has_parent_path()) {
+    default_name = p.parent_path().filename().string();
+  }
+  YamlNode root = doc.Root();
+  if (p.extension() == ".json" || LooksLikeHfConfig(root)) {
+    root = YamlNode(HfConfigToModel(root, default_name), doc.context, "");
+  }
+  ApplyOverrides(root, overrides, "model");
+  return ReadModel(root, default_name);
+}
+
+}  // namespace paraplan

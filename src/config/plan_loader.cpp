@@ -1,0 +1,285 @@
+#include "config/plan_loader.h"
+
+#include <charconv>
+#include <cmath>
+#include <utility>
+
+#include "config/resolve.h"
+#include "core/format.h"
+
+namespace paraplan {
+
+namespace {
+
+int64_t ParseInt(const std::string& text, int64_t min_value) {
+  int64_t value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size()) {
+    throw InputError("expected an integer, got '" + text + "'");
+  }
+  if (value < min_value) {
+    throw InputError("must be >= " + std::to_string(min_value) + ", got " + text);
+  }
+  return value;
+}
+
+double ParseNumber(const std::string& text, double min_value, bool inclusive) {
+  double value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(value)) {
+    throw InputError("expected a number, got '" + text + "'");
+  }
+  if (inclusive ? value < min_value : value <= min_value) {
+    throw InputError(std::string("must be ") + (inclusive ? ">= " : "> ") +
+                     FormatShortest(min_value) + ", got " + text);
+  }
+  return value;
+}
+
+template <typename T>
+T ParseEnum(const std::string& text, const std::vector<std::pair<const char*, T>>& table) {
+  std::vector<std::string> names;
+  for (const auto& [name, value] : table) {
+    if (text == name) return value;
+    names.emplace_back(name);
+  }
+  throw InputError(YamlNode::EnumMessage(text, names));
+}
+
+bool ParseBool(const std::string& text) {
+  return ParseEnum<bool>(text, {{"true", true}, {"false", false}});
+}
+
+template <typename T, typename F>
+std::vector<T> Each(const std::vector<std::string>& values, F parse) {
+  std::vector<T> out;
+  for (const std::string& v : values) out.push_back(parse(v));
+  return out;
+}
+
+std::vector<int64_t> Ints(const std::vector<std::string>& values, int64_t min_value) {
+  return Each<int64_t>(values, [&](const std::string& v) { return ParseInt(v, min_value); });
+}
+
+std::array<ParallelDim, 5> ParsePlacement(const std::string& text) {
+  const std::vector<std::pair<const char*, ParallelDim>> dims = {
+      {"tp", ParallelDim::kTp}, {"cp", ParallelDim::kCp}, {"ep", ParallelDim::kEp},
+      {"dp", ParallelDim::kDp}, {"pp", ParallelDim::kPp}};
+  std::array<ParallelDim, 5> order{};
+  size_t count = 0;
+  size_t start = 0;
+  while (start <= text.size()) {
+    const size_t dash = std::min(text.find('-', start), text.size());
+    const ParallelDim dim = ParseEnum(text.substr(start, dash - start), dims);
+    for (size_t i = 0; i < count; ++i) {
+      if (order[i] == dim) throw InputError("'" + text + "' names a dimension twice");
+    }
+    if (count == 5) throw InputError("'" + text + "' has more than 5 dimensions");
+    order[count++] = dim;
+    start = dash + 1;
+  }
+  if (count != 5) {
+    throw InputError("'" + text + "' must order all of tp, cp, ep, dp, pp (e.g. tp-cp-ep-dp-pp)");
+  }
+  return order;
+}
+
+std::vector<int64_t> ParseLayerSplit(const std::vector<std::string>& values) {
+  if (values.size() != 1) throw InputError("takes one split (e.g. 15/16/16/15), not alternatives");
+  std::vector<std::string> parts;
+  std::string current;
+  for (char c : values[0] + "/") {
+    if (c == '/') {
+      parts.push_back(current);
+      current.clear();
+    } else {
+      current += c;
+    }
+  }
+  return Ints(parts, 1);
+}
+
+using KnobSetter = void (*)(PlanConstraints&, const std::vector<std::string>&);
+
+struct KnobEntry {
+  const char* name;
+  KnobSetter set;
+};
+
+const std::vector<std::pair<const char*, Recompute>> kRecompute = {
+    {"none", Recompute::kNone}, {"selective", Recompute::kSelective}, {"full", Recompute::kFull}};
+const std::vector<std::pair<const char*, Precision>> kPrecision = {
+    {"bf16", Precision::kBf16}, {"fp16", Precision::kFp16}, {"fp8", Precision::kFp8}};
+const std::vector<std::pair<const char*, Schedule>> kSchedule = {
+    {"gpipe", Schedule::kGpipe},
+    {"1f1b", Schedule::k1F1B},
+    {"interleaved", Schedule::kInterleaved},
+    {"zero-bubble", Schedule::kZeroBubble},
+    {"dualpipe", Schedule::kDualPipe}};
+const std::vector<std::pair<const char*, MoeRouting>> kRouting = {
+    {"dropless", MoeRouting::kDropless}, {"drop", MoeRouting::kDrop}};
+const std::vector<std::pair<const char*, CommDtype>> kCommDtype = {
+    {"fp32", CommDtype::kFp32}, {"bf16", CommDtype::kBf16}, {"fp8", CommDtype::kFp8}};
+
+#define PARAPLAN_INT_KNOB(field)                                               \
+  {#field, [](PlanConstraints& p, const std::vector<std::string>& v) {         \
+     p.field = Ints(v, 1);                                                     \
+   }}
+#define PARAPLAN_BOOL_KNOB(field)                                              \
+  {#field, [](PlanConstraints& p, const std::vector<std::string>& v) {         \
+     p.field = Each<bool>(v, ParseBool);                                       \
+   }}
+#define PARAPLAN_ENUM_KNOB(field, table)                                       \
+  {#field, [](PlanConstraints& p, const std::vector<std::string>& v) {         \
+     p.field = Each<decltype(table[0].second)>(                                \
+         v, [](const std::string& s) { return ParseEnum(s, table); });         \
+   }}
+#define PARAPLAN_NUMBER_KNOB(field, min_value, inclusive)                      \
+  {#field, [](PlanConstraints& p, const std::vector<std::string>& v) {         \
+     p.field = Each<double>(                                                   \
+         v, [](const std::string& s) { return ParseNumber(s, min_value, inclusive); }); \
+   }}
+
+const std::vector<KnobEntry>& KnobTable() {
+  static const std::vector<KnobEntry> kTable = {
+      PARAPLAN_INT_KNOB(tp),
+      PARAPLAN_INT_KNOB(pp),
+      PARAPLAN_INT_KNOB(dp),
+      PARAPLAN_INT_KNOB(cp),
+      PARAPLAN_INT_KNOB(ep),
+      PARAPLAN_INT_KNOB(etp),
+      PARAPLAN_INT_KNOB(vpp),
+      PARAPLAN_INT_KNOB(micro_batch),
+      PARAPLAN_INT_KNOB(global_batch),
+      PARAPLAN_INT_KNOB(seq_len),
+      PARAPLAN_ENUM_KNOB(recompute, kRecompute),
+      PARAPLAN_BOOL_KNOB(sequence_parallel),
+      {"zero",
+       [](PlanConstraints& p, const std::vector<std::string>& v) {
+         p.zero = Each<int>(v, [](const std::string& s) {
+           const int64_t z = ParseInt(s, 0);
+           if (z > 3) throw InputError("must be 0, 1, 2 or 3, got " + s);
+           return static_cast<int>(z);
+         });
+       }},
+      PARAPLAN_ENUM_KNOB(precision, kPrecision),
+      PARAPLAN_ENUM_KNOB(schedule, kSchedule),
+      PARAPLAN_ENUM_KNOB(moe_routing, kRouting),
+      PARAPLAN_NUMBER_KNOB(moe_capacity_factor, 0.0, false),
+      PARAPLAN_NUMBER_KNOB(moe_imbalance, 1.0, true),
+      PARAPLAN_ENUM_KNOB(dp_comm_dtype, kCommDtype),
+      PARAPLAN_NUMBER_KNOB(dp_bucket_MB, 0.0, false),
+      {"placement",
+       [](PlanConstraints& p, const std::vector<std::string>& v) {
+         p.placement = Each<std::array<ParallelDim, 5>>(v, ParsePlacement);
+       }},
+      {"pp_layers",
+       [](PlanConstraints& p, const std::vector<std::string>& v) {
+         p.pp_layers = ParseLayerSplit(v);
+       }},
+      PARAPLAN_BOOL_KNOB(overlap_grad_reduce),
+      PARAPLAN_BOOL_KNOB(overlap_param_gather),
+      PARAPLAN_BOOL_KNOB(overlap_tp_comm),
+      PARAPLAN_BOOL_KNOB(overlap_ep_comm),
+      PARAPLAN_BOOL_KNOB(overlap_pp_comm),
+  };
+  return kTable;
+}
+
+#undef PARAPLAN_INT_KNOB
+#undef PARAPLAN_BOOL_KNOB
+#undef PARAPLAN_ENUM_KNOB
+#undef PARAPLAN_NUMBER_KNOB
+
+std::vector<std::string> SplitOn(const std::string& text, char separator) {
+  std::vector<std::string> parts;
+  std::string current;
+  for (char c : text + std::string(1, separator)) {
+    if (c == separator) {
+      parts.push_back(current);
+      current.clear();
+    } else if (c != ' ' && c != '\t') {
+      current += c;
+    }
+  }
+  return parts;
+}
+
+}  // namespace
+
+std::vector<std::string> PlanKnobNames() {
+  std::vector<std::string> names;
+  for (const KnobEntry& knob : KnobTable()) names.emplace_back(knob.name);
+  return names;
+}
+
+void SetPlanKnob(PlanConstraints& plan, const std::string& knob,
+                 const std::vector<std::string>& values) {
+  for (const KnobEntry& entry : KnobTable()) {
+    if (knob != entry.name) continue;
+    if (values.empty()) throw InputError("needs at least one value");
+    entry.set(plan, values);
+    return;
+  }
+  std::string message = "unknown plan knob '" + knob + "'";
+  const std::string close = ClosestMatch(knob, PlanKnobNames());
+  if (!close.empty()) message += " (did you mean '" + close + "'?)";
+  throw InputError(message + "; valid knobs: " + JoinNames(PlanKnobNames()));
+}
+
+PlanConstraints ReadPlanConstraints(const YamlNode& node) {
+  const YamlMap checked(node, PlanKnobNames());  // rejects unknown knobs
+  PlanConstraints plan;
+  for (const auto& [knob, value] : MapEntries(node)) {
+    std::vector<std::string> values;
+    if (value.IsSequence()) {
+      std::string split;
+      for (const YamlNode& item : value.Elements()) {
+        if (knob == "pp_layers") {
+          split += (split.empty() ? "" : "/") + std::to_string(item.AsPositiveInt());
+        } else {
+          values.push_back(item.AsString());
+        }
+      }
+      if (knob == "pp_layers") values.push_back(split);
+    } else {
+      values.push_back(value.AsString());
+    }
+    try {
+      SetPlanKnob(plan, knob, values);
+    } catch (const InputError& e) {
+      value.Fail(e.message());
+    }
+  }
+  return plan;
+}
+
+PlanConstraints ParsePlanString(const std::string& text) {
+  PlanConstraints plan;
+  std::vector<std::string> seen;
+  for (const std::string& item : SplitOn(text, ',')) {
+    if (item.empty()) continue;
+    const size_t equals = item.find('=');
+    const std::string knob = item.substr(0, equals);
+    const SourceLocation where{"--plan", 0, 0};
+    if (equals == std::string::npos || equals == 0 || equals + 1 == item.size()) {
+      throw InputError(where, knob, "expected knob=value (e.g. tp=8 or tp=4|8), got '" + item + "'");
+    }
+    for (const std::string& s : seen) {
+      if (s == knob) throw InputError(where, knob, "given twice");
+    }
+    seen.push_back(knob);
+    const std::vector<std::string> values = SplitOn(item.substr(equals + 1), '|');
+    for (const std::string& v : values) {
+      if (v.empty()) throw InputError(where, knob, "empty alternative in '" + item + "'");
+    }
+    try {
+      SetPlanKnob(plan, knob, values);
+    } catch (const InputError& e) {
+      throw InputError(where, knob, e.message());
+    }
+  }
+  return plan;
+}
+
+}  // namespace paraplan

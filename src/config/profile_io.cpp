@@ -1,0 +1,280 @@
+#include "config/profile_io.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "core/error.h"
+#include "core/format.h"
+
+namespace paraplan {
+namespace {
+
+const std::set<std::string> kCollectiveOps = {"all_gather", "all_reduce", "all_to_all",
+                                              "reduce_scatter", "send_recv"};
+const std::set<std::string> kGemmDtypes = {"bf16", "fp16", "fp32", "fp8", "tf32"};
+
+std::string JoinSet(const std::set<std::string>& values) {
+  std::string out;
+  for (const auto& v : values) out += (out.empty() ? "" : ", ") + v;
+  return out;
+}
+
+// The YAML document being read, for error locations.
+struct Reader {
+  std::string origin;
+
+  [[noreturn]] void Fail(const YAML::Node& node, const std::string& key_path,
+                         const std::string& message) const {
+    const YAML::Mark mark = node.Mark();
+    SourceLocation where{origin, mark.line >= 0 ? mark.line + 1 : 0,
+                         mark.column >= 0 ? mark.column + 1 : 0};
+    throw InputError(where, key_path, message);
+  }
+
+  void RequireMap(const YAML::Node& node, const std::string& key_path) const {
+    if (!node.IsMap()) Fail(node, key_path, "must be a mapping");
+  }
+
+  // Rejects keys outside `allowed`, listing the valid ones.
+  void CheckKeys(const YAML::Node& node, const std::string& key_path,
+                 const std::set<std::string>& allowed) const {
+    RequireMap(node, key_path);
+    for (const auto& item : node) {
+      const std::string key = item.first.as<std::string>();
+      if (allowed.count(key) == 0) {
+        Fail(item.first, Join(key_path, key), "unknown key (valid keys: " + JoinSet(allowed) + ")");
+      }
+    }
+  }
+
+  static std::string Join(const std::string& path, const std::string& key) {
+    return path.empty() ? key : path + "." + key;
+  }
+
+  double Number(const YAML::Node& node, const std::string& key_path) const {
+    if (!node.IsScalar()) Fail(node, key_path, "must be a number");
+    double value = 0;
+    if (!YAML::convert<double>::decode(node, value) || !std::isfinite(value)) {
+      Fail(node, key_path, "must be a number, got '" + node.Scalar() + "'");
+    }
+    return value;
+  }
+
+  double Positive(const YAML::Node& node, const std::string& key_path) const {
+    const double value = Number(node, key_path);
+    if (value <= 0) Fail(node, key_path, "must be > 0, got " + node.Scalar());
+    return value;
+  }
+
+  double NonNegative(const YAML::Node& node, const std::string& key_path) const {
+    const double value = Number(node, key_path);
+    if (value < 0) Fail(node, key_path, "must be >= 0, got " + node.Scalar());
+    return value;
+  }
+
+  int64_t Count(const YAML::Node& node, const std::string& key_path, int64_t min) const {
+    if (!node.IsScalar()) Fail(node, key_path, "must be an integer");
+    int64_t value = 0;
+    if (!YAML::convert<int64_t>::decode(node, value)) {
+      Fail(node, key_path, "must be an integer, got '" + node.Scalar() + "'");
+    }
+    if (value < min) {
+      Fail(node, key_path, "must be >= " + std::to_string(min) + ", got " + node.Scalar());
+    }
+    return value;
+  }
+
+  bool Bool(const YAML::Node& node, const std::string& key_path) const {
+    bool value = false;
+    if (!node.IsScalar() || !YAML::convert<bool>::decode(node, value)) {
+      Fail(node, key_path, "must be true or false");
+    }
+    return value;
+  }
+
+  // The value of a required key of a mapping.
+  YAML::Node Required(const YAML::Node& map, const std::string& key,
+                      const std::string& key_path) const {
+    YAML::Node value = map[key];
+    if (!value) Fail(map, Join(key_path, key), "is required");
+    return value;
+  }
+};
+
+CollectiveFit ReadCollectiveFit(const Reader& r, const YAML::Node& node, const std::string& path) {
+  r.CheckKeys(node, path, {"bandwidth_GBps", "latency_us", "points", "r2"});
+  CollectiveFit fit;
+  fit.latency_us = r.NonNegative(r.Required(node, "latency_us", path), path + ".latency_us");
+  fit.bandwidth_GBps =
+      r.Positive(r.Required(node, "bandwidth_GBps", path), path + ".bandwidth_GBps");
+  if (node["r2"]) {
+    fit.r2 = r.Number(node["r2"], path + ".r2");
+    if (fit.r2 > 1) r.Fail(node["r2"], path + ".r2", "must be <= 1, got " + node["r2"].Scalar());
+  }
+  if (node["points"]) fit.points = static_cast<int>(r.Count(node["points"], path + ".points", 0));
+  return fit;
+}
+
+void ReadCollectives(const Reader& r, const YAML::Node& node, CalibrationProfile* profile) {
+  r.RequireMap(node, "collectives");
+  for (const auto& op_item : node) {
+    const std::string op = op_item.first.as<std::string>();
+    const std::string op_path = "collectives." + op;
+    if (kCollectiveOps.count(op) == 0) {
+      r.Fail(op_item.first, op_path, "unknown collective (valid: " + JoinSet(kCollectiveOps) + ")");
+    }
+    r.RequireMap(op_item.second, op_path);
+    for (const auto& tier_item : op_item.second) {
+      const std::string tier = tier_item.first.as<std::string>();
+      profile->collectives[op][tier] = ReadCollectiveFit(r, tier_item.second, op_path + "." + tier);
+    }
+  }
+}
+
+void ReadGemm(const Reader& r, const YAML::Node& node, CalibrationProfile* profile) {
+  r.RequireMap(node, "gemm");
+  for (const auto& dtype_item : node) {
+    const std::string dtype = dtype_item.first.as<std::string>();
+    const std::string path = "gemm." + dtype;
+    if (kGemmDtypes.count(dtype) == 0) {
+      r.Fail(dtype_item.first, path, "unknown dtype (valid: " + JoinSet(kGemmDtypes) + ")");
+    }
+    if (!dtype_item.second.IsSequence()) r.Fail(dtype_item.second, path, "must be a list");
+    auto& points = profile->gemm[dtype];
+    for (size_t i = 0; i < dtype_item.second.size(); ++i) {
+      const YAML::Node item = dtype_item.second[i];
+      const std::string p = path + "[" + std::to_string(i) + "]";
+      r.CheckKeys(item, p, {"k", "m", "n", "tflops"});
+      GemmPoint point;
+      point.m = r.Count(r.Required(item, "m", p), p + ".m", 1);
+      point.n = r.Count(r.Required(item, "n", p), p + ".n", 1);
+      point.k = r.Count(r.Required(item, "k", p), p + ".k", 1);
+      point.tflops = r.Positive(r.Required(item, "tflops", p), p + ".tflops");
+      points.push_back(point);
+    }
+  }
+}
+
+void ReadAttention(const Reader& r, const YAML::Node& node, CalibrationProfile* profile) {
+  if (!node.IsSequence()) r.Fail(node, "attention", "must be a list");
+  for (size_t i = 0; i < node.size(); ++i) {
+    const YAML::Node item = node[i];
+    const std::string p = "attention[" + std::to_string(i) + "]";
+    r.CheckKeys(item, p, {"bwd_tflops", "causal", "fwd_tflops", "head_dim", "heads", "seq"});
+    AttentionPoint point;
+    point.seq = r.Count(r.Required(item, "seq", p), p + ".seq", 1);
+    point.heads = r.Count(r.Required(item, "heads", p), p + ".heads", 1);
+    point.head_dim = r.Count(r.Required(item, "head_dim", p), p + ".head_dim", 1);
+    if (item["causal"]) point.causal = r.Bool(item["causal"], p + ".causal");
+    if (item["fwd_tflops"]) point.fwd_tflops = r.NonNegative(item["fwd_tflops"], p + ".fwd_tflops");
+    if (item["bwd_tflops"]) point.bwd_tflops = r.NonNegative(item["bwd_tflops"], p + ".bwd_tflops");
+    profile->attention.push_back(point);
+  }
+}
+
+void ReadMetadata(const Reader& r, const YAML::Node& node, CalibrationProfile* profile) {
+  r.RequireMap(node, "metadata");
+  for (const auto& item : node) {
+    const std::string key = item.first.as<std::string>();
+    if (!item.second.IsScalar()) r.Fail(item.second, "metadata." + key, "must be a string");
+    profile->metadata[key] = item.second.Scalar();
+  }
+}
+
+std::string Quoted(const std::string& text) {
+  return "\"" + JsonEscape(text) + "\"";
+}
+
+}  // namespace
+
+std::shared_ptr<const CalibrationProfile> ParseCalibrationProfile(const std::string& text,
+                                                                  const std::string& origin) {
+  Reader r{origin};
+  YAML::Node root;
+  try {
+    root = YAML::Load(text);
+  } catch (const YAML::Exception& e) {
+    throw InputError(SourceLocation{origin, e.mark.line + 1, e.mark.column + 1}, "", e.msg);
+  }
+  auto profile = std::make_shared<CalibrationProfile>();
+  profile->source_path = origin;
+  if (root.IsNull()) return profile;  // an empty profile measures nothing
+  r.CheckKeys(root, "", {"attention", "collectives", "gemm", "memory_bandwidth_GBps", "metadata"});
+  if (root["collectives"]) ReadCollectives(r, root["collectives"], profile.get());
+  if (root["gemm"]) ReadGemm(r, root["gemm"], profile.get());
+  if (root["attention"]) ReadAttention(r, root["attention"], profile.get());
+  if (root["memory_bandwidth_GBps"]) {
+    profile->memory_bandwidth_GBps =
+        r.NonNegative(root["memory_bandwidth_GBps"], "memory_bandwidth_GBps");
+  }
+  if (root["metadata"]) ReadMetadata(r, root["metadata"], profile.get());
+  return profile;
+}
+
+std::shared_ptr<const CalibrationProfile> LoadCalibrationProfile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(SourceLocation{path, 0, 0}, "", "cannot open calibration profile");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return ParseCalibrationProfile(text.str(), path);
+}
+
+std::string ProfileToYaml(const CalibrationProfile& profile) {
+  std::ostringstream out;
+  out << "# paraplan calibration profile (written by `paraplan calibrate fit`)\n";
+  out << "memory_bandwidth_GBps: " << FormatShortest(profile.memory_bandwidth_GBps) << "\n";
+  out << "collectives:" << (profile.collectives.empty() ? " {}\n" : "\n");
+  for (const auto& [op, tiers] : profile.collectives) {
+    out << "  " << op << ":\n";
+    for (const auto& [tier, fit] : tiers) {
+      out << "    " << tier << ": {latency_us: " << FormatShortest(fit.latency_us)
+          << ", bandwidth_GBps: " << FormatShortest(fit.bandwidth_GBps)
+          << ", r2: " << FormatShortest(fit.r2) << ", points: " << fit.points << "}\n";
+    }
+  }
+  out << "gemm:" << (profile.gemm.empty() ? " {}\n" : "\n");
+  for (const auto& [dtype, points] : profile.gemm) {
+    out << "  " << dtype << ":" << (points.empty() ? " []\n" : "\n");
+    for (const auto& p : points) {
+      out << "    - {m: " << p.m << ", n: " << p.n << ", k: " << p.k
+          << ", tflops: " << FormatShortest(p.tflops) << "}\n";
+    }
+  }
+  out << "attention:" << (profile.attention.empty() ? " []\n" : "\n");
+  for (const auto& a : profile.attention) {
+    out << "  - {seq: " << a.seq << ", heads: " << a.heads << ", head_dim: " << a.head_dim
+        << ", causal: " << (a.causal ? "true" : "false")
+        << ", fwd_tflops: " << FormatShortest(a.fwd_tflops)
+        << ", bwd_tflops: " << FormatShortest(a.bwd_tflops) << "}\n";
+  }
+  out << "metadata:" << (profile.metadata.empty() ? " {}\n" : "\n");
+  for (const auto& [key, value] : profile.metadata) {
+    out << "  " << key << ": " << Quoted(value) << "\n";
+  }
+  return out.str();
+}
+
+void SaveCalibrationProfile(const CalibrationProfile& profile, const std::string& path) {
+  const std::string temp = path + ".tmp";
+  {
+    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
+    if (!out) throw InputError(SourceLocation{path, 0, 0}, "", "cannot write profile");
+    out << ProfileToYaml(profile);
+    out.flush();
+    if (!out) throw InputError(SourceLocation{path, 0, 0}, "", "cannot write profile");
+  }
+  std::error_code ec;
+  std::filesystem::rename(temp, path, ec);
+  if (ec) {
+    std::filesystem::remove(temp, ec);
+    throw InputError(SourceLocation{path, 0, 0}, "", "cannot replace profile file");
+  }
+}
+
+}  // namespace paraplan

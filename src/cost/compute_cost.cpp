@@ -1,0 +1,67 @@
+#include "cost/compute_cost.h"
+
+#include <algorithm>
+
+#include "calib/profile_lookup.h"
+#include "core/units.h"
+
+namespace paraplan {
+
+double PeakFlops(const GpuSpec& gpu, Precision precision) {
+  switch (precision) {
+    case Precision::kFp8:
+      return TflopsToFlops(gpu.peak_tflops.fp8 > 0 ? gpu.peak_tflops.fp8 : gpu.peak_tflops.bf16);
+    case Precision::kFp16:
+      return TflopsToFlops(gpu.peak_tflops.fp16 > 0 ? gpu.peak_tflops.fp16 : gpu.peak_tflops.bf16);
+    case Precision::kBf16:
+      break;
+  }
+  return TflopsToFlops(gpu.peak_tflops.bf16);
+}
+
+double GemmEfficiency(const Efficiency& eff, Precision precision, double m, double n, double k) {
+  const double x = std::max(std::min({m, n, k}), 1.0);
+  const double top = precision == Precision::kFp8 ? eff.fp8_gemm_max : eff.gemm_max;
+  return top * x / (x + eff.gemm_half_dim);
+}
+
+double HbmBytesPerSecond(const Cluster& cluster) {
+  if (cluster.profile && cluster.profile->memory_bandwidth_GBps > 0) {
+    return GBpsToBytesPerSecond(cluster.profile->memory_bandwidth_GBps);
+  }
+  return GBpsToBytesPerSecond(cluster.gpu.memory_bandwidth_GBps) *
+         cluster.efficiency.memory_bandwidth;
+}
+
+double GemmSeconds(const Cluster& cluster, Precision precision, double m, double n, double k) {
+  if (m <= 0 || n <= 0 || k <= 0) return 0.0;
+  const double flops = 2.0 * m * n * k;
+  double achieved = 0;
+  if (cluster.profile && !cluster.profile->gemm.empty()) {
+    bool found = false;
+    const double tflops =
+        ProfileGemmTflops(*cluster.profile, ToString(precision), static_cast<int64_t>(m),
+                          static_cast<int64_t>(n), static_cast<int64_t>(k), &found);
+    if (found && tflops > 0) achieved = TflopsToFlops(tflops);
+  }
+  if (achieved <= 0) {
+    achieved =
+        PeakFlops(cluster.gpu, precision) * GemmEfficiency(cluster.efficiency, precision, m, n, k);
+  }
+  const double in_bytes = precision == Precision::kFp8 ? 1.0 : 2.0;
+  const double bytes = (m * k + k * n) * in_bytes + m * n * 2.0;
+  return std::max(flops / achieved, bytes / HbmBytesPerSecond(cluster));
+}
+
+double AttentionSeconds(const Cluster& cluster, double flops, bool backward) {
+  if (flops <= 0) return 0.0;
+  const Efficiency& e = cluster.efficiency;
+  const double frac = backward ? e.attention_bwd : e.attention_fwd;
+  return flops / (PeakFlops(cluster.gpu, Precision::kBf16) * frac);
+}
+
+double MemoryBoundSeconds(const Cluster& cluster, double bytes) {
+  return bytes <= 0 ? 0.0 : bytes / HbmBytesPerSecond(cluster);
+}
+
+}  // namespace paraplan

@@ -1,0 +1,34 @@
+// Compute time of one kernel: roofline of FLOPs at the precision's peak times a shape-dependent
+// efficiency, against bytes at the achieved HBM bandwidth (Williams et al., CACM 2009). A
+// calibration profile's measured GEMM table replaces the default efficiency curve.
+#pragma once
+
+#include <cstdint>
+
+#include "hardware/cluster.h"
+#include "plan/parallel_plan.h"
+
+namespace paraplan {
+
+// Dense tensor-core peak in FLOP/s for a precision (fp8 falls back to bf16 when the GPU has none).
+double PeakFlops(const GpuSpec& gpu, Precision precision);
+
+// Default GEMM efficiency: eff_max * x / (x + half_dim), x = min(m, n, k) — small or skinny GEMMs
+// cannot fill the tensor cores (the curve's two parameters come from hardware/efficiency.yaml).
+double GemmEfficiency(const Efficiency& eff, Precision precision, double m, double n, double k);
+
+// Seconds of an m x n x k GEMM (2mnk FLOPs) in `precision`; operands in that precision's bytes
+// (2, or 1 for fp8 inputs) and a bf16 output.
+double GemmSeconds(const Cluster& cluster, Precision precision, double m, double n, double k);
+
+// Seconds of FlashAttention-style core attention with `flops` (already counting causality and
+// the sliding window); backward uses attention_bwd. Always bf16 (fp8 speeds up GEMMs only).
+double AttentionSeconds(const Cluster& cluster, double flops, bool backward);
+
+// Seconds of a memory-bound kernel moving `bytes` to and from HBM.
+double MemoryBoundSeconds(const Cluster& cluster, double bytes);
+
+// Achieved HBM bandwidth in bytes/s (profile's measurement, else datasheet x efficiency).
+double HbmBytesPerSecond(const Cluster& cluster);
+
+}  // namespace paraplan

@@ -1,0 +1,227 @@
+#include "cost/layer_cost.h"
+
+#include <algorithm>
+
+#include "cost/compute_cost.h"
+#include "hardware/collective_cost.h"
+
+namespace paraplan {
+namespace {
+
+constexpr double kAct = 2.0;  // bytes per 16-bit activation element
+
+// Fraction of a tensor-parallel collective that stays exposed when overlapped with the GEMMs it
+// feeds: the collective is split into tp chunks pipelined with the GEMM chunks (Wang et al.,
+// ASPLOS'23, "Overlap communication with dependent computation via decomposition"), so at best
+// one chunk of tp is exposed, and no more can hide than the GEMM time.
+double Exposed(double comm_s, double hide_under_s, double chunks) {
+  const double floor_s = comm_s / std::max(chunks, 1.0);
+  return std::max(floor_s, comm_s - hide_under_s);
+}
+
+struct Work {
+  double gemm_s = 0;  // forward GEMMs
+  double attention_flops = 0;
+  double memory_bytes = 0;  // forward memory-bound traffic
+};
+
+void AttentionWork(const ModelDims& d, int kind, const PlanShape& p, const Cluster& c, Work& w) {
+  const double t = p.tokens, h = d.hidden, heads = d.heads / p.tp;
+  const Precision pr = p.precision;
+  if (d.mla) {
+    const double q_in = d.q_lora > 0 ? d.q_lora : h;
+    if (d.q_lora > 0) w.gemm_s += GemmSeconds(c, pr, t, d.q_lora, h);
+    w.gemm_s += GemmSeconds(c, pr, t, heads * d.qk_head_dim, q_in);
+    w.gemm_s += GemmSeconds(c, pr, t, d.kv_lora + d.rope_dim, h);
+    w.gemm_s +=
+        GemmSeconds(c, pr, t, heads * (d.qk_head_dim - d.rope_dim + d.v_head_dim), d.kv_lora);
+  } else {
+    const double kv = std::max(d.kv_heads / p.tp, 1.0);  // kv heads replicate when tp > kv_heads
+    w.gemm_s += GemmSeconds(c, pr, t, (heads + 2 * kv) * d.qk_head_dim, h);
+  }
+  w.gemm_s += GemmSeconds(c, pr, t, h, heads * d.v_head_dim);
+  w.attention_flops = t * AttentionCoreFlopsPerToken(d, kind, static_cast<int64_t>(p.seq)) / p.tp;
+  // norm (read + write), residual add (2 reads + write), RoPE on q/k (read + write).
+  w.memory_bytes += kAct * p.norm_tokens * h * 5 + kAct * t * heads * d.qk_head_dim * 4;
+}
+
+void MlpWork(const ModelDims& d, int kind, const PlanShape& p, const Cluster& c, Work& w) {
+  const double t = p.tokens, h = d.hidden;
+  const Precision pr = p.precision;
+  w.memory_bytes += kAct * p.norm_tokens * h * 5;  // norm + residual
+  if (!(kind & 1)) {
+    const double f = d.ffn / p.tp;
+    w.gemm_s += GemmSeconds(c, pr, t, d.gate * f, h) + GemmSeconds(c, pr, t, h, f);
+    w.memory_bytes += kAct * t * f * (d.gate + 1);
+    return;
+  }
+  // MoE: router on the local tokens, busiest rank's experts, shared experts like a dense MLP.
+  const double local = t / p.tp;
+  w.gemm_s += GemmSeconds(c, pr, local, d.experts, h);
+  const double routed = local * d.top_k * p.moe_load * p.etp;  // tokens through local experts
+  const double local_experts = d.experts / p.ep;
+  const double per_expert = routed / local_experts;
+  const double fe = d.expert_ffn / p.etp;
+  w.gemm_s += local_experts * (GemmSeconds(c, pr, per_expert, d.gate * fe, h) +
+                               GemmSeconds(c, pr, per_expert, h, fe));
+  w.memory_bytes += kAct * routed * (fe * (d.gate + 1) + 4 * h);  // act fn, permute, unpermute
+  if (d.shared_experts > 0) {
+    const double fs = d.shared_experts * d.expert_ffn / p.tp;
+    w.gemm_s += GemmSeconds(c, pr, t, d.gate * fs, h) + GemmSeconds(c, pr, t, h, fs);
+    w.memory_bytes += kAct * t * fs * (d.gate + 1);
+  }
+}
+
+// Activations kept for backward (no recompute), FlashAttention (no s x s matrix), no dropout.
+void Activations(const ModelDims& d, int kind, const PlanShape& p, LayerCost& out) {
+  const double t = p.tokens, tn = p.norm_tokens, h = d.hidden, tp = p.tp;
+  const double heads = d.heads / tp;
+  const double kv = d.mla ? heads : std::max(d.kv_heads / tp, 1.0);
+  double bytes = kAct * tn * h * 2;  // norm in, qkv in
+  bytes += kAct * t * (heads * d.qk_head_dim + kv * (d.qk_head_dim + d.v_head_dim));  // q, k, v
+  bytes += kAct * t * heads * d.v_head_dim + 4.0 * t * heads;  // attention out (proj in), lse
+  if (d.mla) bytes += kAct * t * (d.q_lora + d.kv_lora + d.rope_dim);  // latents
+  bytes += kAct * tn * h * 2;                                          // norm in, MLP in
+  if (!(kind & 1)) {
+    bytes += kAct * t * (d.ffn / tp) * (d.gate + 1);  // act-fn in, down-proj in
+  } else {
+    const double routed = t / tp * d.top_k * p.moe_load * p.etp;
+    bytes += 4.0 * (t / tp) * d.experts;  // router probabilities
+    bytes += kAct * routed * (h + (d.expert_ffn / p.etp) * (d.gate + 1) + h);  // in, act, out
+    bytes += kAct * t * (d.shared_experts * d.expert_ffn / tp) * (d.gate + 1);
+  }
+  out.act_full_bytes = bytes;
+  switch (p.recompute) {
+    case Recompute::kFull:
+      out.act_bytes = kAct * tn * h;  // the layer input only
+      break;
+    case Recompute::kSelective:  // core attention is recomputed: only its softmax stats go
+      out.act_bytes = bytes - 4.0 * t * heads;
+      break;
+    case Recompute::kNone:
+      out.act_bytes = bytes;
+      break;
+  }
+}
+
+void Params(const ModelDims& d, int kind, const PlanShape& p, LayerCost& out) {
+  const double split_attn = d.attn_params - d.attn_params_replicated;
+  out.params_local = d.attn_params_replicated + split_attn / p.tp;
+  if (kind & 1) {
+    out.params_local += d.moe_other_params / p.tp;
+    out.expert_params_local = d.moe_expert_params / (p.ep * p.etp);
+  } else {
+    out.params_local += d.dense_mlp_params / p.tp;
+  }
+}
+
+void Communication(const ModelDims& d, int kind, const PlanShape& p, const Cluster& c,
+                   const Work& w, double attn_fwd_s, double attn_bwd_s, LayerCost& out) {
+  const double h = d.hidden, t = p.tokens;
+  if (p.tp > 1) {
+    // Per layer: 2 all-reduces forward and 2 backward (Megatron-LM, Shoeybi et al. 2019), or as
+    // many all-gather + reduce-scatter pairs with sequence parallelism; MoE layers keep only the
+    // attention's pair (the experts exchange tokens by all-to-all).
+    const double bytes = kAct * t * h;
+    const double one =
+        p.sequence_parallel
+            ? CollectiveSeconds(CollectiveOp::kAllGather, bytes, p.groups.tp, c) +
+                  CollectiveSeconds(CollectiveOp::kReduceScatter, bytes, p.groups.tp, c)
+            : CollectiveSeconds(CollectiveOp::kAllReduce, bytes, p.groups.tp, c);
+    const double per_pass = one * ((kind & 1) ? 1.0 : 2.0);
+    out.tp_comm_fwd_s = p.overlap_tp ? Exposed(per_pass, w.gemm_s, p.tp) : per_pass;
+    const double bwd = p.overlap_tp ? Exposed(per_pass, 2 * w.gemm_s, p.tp) : per_pass;
+    out.tp_comm_s = out.tp_comm_fwd_s + bwd;
+  }
+  if (p.cp > 1) {
+    // Ring attention: cp-1 steps passing this rank's K/V chunk, hidden under attention compute;
+    // backward passes K/V and their gradients (Liu et al. 2023; Megatron-LM context parallel).
+    const double kv = d.mla ? d.heads / p.tp : std::max(d.kv_heads / p.tp, 1.0);
+    const double bytes = kAct * t * kv * (d.qk_head_dim + d.v_head_dim);
+    const double step = CollectiveSeconds(CollectiveOp::kSendRecv, bytes, p.groups.cp, c);
+    const double fwd = (p.cp - 1) * step, bwd = 2 * fwd;
+    out.cp_comm_fwd_s = std::max(0.0, fwd - attn_fwd_s);
+    out.cp_comm_s = out.cp_comm_fwd_s + std::max(0.0, bwd - attn_bwd_s);
+  }
+  if ((kind & 1) && p.ep * p.etp > 1) {
+    // Dispatch + combine forward, and again backward; the busiest rank receives moe_load x.
+    const double bytes = kAct * (t / p.tp) * d.top_k * h * p.moe_load;
+    double pass = 2 * CollectiveSeconds(CollectiveOp::kAllToAll, bytes, p.groups.ep, c);
+    if (p.etp > 1) {
+      pass += 2 * CollectiveSeconds(CollectiveOp::kAllGather, bytes * p.etp, p.groups.etp, c);
+    }
+    // Overlap hides the all-to-alls under the attention and shared-expert work of another
+    // micro-batch (Megatron-LM's EP overlap); DualPipe overlaps a forward with a backward chunk.
+    const double hide =
+        p.dualpipe ? out.fwd_s + out.bwd_s : (p.overlap_ep ? attn_fwd_s + w.gemm_s : 0);
+    out.ep_comm_fwd_s = std::max(0.0, pass - hide / 2);
+    out.ep_comm_s = out.ep_comm_fwd_s + std::max(0.0, pass - hide / 2);
+  }
+}
+
+}  // namespace
+
+PlanShape MakePlanShape(const ModelDims& d, const ParallelPlan& plan, const Cluster& cluster) {
+  PlanShape p;
+  p.seq = static_cast<double>(plan.seq_len > 0 ? plan.seq_len : d.seq_len);
+  p.tp = static_cast<double>(plan.tp);
+  p.cp = static_cast<double>(plan.cp);
+  p.ep = static_cast<double>(plan.ep);
+  p.etp = static_cast<double>(plan.etp);
+  p.tokens = static_cast<double>(plan.micro_batch) * p.seq / p.cp;
+  p.sequence_parallel = plan.sequence_parallel && plan.tp > 1;
+  p.norm_tokens = p.sequence_parallel ? p.tokens / p.tp : p.tokens;
+  p.moe_load = std::max(plan.moe_imbalance, 1.0);
+  if (plan.moe_routing == MoeRouting::kDrop)
+    p.moe_load = std::min(p.moe_load, plan.moe_capacity_factor);
+  p.recompute = plan.recompute;
+  p.precision = plan.precision;
+  p.overlap_tp = plan.overlap_tp_comm;
+  p.overlap_ep = plan.overlap_ep_comm;
+  p.dualpipe = plan.schedule == Schedule::kDualPipe;
+  p.groups = PlacePlan(plan, cluster);
+  return p;
+}
+
+LayerCost ComputeLayerCost(const ModelDims& d, int kind, const PlanShape& p, const Cluster& c) {
+  LayerCost out;
+  Work attn, mlp;
+  AttentionWork(d, kind, p, c, attn);
+  MlpWork(d, kind, p, c, mlp);
+  const double attn_fwd = AttentionSeconds(c, attn.attention_flops, false);
+  // FlashAttention backward: 5 GEMM-like products to the forward's 2 (Dao 2023): 2.5x FLOPs.
+  const double attn_bwd = AttentionSeconds(c, 2.5 * attn.attention_flops, true);
+  const double gemm = attn.gemm_s + mlp.gemm_s;
+  const double mem = MemoryBoundSeconds(c, attn.memory_bytes + mlp.memory_bytes);
+  const double overhead = c.efficiency.kernel_overhead_us * 1e-6;
+  out.fwd_s = gemm + attn_fwd + mem + overhead / 3;
+  // Backward: input-gradient and weight-gradient GEMMs (2x forward), 2x the memory traffic.
+  out.bwd_weight_s = gemm;
+  out.bwd_s = 2 * gemm + attn_bwd + 2 * mem + 2 * overhead / 3;
+  if (p.recompute == Recompute::kFull) out.recompute_s = out.fwd_s;
+  if (p.recompute == Recompute::kSelective) out.recompute_s = attn_fwd;
+  Activations(d, kind, p, out);
+  Params(d, kind, p, out);
+  Work both = attn;
+  both.gemm_s = gemm;
+  Communication(d, kind, p, c, both, attn_fwd, attn_bwd, out);
+  return out;
+}
+
+double KorthikantiActivationBytes(double s, double b, double h, double a, double t,
+                                  bool sequence_parallel, Recompute recompute) {
+  const double sbh = s * b * h;
+  const double attn_matrix = 5.0 * a * s / h;
+  switch (recompute) {
+    case Recompute::kFull:
+      return 2.0 * sbh;
+    case Recompute::kSelective:
+      return sequence_parallel ? 34.0 * sbh / t : sbh * (10.0 + 24.0 / t);
+    case Recompute::kNone:
+      break;
+  }
+  if (sequence_parallel) return sbh * (34.0 + attn_matrix) / t;
+  return sbh * (10.0 + 24.0 / t + attn_matrix / t);
+}
+
+}  // namespace paraplan

@@ -1,0 +1,61 @@
+// Time and activation memory of one transformer layer for one micro-batch on one GPU, under a
+// plan: the GEMMs of the projections and MLP/experts (roofline, compute_cost.h), FlashAttention's
+// core, memory-bound norms and activations, and the TP / CP / EP communication the layer adds on
+// the tiers its groups span (collective_cost.h).
+#pragma once
+
+#include <array>
+
+#include "cost/model_dims.h"
+#include "hardware/cluster.h"
+#include "hardware/topology.h"
+#include "plan/parallel_plan.h"
+
+namespace paraplan {
+
+// What every layer cost needs from the plan, computed once per plan.
+struct PlanShape {
+  double tokens = 0;         // b * s / cp: tokens of one micro-batch in one TP group
+  double norm_tokens = 0;    // tokens/tp with sequence parallelism (tp > 1), else tokens
+  double seq = 0;            // full sequence length
+  double tp = 1, cp = 1, ep = 1, etp = 1;
+  double moe_load = 1;       // busiest expert rank's load over the mean (imbalance, capped)
+  bool sequence_parallel = false;
+  Recompute recompute = Recompute::kNone;
+  Precision precision = Precision::kBf16;
+  bool overlap_tp = false, overlap_ep = false, dualpipe = false;
+  PlanPlacement groups;
+};
+
+PlanShape MakePlanShape(const ModelDims& dims, const ParallelPlan& plan, const Cluster& cluster);
+
+// One layer, one micro-batch, one GPU. Compute fields exclude communication; the *_comm fields
+// are the parts of TP/CP/EP communication left exposed after overlap.
+struct LayerCost {
+  double fwd_s = 0;
+  double bwd_s = 0;         // input-gradient + weight-gradient backward
+  double bwd_weight_s = 0;  // the weight-gradient part of bwd_s
+  double recompute_s = 0;   // forward work redone in backward (selective or full)
+  double tp_comm_s = 0;     // forward + backward, exposed
+  double tp_comm_fwd_s = 0;
+  double cp_comm_s = 0;
+  double cp_comm_fwd_s = 0;
+  double ep_comm_s = 0;
+  double ep_comm_fwd_s = 0;
+  double act_bytes = 0;      // activations stored for backward under the recompute mode
+  double act_full_bytes = 0;  // everything the layer's backward needs (full-recompute working set)
+  double params_local = 0;        // dense parameters on this GPU (after tp)
+  double expert_params_local = 0;  // expert parameters on this GPU (after ep and etp)
+};
+
+LayerCost ComputeLayerCost(const ModelDims& dims, int kind, const PlanShape& shape,
+                           const Cluster& cluster);
+
+// Activation bytes per layer of the published GPT formula (Korthikanti et al. 2022, "Reducing
+// Activation Recomputation in Large Transformer Models", Table 2), 16-bit activations with
+// dropout and no FlashAttention: sbh(34 + 5as/h) without parallelism, sbh(10 + 24/t + 5as/(ht))
+// with TP, sbh(34 + 5as/h)/t with SP, 34sbh/t with selective recompute + SP, 2sbh with full.
+double KorthikantiActivationBytes(double s, double b, double h, double a, double t,
+                                  bool sequence_parallel, Recompute recompute);
+
+}  // namespace paraplan

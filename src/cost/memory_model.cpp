@@ -1,0 +1,46 @@
+#include "cost/memory_model.h"
+
+#include <algorithm>
+
+namespace paraplan {
+
+double MicroBatchesHeld(const ParallelPlan& p, int64_t stage) {
+  const double m = static_cast<double>(std::max<int64_t>(p.MicroBatches(), 1));
+  const double pp = static_cast<double>(p.pp);
+  const double ahead = pp - static_cast<double>(stage);
+  switch (p.schedule) {
+    case Schedule::kGpipe:
+      return m;
+    case Schedule::kInterleaved: {
+      const double vpp = static_cast<double>(std::max<int64_t>(p.vpp, 1));
+      return std::min(ahead * (1.0 + (pp - 1.0) / (pp * vpp)), m);
+    }
+    case Schedule::kDualPipe:
+      return std::min(pp + 1.0, m);
+    case Schedule::k1F1B:
+    case Schedule::kZeroBubble:
+      break;
+  }
+  return std::min(ahead, m);
+}
+
+StageMemory ComputeStageMemory(const StageMemoryInput& in, int zero, int64_t stage) {
+  StageMemory out;
+  out.stage = stage;
+  const double copies = in.duplicate_params ? 2.0 : 1.0;
+  auto sharded = [&](double bytes_per_param, bool shard) {
+    const double d = shard ? in.dense_shards : 1.0;
+    const double e = shard ? in.expert_shards : 1.0;
+    return bytes_per_param * (in.dense_params / d + in.expert_params / e);
+  };
+  out.weights_bytes = copies * sharded(kWeightBytes, zero >= 3);
+  out.grads_bytes = copies * sharded(kGradBytes, zero >= 2);
+  out.optimizer_bytes = sharded(kOptimizerBytes, zero >= 1);
+  out.activations_bytes = in.act_per_micro_batch * in.micro_batches_held + in.act_working;
+  const double dynamic = out.activations_bytes + in.logits_bytes + in.comm_buffer_bytes;
+  out.other_bytes =
+      in.logits_bytes + in.comm_buffer_bytes + kRuntimeReserveBytes + kFragmentation * dynamic;
+  return out;
+}
+
+}  // namespace paraplan

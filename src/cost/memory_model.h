@@ -1,0 +1,45 @@
+// Memory per pipeline stage: weights, gradients and Adam state under ZeRO 0-3, activations held
+// under the schedule, logits/loss workspace, communication buffers and an allocator reserve.
+// Every formula is in docs/cost-model.md ("Memory") with its source.
+#pragma once
+
+#include <cstdint>
+
+#include "cost/step_result.h"
+#include "plan/parallel_plan.h"
+
+namespace paraplan {
+
+// Bytes per parameter in mixed-precision Adam (Rajbhandari et al., ZeRO, SC'20): 2 (bf16
+// weights) + 4 (fp32 gradient accumulation, Megatron-LM main_grad) + 12 (fp32 master, m, v).
+inline constexpr double kWeightBytes = 2, kGradBytes = 4, kOptimizerBytes = 12;
+// CUDA context, cuBLAS/cuDNN workspaces and NCCL channel buffers: ~0.5-1 GiB per process
+// (measured 0.5-0.9 GiB on H100 with recent CUDA/NCCL); 1 GiB is budgeted.
+inline constexpr double kRuntimeReserveBytes = 1.0 * 1024 * 1024 * 1024;
+// PyTorch caching-allocator fragmentation on top of live tensors: ~5-10% in Megatron/torchtitan
+// memory snapshots; 7% of the dynamic (activation + workspace) memory is budgeted.
+inline constexpr double kFragmentation = 0.07;
+
+// What one stage holds, before the schedule multiplies activations.
+struct StageMemoryInput {
+  double dense_params = 0;   // on this GPU after tp (incl. embedding/output on first/last stage)
+  double expert_params = 0;  // on this GPU after ep x etp
+  double dense_shards = 1;   // ranks that shard dense optimizer state: dp x cp
+  double expert_shards = 1;  // expert-data-parallel ranks: tp*cp*dp/(ep*etp)
+  double act_per_micro_batch = 0;  // stored activations of all the stage's layers, one micro-batch
+  double act_working = 0;          // one layer's full activations (recompute working set)
+  double micro_batches_held = 1;   // from MicroBatchesHeld()
+  double logits_bytes = 0;         // last stage: logits + loss workspace of one micro-batch
+  double comm_buffer_bytes = 0;    // DP buckets, ZeRO-3 gathered layers, SP gather buffers
+  bool duplicate_params = false;   // DualPipe keeps two copies of the parameters
+};
+
+// Micro-batches whose activations stage `stage` holds at its peak (Narayanan et al. SC'21;
+// Korthikanti et al. 2022 for interleaving): GPipe all m; 1F1B and zero-bubble min(pp - stage,
+// m); interleaved the same x (1 + (pp-1)/(pp*vpp)); DualPipe pp + 1 (DeepSeek-V3 report, Table 2).
+double MicroBatchesHeld(const ParallelPlan& plan, int64_t stage);
+
+// The breakdown for one stage (zero: 0 none, 1 optimizer sharded, 2 + gradients, 3 + weights).
+StageMemory ComputeStageMemory(const StageMemoryInput& in, int zero, int64_t stage);
+
+}  // namespace paraplan

@@ -1,0 +1,69 @@
+// The plan-independent shape of a model as the cost model needs it: projection widths, MLP and
+// expert widths, parameter counts per layer kind, and which layers are of which kind. Built once
+// per StepModel from the ModelSpec (src/model builds the full op graph; this is the compact
+// summary the ~1 µs estimate works from).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "model/model_spec.h"
+
+namespace paraplan {
+
+// Layer kinds: bit 0 = MoE MLP, bit 1 = sliding-window attention.
+inline constexpr int kLayerKinds = 4;
+inline int LayerKindOf(const ModelSpec& m, int64_t layer) {
+  return (m.IsMoeLayer(layer) ? 1 : 0) | (m.IsSlidingLayer(layer) ? 2 : 0);
+}
+
+struct ModelDims {
+  double hidden = 0;
+  double heads = 0, kv_heads = 0;
+  double qk_head_dim = 0, v_head_dim = 0;  // per head
+  bool mla = false;
+  double q_lora = 0, kv_lora = 0, rope_dim = 0;  // MLA latent widths
+  double ffn = 0;
+  double gate = 1;  // 2 for gated activations (SwiGLU): the up projection is twice as wide
+  double experts = 0, top_k = 0, shared_experts = 0, expert_ffn = 0;
+  double vocab = 0;
+  double window = 0;  // sliding window (tokens)
+  bool tied_embeddings = false;
+  int64_t layers = 0;
+  int64_t seq_len = 0;
+
+  // Parameters per layer: attention (incl. its norm) and MLP (incl. its norm). MoE layers split
+  // the MLP into expert parameters (all experts) and the rest (router + shared experts).
+  double attn_params = 0;
+  double attn_params_replicated = 0;  // MLA down-projections and norms: not split by tp
+  double dense_mlp_params = 0;
+  double moe_expert_params = 0;
+  double moe_other_params = 0;
+  double embedding_params = 0;  // vocab x hidden (the output layer has as many when untied)
+
+  // prefix[i][k]: layers of kind k among the first i layers.
+  std::vector<std::array<int32_t, kLayerKinds>> prefix;
+};
+
+ModelDims BuildModelDims(const ModelSpec& model);
+
+// Layers of each kind in [begin, end).
+inline std::array<int32_t, kLayerKinds> KindCounts(const ModelDims& d, int64_t begin,
+                                                   int64_t end) {
+  std::array<int32_t, kLayerKinds> out{};
+  for (int k = 0; k < kLayerKinds; ++k) out[k] = d.prefix[end][k] - d.prefix[begin][k];
+  return out;
+}
+
+// Model FLOPs per token for one forward pass at sequence length `seq` (causal attention, the
+// Megatron-LM formula family: 2 FLOPs per multiply-add of every GEMM, core attention, logits).
+double ForwardFlopsPerToken(const ModelDims& d, int64_t seq);
+
+// Attention-core forward FLOPs per token of one layer of kind `kind` at sequence `seq`.
+double AttentionCoreFlopsPerToken(const ModelDims& d, int kind, int64_t seq);
+
+// Total parameters (for reports and tests).
+double TotalParams(const ModelDims& d);
+
+}  // namespace paraplan

@@ -1,0 +1,302 @@
+#include "cost/plan_evaluation.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "cost/compute_cost.h"
+#include "cost/memory_model.h"
+#include "hardware/collective_cost.h"
+
+namespace paraplan {
+namespace {
+
+constexpr double kAct = 2.0;
+// Adam step traffic per parameter (fp32 master, grad, m, v read; master, m, v, bf16 copy
+// written): 16 + 14 bytes.
+constexpr double kOptimizerTrafficBytes = 30.0;
+
+double D(int64_t v) {
+  return static_cast<double>(v);
+}
+
+double CommDtypeBytes(CommDtype t) {
+  switch (t) {
+    case CommDtype::kFp32:
+      return 4;
+    case CommDtype::kBf16:
+      return 2;
+    case CommDtype::kFp8:
+      return 1;
+  }
+  return 4;
+}
+
+// Per-layer seconds of one micro-batch forward + backward incl. exposed comm (for balancing).
+double LayerTotal(const LayerCost& c) {
+  return c.fwd_s + c.bwd_s + c.recompute_s + c.tp_comm_s + c.cp_comm_s + c.ep_comm_s;
+}
+
+double StageWork(const ModelDims& d, const PlanEvaluation& e, int64_t begin, int64_t end,
+                 bool first, bool last) {
+  double t = 0;
+  const auto counts = KindCounts(d, begin, end);
+  for (int k = 0; k < kLayerKinds; ++k) t += counts[k] * LayerTotal(e.kinds[k]);
+  if (first) t += e.embed_fwd_s * 3;
+  if (last) t += e.logits_fwd_s + e.logits_bwd_s;
+  return t;
+}
+
+// Layers per stage: pp_layers when given; uniform when vpp > 1; otherwise balanced by moving
+// one layer at a time from the heaviest to the lightest stage while the maximum drops.
+void AssignLayers(const ModelDims& d, const ParallelPlan& p, PlanEvaluation& e) {
+  e.layers.Resize(p.pp);
+  if (!p.pp_layers.empty()) {
+    for (int64_t s = 0; s < p.pp; ++s) e.layers[s] = p.pp_layers[s];
+    return;
+  }
+  const int64_t base = d.layers / p.pp, extra = d.layers % p.pp;
+  for (int64_t s = 0; s < p.pp; ++s) e.layers[s] = base + (s >= p.pp - extra ? 1 : 0);
+  if (p.pp == 1 || p.vpp > 1) return;
+  StageVector<double> work;
+  work.Resize(p.pp);
+  for (int64_t iter = 0; iter < 2 * p.pp + d.layers; ++iter) {
+    int64_t begin = 0, hi = 0, lo = 0;
+    for (int64_t s = 0; s < p.pp; ++s) {
+      work[s] = StageWork(d, e, begin, begin + e.layers[s], s == 0, s == p.pp - 1);
+      begin += e.layers[s];
+      if (work[s] > work[hi]) hi = s;
+      if (work[s] < work[lo]) lo = s;
+    }
+    if (e.layers[hi] <= 1 || hi == lo) return;
+    const double per_layer = (work[hi] - (hi == 0 ? e.embed_fwd_s * 3 : 0) -
+                              (hi == p.pp - 1 ? e.logits_fwd_s + e.logits_bwd_s : 0)) /
+                             D(e.layers[hi]);
+    if (work[lo] + per_layer >= work[hi]) return;
+    --e.layers[hi];
+    ++e.layers[lo];
+  }
+}
+
+void EdgeCosts(const ModelDims& d, const Cluster& c, const ParallelPlan& p, PlanEvaluation& e) {
+  const PlanShape& s = e.shape;
+  const double vocab = d.vocab / s.tp;
+  e.embed_fwd_s = MemoryBoundSeconds(c, 2 * kAct * s.norm_tokens * d.hidden);
+  // The output layer stays in bf16 under fp8 recipes; the loss reads fp32 logits 3 times.
+  e.logits_fwd_s = GemmSeconds(c, Precision::kBf16, s.tokens, vocab, d.hidden) +
+                   MemoryBoundSeconds(c, s.tokens * vocab * 4.0 * 3.0);
+  e.logits_bwd_s = 2 * GemmSeconds(c, Precision::kBf16, s.tokens, vocab, d.hidden) +
+                   MemoryBoundSeconds(c, s.tokens * vocab * 4.0 * 2.0);
+  if (p.pp > 1) {
+    e.p2p_s = CollectiveSeconds(CollectiveOp::kSendRecv, kAct * s.norm_tokens * d.hidden,
+                                PlaceGroup(2, s.groups.pp.stride, c), c);
+  }
+}
+
+}  // namespace
+
+void EvaluatePlanLayers(const ModelDims& d, const Cluster& c, const ParallelPlan& p,
+                        PlanEvaluation* out) {
+  PlanEvaluation& e = *out;
+  e.shape = MakePlanShape(d, p, c);
+  e.micro_batches = std::max<int64_t>(p.MicroBatches(), 1);
+  for (int k = 0; k < kLayerKinds; ++k) {
+    e.present[k] = d.prefix[d.layers][k] > 0;
+    e.kinds[k] = e.present[k] ? ComputeLayerCost(d, k, e.shape, c) : LayerCost{};
+  }
+  EdgeCosts(d, c, p, e);
+  AssignLayers(d, p, e);
+}
+
+namespace {
+
+// Dense and expert parameters of stage s on one GPU.
+void StageParams(const ModelDims& d, const ParallelPlan& p, const PlanEvaluation& e, int64_t s,
+                 int64_t begin, double* dense, double* expert) {
+  const auto counts = KindCounts(d, begin, begin + e.layers[s]);
+  *dense = 0;
+  *expert = 0;
+  for (int k = 0; k < kLayerKinds; ++k) {
+    *dense += counts[k] * e.kinds[k].params_local;
+    *expert += counts[k] * e.kinds[k].expert_params_local;
+  }
+  const double embed = d.embedding_params / D(p.tp);
+  if (s == 0) *dense += embed;
+  if (s == p.pp - 1 && (!d.tied_embeddings || p.pp > 1)) *dense += embed;
+}
+
+int64_t StageBegin(const PlanEvaluation& e, int64_t stage) {
+  int64_t begin = 0;
+  for (int64_t s = 0; s < stage; ++s) begin += e.layers[s];
+  return begin;
+}
+
+// Gradient reduction, distributed-optimizer gather, ZeRO-3 gathers and optimizer of one stage.
+StageDp StageDataParallel(const ModelDims& d, const Cluster& c, const ParallelPlan& p,
+                          const PlanEvaluation& e, double dense, double expert) {
+  StageDp dp;
+  const PlanShape& s = e.shape;
+  const double dtype = CommDtypeBytes(p.dp_comm_dtype);
+  const double bucket = std::max(p.dp_bucket_MB * 1e6, 1.0);
+  const CollectiveOp grad_op =
+      p.zero == 0 ? CollectiveOp::kAllReduce : CollectiveOp::kReduceScatter;
+  auto bucketed = [&](CollectiveOp op, double bytes, const GroupPlacement& g, int64_t* count) {
+    if (bytes <= 0 || g.size < 2) return 0.0;
+    const double n = std::ceil(bytes / bucket);
+    if (count) *count += static_cast<int64_t>(n);
+    return n * CollectiveSeconds(op, bytes / n, g, c);
+  };
+  dp.buckets = 0;
+  dp.grad_s = bucketed(grad_op, dense * dtype, s.groups.dp_cp, &dp.buckets) +
+              bucketed(grad_op, expert * dtype, s.groups.edp, &dp.buckets);
+  dp.buckets = std::max<int64_t>(dp.buckets, 1);
+  const double gather = bucketed(CollectiveOp::kAllGather, dense * kAct, s.groups.dp_cp, nullptr) +
+                        bucketed(CollectiveOp::kAllGather, expert * kAct, s.groups.edp, nullptr);
+  if (p.zero == 1 || p.zero == 2) dp.param_gather_s = gather;
+  if (p.zero == 3) dp.zero3_gather_s = gather;
+  const double dense_shard = p.zero >= 1 ? D(s.groups.dp_cp.size) : 1.0;
+  const double expert_shard = p.zero >= 1 ? D(s.groups.edp.size) : 1.0;
+  const double local = dense / dense_shard + expert / expert_shard;
+  dp.optimizer_s = MemoryBoundSeconds(c, local * kOptimizerTrafficBytes);
+  (void)d;
+  return dp;
+}
+
+}  // namespace
+
+namespace {
+
+// One stage's forward / input-backward / weight-backward seconds per micro-batch, exposed
+// TP/CP/EP/ZeRO-3/P2P communication folded in.
+void StageTimesOf(const ModelDims& d, const ParallelPlan& p, PlanEvaluation& e, int64_t s,
+                  int64_t begin) {
+  const auto counts = KindCounts(d, begin, begin + e.layers[s]);
+  StageTimes t;
+  StageComm comm;
+  for (int k = 0; k < kLayerKinds; ++k) {
+    if (counts[k] == 0) continue;
+    const LayerCost& l = e.kinds[k];
+    const double n = counts[k];
+    t.f += n * l.fwd_s;
+    t.b += n * (l.bwd_s - l.bwd_weight_s + l.recompute_s);
+    t.w += n * l.bwd_weight_s;
+    comm.tp_s += n * l.tp_comm_s;
+    comm.cp_s += n * l.cp_comm_s;
+    comm.ep_s += n * l.ep_comm_s;
+    t.f += n * (l.tp_comm_fwd_s + l.cp_comm_fwd_s + l.ep_comm_fwd_s);
+    t.b += n * (l.tp_comm_s - l.tp_comm_fwd_s + l.cp_comm_s - l.cp_comm_fwd_s + l.ep_comm_s -
+                l.ep_comm_fwd_s);
+  }
+  if (s == 0) {
+    t.f += e.embed_fwd_s;
+    t.b += 2 * e.embed_fwd_s;
+  }
+  if (s == p.pp - 1) {
+    t.f += e.logits_fwd_s;
+    t.b += e.logits_bwd_s;
+  }
+  const double gather = e.dp[s].zero3_gather_s;
+  if (gather > 0) {
+    // ZeRO-3 gathers each layer's weights before its forward and again before its backward;
+    // prefetching hides them under the previous layer's compute (FSDP, Zhao et al. VLDB'23).
+    const double first = gather / D(std::max<int64_t>(e.layers[s], 1));
+    const double fwd = p.overlap_param_gather ? std::max(first, gather - t.f) : gather;
+    const double bwd = p.overlap_param_gather ? std::max(first, gather - t.b - t.w) : gather;
+    t.f += fwd;
+    t.b += bwd;
+    comm.zero3_s = fwd + bwd;
+  }
+  if (p.pp > 1 && !p.overlap_pp_comm) {
+    const double sends = D(std::max<int64_t>(p.vpp, 1));
+    t.f += sends * e.p2p_s;
+    t.b += sends * e.p2p_s;
+    comm.p2p_s = 2 * sends * e.p2p_s;
+  }
+  e.times[s] = t;
+  e.comm[s] = comm;
+}
+
+// Exposed gradient reduction and parameter gather: Megatron-LM launches bucket reductions during
+// the last micro-batch's backward and the distributed optimizer's gathers during the next
+// forward; stage s finishes its backward s stages before stage 0, which gives it slack.
+void DataParallelExposure(const ParallelPlan& p, PlanEvaluation& e) {
+  double grad = 0, gather = 0;
+  const double vpp = D(std::max<int64_t>(p.vpp, 1));
+  for (int64_t s = 0; s < p.pp; ++s) {
+    StageDp& dp = e.dp[s];
+    const StageTimes& t = e.times[s];
+    const double nb = D(dp.buckets);
+    const double window = (t.b + t.w) / vpp;
+    dp.grad_exposed_s =
+        p.overlap_grad_reduce ? std::max(dp.grad_s / nb, dp.grad_s - window) : dp.grad_s;
+    dp.gather_exposed_s = p.overlap_param_gather
+                              ? std::max(dp.param_gather_s / nb, dp.param_gather_s - t.f / vpp)
+                              : dp.param_gather_s;
+    grad = std::max(grad, dp.grad_exposed_s - D(s) * (t.b + t.w) / vpp);
+    gather = std::max(gather, dp.gather_exposed_s - D(s) * t.f / vpp);
+    e.optimizer_s = std::max(e.optimizer_s, dp.optimizer_s);
+  }
+  e.dp_exposed_s = std::max(grad, 0.0) + std::max(gather, 0.0);
+}
+
+}  // namespace
+
+void EvaluatePlanTime(const ModelDims& d, const Cluster& c, const ParallelPlan& p,
+                      PlanEvaluation* out) {
+  PlanEvaluation& e = *out;
+  EvaluatePlanLayers(d, c, p, out);
+  e.times.Resize(p.pp);
+  e.comm.Resize(p.pp);
+  e.dp.Resize(p.pp);
+  e.optimizer_s = 0;
+  int64_t begin = 0;
+  for (int64_t s = 0; s < p.pp; ++s) {
+    double dense = 0, expert = 0;
+    StageParams(d, p, e, s, begin, &dense, &expert);
+    e.dp[s] = StageDataParallel(d, c, p, e, dense, expert);
+    StageTimesOf(d, p, e, s, begin);
+    begin += e.layers[s];
+  }
+  e.pipeline = PipelineMakespan(p.schedule, p.pp, p.vpp, e.micro_batches, e.times.data());
+  e.pp_comm_s = p.pp > 1 ? 2 * D(p.pp - 1) * e.p2p_s : 0;
+  DataParallelExposure(p, e);
+  e.step_s = e.pipeline.makespan_s + e.pp_comm_s + e.dp_exposed_s + e.optimizer_s +
+             c.efficiency.step_overhead_s;
+}
+
+StageMemory EvaluateStageMemory(const ModelDims& d, const ParallelPlan& p, const PlanEvaluation& e,
+                                int64_t stage) {
+  const int64_t begin = StageBegin(e, stage);
+  const auto counts = KindCounts(d, begin, begin + e.layers[stage]);
+  const PlanShape& s = e.shape;
+  StageMemoryInput in;
+  StageParams(d, p, e, stage, begin, &in.dense_params, &in.expert_params);
+  in.dense_shards = D(p.dp * p.cp);
+  in.expert_shards =
+      D(std::max<int64_t>(p.tp * p.cp * p.dp / std::max<int64_t>(p.ep * p.etp, 1), 1));
+  double layer_params = 0;
+  for (int k = 0; k < kLayerKinds; ++k) {
+    if (!e.present[k]) continue;
+    in.act_per_micro_batch += counts[k] * e.kinds[k].act_bytes;
+    if (p.recompute == Recompute::kFull) {
+      in.act_working = std::max(in.act_working, e.kinds[k].act_full_bytes);
+    }
+    layer_params = std::max(layer_params, e.kinds[k].params_local + e.kinds[k].expert_params_local);
+  }
+  if (stage == 0) in.act_per_micro_batch += kAct * s.norm_tokens * d.hidden;  // embedding out
+  in.micro_batches_held = MicroBatchesHeld(p, stage);
+  if (stage == p.pp - 1) {
+    // bf16 logits, fp32 logits for the loss and their gradient (vocab-parallel cross-entropy).
+    in.logits_bytes = s.tokens * (d.vocab / s.tp) * (2.0 + 4.0 * 2.0);
+  }
+  double buffers = s.tp > 1 ? 2 * kAct * s.tokens * d.hidden : 0;  // SP / TP gather outputs
+  if (p.zero >= 3) {
+    buffers += layer_params * (2 * kWeightBytes + kGradBytes);  // 2 gathered layers + 1 grad
+  } else if (p.dp * p.cp > 1) {
+    buffers += 2 * p.dp_bucket_MB * 1e6;  // buckets in flight (comm-dtype copies)
+  }
+  in.comm_buffer_bytes = buffers;
+  in.duplicate_params = p.schedule == Schedule::kDualPipe;
+  return ComputeStageMemory(in, p.zero, stage);
+}
+
+}  // namespace paraplan

@@ -1,0 +1,86 @@
+// One plan evaluated against a model and a cluster: per-kind layer costs, the layers on each
+// stage, per-stage times, DP/PP communication, optimizer and memory. StepModel turns it into a
+// StepResult (analytical) or a PipelineInput (simulator). Fixed-size storage for up to
+// kInlineStages stages keeps the search's inner loop free of heap allocation.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "cost/layer_cost.h"
+#include "cost/model_dims.h"
+#include "cost/pipeline_time.h"
+#include "cost/step_result.h"
+#include "hardware/cluster.h"
+#include "plan/parallel_plan.h"
+
+namespace paraplan {
+
+inline constexpr int64_t kInlineStages = 64;
+
+// Per-stage array: inline up to kInlineStages, heap beyond.
+template <typename T>
+class StageVector {
+ public:
+  void Resize(int64_t n) {
+    size_ = n;
+    if (n > kInlineStages) heap_.assign(static_cast<size_t>(n), T{});
+    else inline_.fill(T{});
+  }
+  T& operator[](int64_t i) { return size_ > kInlineStages ? heap_[i] : inline_[i]; }
+  const T& operator[](int64_t i) const { return size_ > kInlineStages ? heap_[i] : inline_[i]; }
+  const T* data() const { return size_ > kInlineStages ? heap_.data() : inline_.data(); }
+  int64_t size() const { return size_; }
+
+ private:
+  int64_t size_ = 0;
+  std::array<T, kInlineStages> inline_{};
+  std::vector<T> heap_;
+};
+
+// Communication folded into one stage's micro-batch (exposed seconds, forward + backward).
+struct StageComm {
+  double tp_s = 0, cp_s = 0, ep_s = 0, zero3_s = 0, p2p_s = 0;
+};
+
+// Data-parallel work of one stage, once per step.
+struct StageDp {
+  double grad_s = 0;          // gradient all-reduce / reduce-scatter, all buckets
+  double param_gather_s = 0;  // distributed-optimizer all-gather after the step (zero 1, 2)
+  double zero3_gather_s = 0;  // ZeRO-3 all-gather of the stage's weights, one pass
+  int64_t buckets = 1;
+  double optimizer_s = 0;
+  double grad_exposed_s = 0;  // after overlap with the last micro-batch's backward
+  double gather_exposed_s = 0;
+};
+
+struct PlanEvaluation {
+  PlanShape shape;
+  std::array<LayerCost, kLayerKinds> kinds{};
+  std::array<bool, kLayerKinds> present{};
+  double embed_fwd_s = 0, logits_fwd_s = 0, logits_bwd_s = 0;
+  double p2p_s = 0;  // one micro-batch's activations to the next stage
+  int64_t micro_batches = 1;
+  StageVector<int64_t> layers;  // layers per stage
+  StageVector<StageTimes> times;
+  StageVector<StageComm> comm;
+  StageVector<StageDp> dp;
+  PipelineTime pipeline;
+  double pp_comm_s = 0, dp_exposed_s = 0, optimizer_s = 0;
+  double step_s = 0;
+};
+
+// Time only (no memory) when `with_memory` is false.
+void EvaluatePlanTime(const ModelDims& dims, const Cluster& cluster, const ParallelPlan& plan,
+                      PlanEvaluation* out);
+
+// Memory of stage `stage` of an evaluated plan.
+StageMemory EvaluateStageMemory(const ModelDims& dims, const ParallelPlan& plan,
+                                const PlanEvaluation& eval, int64_t stage);
+
+// Layer and embedding/logits costs and the layers per stage only (what memory needs).
+void EvaluatePlanLayers(const ModelDims& dims, const Cluster& cluster, const ParallelPlan& plan,
+                        PlanEvaluation* out);
+
+}  // namespace paraplan

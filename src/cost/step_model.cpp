@@ -1,0 +1,209 @@
+#include "cost/step_model.h"
+
+#include <algorithm>
+
+#include "cost/compute_cost.h"
+#include "cost/model_dims.h"
+#include "cost/plan_evaluation.h"
+#include "sim/pipeline_simulator.h"
+
+namespace paraplan {
+
+struct StepModel::Impl {
+  ModelSpec model;
+  Cluster cluster;
+  int64_t gpus = 0;
+  ModelDims dims;
+};
+
+StepModel::StepModel(ModelSpec model, Cluster cluster, int64_t gpus)
+    : impl_(std::make_unique<Impl>()) {
+  impl_->dims = BuildModelDims(model);
+  impl_->model = std::move(model);
+  impl_->cluster = std::move(cluster);
+  impl_->gpus = gpus;
+}
+
+StepModel::~StepModel() = default;
+StepModel::StepModel(StepModel&&) noexcept = default;
+StepModel& StepModel::operator=(StepModel&&) noexcept = default;
+
+const ModelSpec& StepModel::model() const {
+  return impl_->model;
+}
+const Cluster& StepModel::cluster() const {
+  return impl_->cluster;
+}
+int64_t StepModel::gpus() const {
+  return impl_->gpus;
+}
+
+double StepModel::PeakMemoryBytes(const ParallelPlan& plan) const {
+  PlanEvaluation e;
+  EvaluatePlanLayers(impl_->dims, impl_->cluster, plan, &e);
+  double peak = 0;
+  for (int64_t s = 0; s < plan.pp; ++s) {
+    peak = std::max(peak, EvaluateStageMemory(impl_->dims, plan, e, s).TotalBytes());
+  }
+  return peak;
+}
+
+double StepModel::EstimateStepSeconds(const ParallelPlan& plan) const {
+  PlanEvaluation e;
+  EvaluatePlanTime(impl_->dims, impl_->cluster, plan, &e);
+  return e.step_s;
+}
+
+namespace {
+
+double Nonneg(double v) {
+  return v > 0 ? v : 0;
+}
+
+// Memory, fit, throughput and MFU/HFU: shared by Estimate and Simulate.
+void FillCommon(const ModelDims& d, const Cluster& c, int64_t gpus, const ParallelPlan& p,
+                const PlanEvaluation& e, StepResult& r) {
+  r.plan = p;
+  r.memory.reserve(static_cast<size_t>(p.pp));
+  r.peak_memory_bytes = 0;
+  for (int64_t s = 0; s < p.pp; ++s) {
+    r.memory.push_back(EvaluateStageMemory(d, p, e, s));
+    r.peak_memory_bytes = std::max(r.peak_memory_bytes, r.memory.back().TotalBytes());
+  }
+  r.memory_capacity_bytes = c.gpu.memory_GiB * 1024.0 * 1024.0 * 1024.0;
+  r.fits = r.peak_memory_bytes <= r.memory_capacity_bytes;
+  const double seq = e.shape.seq;
+  const double tokens = static_cast<double>(p.global_batch) * seq;
+  const double g = static_cast<double>(gpus);
+  r.tokens_per_s_per_gpu = r.step_time_s > 0 ? tokens / r.step_time_s / g : 0;
+  // MFU: model FLOPs (3x forward: backward = 2x forward), causal attention, no recompute.
+  const double fwd = ForwardFlopsPerToken(d, static_cast<int64_t>(seq)) * tokens;
+  double recompute = 0;
+  for (int k = 0; k < kLayerKinds; ++k) {
+    const double layers = d.prefix[d.layers][k];
+    if (layers == 0) continue;
+    const double core = AttentionCoreFlopsPerToken(d, k, static_cast<int64_t>(seq)) * tokens;
+    if (p.recompute == Recompute::kSelective) recompute += layers * core;
+  }
+  if (p.recompute == Recompute::kFull) recompute = fwd - 2.0 * d.embedding_params * tokens;
+  const double peak = PeakFlops(c.gpu, p.precision) * g * r.step_time_s;
+  r.mfu = peak > 0 ? 3.0 * fwd / peak : 0;
+  r.hfu = peak > 0 ? (3.0 * fwd + recompute) / peak : 0;
+}
+
+void AddNotes(StepResult& r) {
+  const TimeBreakdown& t = r.time;
+  const std::pair<const char*, double> parts[] = {{"compute", t.compute_s},
+                                                  {"pipeline bubble", t.bubble_s},
+                                                  {"TP communication", t.tp_comm_s},
+                                                  {"CP communication", t.cp_comm_s},
+                                                  {"EP communication", t.ep_comm_s},
+                                                  {"PP communication", t.pp_comm_s},
+                                                  {"exposed DP communication", t.dp_comm_exposed_s},
+                                                  {"optimizer step", t.optimizer_s}};
+  const auto* top =
+      std::max_element(std::begin(parts), std::end(parts),
+                       [](const auto& a, const auto& b) { return a.second < b.second; });
+  r.notes.push_back(std::string("dominant cost: ") + top->first);
+}
+
+}  // namespace
+
+StepResult StepModel::Estimate(const ParallelPlan& plan) const {
+  PlanEvaluation e;
+  EvaluatePlanTime(impl_->dims, impl_->cluster, plan, &e);
+  StepResult r;
+  const double m = static_cast<double>(e.micro_batches);
+  const StageComm& slow = e.comm[e.pipeline.slowest_stage];
+  r.step_time_s = e.step_s;
+  TimeBreakdown& t = r.time;
+  t.tp_comm_s = m * slow.tp_s;
+  t.cp_comm_s = m * slow.cp_s;
+  t.ep_comm_s = m * slow.ep_s;
+  t.pp_comm_s = m * slow.p2p_s + e.pp_comm_s;
+  t.dp_comm_exposed_s = m * slow.zero3_s + e.dp_exposed_s;
+  t.compute_s = Nonneg(e.pipeline.busy_s -
+                       m * (slow.tp_s + slow.cp_s + slow.ep_s + slow.zero3_s + slow.p2p_s)) +
+                impl_->cluster.efficiency.step_overhead_s;
+  t.bubble_s = e.pipeline.bubble_s;
+  t.optimizer_s = e.optimizer_s;
+  FillCommon(impl_->dims, impl_->cluster, impl_->gpus, plan, e, r);
+  AddNotes(r);
+  return r;
+}
+
+namespace {
+
+Nanos ToNanos(double s) {
+  return static_cast<Nanos>(s * 1e9 + 0.5);
+}
+
+}  // namespace
+
+PipelineInput StepModel::BuildPipelineInput(const ParallelPlan& plan) const {
+  PlanEvaluation e;
+  EvaluatePlanTime(impl_->dims, impl_->cluster, plan, &e);
+  PipelineInput in;
+  in.schedule = plan.schedule;
+  in.pp = plan.pp;
+  in.vpp = std::max<int64_t>(plan.vpp, 1);
+  in.micro_batches = e.micro_batches;
+  in.p2p = plan.pp > 1 ? ToNanos(e.p2p_s) : 0;
+  in.overlap_pp_comm = plan.overlap_pp_comm;
+  in.overlap_grad_reduce = plan.overlap_grad_reduce;
+  const double vpp = static_cast<double>(in.vpp);
+  for (int64_t s = 0; s < plan.pp; ++s) {
+    StageTimes t = e.times[s];
+    if (!plan.overlap_pp_comm && plan.pp > 1) {  // the simulator adds the sends itself
+      t.f -= vpp * e.p2p_s;
+      t.b -= vpp * e.p2p_s;
+    }
+    StageCost stage;
+    ChunkCost chunk;
+    chunk.forward = ToNanos(t.f / vpp);
+    chunk.backward_input = ToNanos(t.b / vpp);
+    chunk.backward_weight = ToNanos(t.w / vpp);
+    chunk.recompute = 0;  // already inside backward_input
+    stage.chunks.assign(static_cast<size_t>(in.vpp), chunk);
+    stage.dp_grad_comm = ToNanos(e.dp[s].grad_s);
+    stage.dp_buckets = e.dp[s].buckets;
+    stage.param_gather = ToNanos(e.dp[s].param_gather_s);
+    stage.optimizer = ToNanos(e.dp[s].optimizer_s);
+    in.stages.push_back(std::move(stage));
+  }
+  return in;
+}
+
+StepResult StepModel::Simulate(const ParallelPlan& plan,
+                               std::vector<TimelineEvent>* timeline) const {
+  PlanEvaluation e;
+  EvaluatePlanTime(impl_->dims, impl_->cluster, plan, &e);
+  PipelineInput in = BuildPipelineInput(plan);
+  in.record_timeline = timeline != nullptr;
+  PipelineResult sim = SimulatePipeline(in);
+  if (timeline) *timeline = std::move(sim.timeline);
+  StepResult r;
+  r.simulated = true;
+  const double m = static_cast<double>(e.micro_batches);
+  const StageComm& slow = e.comm[std::clamp<int64_t>(sim.critical_stage, 0, plan.pp - 1)];
+  const double overhead = impl_->cluster.efficiency.step_overhead_s;
+  r.step_time_s = static_cast<double>(sim.step) * 1e-9 + overhead;
+  TimeBreakdown& t = r.time;
+  t.tp_comm_s = m * slow.tp_s;
+  t.cp_comm_s = m * slow.cp_s;
+  t.ep_comm_s = m * slow.ep_s;
+  t.pp_comm_s = static_cast<double>(sim.pp_comm_exposed) * 1e-9;
+  t.dp_comm_exposed_s = m * slow.zero3_s + static_cast<double>(sim.dp_comm_exposed) * 1e-9;
+  t.optimizer_s = static_cast<double>(sim.optimizer) * 1e-9;
+  t.compute_s = Nonneg(static_cast<double>(sim.compute) * 1e-9 -
+                       m * (slow.tp_s + slow.cp_s + slow.ep_s + slow.zero3_s)) +
+                overhead;
+  // Whatever of the step is not accounted above is pipeline idle time.
+  t.bubble_s = Nonneg(r.step_time_s - t.compute_s - t.tp_comm_s - t.cp_comm_s - t.ep_comm_s -
+                      t.pp_comm_s - t.dp_comm_exposed_s - t.optimizer_s);
+  FillCommon(impl_->dims, impl_->cluster, impl_->gpus, plan, e, r);
+  AddNotes(r);
+  return r;
+}
+
+}  // namespace paraplan

@@ -1,0 +1,129 @@
+#include "hardware/collective_cost.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/units.h"
+
+namespace paraplan {
+
+const char* ToString(CollectiveOp op) {
+  switch (op) {
+    case CollectiveOp::kAllReduce:
+      return "all_reduce";
+    case CollectiveOp::kAllGather:
+      return "all_gather";
+    case CollectiveOp::kReduceScatter:
+      return "reduce_scatter";
+    case CollectiveOp::kAllToAll:
+      return "all_to_all";
+    case CollectiveOp::kSendRecv:
+      return "send_recv";
+  }
+  return "?";
+}
+
+double BusFactor(CollectiveOp op, int64_t ranks) {
+  if (op == CollectiveOp::kSendRecv) return 1.0;
+  if (ranks < 2) return 0.0;
+  const double n = static_cast<double>(ranks);
+  if (op == CollectiveOp::kAllReduce) return 2.0 * (n - 1.0) / n;
+  return (n - 1.0) / n;
+}
+
+double LatencySteps(CollectiveOp op, int64_t ranks) {
+  if (op == CollectiveOp::kSendRecv) return 1.0;
+  if (ranks < 2) return 0.0;
+  const double n = static_cast<double>(ranks);
+  switch (op) {
+    case CollectiveOp::kAllReduce:
+      return std::min(2.0 * (n - 1.0), 2.0 * std::ceil(std::log2(n)));
+    case CollectiveOp::kAllGather:
+    case CollectiveOp::kReduceScatter:
+      return n - 1.0;
+    default:
+      return 1.0;
+  }
+}
+
+double TierBytesPerSecond(const Cluster& cluster, int tier) {
+  const NetworkTier& t = cluster.network[tier];
+  const double over = t.oversubscription >= 1.0 ? t.oversubscription : 1.0;
+  return GBpsToBytesPerSecond(t.bandwidth_GBps) * cluster.efficiency.LinkFraction(t.name) / over;
+}
+
+namespace {
+
+struct LevelLink {
+  double latency_s = 0;
+  double bytes_per_s = 1;
+  bool measured = false;
+};
+
+// The (latency, bus bandwidth) of `op` on tier `tier`: the profile's fit when it has one.
+LevelLink Link(CollectiveOp op, const Cluster& cluster, int tier) {
+  const NetworkTier& t = cluster.network[tier];
+  LevelLink link{UsToSeconds(t.latency_us), TierBytesPerSecond(cluster, tier), false};
+  if (cluster.profile) {
+    auto op_it = cluster.profile->collectives.find(ToString(op));
+    if (op_it != cluster.profile->collectives.end()) {
+      auto fit = op_it->second.find(t.name);
+      if (fit != op_it->second.end() && fit->second.bandwidth_GBps > 0) {
+        link = {UsToSeconds(fit->second.latency_us),
+                GBpsToBytesPerSecond(fit->second.bandwidth_GBps), true};
+      }
+    }
+  }
+  return link;
+}
+
+// All-to-all: a rank's traffic to peers reached first at tier L crosses tier L; tiers run in
+// parallel so the slowest one decides, plus the outermost latency.
+double AllToAllSeconds(double bytes, const GroupPlacement& g, const Cluster& cluster) {
+  double worst = 0, latency = 0;
+  int64_t below = 1;
+  const double n = static_cast<double>(g.size);
+  for (int t = 0; t <= g.tier; ++t) {
+    const int64_t here = g.members[t];
+    if (here <= below) continue;
+    const LevelLink link = Link(CollectiveOp::kAllToAll, cluster, t);
+    const double share = static_cast<double>(here - below) / n;
+    worst = std::max(worst, bytes * share / link.bytes_per_s);
+    latency = std::max(latency, link.latency_s);
+    below = here;
+  }
+  return latency + worst;
+}
+
+}  // namespace
+
+double CollectiveSeconds(CollectiveOp op, double bytes, const GroupPlacement& g,
+                         const Cluster& cluster) {
+  if (cluster.network.empty() || bytes <= 0) return 0.0;
+  if (op == CollectiveOp::kSendRecv) {
+    const LevelLink link = Link(op, cluster, g.tier);
+    return link.latency_s + bytes / link.bytes_per_s;
+  }
+  if (g.size < 2) return 0.0;
+  if (op == CollectiveOp::kAllToAll) return AllToAllSeconds(bytes, g, cluster);
+  // Hierarchical: level t reduces among members[t]/members[t-1] ranks the data that is left
+  // after the inner levels (bytes / members[t-1]). NCCL pipelines the levels, so the slowest
+  // level's bandwidth term decides; the latencies add up.
+  double latency = 0, worst = 0;
+  int64_t below = 1;
+  for (int t = 0; t <= g.tier; ++t) {
+    const int64_t here = g.members[t];
+    if (here <= below) continue;
+    const int64_t ranks = here / below;
+    const LevelLink link = Link(op, cluster, t);
+    double factor = BusFactor(op, ranks);
+    // NVLink SHARP: the switch reduces, each GPU sends and receives the buffer once.
+    if (op == CollectiveOp::kAllReduce && cluster.network[t].nvls && !link.measured) factor = 1.0;
+    latency += link.latency_s * LatencySteps(op, ranks);
+    worst = std::max(worst, bytes / static_cast<double>(below) * factor / link.bytes_per_s);
+    below = here;
+  }
+  return latency + worst;
+}
+
+}  // namespace paraplan

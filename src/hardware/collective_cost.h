@@ -1,0 +1,37 @@
+// Collective communication time: latency + bytes x bus factor / bandwidth per tier, with the
+// nccl-tests bus-bandwidth factors (github.com/NVIDIA/nccl-tests doc/PERFORMANCE.md) and a
+// hierarchical algorithm across tiers (reduce-scatter inside, the reduced 1/k across, all-gather
+// back). A calibration profile's fit for (op, tier) replaces the tier's datasheet numbers.
+#pragma once
+
+#include <cstdint>
+
+#include "hardware/cluster.h"
+#include "hardware/topology.h"
+
+namespace paraplan {
+
+enum class CollectiveOp { kAllReduce, kAllGather, kReduceScatter, kAllToAll, kSendRecv };
+
+// Profile names: all_reduce | all_gather | reduce_scatter | all_to_all | send_recv.
+const char* ToString(CollectiveOp op);
+
+// nccl-tests bus factor for n ranks: all-reduce 2(n-1)/n; all-gather, reduce-scatter and
+// all-to-all (n-1)/n; send/recv 1. n < 2 gives 0 (nothing moves).
+double BusFactor(CollectiveOp op, int64_t ranks);
+
+// Latency steps of one collective over n ranks on one tier: ring all-reduce 2(n-1), tree
+// 2*ceil(log2 n) (NCCL picks the faster: the minimum is taken), all-gather / reduce-scatter
+// n-1 (ring), all-to-all and send/recv 1 (all peers in parallel).
+double LatencySteps(CollectiveOp op, int64_t ranks);
+
+// Achievable bandwidth of a tier in bytes/s: datasheet x efficiency.LinkFraction / oversubscription.
+double TierBytesPerSecond(const Cluster& cluster, int tier);
+
+// Seconds for one collective over `group`. `bytes` follows nccl-tests' "size": the buffer for
+// all-reduce, the gathered output for all-gather, the input for reduce-scatter, what one rank
+// sends in total for all-to-all, the message for send/recv.
+double CollectiveSeconds(CollectiveOp op, double bytes, const GroupPlacement& group,
+                         const Cluster& cluster);
+
+}  // namespace paraplan

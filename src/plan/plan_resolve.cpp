@@ -1,0 +1,90 @@
+#include "plan/plan_resolve.h"
+
+#include <sstream>
+#include <string>
+
+#include "core/error.h"
+
+namespace paraplan {
+namespace {
+
+template <typename T>
+std::string ValueText(const T& v) {
+  if constexpr (std::is_same_v<T, bool>) {
+    return v ? "true" : "false";
+  } else if constexpr (std::is_arithmetic_v<T>) {
+    std::ostringstream s;
+    s << v;
+    return s.str();
+  } else if constexpr (std::is_same_v<T, std::array<ParallelDim, 5>>) {
+    return PlacementToString(v);
+  } else {
+    return ToString(v);
+  }
+}
+
+// Takes the single value of `choice` into `*out`; leaves *out alone when the knob is free.
+template <typename T>
+void Take(const Choice<T>& choice, const char* name, T* out) {
+  if (!choice) return;
+  if (choice->size() != 1) {
+    std::string values;
+    for (const T& v : *choice) values += (values.empty() ? "" : "|") + ValueText(v);
+    throw InputError(std::string("simulate needs one value for ") + name + ", got " +
+                     (values.empty() ? "none" : values));
+  }
+  *out = choice->front();
+}
+
+}  // namespace
+
+ParallelPlan ResolvePlan(const PlanConstraints& c, int64_t gpus, const ModelSpec& model) {
+  ParallelPlan p;
+  Take(c.tp, "tp", &p.tp);
+  Take(c.pp, "pp", &p.pp);
+  Take(c.cp, "cp", &p.cp);
+  Take(c.ep, "ep", &p.ep);
+  Take(c.etp, "etp", &p.etp);
+  Take(c.vpp, "vpp", &p.vpp);
+  Take(c.micro_batch, "micro_batch", &p.micro_batch);
+  Take(c.seq_len, "seq_len", &p.seq_len);
+  Take(c.recompute, "recompute", &p.recompute);
+  Take(c.sequence_parallel, "sequence_parallel", &p.sequence_parallel);
+  Take(c.zero, "zero", &p.zero);
+  Take(c.precision, "precision", &p.precision);
+  Take(c.schedule, "schedule", &p.schedule);
+  Take(c.moe_routing, "moe_routing", &p.moe_routing);
+  Take(c.moe_capacity_factor, "moe_capacity_factor", &p.moe_capacity_factor);
+  Take(c.moe_imbalance, "moe_imbalance", &p.moe_imbalance);
+  Take(c.dp_bucket_MB, "dp_bucket_MB", &p.dp_bucket_MB);
+  Take(c.dp_comm_dtype, "dp_comm_dtype", &p.dp_comm_dtype);
+  Take(c.placement, "placement", &p.placement);
+  Take(c.overlap_grad_reduce, "overlap_grad_reduce", &p.overlap_grad_reduce);
+  Take(c.overlap_param_gather, "overlap_param_gather", &p.overlap_param_gather);
+  Take(c.overlap_tp_comm, "overlap_tp_comm", &p.overlap_tp_comm);
+  Take(c.overlap_ep_comm, "overlap_ep_comm", &p.overlap_ep_comm);
+  Take(c.overlap_pp_comm, "overlap_pp_comm", &p.overlap_pp_comm);
+  if (c.pp_layers) p.pp_layers = *c.pp_layers;
+  if (!c.global_batch) {
+    throw InputError(
+        "simulate needs global_batch (sequences per step), e.g. --plan "
+        "\"global_batch=1024,...\"");
+  }
+  Take(c.global_batch, "global_batch", &p.global_batch);
+  // An interleaved schedule is implied by vpp > 1 when no schedule was given.
+  if (!c.schedule && p.vpp > 1) p.schedule = Schedule::kInterleaved;
+  const int64_t model_parallel = p.tp * p.cp * p.pp;
+  if (c.dp) {
+    Take(c.dp, "dp", &p.dp);
+  } else {
+    if (model_parallel < 1 || gpus % model_parallel != 0) {
+      throw InputError("cannot derive dp: " + std::to_string(gpus) +
+                       " GPUs are not divisible by tp*cp*pp=" + std::to_string(model_parallel));
+    }
+    p.dp = gpus / model_parallel;
+  }
+  (void)model;
+  return p;
+}
+
+}  // namespace paraplan

@@ -1,0 +1,211 @@
+// The rules a plan must obey (plan_rules.h). Each rule is a small check that appends a sentence;
+// `first_only` returns at the first violation so the search can reject plans cheaply.
+#include "plan/plan_rules.h"
+
+#include <numeric>
+
+namespace paraplan {
+namespace {
+
+std::string Str(int64_t v) {
+  return std::to_string(v);
+}
+
+// Collects violations; Add() returns true when the caller should stop (first_only and one found).
+class Violations {
+ public:
+  explicit Violations(bool first_only) : first_only_(first_only) {}
+  bool Add(std::string message) {
+    list_.push_back(std::move(message));
+    return first_only_;
+  }
+  std::vector<std::string> Take() { return std::move(list_); }
+
+ private:
+  bool first_only_;
+  std::vector<std::string> list_;
+};
+
+// Sizes are positive and multiply to the GPU count. Returns true to stop.
+bool CheckSizes(const ModelSpec& model, int64_t gpus, const ParallelPlan& p, Violations& v) {
+  const std::pair<const char*, int64_t> sizes[] = {{"tp", p.tp},
+                                                   {"pp", p.pp},
+                                                   {"dp", p.dp},
+                                                   {"cp", p.cp},
+                                                   {"ep", p.ep},
+                                                   {"etp", p.etp},
+                                                   {"vpp", p.vpp},
+                                                   {"micro_batch", p.micro_batch},
+                                                   {"global_batch", p.global_batch}};
+  bool bad = false;
+  for (const auto& [name, value] : sizes) {
+    if (value < 1) {
+      bad = true;
+      if (v.Add(std::string(name) + " must be >= 1, got " + Str(value))) return true;
+    }
+  }
+  if (bad) return true;  // the products below would be meaningless
+  if (p.Gpus() != gpus &&
+      v.Add("tp*cp*dp*pp = " + Str(p.tp) + "*" + Str(p.cp) + "*" + Str(p.dp) + "*" + Str(p.pp) +
+            " = " + Str(p.Gpus()) + " must equal the GPU count " + Str(gpus)))
+    return true;
+  if (p.seq_len < 0 && v.Add("seq_len must be >= 0 (0 = the model's), got " + Str(p.seq_len)))
+    return true;
+  (void)model;
+  return false;
+}
+
+bool CheckTensor(const ModelSpec& m, const ParallelPlan& p, Violations& v) {
+  if (m.heads % p.tp != 0 && v.Add("tp=" + Str(p.tp) + " does not divide heads=" + Str(m.heads)))
+    return true;
+  const int64_t kv = m.kv_heads > 0 ? m.kv_heads : m.heads;
+  if (m.attention_kind != AttentionKind::kMla && kv % p.tp != 0 && p.tp % kv != 0 &&
+      v.Add("tp=" + Str(p.tp) + " and kv_heads=" + Str(kv) +
+            " must divide one another (kv heads are split or replicated)"))
+    return true;
+  if (m.ffn_hidden > 0 && m.ffn_hidden % p.tp != 0 &&
+      v.Add("tp=" + Str(p.tp) + " does not divide ffn_hidden=" + Str(m.ffn_hidden)))
+    return true;
+  return false;
+}
+
+bool CheckSequence(const ModelSpec& m, const ParallelPlan& p, Violations& v) {
+  const int64_t seq = p.seq_len > 0 ? p.seq_len : m.seq_len;
+  // Load-balanced causal context parallelism splits the sequence into 2*cp chunks.
+  if (p.cp > 1 && seq % (2 * p.cp) != 0 &&
+      v.Add("cp=" + Str(p.cp) + ": seq_len=" + Str(seq) +
+            " must be divisible by 2*cp (load-balanced causal chunks)"))
+    return true;
+  if (p.sequence_parallel && p.tp > 1 && seq % p.tp != 0 &&
+      v.Add("sequence_parallel: seq_len=" + Str(seq) + " must be divisible by tp=" + Str(p.tp)))
+    return true;
+  return false;
+}
+
+bool CheckExperts(const ModelSpec& m, const ParallelPlan& p, Violations& v) {
+  if (!m.IsMoe()) {
+    if ((p.ep > 1 || p.etp > 1) && v.Add("ep=" + Str(p.ep) + ", etp=" + Str(p.etp) +
+                                         ": the model has no experts (ep and "
+                                         "etp must be 1)"))
+      return true;
+    return false;
+  }
+  if (m.moe->experts % p.ep != 0 &&
+      v.Add("ep=" + Str(p.ep) + " does not divide experts=" + Str(m.moe->experts)))
+    return true;
+  const int64_t dense_ranks = p.tp * p.cp * p.dp;
+  if (dense_ranks % (p.ep * p.etp) != 0 &&
+      v.Add("ep*etp=" + Str(p.ep * p.etp) + " must divide tp*cp*dp=" + Str(dense_ranks) +
+            " (expert-data-parallel size must be whole)"))
+    return true;
+  if (m.moe->expert_ffn_hidden % p.etp != 0 &&
+      v.Add("etp=" + Str(p.etp) +
+            " does not divide expert_ffn_hidden=" + Str(m.moe->expert_ffn_hidden)))
+    return true;
+  if (p.moe_imbalance < 1.0 &&
+      v.Add("moe_imbalance must be >= 1 (max/mean tokens per expert), got " +
+            std::to_string(p.moe_imbalance)))
+    return true;
+  if (p.moe_capacity_factor <= 0 &&
+      v.Add("moe_capacity_factor must be > 0, got " + std::to_string(p.moe_capacity_factor)))
+    return true;
+  return false;
+}
+
+bool CheckPipelineLayers(const ModelSpec& m, const ParallelPlan& p, Violations& v) {
+  if (p.pp > m.layers &&
+      v.Add("pp=" + Str(p.pp) + " exceeds layers=" + Str(m.layers) + " (a stage needs a layer)"))
+    return true;
+  if (!p.pp_layers.empty()) {
+    if (static_cast<int64_t>(p.pp_layers.size()) != p.pp &&
+        v.Add("pp_layers has " + Str(static_cast<int64_t>(p.pp_layers.size())) +
+              " entries, pp=" + Str(p.pp) + " needs one per stage"))
+      return true;
+    const int64_t sum = std::accumulate(p.pp_layers.begin(), p.pp_layers.end(), int64_t{0});
+    if (sum != m.layers &&
+        v.Add("pp_layers sums to " + Str(sum) + ", the model has " + Str(m.layers) + " layers"))
+      return true;
+    for (int64_t n : p.pp_layers) {
+      if (n < 1 && v.Add("pp_layers entries must be >= 1, got " + Str(n))) return true;
+      if (p.vpp > 1 && n % p.vpp != 0 &&
+          v.Add("vpp=" + Str(p.vpp) + " does not divide a stage's " + Str(n) + " layers"))
+        return true;
+    }
+  } else if (p.vpp > 1 && m.layers % (p.pp * p.vpp) != 0 &&
+             v.Add("vpp=" + Str(p.vpp) + ": layers=" + Str(m.layers) +
+                   " must be divisible by pp*vpp=" + Str(p.pp * p.vpp))) {
+    return true;
+  }
+  return false;
+}
+
+bool CheckSchedule(const ParallelPlan& p, Violations& v) {
+  const int64_t m = p.MicroBatches();
+  if (p.vpp > 1 && p.schedule != Schedule::kInterleaved &&
+      v.Add("vpp=" + Str(p.vpp) + " needs schedule=interleaved, got " + ToString(p.schedule)))
+    return true;
+  if (p.schedule == Schedule::kInterleaved) {
+    if (p.pp < 2 && v.Add("schedule=interleaved needs pp >= 2")) return true;
+    if (p.vpp > 1 && m % p.pp != 0 &&
+        v.Add("schedule=interleaved: micro-batches=" + Str(m) +
+              " must be a multiple of pp=" + Str(p.pp)))
+      return true;
+  }
+  if (p.schedule == Schedule::kDualPipe) {
+    if (p.pp % 2 != 0 && v.Add("schedule=dualpipe needs an even pp, got " + Str(p.pp))) return true;
+    if (m < 2 * p.pp &&
+        v.Add("schedule=dualpipe needs micro-batches >= 2*pp=" + Str(2 * p.pp) + ", got " + Str(m)))
+      return true;
+  }
+  return false;
+}
+
+bool CheckBatchAndKnobs(const ModelSpec& m, const Cluster& c, const ParallelPlan& p,
+                        Violations& v) {
+  if (p.global_batch % (p.micro_batch * p.dp) != 0 &&
+      v.Add("global_batch=" + Str(p.global_batch) +
+            " must be divisible by micro_batch*dp=" + Str(p.micro_batch) + "*" + Str(p.dp)))
+    return true;
+  if (p.zero < 0 || p.zero > 3) {
+    if (v.Add("zero must be 0, 1, 2 or 3, got " + std::to_string(p.zero))) return true;
+  }
+  if (p.precision == Precision::kFp8 && c.gpu.peak_tflops.fp8 <= 0 &&
+      v.Add("precision=fp8 needs a GPU with fp8 tensor cores; " + c.gpu.name + " has no fp8 peak"))
+    return true;
+  if (p.dp_bucket_MB <= 0 &&
+      v.Add("dp_bucket_MB must be > 0, got " + std::to_string(p.dp_bucket_MB)))
+    return true;
+  (void)m;
+  return false;
+}
+
+bool CheckPlacement(const ParallelPlan& p, Violations& v) {
+  bool seen[5] = {false, false, false, false, false};
+  for (ParallelDim d : p.placement) {
+    const int i = static_cast<int>(d);
+    if (seen[i]) {
+      return v.Add(std::string("placement names ") + ToString(d) +
+                   " twice; it must order tp, cp, ep, dp and pp once each");
+    }
+    seen[i] = true;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::vector<std::string> PlanViolations(const ModelSpec& model, const Cluster& cluster,
+                                        int64_t gpus, const ParallelPlan& plan, bool first_only) {
+  Violations v(first_only);
+  if (CheckSizes(model, gpus, plan, v)) return v.Take();
+  if (CheckTensor(model, plan, v)) return v.Take();
+  if (CheckSequence(model, plan, v)) return v.Take();
+  if (CheckExperts(model, plan, v)) return v.Take();
+  if (CheckPipelineLayers(model, plan, v)) return v.Take();
+  if (CheckBatchAndKnobs(model, cluster, plan, v)) return v.Take();
+  if (CheckSchedule(plan, v)) return v.Take();
+  CheckPlacement(plan, v);
+  return v.Take();
+}
+
+}  // namespace paraplan

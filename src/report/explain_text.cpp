@@ -1,0 +1,191 @@
+#include "report/explain_text.h"
+
+#include <algorithm>
+#include <sstream>
+
+#include "core/format.h"
+#include "core/units.h"
+
+namespace paraplan {
+namespace {
+
+std::string Pad(const std::string& s, size_t width) {
+  return s.size() >= width ? s : s + std::string(width - s.size(), ' ');
+}
+std::string Right(const std::string& s, size_t width) {
+  return s.size() >= width ? s : std::string(width - s.size(), ' ') + s;
+}
+std::string GiB(double bytes) {
+  return FormatFixed(BytesToGiB(bytes), 2);
+}
+
+std::string PlanLine(const ParallelPlan& p) {
+  std::ostringstream o;
+  o << "tp=" << p.tp << " pp=" << p.pp << " dp=" << p.dp << " cp=" << p.cp << " ep=" << p.ep
+    << " etp=" << p.etp << " vpp=" << p.vpp << " micro_batch=" << p.micro_batch
+    << " global_batch=" << p.global_batch << " recompute=" << ToString(p.recompute)
+    << " sequence_parallel=" << (p.sequence_parallel ? "true" : "false") << " zero=" << p.zero
+    << " precision=" << ToString(p.precision) << " schedule=" << ToString(p.schedule);
+  return o.str();
+}
+
+struct Part {
+  const char* name;
+  double seconds;
+};
+
+std::vector<Part> TimeParts(const TimeBreakdown& t) {
+  return {{"compute", t.compute_s},
+          {"pipeline bubble", t.bubble_s},
+          {"TP communication", t.tp_comm_s},
+          {"CP communication", t.cp_comm_s},
+          {"EP communication", t.ep_comm_s},
+          {"PP communication", t.pp_comm_s},
+          {"DP communication (exposed)", t.dp_comm_exposed_s},
+          {"optimizer step", t.optimizer_s}};
+}
+
+std::string Summary(const StepResult& r) {
+  std::ostringstream o;
+  o << "plan: " << PlanLine(r.plan) << "\n";
+  o << "fits: " << (r.fits ? "yes" : "NO") << " (peak " << GiB(r.peak_memory_bytes) << " GiB of "
+    << GiB(r.memory_capacity_bytes) << " GiB)\n";
+  o << "step time: " << FormatFixed(r.step_time_s, 3) << " s ("
+    << (r.simulated ? "event simulation" : "analytical estimate") << ")\n";
+  o << "throughput: " << FormatFixed(r.tokens_per_s_per_gpu, 1) << " tokens/s/GPU, MFU "
+    << FormatFixed(100 * r.mfu, 1) << " %, HFU " << FormatFixed(100 * r.hfu, 1) << " %\n";
+  return o.str();
+}
+
+std::string MemoryTable(const StepResult& r) {
+  std::ostringstream o;
+  o << "Memory per stage (GiB):\n";
+  o << "  " << Pad("stage", 7) << Right("weights", 9) << Right("grads", 9) << Right("optimizer", 11)
+    << Right("activations", 13) << Right("other", 9) << Right("total", 9) << "\n";
+  for (const StageMemory& m : r.memory) {
+    o << "  " << Pad(std::to_string(m.stage), 7) << Right(GiB(m.weights_bytes), 9)
+      << Right(GiB(m.grads_bytes), 9) << Right(GiB(m.optimizer_bytes), 11)
+      << Right(GiB(m.activations_bytes), 13) << Right(GiB(m.other_bytes), 9)
+      << Right(GiB(m.TotalBytes()), 9) << "\n";
+  }
+  return o.str();
+}
+
+std::string TimeTable(const StepResult& r) {
+  std::ostringstream o;
+  o << "Time per step (critical path):\n";
+  for (const Part& p : TimeParts(r.time)) {
+    const double pct = r.step_time_s > 0 ? 100 * p.seconds / r.step_time_s : 0;
+    o << "  " << Pad(p.name, 28) << Right(FormatFixed(p.seconds, 4), 10) << " s"
+      << Right(FormatFixed(pct, 1), 7) << " %\n";
+  }
+  return o.str();
+}
+
+std::string StageTimeTable(const PipelineInput& in) {
+  std::ostringstream o;
+  o << "Time per stage, one micro-batch (ms; communication left exposed included):\n";
+  o << "  " << Pad("stage", 7) << Right("forward", 10) << Right("backward", 10)
+    << Right("dp_grad", 10) << Right("optimizer", 11) << "\n";
+  for (size_t s = 0; s < in.stages.size(); ++s) {
+    double f = 0, b = 0;
+    for (const ChunkCost& c : in.stages[s].chunks) {
+      f += static_cast<double>(c.forward) * 1e-6;
+      b += static_cast<double>(c.backward_input + c.backward_weight + c.recompute) * 1e-6;
+    }
+    o << "  " << Pad(std::to_string(s), 7) << Right(FormatFixed(f, 3), 10)
+      << Right(FormatFixed(b, 3), 10)
+      << Right(FormatFixed(static_cast<double>(in.stages[s].dp_grad_comm) * 1e-6, 3), 10)
+      << Right(FormatFixed(static_cast<double>(in.stages[s].optimizer) * 1e-6, 3), 11) << "\n";
+  }
+  o << "  micro-batches per step: " << in.micro_batches << "\n";
+  return o.str();
+}
+
+}  // namespace
+
+std::string TimeAdvice(const StepResult& r) {
+  const auto parts = TimeParts(r.time);
+  const Part top = *std::max_element(parts.begin(), parts.end(), [](const Part& a, const Part& b) {
+    return a.seconds < b.seconds;
+  });
+  const std::string name = top.name;
+  std::string advice;
+  if (name == "compute") {
+    advice = r.plan.recompute != Recompute::kNone
+                 ? "recompute=selective or none if memory allows; precision=fp8; a larger "
+                   "micro_batch for better GEMM efficiency"
+                 : "precision=fp8; a larger micro_batch for better GEMM efficiency; more GPUs";
+  } else if (name == "pipeline bubble") {
+    advice =
+        "more micro-batches (smaller micro_batch or larger global_batch), "
+        "schedule=interleaved with vpp>1, schedule=zero-bubble, or a smaller pp";
+  } else if (name == "TP communication") {
+    advice =
+        "keep tp inside the NVLink domain (smaller tp), overlap_tp_comm=true, "
+        "sequence_parallel=true";
+  } else if (name == "CP communication") {
+    advice = "a smaller cp, or cp inside the NVLink domain (placement with cp next to tp)";
+  } else if (name == "EP communication") {
+    advice =
+        "overlap_ep_comm=true, ep inside the NVLink domain (placement), or less expert "
+        "imbalance (moe_routing=drop with moe_capacity_factor)";
+  } else if (name == "PP communication") {
+    advice = "overlap_pp_comm=true, or fewer pipeline stages";
+  } else if (name == "DP communication (exposed)") {
+    advice =
+        "overlap_grad_reduce=true and overlap_param_gather=true, dp_comm_dtype=bf16, a "
+        "larger dp_bucket_MB, or more gradient-accumulation micro-batches";
+  } else {
+    advice = "zero=1 (shards the optimizer step over data-parallel ranks)";
+  }
+  return "dominant cost: " + name + " (" + FormatFixed(top.seconds, 3) +
+         " s); would relieve it: " + advice + "\n";
+}
+
+std::string MemoryAdvice(const StepResult& r) {
+  if (r.fits || r.memory.empty()) return "";
+  const auto peak = std::max_element(
+      r.memory.begin(), r.memory.end(),
+      [](const auto& a, const auto& b) { return a.TotalBytes() < b.TotalBytes(); });
+  const std::pair<const char*, double> parts[] = {{"activations", peak->activations_bytes},
+                                                  {"optimizer state", peak->optimizer_bytes},
+                                                  {"weights", peak->weights_bytes},
+                                                  {"gradients", peak->grads_bytes},
+                                                  {"other", peak->other_bytes}};
+  const auto* top =
+      std::max_element(std::begin(parts), std::end(parts),
+                       [](const auto& a, const auto& b) { return a.second < b.second; });
+  const std::string name = top->first;
+  std::string advice;
+  if (name == "activations") {
+    advice =
+        "recompute=selective or full, a smaller micro_batch, sequence_parallel=true, or "
+        "more tp/cp/pp";
+  } else if (name == "optimizer state") {
+    advice = "zero=1 (distributed optimizer) or more dp";
+  } else if (name == "gradients") {
+    advice = "zero=2";
+  } else if (name == "weights") {
+    advice = "zero=3, or more tp/pp (ep for experts)";
+  } else {
+    advice = "a smaller micro_batch (logits), a smaller dp_bucket_MB";
+  }
+  const double over = peak->TotalBytes() - r.memory_capacity_bytes;
+  return "does not fit: stage " + std::to_string(peak->stage) + " needs " +
+         GiB(peak->TotalBytes()) + " GiB, " + GiB(over) + " GiB over; largest part: " + name +
+         " (" + GiB(top->second) + " GiB); would relieve it: " + advice + "\n";
+}
+
+std::string ExplainText(const StepResult& r, const PipelineInput& stages) {
+  std::string out = Summary(r) + "\n" + TimeTable(r) + "\n" + StageTimeTable(stages) + "\n" +
+                    MemoryTable(r) + "\n" + TimeAdvice(r);
+  out += MemoryAdvice(r);
+  return out;
+}
+
+std::string StepResultTable(const StepResult& r) {
+  return Summary(r) + "\n" + TimeTable(r) + "\n" + MemoryTable(r) + MemoryAdvice(r);
+}
+
+}  // namespace paraplan

@@ -1,0 +1,137 @@
+// `--format megatron`: Megatron-LM (megatron/training/arguments.py) flags for the best plan, one
+// per line with shell continuations, so the block pastes into a pretrain_gpt.py command line.
+// Knobs Megatron-LM has no flag for are written as comments.
+#include "core/format.h"
+#include "core/units.h"
+#include "report/plan_reporter.h"
+
+namespace paraplan {
+
+namespace {
+
+using Flags = std::vector<std::string>;
+
+void Add(Flags& flags, const std::string& name, int64_t value) {
+  flags.push_back(name + " " + std::to_string(value));
+}
+
+// --decoder-first/last-pipeline-num-layers express splits whose middle stages are equal.
+void PipelineFlags(const ParallelPlan& p, const PlanReportContext& ctx, Flags& flags,
+                   Flags& notes) {
+  Add(flags, "--pipeline-model-parallel-size", p.pp);
+  if (p.vpp > 1)
+    Add(flags, "--num-layers-per-virtual-pipeline-stage", ctx.model_layers / (p.pp * p.vpp));
+  if (p.pp_layers.empty() || p.pp < 2) return;
+  const auto& l = p.pp_layers;
+  bool middle_equal = true;
+  for (size_t i = 2; i + 1 < l.size(); ++i) middle_equal = middle_equal && l[i] == l[1];
+  if (!middle_equal) {
+    notes.push_back(
+        "uneven stages with unequal middle stages: Megatron-LM cannot express this "
+        "split with flags; use --pipeline-model-parallel-layout");
+    return;
+  }
+  Add(flags, "--decoder-first-pipeline-num-layers", l.front());
+  Add(flags, "--decoder-last-pipeline-num-layers", l.back());
+}
+
+void RecomputeFlags(const ParallelPlan& p, Flags& flags) {
+  if (p.recompute == Recompute::kSelective) flags.push_back("--recompute-granularity selective");
+  if (p.recompute == Recompute::kFull) {
+    flags.push_back("--recompute-granularity full");
+    flags.push_back("--recompute-method uniform");
+    flags.push_back("--recompute-num-layers 1");
+  }
+}
+
+// ZeRO 1 = the distributed optimizer; 2 and 3 = Megatron-FSDP's sharding strategies.
+void ShardingFlags(const ParallelPlan& p, Flags& flags) {
+  if (p.zero >= 1) flags.push_back("--use-distributed-optimizer");
+  if (p.zero >= 2) {
+    flags.push_back("--use-megatron-fsdp");
+    flags.push_back(std::string("--data-parallel-sharding-strategy ") +
+                    (p.zero == 2 ? "optim_grads" : "optim_grads_params"));
+  }
+  if (p.overlap_grad_reduce && p.dp * p.cp > 1) flags.push_back("--overlap-grad-reduce");
+  if (p.overlap_param_gather && p.zero >= 1 && p.dp * p.cp > 1) {
+    flags.push_back("--overlap-param-gather");
+  }
+  if (p.dp_comm_dtype == CommDtype::kBf16) flags.push_back("--grad-reduce-in-bf16");
+}
+
+void ScheduleNotes(const ParallelPlan& p, Flags& notes) {
+  if (p.schedule == Schedule::kGpipe) {
+    notes.push_back("schedule gpipe: Megatron-LM runs 1F1B (same bubble, less memory)");
+  } else if (p.schedule == Schedule::kZeroBubble) {
+    notes.push_back(
+        "schedule zero-bubble: not in upstream Megatron-LM (see sail-sg/zero-bubble-"
+        "pipeline-parallelism); predicted with split backward (B/W)");
+  } else if (p.schedule == Schedule::kDualPipe) {
+    notes.push_back("schedule dualpipe: not in upstream Megatron-LM (DeepSeek's DualPipe)");
+  }
+}
+
+Flags BuildFlags(const ParallelPlan& p, const PlanReportContext& ctx, Flags& notes) {
+  Flags flags;
+  Add(flags, "--tensor-model-parallel-size", p.tp);
+  PipelineFlags(p, ctx, flags, notes);
+  Add(flags, "--context-parallel-size", p.cp);
+  if (ctx.moe) {
+    Add(flags, "--expert-model-parallel-size", p.ep);
+    Add(flags, "--expert-tensor-parallel-size", p.etp);
+    if (p.moe_routing == MoeRouting::kDrop) {
+      flags.push_back("--moe-expert-capacity-factor " + FormatShortest(p.moe_capacity_factor));
+    }
+    if (p.overlap_ep_comm) flags.push_back("--overlap-moe-expert-parallel-comm");
+  }
+  Add(flags, "--micro-batch-size", p.micro_batch);
+  Add(flags, "--global-batch-size", p.global_batch);
+  Add(flags, "--seq-length", EffectiveSeqLen(p, ctx));
+  if (p.sequence_parallel) flags.push_back("--sequence-parallel");
+  RecomputeFlags(p, flags);
+  ShardingFlags(p, flags);
+  if (p.overlap_tp_comm) flags.push_back("--tp-comm-overlap");
+  if (p.precision == Precision::kFp16) {
+    flags.push_back("--fp16");
+  } else {
+    flags.push_back("--bf16");
+  }
+  if (p.precision == Precision::kFp8) flags.push_back("--fp8-format hybrid");
+  ScheduleNotes(p, notes);
+  return flags;
+}
+
+class MegatronReporter : public PlanReporter {
+ public:
+  using PlanReporter::PlanReporter;
+
+  void Report(const PlanReportContext& ctx, const SearchResult& result) override {
+    if (result.plans.empty()) {
+      out() << "# paraplan found no plan that fits; nothing to launch.\n";
+      return;
+    }
+    const StepResult& best = result.plans.front();
+    const ParallelPlan& p = best.plan;
+    Flags notes;
+    const Flags flags = BuildFlags(p, ctx, notes);
+    out() << "# Megatron-LM arguments for the best plan paraplan found: " << ctx.model_name
+          << " on " << ctx.gpus << " GPUs (" << ctx.cluster_name << ")\n"
+          << "# predicted: step " << FormatFixed(best.step_time_s, 3) << " s, peak memory "
+          << FormatFixed(BytesToGiB(best.peak_memory_bytes), 1) << " GiB per GPU, MFU "
+          << FormatFixed(best.mfu * 100.0, 1) << " %\n"
+          << "# data-parallel size is implied: " << ctx.gpus << " GPUs / (tp " << p.tp << " x pp "
+          << p.pp << " x cp " << p.cp << ") = " << p.dp << "\n";
+    for (const std::string& note : notes) out() << "# " << note << "\n";
+    for (size_t i = 0; i < flags.size(); ++i) {
+      out() << flags[i] << (i + 1 < flags.size() ? " \\\n" : "\n");
+    }
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<PlanReporter> MakeMegatronReporter(std::ostream& out) {
+  return std::make_unique<MegatronReporter>(out);
+}
+
+}  // namespace paraplan

@@ -1,0 +1,61 @@
+// Reporters for `paraplan plan`: one interface, one file per format (table, json, csv, megatron,
+// torchtitan), a factory keyed by name, the output stream injected. A SearchResult and a little
+// context go in, text comes out; reporters only format (no cost model calls).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "search/search.h"
+
+namespace paraplan {
+
+// What the reporters need to know besides the result.
+struct PlanReportContext {
+  std::string model_name;
+  std::string cluster_name;
+  std::string gpu_name;
+  int64_t gpus = 0;
+  int64_t model_layers = 0;
+  int64_t model_seq_len = 0;  // used when a plan leaves seq_len at 0
+  bool moe = false;
+  Objective objective = Objective::kStepTime;
+};
+
+class PlanReporter {
+ public:
+  explicit PlanReporter(std::ostream& out) : out_(&out) {}
+  virtual ~PlanReporter() = default;
+  PlanReporter(const PlanReporter&) = delete;
+  PlanReporter& operator=(const PlanReporter&) = delete;
+
+  // Writes the whole report for one search.
+  virtual void Report(const PlanReportContext& context, const SearchResult& result) = 0;
+
+ protected:
+  std::ostream& out() { return *out_; }
+
+ private:
+  std::ostream* out_;
+};
+
+// The format names, in the order --help lists them.
+std::vector<std::string> PlanReportFormats();
+
+// A reporter by name; throws InputError listing the valid names otherwise.
+std::unique_ptr<PlanReporter> MakePlanReporter(const std::string& format, std::ostream& out);
+
+// One reporter per format (each in its own file).
+std::unique_ptr<PlanReporter> MakeTableReporter(std::ostream& out);
+std::unique_ptr<PlanReporter> MakeJsonReporter(std::ostream& out);
+std::unique_ptr<PlanReporter> MakeCsvReporter(std::ostream& out);
+std::unique_ptr<PlanReporter> MakeMegatronReporter(std::ostream& out);
+std::unique_ptr<PlanReporter> MakeTorchtitanReporter(std::ostream& out);
+
+// The sequence length a plan trains with (its own, else the model's).
+int64_t EffectiveSeqLen(const ParallelPlan& plan, const PlanReportContext& context);
+
+}  // namespace paraplan

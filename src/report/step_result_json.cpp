@@ -1,0 +1,76 @@
+#include "report/step_result_json.h"
+
+#include "core/units.h"
+
+namespace paraplan {
+
+Json PlanToJson(const ParallelPlan& p) {
+  Json j = Json::MakeObject();
+  j.Set("tp", p.tp).Set("pp", p.pp).Set("dp", p.dp).Set("cp", p.cp).Set("ep", p.ep);
+  j.Set("etp", p.etp).Set("vpp", p.vpp).Set("micro_batch", p.micro_batch);
+  j.Set("global_batch", p.global_batch);
+  j.Set("recompute", ToString(p.recompute)).Set("sequence_parallel", p.sequence_parallel);
+  j.Set("zero", p.zero).Set("precision", ToString(p.precision));
+  j.Set("schedule", ToString(p.schedule));
+  j.Set("seq_len", p.seq_len);
+  j.Set("moe_routing", ToString(p.moe_routing));
+  j.Set("moe_capacity_factor", p.moe_capacity_factor).Set("moe_imbalance", p.moe_imbalance);
+  j.Set("dp_comm_dtype", ToString(p.dp_comm_dtype)).Set("dp_bucket_MB", p.dp_bucket_MB);
+  j.Set("placement", PlacementToString(p.placement));
+  Json layers = Json::MakeArray();
+  for (int64_t n : p.pp_layers) layers.Push(n);
+  j.Set("pp_layers", std::move(layers));
+  j.Set("overlap_grad_reduce", p.overlap_grad_reduce);
+  j.Set("overlap_param_gather", p.overlap_param_gather);
+  j.Set("overlap_tp_comm", p.overlap_tp_comm).Set("overlap_ep_comm", p.overlap_ep_comm);
+  j.Set("overlap_pp_comm", p.overlap_pp_comm);
+  return j;
+}
+
+namespace {
+
+Json StageToJson(const StageMemory& m) {
+  Json j = Json::MakeObject();
+  j.Set("stage", m.stage);
+  j.Set("weights_GiB", BytesToGiB(m.weights_bytes));
+  j.Set("grads_GiB", BytesToGiB(m.grads_bytes));
+  j.Set("optimizer_GiB", BytesToGiB(m.optimizer_bytes));
+  j.Set("activations_GiB", BytesToGiB(m.activations_bytes));
+  j.Set("other_GiB", BytesToGiB(m.other_bytes));
+  j.Set("total_GiB", BytesToGiB(m.TotalBytes()));
+  return j;
+}
+
+Json TimeToJson(const TimeBreakdown& t) {
+  Json j = Json::MakeObject();
+  j.Set("compute_s", t.compute_s).Set("bubble_s", t.bubble_s).Set("tp_comm_s", t.tp_comm_s);
+  j.Set("cp_comm_s", t.cp_comm_s).Set("ep_comm_s", t.ep_comm_s).Set("pp_comm_s", t.pp_comm_s);
+  j.Set("dp_comm_exposed_s", t.dp_comm_exposed_s).Set("optimizer_s", t.optimizer_s);
+  return j;
+}
+
+}  // namespace
+
+Json StepResultToJson(const StepResult& r) {
+  Json j = Json::MakeObject();
+  j.Set("plan", PlanToJson(r.plan));
+  j.Set("fits", r.fits);
+  j.Set("step_time_s", r.step_time_s);
+  j.Set("tokens_per_s_per_gpu", r.tokens_per_s_per_gpu);
+  j.Set("mfu", r.mfu).Set("hfu", r.hfu);
+  j.Set("memory_GiB", BytesToGiB(r.peak_memory_bytes));
+  Json memory = Json::MakeObject();
+  memory.Set("capacity_GiB", BytesToGiB(r.memory_capacity_bytes));
+  Json stages = Json::MakeArray();
+  for (const StageMemory& m : r.memory) stages.Push(StageToJson(m));
+  memory.Set("per_stage", std::move(stages));
+  j.Set("memory", std::move(memory));
+  j.Set("time", TimeToJson(r.time));
+  j.Set("simulated", r.simulated);
+  Json notes = Json::MakeArray();
+  for (const std::string& n : r.notes) notes.Push(n);
+  j.Set("notes", std::move(notes));
+  return j;
+}
+
+}  // namespace paraplan

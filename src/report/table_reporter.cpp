@@ -1,0 +1,85 @@
+// `--format table`: the readable report; every number carries its unit.
+#include "core/format.h"
+#include "core/units.h"
+#include "report/plan_reporter.h"
+#include "report/text_table.h"
+#include "search/objective.h"
+
+namespace paraplan {
+
+namespace {
+
+std::string Percent(double fraction) {
+  return FormatFixed(fraction * 100.0, 1) + " %";
+}
+
+std::string ScheduleText(const ParallelPlan& p) {
+  std::string s = ToString(p.schedule);
+  if (p.vpp > 1) s += " x" + std::to_string(p.vpp);
+  return s;
+}
+
+std::string OverlapText(const ParallelPlan& p) {
+  std::string s;
+  if (p.overlap_tp_comm) s += "tp";
+  if (p.overlap_ep_comm) s += s.empty() ? "ep" : "+ep";
+  return s.empty() ? "-" : s;
+}
+
+std::string PlansTable(const PlanReportContext& ctx, const std::vector<StepResult>& plans) {
+  TextTable table({"rank", "tp", "pp", "dp", "cp", "ep", "mb", "recompute", "zero", "sp",
+                   "schedule", "overlap", "step", "throughput", "MFU", "memory", "cost"},
+                  {true, true, true, true, true, true, true, false, true, false, false, false, true,
+                   true, true, true, true});
+  for (size_t i = 0; i < plans.size(); ++i) {
+    const StepResult& r = plans[i];
+    const ParallelPlan& p = r.plan;
+    const double cost =
+        GpuHoursPerBillionTokens(r.step_time_s, ctx.gpus, TokensPerStep(p, ctx.model_seq_len));
+    table.AddRow({std::to_string(i + 1), std::to_string(p.tp), std::to_string(p.pp),
+                  std::to_string(p.dp), std::to_string(p.cp),
+                  p.ep > 1 && p.etp > 1 ? std::to_string(p.ep) + "/" + std::to_string(p.etp)
+                                        : std::to_string(p.ep),
+                  std::to_string(p.micro_batch), ToString(p.recompute), std::to_string(p.zero),
+                  p.sequence_parallel ? "yes" : "no", ScheduleText(p), OverlapText(p),
+                  FormatFixed(r.step_time_s, 3) + " s",
+                  GroupThousands(static_cast<int64_t>(r.tokens_per_s_per_gpu + 0.5)) + " tok/s/GPU",
+                  Percent(r.mfu), FormatFixed(BytesToGiB(r.peak_memory_bytes), 1) + " GiB",
+                  FormatFixed(cost, 2) + " GPU-h/Btok"});
+  }
+  return table.Render();
+}
+
+class TableReporter : public PlanReporter {
+ public:
+  using PlanReporter::PlanReporter;
+
+  void Report(const PlanReportContext& ctx, const SearchResult& result) override {
+    out() << "paraplan plan: " << ctx.model_name << " on " << GroupThousands(ctx.gpus) << " x "
+          << ctx.gpu_name << " (" << ctx.cluster_name << "), ranked by " << ToString(ctx.objective)
+          << "\n";
+    const double share = result.searched > 0 ? static_cast<double>(result.feasible) /
+                                                   static_cast<double>(result.searched)
+                                             : 0.0;
+    out() << "searched " << GroupThousands(result.searched) << " plans, "
+          << GroupThousands(result.feasible) << " fit (" << Percent(share) << ") in "
+          << FormatFixed(result.seconds, 2) << " s\n\n";
+    if (result.plans.empty()) {
+      out() << result.why_nothing_fits;
+      return;
+    }
+    out() << "Best plans (step time from the event simulator; cost in GPU-hours per billion "
+             "tokens):\n"
+          << PlansTable(ctx, result.plans) << "\n";
+    out() << "Pareto front (step time against peak memory per GPU):\n"
+          << PlansTable(ctx, result.pareto);
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<PlanReporter> MakeTableReporter(std::ostream& out) {
+  return std::make_unique<TableReporter>(out);
+}
+
+}  // namespace paraplan

@@ -1,0 +1,52 @@
+// The small containers each search thread keeps: the best N candidates under a total order, and
+// the Pareto front of (step time, peak memory). Both are exact and merge into the same result
+// whatever the order plans arrive in, which makes the search deterministic for any thread count.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace paraplan {
+
+// A plan by its flat index in the PlanSpace, with what the search measured about it.
+struct Candidate {
+  double score = 0;  // what the ranking minimises (objective, or memory over capacity)
+  double step_s = 0;
+  double memory_bytes = 0;
+  int64_t index = 0;  // the canonical key: ties are broken by it
+};
+
+// Total order: score, then index.
+inline bool ScoreLess(const Candidate& a, const Candidate& b) {
+  return a.score != b.score ? a.score < b.score : a.index < b.index;
+}
+
+// Keeps the `capacity` smallest candidates by ScoreLess.
+class BestN {
+ public:
+  explicit BestN(size_t capacity) : capacity_(capacity) {}
+  void Add(const Candidate& c);
+  void Merge(const BestN& other);
+  // Sorted best first.
+  std::vector<Candidate> Sorted() const;
+  size_t size() const { return heap_.size(); }
+
+ private:
+  size_t capacity_;
+  std::vector<Candidate> heap_;  // max-heap by ScoreLess
+};
+
+// Points no other point dominates in (step_s, memory_bytes), ties broken by index: a dominates b
+// when a ≤ b in both and (step, memory, index) of a is lexicographically smaller.
+class ParetoFront {
+ public:
+  void Add(const Candidate& c);
+  void Merge(const ParetoFront& other);
+  // By step time ascending (memory then strictly descending).
+  const std::vector<Candidate>& points() const { return points_; }
+
+ private:
+  std::vector<Candidate> points_;
+};
+
+}  // namespace paraplan

@@ -1,0 +1,129 @@
+#include "search/nothing_fits.h"
+
+#include <algorithm>
+
+#include "core/format.h"
+#include "core/units.h"
+#include "search/plan_summary.h"
+
+namespace paraplan {
+
+namespace {
+
+std::string GiB(double bytes) {
+  return FormatFixed(BytesToGiB(bytes), 1);
+}
+
+const StageMemory* WorstStage(const StepResult& r) {
+  const StageMemory* worst = nullptr;
+  for (const StageMemory& s : r.memory) {
+    if (!worst || s.TotalBytes() > worst->TotalBytes()) worst = &s;
+  }
+  return worst;
+}
+
+struct Remedy {
+  std::string name;
+  ParallelPlan plan;
+};
+
+std::vector<Remedy> Remedies(const ParallelPlan& p) {
+  std::vector<Remedy> out;
+  ParallelPlan all = p;
+  if (p.recompute != Recompute::kFull) {
+    out.push_back({"recompute=full", p});
+    out.back().plan.recompute = Recompute::kFull;
+    all.recompute = Recompute::kFull;
+  }
+  if (p.zero < 3 && p.dp * p.cp > 1) {
+    out.push_back({"zero=3", p});
+    out.back().plan.zero = 3;
+    all.zero = 3;
+  }
+  if (p.micro_batch > 1) {
+    out.push_back({"micro_batch=1", p});
+    out.back().plan.micro_batch = 1;
+    all.micro_batch = 1;
+  }
+  if (p.tp > 1 && !p.sequence_parallel) {
+    out.push_back({"sequence_parallel=true", p});
+    out.back().plan.sequence_parallel = true;
+    all.sequence_parallel = true;
+  }
+  if (out.size() > 1) {
+    std::string name;
+    for (const Remedy& r : out) name += (name.empty() ? "" : " + ") + r.name;
+    out.push_back({name, all});
+  }
+  return out;
+}
+
+std::string RemedyLines(const PlanEvaluator& evaluator, const StepResult& closest,
+                        double capacity) {
+  std::string text;
+  for (const Remedy& r : Remedies(closest.plan)) {
+    if (!evaluator.Violations(r.plan, true).empty()) continue;
+    const double need = evaluator.PeakMemoryBytes(r.plan);
+    text += "  - " + r.name + ": " + GiB(need) + " GiB";
+    text += need <= capacity ? " (fits)\n" : " (still " + GiB(need - capacity) + " GiB over)\n";
+  }
+  if (const StageMemory* s = WorstStage(closest)) {
+    const double states = s->weights_bytes + s->grads_bytes + s->optimizer_bytes;
+    text += "  - more GPUs: weights, gradients and optimizer state take " + GiB(states) +
+            " GiB of stage " + std::to_string(s->stage) +
+            "; more pipeline, tensor or sharded data parallelism divides them\n";
+  }
+  return text;
+}
+
+std::string NoValidPlan(const PlanSpace& space, const PlanEvaluator& evaluator,
+                        const NothingFitsInput& input, int64_t searched) {
+  std::string text = "No plan obeys the rules (searched " + std::to_string(searched) + " plans).";
+  if (input.first_invalid >= 0) {
+    const ParallelPlan plan = space.At(input.first_invalid);
+    std::string reasons;
+    for (const std::string& v : evaluator.Violations(plan, false)) {
+      reasons += (reasons.empty() ? "" : "; ") + v;
+    }
+    text += " The first one (" + PlanSummary(plan) + ") breaks: " + reasons + ".";
+  }
+  return text + " Loosen --plan or change the GPU count.\n";
+}
+
+}  // namespace
+
+std::string MemoryBreakdownText(const StepResult& r, double capacity_bytes) {
+  const StageMemory* s = WorstStage(r);
+  if (!s) return "needs " + GiB(r.peak_memory_bytes) + " GiB of " + GiB(capacity_bytes);
+  return "stage " + std::to_string(s->stage) + " needs " + GiB(s->TotalBytes()) + " GiB of " +
+         GiB(capacity_bytes) + ": weights " + GiB(s->weights_bytes) + ", grads " +
+         GiB(s->grads_bytes) + ", optimizer " + GiB(s->optimizer_bytes) + ", activations " +
+         GiB(s->activations_bytes) + ", other " + GiB(s->other_bytes) + " GiB";
+}
+
+void ExplainNothingFits(const PlanSpace& space, const PlanEvaluator& evaluator,
+                        const NothingFitsInput& input, SearchResult& result) {
+  if (space.size() == 0) {
+    result.why_nothing_fits = "No plan to search: " + space.EmptyReason() + ".\n";
+    return;
+  }
+  if (input.valid == 0 || input.closest.empty()) {
+    result.why_nothing_fits = NoValidPlan(space, evaluator, input, result.searched);
+    return;
+  }
+  const double capacity = evaluator.MemoryCapacityBytes();
+  std::string text = "No plan fits in " + GiB(capacity) + " GiB per GPU: searched " +
+                     std::to_string(result.searched) + " plans, " + std::to_string(input.valid) +
+                     " obey the rules, none fits in memory.\nClosest plans:\n";
+  for (size_t i = 0; i < input.closest.size(); ++i) {
+    StepResult r = evaluator.Estimate(space.At(input.closest[i]));
+    text += "  " + std::to_string(i + 1) + ". " + PlanSummary(r.plan) + ": " +
+            MemoryBreakdownText(r, capacity) + "\n";
+    result.closest.push_back(std::move(r));
+  }
+  text += "What would make the closest plan fit:\n";
+  text += RemedyLines(evaluator, result.closest.front(), capacity);
+  result.why_nothing_fits = text;
+}
+
+}  // namespace paraplan

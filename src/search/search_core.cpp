@@ -1,0 +1,183 @@
+#include "search/search_core.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <limits>
+
+#include "core/thread_pool.h"
+#include "search/candidates.h"
+#include "search/nothing_fits.h"
+#include "search/objective.h"
+
+namespace paraplan {
+
+namespace {
+
+constexpr size_t kClosestKept = 5;
+
+struct WorkerState {
+  explicit WorkerState(size_t keep) : best(keep), closest(kClosestKept) {}
+  BestN best;
+  BestN closest;  // rule-valid plans that do not fit, by memory over capacity
+  ParetoFront front;
+  int64_t valid = 0;
+  int64_t feasible = 0;
+  int64_t first_invalid = std::numeric_limits<int64_t>::max();
+};
+
+struct ScanContext {
+  const PlanSpace& space;
+  const PlanEvaluator& evaluator;
+  const SearchOptions& options;
+  int64_t model_seq_len;
+  double capacity_bytes;
+};
+
+void ScanChunk(const ScanContext& ctx, int64_t begin, int64_t end, WorkerState& state) {
+  for (PlanCursor cursor(ctx.space, begin); cursor.index() < end; cursor.Next()) {
+    const ParallelPlan& plan = cursor.plan();
+    if (!ctx.evaluator.Violations(plan, true).empty()) {
+      state.first_invalid = std::min(state.first_invalid, cursor.index());
+      continue;
+    }
+    ++state.valid;
+    const double memory = ctx.evaluator.PeakMemoryBytes(plan);
+    if (memory > ctx.capacity_bytes) {
+      state.closest.Add({memory - ctx.capacity_bytes, 0, memory, cursor.index()});
+      continue;
+    }
+    ++state.feasible;
+    const double step = ctx.evaluator.EstimateStepSeconds(plan);
+    const double score = ObjectiveScore(ctx.options.objective, step, memory, plan, ctx.space.gpus(),
+                                        ctx.model_seq_len);
+    const Candidate c{score, step, memory, cursor.index()};
+    state.best.Add(c);
+    state.front.Add(c);
+  }
+}
+
+// Phase 1: every plan through rules → memory → estimate, chunks handed out in order.
+WorkerState Scan(const ScanContext& ctx, int threads) {
+  const int64_t total = ctx.space.size();
+  const int64_t chunks = (total + kSearchChunkPlans - 1) / kSearchChunkPlans;
+  const size_t keep = static_cast<size_t>(std::max(ctx.options.simulate_top, ctx.options.top_k));
+  std::vector<WorkerState> states(static_cast<size_t>(threads), WorkerState(keep));
+  std::atomic<int64_t> next_chunk{0};
+  std::atomic<int64_t> done{0};
+  RunOnWorkers(threads, [&](int worker) {
+    WorkerState& state = states[static_cast<size_t>(worker)];
+    for (int64_t chunk = next_chunk++; chunk < chunks; chunk = next_chunk++) {
+      const int64_t begin = chunk * kSearchChunkPlans;
+      const int64_t end = std::min(total, begin + kSearchChunkPlans);
+      ScanChunk(ctx, begin, end, state);
+      const int64_t so_far = done += end - begin;
+      if (worker == 0 && ctx.options.progress) ctx.options.progress(so_far, total);
+    }
+  });
+  WorkerState merged(keep);
+  for (const WorkerState& s : states) {
+    merged.best.Merge(s.best);
+    merged.closest.Merge(s.closest);
+    merged.front.Merge(s.front);
+    merged.valid += s.valid;
+    merged.feasible += s.feasible;
+    merged.first_invalid = std::min(merged.first_invalid, s.first_invalid);
+  }
+  if (ctx.options.progress) ctx.options.progress(total, total);
+  return merged;
+}
+
+// The plans to simulate: the best N, then front points not among them (at most
+// kMaxSimulatedFront, spread evenly along the front), in a fixed order.
+std::vector<int64_t> SimulationList(const WorkerState& merged, int64_t simulate_top) {
+  std::vector<int64_t> list;
+  for (const Candidate& c : merged.best.Sorted()) {
+    if (static_cast<int64_t>(list.size()) < std::max<int64_t>(simulate_top, 1)) {
+      list.push_back(c.index);
+    }
+  }
+  const auto& front = merged.front.points();
+  const size_t n = front.size();
+  const size_t take = std::min(n, kMaxSimulatedFront);
+  for (size_t i = 0; i < take; ++i) {
+    const size_t at = take == 1 ? 0 : i * (n - 1) / (take - 1);
+    const int64_t index = front[at].index;
+    if (std::find(list.begin(), list.end(), index) == list.end()) list.push_back(index);
+  }
+  return list;
+}
+
+std::vector<StepResult> SimulateAll(const PlanSpace& space, const PlanEvaluator& evaluator,
+                                    const std::vector<int64_t>& indices, int threads) {
+  std::vector<StepResult> results(indices.size());
+  if (indices.empty()) return results;
+  std::atomic<size_t> next{0};
+  RunOnWorkers(std::min<int>(threads, static_cast<int>(indices.size())), [&](int) {
+    for (size_t i = next++; i < indices.size(); i = next++) {
+      results[i] = evaluator.Simulate(space.At(indices[i]));
+    }
+  });
+  return results;
+}
+
+struct Ranked {
+  double score;
+  int64_t index;
+  size_t slot;
+};
+
+void RankSimulated(const std::vector<StepResult>& sims, const std::vector<int64_t>& indices,
+                   const ScanContext& ctx, SearchResult& result) {
+  std::vector<Ranked> order;
+  ParetoFront front;
+  for (size_t i = 0; i < sims.size(); ++i) {
+    const StepResult& r = sims[i];
+    const double score = ObjectiveScore(ctx.options.objective, r.step_time_s, r.peak_memory_bytes,
+                                        r.plan, ctx.space.gpus(), ctx.model_seq_len);
+    order.push_back({score, indices[i], i});
+    front.Add({score, r.step_time_s, r.peak_memory_bytes, static_cast<int64_t>(i)});
+  }
+  std::sort(order.begin(), order.end(), [](const Ranked& a, const Ranked& b) {
+    return a.score != b.score ? a.score < b.score : a.index < b.index;
+  });
+  for (const Ranked& r : order) {
+    if (static_cast<int64_t>(result.plans.size()) >= ctx.options.top_k) break;
+    result.plans.push_back(sims[r.slot]);
+  }
+  // Front keys are slots; equal (step, memory) pairs keep the lower slot, and slots follow the
+  // deterministic simulation list, so the front is the same for any thread count.
+  for (const Candidate& c : front.points()) {
+    result.pareto.push_back(sims[static_cast<size_t>(c.index)]);
+  }
+}
+
+}  // namespace
+
+SearchResult SearchSpace(const PlanSpace& space, const PlanEvaluator& evaluator,
+                         int64_t model_seq_len, const SearchOptions& options) {
+  const auto start = std::chrono::steady_clock::now();
+  const int threads = ResolveThreads(options.threads);
+  const ScanContext ctx{space, evaluator, options, model_seq_len, evaluator.MemoryCapacityBytes()};
+  SearchResult result;
+  result.searched = space.size();
+  const WorkerState merged = Scan(ctx, threads);
+  result.feasible = merged.feasible;
+  if (merged.feasible == 0) {
+    NothingFitsInput input;
+    for (const Candidate& c : merged.closest.Sorted()) input.closest.push_back(c.index);
+    input.valid = merged.valid;
+    if (merged.first_invalid != std::numeric_limits<int64_t>::max()) {
+      input.first_invalid = merged.first_invalid;
+    }
+    ExplainNothingFits(space, evaluator, input, result);
+  } else {
+    const std::vector<int64_t> list = SimulationList(merged, options.simulate_top);
+    const std::vector<StepResult> sims = SimulateAll(space, evaluator, list, threads);
+    RankSimulated(sims, list, ctx, result);
+  }
+  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return result;
+}
+
+}  // namespace paraplan

@@ -1,0 +1,22 @@
+// The search over an explicit space with an injectable evaluator (SearchPlans uses the real
+// StepModel; tests use synthetic cost functions). Steps: rules (first violation only) → peak
+// memory against capacity → analytical step time, on all threads in fixed chunks, each thread
+// keeping its best candidates and its Pareto front → merge in a total order → simulate the best
+// N and the front → rank by the objective.
+#pragma once
+
+#include <cstdint>
+
+#include "search/plan_evaluator.h"
+#include "search/plan_space.h"
+#include "search/search.h"
+
+namespace paraplan {
+
+inline constexpr int64_t kSearchChunkPlans = 4096;  // plans a thread takes at a time
+inline constexpr size_t kMaxSimulatedFront = 64;    // Pareto points re-run in the simulator
+
+SearchResult SearchSpace(const PlanSpace& space, const PlanEvaluator& evaluator,
+                         int64_t model_seq_len, const SearchOptions& options);
+
+}  // namespace paraplan

@@ -1,0 +1,101 @@
+#include "sim/pipeline_layout.h"
+
+#include <string>
+
+#include "core/error.h"
+
+namespace paraplan {
+namespace {
+
+void Require(bool ok, const std::string& key, const std::string& message) {
+  if (!ok) throw InputError(SourceLocation{}, key, message);
+}
+
+void CheckCost(const ChunkCost& c, const std::string& key) {
+  Require(c.forward >= 0 && c.backward_input >= 0 && c.backward_weight >= 0 && c.recompute >= 0,
+          key, "times must be >= 0");
+}
+
+}  // namespace
+
+PipelineLayout::PipelineLayout(const PipelineInput& input)
+    : pp_(input.pp),
+      chunks_(ChunksPerStage(input.schedule, input.vpp)),
+      micro_batches_(input.micro_batches),
+      dual_(input.schedule == Schedule::kDualPipe) {
+  Require(static_cast<int64_t>(input.stages.size()) == pp_, "stages",
+          "expected " + std::to_string(pp_) + " stages (pp), got " +
+              std::to_string(input.stages.size()));
+  Require(input.p2p >= 0, "p2p", "must be >= 0, got " + std::to_string(input.p2p));
+  // DualPipe accepts one chunk per stage (stage s = model stage s; rank r also runs model
+  // stage pp - 1 - r) or two (stage r already describes both of rank r's chunks).
+  const bool mirror = dual_ && !input.stages.empty() && input.stages[0].chunks.size() == 1;
+  const int64_t given = mirror ? 1 : chunks_;
+  costs_.resize(static_cast<size_t>(pp_ * chunks_));
+  dp_.resize(static_cast<size_t>(pp_));
+  for (int64_t s = 0; s < pp_; ++s) {
+    const StageCost& st = input.stages[s];
+    const std::string key = "stages[" + std::to_string(s) + "]";
+    Require(static_cast<int64_t>(st.chunks.size()) == given, key + ".chunks",
+            "expected " + std::to_string(given) + " chunks, got " +
+                std::to_string(st.chunks.size()));
+    Require(st.dp_grad_comm >= 0 && st.param_gather >= 0 && st.optimizer >= 0, key,
+            "times must be >= 0");
+    Require(st.dp_buckets >= 1, key + ".dp_buckets", "must be >= 1");
+    for (int64_t c = 0; c < given; ++c) CheckCost(st.chunks[c], key + ".chunks");
+    StageDp dp{st.dp_grad_comm, st.dp_buckets, st.param_gather, st.optimizer};
+    if (mirror) {
+      const StageCost& other = input.stages[pp_ - 1 - s];
+      costs_[s * 2] = st.chunks[0];
+      costs_[s * 2 + 1] = other.chunks.empty() ? ChunkCost{} : other.chunks[0];
+      dp = StageDp{st.dp_grad_comm + other.dp_grad_comm, st.dp_buckets + other.dp_buckets,
+                   st.param_gather + other.param_gather, st.optimizer + other.optimizer};
+    } else {
+      for (int64_t c = 0; c < chunks_; ++c) costs_[s * chunks_ + c] = st.chunks[c];
+    }
+    dp_[s] = dp;
+  }
+}
+
+Place PipelineLayout::Next(int64_t stage, int64_t chunk) const {
+  if (dual_) {
+    if (chunk == 0) return stage + 1 < pp_ ? Place{stage + 1, 0} : Place{};
+    return stage > 0 ? Place{stage - 1, 1} : Place{};
+  }
+  if (stage + 1 < pp_) return Place{stage + 1, chunk};
+  return chunk + 1 < chunks_ ? Place{0, chunk + 1} : Place{};
+}
+
+Place PipelineLayout::Previous(int64_t stage, int64_t chunk) const {
+  if (dual_) {
+    if (chunk == 0) return stage > 0 ? Place{stage - 1, 0} : Place{};
+    return stage + 1 < pp_ ? Place{stage + 1, 1} : Place{};
+  }
+  if (stage > 0) return Place{stage - 1, chunk};
+  return chunk > 0 ? Place{pp_ - 1, chunk - 1} : Place{};
+}
+
+Nanos PipelineLayout::Duration(int64_t stage, const Task& task) const {
+  const ChunkCost& c = costs_[stage * chunks_ + task.chunk];
+  switch (task.kind) {
+    case TaskKind::kForward:
+      return c.forward;
+    case TaskKind::kBackward:
+      return c.backward_input + c.backward_weight;
+    case TaskKind::kBackwardInput:
+      return c.backward_input;
+    case TaskKind::kWeight:
+      return c.backward_weight;
+    case TaskKind::kRecompute:
+      return c.recompute;
+  }
+  return 0;
+}
+
+std::vector<bool> PipelineLayout::HasRecompute() const {
+  std::vector<bool> has(costs_.size());
+  for (size_t i = 0; i < costs_.size(); ++i) has[i] = costs_[i].recompute > 0;
+  return has;
+}
+
+}  // namespace paraplan

@@ -1,0 +1,69 @@
+// How a schedule's tasks map onto stages: which model chunk a (stage, chunk) pair is, where a
+// micro-batch's activations go after it and where its gradients come from, and what each task
+// costs. Shared by the simulator's run, its critical-path walk and its DP tail.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "sim/pipeline_input.h"
+#include "sim/schedule.h"
+
+namespace paraplan {
+
+// A (stage, chunk) place on a micro-batch's route; stage < 0 means "none".
+struct Place {
+  int64_t stage = -1;
+  int64_t chunk = 0;
+  bool Valid() const { return stage >= 0; }
+};
+
+// The data-parallel work of one stage (for DualPipe with one chunk per input stage: the sum over
+// the two model stages the rank holds).
+struct StageDp {
+  Nanos grad_comm = 0;
+  int64_t buckets = 1;
+  Nanos param_gather = 0;
+  Nanos optimizer = 0;
+};
+
+class PipelineLayout {
+ public:
+  // Checks the input (InputError on a wrong stage or chunk count, negative times, p2p < 0).
+  explicit PipelineLayout(const PipelineInput& input);
+
+  int64_t Stages() const { return pp_; }
+  int64_t Chunks() const { return chunks_; }
+  int64_t MicroBatches() const { return micro_batches_; }
+  bool Dual() const { return dual_; }
+
+  // Index of (micro-batch, stage, chunk) into per-place arrays of size Places().
+  int64_t PlaceIndex(int64_t micro_batch, int64_t stage, int64_t chunk) const {
+    return (micro_batch * pp_ + stage) * chunks_ + chunk;
+  }
+  int64_t Places() const { return micro_batches_ * pp_ * chunks_; }
+
+  // Where the forward output of (stage, chunk) goes; invalid on the route's last place.
+  Place Next(int64_t stage, int64_t chunk) const;
+  // Where the backward output of (stage, chunk) goes; invalid on the route's first place.
+  Place Previous(int64_t stage, int64_t chunk) const;
+  bool IsFirst(int64_t stage, int64_t chunk) const { return !Previous(stage, chunk).Valid(); }
+  bool IsLast(int64_t stage, int64_t chunk) const { return !Next(stage, chunk).Valid(); }
+
+  // Compute time of `task` on `stage`.
+  Nanos Duration(int64_t stage, const Task& task) const;
+  const ChunkCost& Cost(int64_t stage, int64_t chunk) const { return costs_[stage * chunks_ + chunk]; }
+  const StageDp& Dp(int64_t stage) const { return dp_[stage]; }
+  // Per stage and chunk: whether a recompute task runs before each backward.
+  std::vector<bool> HasRecompute() const;
+
+ private:
+  int64_t pp_ = 1;
+  int64_t chunks_ = 1;
+  int64_t micro_batches_ = 1;
+  bool dual_ = false;
+  std::vector<ChunkCost> costs_;  // [stage * chunks + chunk]
+  std::vector<StageDp> dp_;
+};
+
+}  // namespace paraplan

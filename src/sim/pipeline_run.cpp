@@ -1,0 +1,182 @@
+// The event loop of the pipeline simulator. Each stage's compute stream runs its list in order;
+// the engine holds one of two events per stage at a time:
+//   kDone  - the running task's compute ends: its output is sent (on the stage's pp stream, or
+//            blocking compute when overlap_pp_comm is off), then the stage tries its next task;
+//   kWake  - the stage's next task has all its inputs at this time (an arrival or the end of a
+//            blocking send), so it starts.
+// A stage whose next task waits for an input nobody has produced yet holds no event: the
+// producer wakes it when it sends. So events ~ tasks (plus one wake per delayed start), and no
+// event allocates: the payload is a 4-byte (stage, kind) code.
+#include "sim/pipeline_run.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "sim/event_queue.h"
+
+namespace paraplan {
+namespace {
+
+constexpr int32_t kDone = 0;
+constexpr int32_t kWake = 1;
+
+class Runner {
+ public:
+  Runner(const PipelineLayout& layout, const TaskLists& lists, const PipelineRunOptions& options)
+      : layout_(layout), lists_(lists), options_(options) {
+    const size_t tasks = lists.tasks.size();
+    const size_t places = static_cast<size_t>(layout.Places());
+    const size_t pp = static_cast<size_t>(layout.Stages());
+    times_.start.assign(tasks, 0);
+    times_.end.assign(tasks, 0);
+    times_.done.assign(tasks, 0);
+    times_.forward_ready.assign(places, -1);
+    times_.backward_ready.assign(places, -1);
+    times_.forward_task.assign(places, -1);
+    times_.backward_task.assign(places, -1);
+    times_.peak_chunks_in_flight.assign(pp, 0);
+    next_.assign(lists.stage_begin.begin(), lists.stage_begin.end() - 1);
+    busy_.assign(pp, 0);
+    timed_.assign(pp, 0);
+    free_at_ = options.stage_start;
+    free_at_.resize(pp, 0);
+    pp_free_.assign(pp, 0);
+    in_flight_.assign(pp, 0);
+  }
+
+  TaskTimes Run() {
+    for (int64_t s = 0; s < layout_.Stages(); ++s) {
+      timed_[s] = 1;
+      queue_.Schedule(free_at_[s], static_cast<int32_t>(s * 2 + kWake));
+    }
+    queue_.Run([this](int32_t code) { Handle(code / 2, code % 2); });
+    for (int64_t s = 0; s < layout_.Stages(); ++s) {
+      if (next_[s] != lists_.stage_begin[s + 1]) {
+        throw std::logic_error("pipeline schedule deadlocked on stage " + std::to_string(s));
+      }
+    }
+    times_.events = queue_.Processed();
+    return std::move(times_);
+  }
+
+ private:
+  void Handle(int64_t s, int32_t kind) {
+    if (kind == kDone) {
+      Finish(s);
+    } else {
+      timed_[s] = 0;
+    }
+    TryStart(s);
+  }
+
+  // When the inputs of `t` on stage s are there; -1 when not yet known.
+  Nanos DataReady(int64_t s, const Task& t) const {
+    const int64_t place = layout_.PlaceIndex(t.micro_batch, s, t.chunk);
+    switch (t.kind) {
+      case TaskKind::kForward:
+        return layout_.IsFirst(s, t.chunk) ? 0 : times_.forward_ready[place];
+      case TaskKind::kBackward:
+      case TaskKind::kBackwardInput:
+      case TaskKind::kRecompute:
+        return times_.backward_ready[place];
+      case TaskKind::kWeight:
+        return 0;  // its B ran earlier on this stream
+    }
+    return 0;
+  }
+
+  void TryStart(int64_t s) {
+    if (busy_[s] || timed_[s]) return;
+    const int64_t k = next_[s];
+    if (k == lists_.stage_begin[s + 1]) return;
+    const Task& t = lists_.tasks[k];
+    const Nanos ready = DataReady(s, t);
+    if (ready < 0) return;  // the producer wakes this stage when it sends
+    const Nanos now = queue_.Now();
+    const Nanos at = std::max(ready, free_at_[s]);
+    if (at > now) {
+      timed_[s] = 1;
+      queue_.Schedule(at, static_cast<int32_t>(s * 2 + kWake));
+      return;
+    }
+    busy_[s] = 1;
+    times_.start[k] = now;
+    const Nanos end = now + layout_.Duration(s, t);
+    times_.end[k] = end;
+    const int64_t place = layout_.PlaceIndex(t.micro_batch, s, t.chunk);
+    if (t.kind == TaskKind::kForward) {
+      times_.forward_task[place] = static_cast<int32_t>(k);
+      times_.peak_chunks_in_flight[s] = std::max(times_.peak_chunks_in_flight[s], ++in_flight_[s]);
+    } else if (t.kind == TaskKind::kBackward || t.kind == TaskKind::kBackwardInput) {
+      times_.backward_task[place] = static_cast<int32_t>(k);
+    }
+    queue_.Schedule(end, static_cast<int32_t>(s * 2 + kDone));
+  }
+
+  // Sends an output from stage s to `to`; returns its arrival time.
+  Nanos Send(int64_t s, const Place& to) {
+    const Nanos now = queue_.Now();
+    if (to.stage == s) return now;  // same GPU (pp = 1 with several chunks)
+    if (!options_.overlap_pp_comm) {
+      free_at_[s] = now + options_.p2p;  // the send holds the compute stream
+      return now + options_.p2p;
+    }
+    const Nanos send_start = std::max(now, pp_free_[s]);
+    pp_free_[s] = send_start + options_.p2p;
+    return pp_free_[s];
+  }
+
+  void Deliver(std::vector<Nanos>& ready, const Place& to, int64_t micro_batch, Nanos at) {
+    ready[layout_.PlaceIndex(micro_batch, to.stage, to.chunk)] = at;
+    if (to.stage != current_) TryStart(to.stage);
+  }
+
+  void Finish(int64_t s) {
+    busy_[s] = 0;
+    const int64_t k = next_[s]++;
+    const Task& t = lists_.tasks[k];
+    const Nanos now = queue_.Now();
+    current_ = s;
+    if (t.kind == TaskKind::kForward) {
+      const Place to = layout_.Next(s, t.chunk);
+      if (to.Valid()) {
+        Deliver(times_.forward_ready, to, t.micro_batch, Send(s, to));
+      } else {
+        times_.backward_ready[layout_.PlaceIndex(t.micro_batch, s, t.chunk)] = now;
+      }
+    } else if (t.kind == TaskKind::kBackward || t.kind == TaskKind::kBackwardInput) {
+      --in_flight_[s];
+      const Place to = layout_.Previous(s, t.chunk);
+      if (to.Valid()) Deliver(times_.backward_ready, to, t.micro_batch, Send(s, to));
+    }
+    current_ = -1;
+    times_.done[k] = std::max(now, free_at_[s]);
+  }
+
+  const PipelineLayout& layout_;
+  const TaskLists& lists_;
+  const PipelineRunOptions& options_;
+  EventQueue<int32_t> queue_;
+  TaskTimes times_;
+  std::vector<int64_t> next_;      // per stage: next task to run
+  std::vector<uint8_t> busy_;      // per stage: a task is running (a kDone is pending)
+  std::vector<uint8_t> timed_;     // per stage: a kWake is pending
+  std::vector<Nanos> free_at_;     // per stage: compute stream free (start, blocking sends)
+  std::vector<Nanos> pp_free_;     // per stage: pp send stream free
+  std::vector<int64_t> in_flight_;
+  int64_t current_ = -1;           // the stage whose task is finishing
+};
+
+}  // namespace
+
+TaskTimes RunPipeline(const PipelineLayout& layout, const TaskLists& lists,
+                      const PipelineRunOptions& options) {
+  return Runner(layout, lists, options).Run();
+}
+
+int64_t StageOfTask(const TaskLists& lists, int64_t task) {
+  auto it = std::upper_bound(lists.stage_begin.begin(), lists.stage_begin.end(), task);
+  return static_cast<int64_t>(it - lists.stage_begin.begin()) - 1;
+}
+
+}  // namespace paraplan

@@ -1,0 +1,42 @@
+// Runs a schedule's task lists on the per-stage compute and pipeline-send streams with the event
+// engine, and records when every task ran. The DP stream and the optimizer come after (see
+// dp_tail.h); the result is assembled in pipeline_simulator.cpp.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "sim/pipeline_layout.h"
+#include "sim/schedule.h"
+
+namespace paraplan {
+
+struct PipelineRunOptions {
+  Nanos p2p = 0;
+  bool overlap_pp_comm = true;
+  std::vector<Nanos> stage_start;  // per stage: earliest compute start (exposed param gather)
+};
+
+// What happened, in flat arrays (no per-task allocation).
+struct TaskTimes {
+  std::vector<Nanos> start;  // per task (index into TaskLists::tasks): compute start
+  std::vector<Nanos> end;    // compute end
+  std::vector<Nanos> done;   // compute stream free again (end + a blocking send)
+  // Per place (PipelineLayout::PlaceIndex): when the activations of the previous place arrived
+  // (forward input) and when the output gradient arrived (backward input); -1 until known.
+  std::vector<Nanos> forward_ready;
+  std::vector<Nanos> backward_ready;
+  std::vector<int32_t> forward_task;   // per place: the F task's index
+  std::vector<int32_t> backward_task;  // per place: the B (full or input) task's index
+  std::vector<int64_t> peak_chunks_in_flight;  // per stage: most (micro-batch, chunk) held
+  int64_t events = 0;
+};
+
+// Runs every task; throws std::logic_error if the lists deadlock (a generator bug).
+TaskTimes RunPipeline(const PipelineLayout& layout, const TaskLists& lists,
+                      const PipelineRunOptions& options);
+
+// The stage owning flat task index `task`.
+int64_t StageOfTask(const TaskLists& lists, int64_t task);
+
+}  // namespace paraplan

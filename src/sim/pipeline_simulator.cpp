@@ -1,0 +1,127 @@
+// SimulatePipeline: generate the schedule, run it on the event engine (pipeline_run.cpp), add
+// each stage's DP stream and optimizer (dp_tail.cpp), then measure: makespan, the busiest
+// stage's compute and bubble, exposed DP, the critical path and the timeline.
+#include "sim/pipeline_simulator.h"
+
+#include <algorithm>
+#include <string>
+
+#include "sim/critical_path.h"
+#include "sim/dp_tail.h"
+#include "sim/pipeline_layout.h"
+#include "sim/pipeline_run.h"
+#include "sim/pipeline_timeline.h"
+#include "sim/schedule.h"
+
+namespace paraplan {
+namespace {
+
+struct StageSummary {
+  Nanos compute = 0;
+  Nanos first_start = 0;
+  Nanos last_end = 0;
+  std::vector<GradWindow> windows;  // last gradient-producing task of each chunk
+};
+
+StageSummary Summarize(const PipelineLayout& layout, const TaskLists& lists,
+                       const TaskTimes& times, int64_t s) {
+  StageSummary sum;
+  const int64_t begin = lists.stage_begin[s];
+  const int64_t end = lists.stage_begin[s + 1];
+  if (begin == end) return sum;
+  sum.first_start = times.start[begin];
+  std::vector<bool> seen(static_cast<size_t>(layout.Chunks()), false);
+  for (int64_t k = end - 1; k >= begin; --k) {
+    const Task& t = lists.tasks[k];
+    sum.compute += times.end[k] - times.start[k];
+    sum.last_end = std::max(sum.last_end, times.end[k]);
+    const bool grads = t.kind == TaskKind::kBackward || t.kind == TaskKind::kWeight;
+    if (grads && !seen[t.chunk]) {
+      seen[t.chunk] = true;
+      sum.windows.push_back(GradWindow{t.chunk, times.start[k], times.end[k]});
+    }
+  }
+  return sum;
+}
+
+std::string PathName(const PipelineLayout& layout, const Task& t, int64_t stage) {
+  std::string name = TaskName(t);
+  if (layout.Chunks() > 1) name += ".c" + std::to_string(t.chunk);
+  return name + "@s" + std::to_string(stage);
+}
+
+void AddCriticalPath(const PipelineLayout& layout, const TaskLists& lists,
+                     const TaskTimes& times, int64_t last_task, PipelineResult& result) {
+  const CriticalPath path = WalkCriticalPath(layout, lists, times, last_task);
+  result.pp_comm_exposed = path.pp_comm;
+  result.critical_path.reserve(path.tasks.size() + 3);
+  for (int64_t k : path.tasks) {
+    result.critical_path.push_back(PathName(layout, lists.tasks[k], StageOfTask(lists, k)));
+  }
+}
+
+}  // namespace
+
+PipelineResult SimulatePipeline(const PipelineInput& input) {
+  const PipelineLayout layout(input);
+  TaskLists lists =
+      GenerateSchedule(input.schedule, ScheduleShape{input.pp, input.vpp, input.micro_batches});
+  const std::vector<bool> recompute = layout.HasRecompute();
+  if (std::find(recompute.begin(), recompute.end(), true) != recompute.end()) {
+    InsertRecompute(lists, layout.Chunks(), recompute);
+  }
+  const int64_t pp = layout.Stages();
+  PipelineRunOptions options{input.p2p, input.overlap_pp_comm, std::vector<Nanos>(pp, 0)};
+  for (int64_t s = 0; s < pp && !input.overlap_param_gather; ++s) {
+    options.stage_start[s] = layout.Dp(s).param_gather;
+  }
+  const TaskTimes times = RunPipeline(layout, lists, options);
+
+  PipelineResult result;
+  result.events = times.events;
+  std::vector<StageTail> tails;
+  Nanos pipeline_start = INT64_MAX;
+  Nanos pipeline_end = 0;
+  int64_t last_task = 0;
+  for (int64_t s = 0; s < pp; ++s) {
+    const StageSummary sum = Summarize(layout, lists, times, s);
+    pipeline_start = std::min(pipeline_start, sum.first_start);
+    pipeline_end = std::max(pipeline_end, sum.last_end);
+    if (sum.compute > result.compute) {
+      result.compute = sum.compute;
+      result.critical_stage = s;
+    }
+    tails.push_back(RunStageTail(layout.Dp(s), sum.windows, sum.last_end,
+                                 input.overlap_grad_reduce));
+    const int64_t chunks = times.peak_chunks_in_flight[s];
+    result.peak_chunks_in_flight.push_back(chunks);
+    result.peak_in_flight.push_back((chunks + layout.Chunks() - 1) /
+                                    (layout.Dual() ? 1 : layout.Chunks()));
+  }
+  for (int64_t k = 0; k < static_cast<int64_t>(lists.tasks.size()); ++k) {
+    if (times.end[k] > times.end[last_task]) last_task = k;
+  }
+  result.pipeline = pipeline_end - pipeline_start;
+  result.bubble = result.pipeline - result.compute;
+
+  // step = exposed param gather + pipeline + (DP tail + optimizer of the last stage to finish).
+  int64_t step_stage = 0;
+  for (int64_t s = 0; s < pp; ++s) {
+    if (tails[s].optimizer_end > tails[step_stage].optimizer_end) step_stage = s;
+  }
+  result.step = std::max(tails[step_stage].optimizer_end, pipeline_end);
+  const Nanos tail = result.step - pipeline_end;
+  result.optimizer = std::min(tail, layout.Dp(step_stage).optimizer);
+  result.dp_comm_exposed = tail - result.optimizer + pipeline_start;
+
+  if (pipeline_start > 0) result.critical_path.push_back("param gather");
+  AddCriticalPath(layout, lists, times, last_task, result);
+  if (tails[step_stage].grads_done > pipeline_end) {
+    result.critical_path.push_back("dp@s" + std::to_string(step_stage));
+  }
+  if (result.optimizer > 0) result.critical_path.push_back("optimizer@s" + std::to_string(step_stage));
+  if (input.record_timeline) result.timeline = BuildTimeline(layout, lists, times, tails, input.p2p);
+  return result;
+}
+
+}  // namespace paraplan

@@ -1,0 +1,58 @@
+#include "sim/pipeline_timeline.h"
+
+#include <string>
+
+namespace paraplan {
+namespace {
+
+void AddSends(const PipelineLayout& layout, const TaskLists& lists, const TaskTimes& times,
+              int64_t s, Nanos p2p, std::vector<TimelineEvent>& out) {
+  if (p2p == 0) return;
+  for (int64_t k = lists.stage_begin[s]; k < lists.stage_begin[s + 1]; ++k) {
+    const Task& t = lists.tasks[k];
+    const bool forward = t.kind == TaskKind::kForward;
+    if (!forward && t.kind != TaskKind::kBackward && t.kind != TaskKind::kBackwardInput) continue;
+    const Place to = forward ? layout.Next(s, t.chunk) : layout.Previous(s, t.chunk);
+    if (!to.Valid() || to.stage == s) continue;
+    const int64_t place = layout.PlaceIndex(t.micro_batch, to.stage, to.chunk);
+    const Nanos arrival = forward ? times.forward_ready[place] : times.backward_ready[place];
+    out.push_back(TimelineEvent{s, "pp", "send " + TaskName(t), t.micro_batch, t.chunk,
+                                arrival - p2p, arrival});
+  }
+}
+
+void AddTail(const StageTail& tail, int64_t s, std::vector<TimelineEvent>& out) {
+  if (tail.param_gather_end > 0) {
+    out.push_back(TimelineEvent{s, "dp", "param gather", -1, 0, 0, tail.param_gather_end});
+  }
+  for (size_t b = 0; b < tail.buckets.size(); ++b) {
+    const DpBucket& bucket = tail.buckets[b];
+    out.push_back(TimelineEvent{s, "dp", "dp bucket " + std::to_string(b), -1, bucket.chunk,
+                                bucket.start, bucket.end});
+  }
+  if (tail.optimizer_end > tail.optimizer_start) {
+    out.push_back(TimelineEvent{s, "compute", "optimizer", -1, 0, tail.optimizer_start,
+                                tail.optimizer_end});
+  }
+}
+
+}  // namespace
+
+std::vector<TimelineEvent> BuildTimeline(const PipelineLayout& layout, const TaskLists& lists,
+                                         const TaskTimes& times, const std::vector<StageTail>& tails,
+                                         Nanos p2p) {
+  std::vector<TimelineEvent> out;
+  out.reserve(lists.tasks.size() * (p2p > 0 ? 2 : 1) + tails.size() * 4);
+  for (int64_t s = 0; s < layout.Stages(); ++s) {
+    for (int64_t k = lists.stage_begin[s]; k < lists.stage_begin[s + 1]; ++k) {
+      const Task& t = lists.tasks[k];
+      out.push_back(TimelineEvent{s, "compute", TaskName(t), t.micro_batch, t.chunk,
+                                  times.start[k], times.end[k]});
+    }
+    AddSends(layout, lists, times, s, p2p, out);
+    AddTail(tails[s], s, out);
+  }
+  return out;
+}
+
+}  // namespace paraplan

@@ -1,0 +1,140 @@
+#include "study/study_runner.h"
+
+#include <algorithm>
+#include <atomic>
+#include <exception>
+#include <mutex>
+#include <thread>
+
+#include "config/study_file.h"
+#include "cost/step_model.h"
+#include "plan/plan_resolve.h"
+#include "plan/plan_rules.h"
+#include "search/search.h"
+#include "study/sweep.h"
+
+namespace paraplan {
+
+namespace {
+
+std::string JoinReasons(const std::vector<std::string>& reasons) {
+  std::string out;
+  for (const auto& r : reasons) out += (out.empty() ? "" : "; ") + r;
+  return out;
+}
+
+void EvaluatePlanMode(const StudySpec& spec, const StudyPointInput& in, int threads,
+                      StudyRow& row) {
+  SearchOptions options;
+  options.threads = threads;
+  options.simulate_top = spec.simulate_top;
+  options.top_k = 1;
+  const SearchResult result = SearchPlans(in.model, in.cluster, in.gpus, in.plan, options);
+  row.searched = result.searched;
+  row.feasible = result.feasible;
+  if (result.plans.empty()) {
+    row.status = "infeasible";
+    row.reason = result.why_nothing_fits.empty() ? "no plan fits" : result.why_nothing_fits;
+    return;
+  }
+  SetRowResult(row, result.plans.front());
+}
+
+void EvaluateSimulateMode(const StudyPointInput& in, StudyRow& row) {
+  ParallelPlan plan;
+  try {
+    plan = ResolvePlan(in.plan, in.gpus, in.model);
+  } catch (const InputError& e) {
+    row.status = "invalid";
+    row.reason = e.message();
+    return;
+  }
+  const std::vector<std::string> violations = PlanViolations(in.model, in.cluster, in.gpus, plan);
+  if (!violations.empty()) {
+    row.status = "invalid";
+    row.reason = JoinReasons(violations);
+    return;
+  }
+  const StepModel model(in.model, in.cluster, in.gpus);
+  SetRowResult(row, model.Simulate(plan));
+}
+
+StudyRow EvaluatePoint(const StudySpec& spec, const StudyPoint& point, const StudyPointInput& in,
+                       int threads) {
+  StudyRow row;
+  row.index = point.index;
+  for (const SweepValue* v : PointValues(spec.dimensions, point)) row.values.push_back(v->text);
+  try {
+    if (spec.mode == StudyMode::kPlan) {
+      EvaluatePlanMode(spec, in, threads, row);
+    } else {
+      EvaluateSimulateMode(in, row);
+    }
+  } catch (const InputError& e) {
+    row = StudyRow{row.index, row.values, "error", e.message(), false, {}, {}, 0, 0};
+  }
+  return row;
+}
+
+int HardwareThreads(int requested) {
+  if (requested > 0) return requested;
+  return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+}
+
+}  // namespace
+
+StudyTable MakeStudyTable(const StudySpec& spec) {
+  StudyTable table;
+  table.name = spec.name;
+  table.mode = ToString(spec.mode);
+  table.metric = spec.metric;
+  table.title = spec.title.empty() ? spec.name : spec.title;
+  table.x_label = spec.x_label;
+  std::vector<size_t> dimension_of;
+  for (const SweepAxis* axis : FlattenAxes(spec.dimensions, &dimension_of)) {
+    table.keys.push_back(axis->key);
+  }
+  for (size_t d : dimension_of) table.key_dimension.push_back(static_cast<int64_t>(d));
+  table.total_points = CountPoints(spec.dimensions);
+  return table;
+}
+
+StudyTable RunStudy(const StudySpec& spec, const StudyRunOptions& options) {
+  StudyTable table = MakeStudyTable(spec);
+  const std::vector<StudyPoint> points =
+      ShardPoints(ExpandPoints(spec.dimensions), options.shard, options.shard_count);
+  std::vector<StudyPointInput> inputs;
+  inputs.reserve(points.size());
+  for (const StudyPoint& p : points) inputs.push_back(ResolveStudyPoint(spec, p));
+
+  const int threads = HardwareThreads(options.threads);
+  const bool across_points = static_cast<int64_t>(points.size()) >= threads;
+  const int workers = across_points ? threads : 1;
+  const int search_threads = across_points ? 1 : threads;
+  table.rows.resize(points.size());
+  std::atomic<size_t> next{0};
+  std::mutex mutex;
+  int64_t done = 0;
+  std::exception_ptr failure;
+  auto work = [&] {
+    for (size_t i = next++; i < points.size(); i = next++) {
+      try {
+        table.rows[i] = EvaluatePoint(spec, points[i], inputs[i], search_threads);
+      } catch (...) {
+        std::lock_guard<std::mutex> lock(mutex);
+        if (!failure) failure = std::current_exception();
+      }
+      std::lock_guard<std::mutex> lock(mutex);
+      ++done;
+      if (options.progress) options.progress(done, static_cast<int64_t>(points.size()));
+    }
+  };
+  std::vector<std::thread> pool;
+  for (int w = 1; w < workers; ++w) pool.emplace_back(work);
+  work();
+  for (auto& t : pool) t.join();
+  if (failure) std::rethrow_exception(failure);
+  return table;
+}
+
+}  // namespace paraplan

@@ -1,0 +1,343 @@
+#include "validate/efficiency_fit.h"
+
+#include <Eigen/Dense>
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include "core/error.h"
+#include "cost/step_model.h"
+#include "validate/holdout.h"
+#include "validate/parallel_for.h"
+#include "validate/validation_json.h"
+
+namespace paraplan {
+
+namespace {
+
+constexpr const char* kLinkPrefix = "link.";
+constexpr double kJacobianStepFraction = 0.01;  // of each parameter's range
+constexpr double kMinPredictedSeconds = 1e-9;
+
+// A run with its plan frozen for one LM fit.
+struct FrozenRun {
+  const RunSpec* run = nullptr;
+  ParallelPlan plan;
+  bool simulate = true;
+  double measured_step_s = 0;
+};
+
+struct FamilyRuns {
+  std::vector<const RunSpec*> fitted;
+  std::vector<const RunSpec*> held_out;
+};
+
+double PredictStepSeconds(const FrozenRun& frozen, const Efficiency& efficiency) {
+  Cluster cluster = frozen.run->cluster;
+  cluster.efficiency = efficiency;
+  StepModel model(frozen.run->model, cluster, frozen.run->gpus);
+  const StepResult result =
+      frozen.simulate ? model.Simulate(frozen.plan) : model.Estimate(frozen.plan);
+  return result.step_time_s;
+}
+
+Efficiency FromVector(Efficiency base, const std::vector<EfficiencyParameter>& params,
+                      const Eigen::VectorXd& x) {
+  for (size_t j = 0; j < params.size(); ++j) {
+    SetEfficiencyValue(base, params[j].name, x[static_cast<Eigen::Index>(j)]);
+  }
+  return base;
+}
+
+Eigen::VectorXd ToVector(const Efficiency& efficiency,
+                         const std::vector<EfficiencyParameter>& params) {
+  Eigen::VectorXd x(static_cast<Eigen::Index>(params.size()));
+  for (size_t j = 0; j < params.size(); ++j) {
+    x[static_cast<Eigen::Index>(j)] = GetEfficiencyValue(efficiency, params[j].name);
+  }
+  return x;
+}
+
+void Clamp(Eigen::VectorXd& x, const std::vector<EfficiencyParameter>& params) {
+  for (size_t j = 0; j < params.size(); ++j) {
+    auto i = static_cast<Eigen::Index>(j);
+    x[i] = std::clamp(x[i], params[j].lower, params[j].upper);
+  }
+}
+
+// The least-squares problem of one family: data rows log(pred/meas), then ridge rows.
+class FitProblem {
+ public:
+  FitProblem(std::vector<FrozenRun> runs, Efficiency prior, std::vector<EfficiencyParameter> params,
+             const EfficiencyFitOptions& options)
+      : runs_(std::move(runs)),
+        prior_(std::move(prior)),
+        params_(std::move(params)),
+        prior_x_(ToVector(prior_, params_)),
+        options_(options) {}
+
+  const std::vector<EfficiencyParameter>& params() const { return params_; }
+  Efficiency ToEfficiency(const Eigen::VectorXd& x) const { return FromVector(prior_, params_, x); }
+
+  Eigen::VectorXd Residuals(const Eigen::VectorXd& x) const {
+    const Efficiency efficiency = ToEfficiency(x);
+    const auto n_runs = static_cast<Eigen::Index>(runs_.size());
+    Eigen::VectorXd r(n_runs + static_cast<Eigen::Index>(params_.size()));
+    ParallelFor(runs_.size(), options_.threads, [&](size_t i) {
+      const double predicted =
+          std::max(PredictStepSeconds(runs_[i], efficiency), kMinPredictedSeconds);
+      r[static_cast<Eigen::Index>(i)] = std::log(predicted / runs_[i].measured_step_s);
+    });
+    for (size_t j = 0; j < params_.size(); ++j) {
+      const auto i = static_cast<Eigen::Index>(j);
+      r[n_runs + i] = options_.ridge_weight * (x[i] - prior_x_[i]) / params_[j].prior_sigma;
+    }
+    return r;
+  }
+
+  Eigen::MatrixXd Jacobian(const Eigen::VectorXd& x, const Eigen::VectorXd& r) const {
+    Eigen::MatrixXd jac(r.size(), x.size());
+    for (Eigen::Index j = 0; j < x.size(); ++j) {
+      const auto& p = params_[static_cast<size_t>(j)];
+      double h = kJacobianStepFraction * (p.upper - p.lower);
+      if (x[j] + h > p.upper) h = -h;
+      Eigen::VectorXd xh = x;
+      xh[j] += h;
+      jac.col(j) = (Residuals(xh) - r) / h;
+    }
+    return jac;
+  }
+
+ private:
+  std::vector<FrozenRun> runs_;
+  Efficiency prior_;
+  std::vector<EfficiencyParameter> params_;
+  Eigen::VectorXd prior_x_;
+  const EfficiencyFitOptions& options_;
+};
+
+// Levenberg–Marquardt from x (clamped to the bounds); returns the iterations taken.
+int LevenbergMarquardt(const FitProblem& problem, Eigen::VectorXd& x, int max_iterations) {
+  Eigen::VectorXd r = problem.Residuals(x);
+  double cost = r.squaredNorm();
+  double mu = 1e-2;
+  int iteration = 0;
+  for (; iteration < max_iterations; ++iteration) {
+    const Eigen::MatrixXd jac = problem.Jacobian(x, r);
+    const Eigen::MatrixXd jtj = jac.transpose() * jac;
+    const Eigen::VectorXd grad = jac.transpose() * r;
+    bool improved = false;
+    while (mu < 1e8) {
+      Eigen::MatrixXd damped = jtj;
+      damped.diagonal() += mu * jtj.diagonal() + Eigen::VectorXd::Constant(x.size(), 1e-12);
+      Eigen::VectorXd candidate = x + damped.ldlt().solve(-grad);
+      Clamp(candidate, problem.params());
+      const Eigen::VectorXd r_candidate = problem.Residuals(candidate);
+      const double cost_candidate = r_candidate.squaredNorm();
+      if (cost_candidate < cost) {
+        const double gain = (cost - cost_candidate) / std::max(cost, 1e-30);
+        x = candidate;
+        r = r_candidate;
+        cost = cost_candidate;
+        mu = std::max(mu / 3.0, 1e-9);
+        improved = gain > 1e-7;
+        break;
+      }
+      mu *= 4.0;
+    }
+    if (!improved) break;
+  }
+  return iteration;
+}
+
+std::string PlanKey(const ParallelPlan& plan) {
+  return ValidationPlanJson(plan).Dump(-1);
+}
+
+bool SamePlans(const std::vector<FrozenRun>& a, const std::vector<FrozenRun>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (a[i].run != b[i].run || PlanKey(a[i].plan) != PlanKey(b[i].plan)) return false;
+  }
+  return true;
+}
+
+// Searches every run with `efficiency`; fills the step-time error summary and the frozen plans.
+std::vector<FrozenRun> EvaluateFamily(const std::vector<const RunSpec*>& runs,
+                                      const Efficiency& efficiency,
+                                      const EfficiencyFitOptions& options, MetricSummary* summary) {
+  std::vector<RunOutcome> outcomes(runs.size());
+  ParallelFor(runs.size(), options.threads, [&](size_t i) {
+    RunSpec run = *runs[i];
+    run.cluster.efficiency = efficiency;
+    outcomes[i] = EvaluateRun(run, options.run);
+  });
+  std::vector<FrozenRun> frozen;
+  std::vector<double> errors;
+  for (size_t i = 0; i < runs.size(); ++i) {
+    const RunOutcome& outcome = outcomes[i];
+    auto measured = runs[i]->measured.find("step_time_s");
+    if (outcome.status != RunStatus::kOk || !outcome.result ||
+        measured == runs[i]->measured.end() || measured->second <= 0) {
+      continue;
+    }
+    errors.push_back(outcome.error_pct.at("step_time_s"));
+    frozen.push_back({runs[i], outcome.result->plan, outcome.result->simulated, measured->second});
+  }
+  if (summary) *summary = Summarize(errors);
+  return frozen;
+}
+
+Efficiency PriorFor(const std::string& family, const RunSpec& run) {
+  std::vector<std::string> tiers;
+  for (const auto& tier : run.cluster.network) tiers.push_back(tier.name);
+  return PriorEfficiency(family, tiers);
+}
+
+std::vector<std::string> TierNames(const std::vector<const RunSpec*>& runs) {
+  std::set<std::string> names;
+  for (const RunSpec* run : runs) {
+    for (const auto& tier : run->cluster.network) names.insert(tier.name);
+  }
+  return {names.begin(), names.end()};
+}
+
+FamilyFit FitFamily(const std::string& family, const FamilyRuns& runs,
+                    const EfficiencyFitOptions& options) {
+  FamilyFit fit;
+  fit.family = family;
+  for (const RunSpec* run : runs.fitted) fit.fitted_ids.push_back(run->id);
+  for (const RunSpec* run : runs.held_out) fit.held_out_ids.push_back(run->id);
+  fit.prior = PriorFor(family, *runs.fitted.front());
+  fit.parameters = EfficiencyParameters(TierNames(runs.fitted));
+  Efficiency current = fit.prior;
+  std::vector<FrozenRun> previous;
+  for (int outer = 0; outer < options.outer_iterations; ++outer) {
+    std::vector<FrozenRun> frozen =
+        EvaluateFamily(runs.fitted, current, options, outer == 0 ? &fit.fitted_before : nullptr);
+    if (frozen.empty() || (outer > 0 && SamePlans(frozen, previous))) break;
+    FitProblem problem(frozen, fit.prior, fit.parameters, options);
+    Eigen::VectorXd x = ToVector(current, fit.parameters);
+    fit.lm_iterations += LevenbergMarquardt(problem, x, options.lm_iterations);
+    current = problem.ToEfficiency(x);
+    previous = std::move(frozen);
+    fit.outer_iterations = outer + 1;
+  }
+  fit.fitted = current;
+  EvaluateFamily(runs.fitted, current, options, &fit.fitted_after);
+  EvaluateFamily(runs.held_out, fit.prior, options, &fit.held_out_before);
+  EvaluateFamily(runs.held_out, current, options, &fit.held_out_after);
+  return fit;
+}
+
+}  // namespace
+
+Efficiency PriorEfficiency(const std::string& family, const std::vector<std::string>& tiers) {
+  // The sourced starting points of hardware/efficiency.yaml (its header cites them), kept here
+  // so that a refit does not start from, and pull toward, its own previous result.
+  Efficiency e;
+  std::map<std::string, double> link;
+  if (family == "A100") {
+    e = {0.82, 64, 0.55, 0.65, 0.55, 0.85, 10, 0.0, {}};
+    link = {{"nvlink", 0.77}, {"scaleout", 0.85}};
+  } else if (family == "H100" || family == "H200" || family == "H800") {
+    e = {0.75, 128, 0.58, 0.55, 0.42, 0.82, 10, 0.0, {}};
+    link = {{"nvlink", 0.80}, {"scaleout", 0.88}};
+  }
+  for (const auto& tier : tiers) {
+    auto it = link.find(tier);
+    e.link[tier] = it == link.end() ? e.LinkFraction(tier) : it->second;
+  }
+  return e;
+}
+
+std::vector<EfficiencyParameter> EfficiencyParameters(const std::vector<std::string>& tier_names) {
+  std::vector<EfficiencyParameter> params = {
+      {"gemm_max", 0.30, 0.98, 0.15},           {"gemm_half_dim", 0.0, 1024.0, 96.0},
+      {"fp8_gemm_max", 0.20, 0.95, 0.15},       {"attention_fwd", 0.20, 0.90, 0.15},
+      {"attention_bwd", 0.15, 0.85, 0.15},      {"memory_bandwidth", 0.40, 0.95, 0.10},
+      {"kernel_overhead_us", 0.0, 200.0, 20.0}, {"step_overhead_s", 0.0, 2.0, 0.1},
+  };
+  for (const auto& tier : tier_names) params.push_back({kLinkPrefix + tier, 0.20, 0.98, 0.15});
+  return params;
+}
+
+double GetEfficiencyValue(const Efficiency& e, const std::string& name) {
+  if (name == "gemm_max") return e.gemm_max;
+  if (name == "gemm_half_dim") return e.gemm_half_dim;
+  if (name == "fp8_gemm_max") return e.fp8_gemm_max;
+  if (name == "attention_fwd") return e.attention_fwd;
+  if (name == "attention_bwd") return e.attention_bwd;
+  if (name == "memory_bandwidth") return e.memory_bandwidth;
+  if (name == "kernel_overhead_us") return e.kernel_overhead_us;
+  if (name == "step_overhead_s") return e.step_overhead_s;
+  if (name.rfind(kLinkPrefix, 0) == 0) return e.LinkFraction(name.substr(5));
+  throw InputError("unknown efficiency parameter '" + name + "'");
+}
+
+void SetEfficiencyValue(Efficiency& e, const std::string& name, double value) {
+  if (name == "gemm_max") {
+    e.gemm_max = value;
+  } else if (name == "gemm_half_dim") {
+    e.gemm_half_dim = value;
+  } else if (name == "fp8_gemm_max") {
+    e.fp8_gemm_max = value;
+  } else if (name == "attention_fwd") {
+    e.attention_fwd = value;
+  } else if (name == "attention_bwd") {
+    e.attention_bwd = value;
+  } else if (name == "memory_bandwidth") {
+    e.memory_bandwidth = value;
+  } else if (name == "kernel_overhead_us") {
+    e.kernel_overhead_us = value;
+  } else if (name == "step_overhead_s") {
+    e.step_overhead_s = value;
+  } else if (name.rfind(kLinkPrefix, 0) == 0) {
+    e.link[name.substr(5)] = value;
+  } else {
+    throw InputError("unknown efficiency parameter '" + name + "'");
+  }
+}
+
+std::map<std::string, std::string> DerivedFamilies() {
+  // Hopper parts share the H100's SMs and NVLink 4: the fractions of their own datasheet peaks
+  // carry over (the peaks themselves differ and live in the hardware files).
+  return {{"H200", "H100"}, {"H800", "H100"}};
+}
+
+EfficiencyFitResult FitEfficiencies(const std::vector<RunSpec>& runs,
+                                    const EfficiencyFitOptions& options) {
+  std::vector<HoldoutKey> keys;
+  for (const auto& run : runs) keys.push_back({run.id, GpuFamily(run.cluster.gpu.name)});
+  const std::vector<bool> held = HeldOutRuns(keys, options.holdout_every);
+  std::map<std::string, FamilyRuns> families;
+  for (size_t i = 0; i < runs.size(); ++i) {
+    if (!runs[i].error.empty()) continue;
+    auto& family = families[keys[i].family];
+    (held[i] ? family.held_out : family.fitted).push_back(&runs[i]);
+  }
+  EfficiencyFitResult result;
+  for (const auto& [family, family_runs] : families) {
+    if (family_runs.fitted.empty()) continue;
+    result.families.push_back(FitFamily(family, family_runs, options));
+    result.defaults[family] = result.families.back().fitted;
+  }
+  for (const auto& [derived, from] : DerivedFamilies()) {
+    auto it = result.defaults.find(from);
+    if (it == result.defaults.end() || result.defaults.count(derived)) continue;
+    result.defaults[derived] = it->second;
+    result.derived_from[derived] = from;
+  }
+  return result;
+}
+
+std::vector<RunSpec> WithEfficiencies(std::vector<RunSpec> runs,
+                                      const std::map<std::string, Efficiency>& defaults) {
+  for (auto& run : runs) {
+    auto it = defaults.find(GpuFamily(run.cluster.gpu.name));
+    if (it != defaults.end()) run.cluster.efficiency = it->second;
+  }
+  return runs;
+}
+
+}  // namespace paraplan

@@ -1,0 +1,80 @@
+// Fitting the default efficiencies (hardware/efficiency.yaml) to published runs, per GPU family,
+// over all the family's runs at once — never per row. The model: log(predicted / measured step
+// time) for every run not held out, plus a ridge row per parameter that pulls it toward the
+// prior (PriorEfficiency: the sourced starting points of hardware/efficiency.yaml).
+// Levenberg–Marquardt with a numeric Jacobian; bounds by clamping. The plan chosen for the knobs a
+// source did not state is frozen during each outer iteration and re-searched between them.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "config/runs_file.h"
+#include "hardware/efficiency.h"
+#include "validate/metric_summary.h"
+#include "validate/run_evaluation.h"
+
+namespace paraplan {
+
+// One fitted number: its name in hardware/efficiency.yaml ("gemm_max", "link.nvlink"), bounds,
+// the prior and the prior's standard deviation used by the ridge.
+struct EfficiencyParameter {
+  std::string name;
+  double lower = 0;
+  double upper = 0;
+  double prior_sigma = 0;
+};
+
+// The parameters fitted for a cluster whose tiers are `tier_names`.
+std::vector<EfficiencyParameter> EfficiencyParameters(const std::vector<std::string>& tier_names);
+
+// The prior of a family: the sourced starting points (A100, Hopper), else the struct defaults;
+// one link fraction per tier name.
+Efficiency PriorEfficiency(const std::string& family, const std::vector<std::string>& tiers);
+
+// Reading and writing one parameter of an Efficiency by its name (throws InputError if unknown).
+double GetEfficiencyValue(const Efficiency& efficiency, const std::string& name);
+void SetEfficiencyValue(Efficiency& efficiency, const std::string& name, double value);
+
+struct EfficiencyFitOptions {
+  int64_t holdout_every = 4;  // every K-th run per family (by id) is held out of the fit
+  int outer_iterations = 3;   // re-search the open knobs between LM fits, at most this often
+  int lm_iterations = 25;
+  double ridge_weight = 0.1;  // a one-sigma move costs as much as a 10% error on one run
+  int threads = 0;
+  RunEvaluationOptions run;
+};
+
+struct FamilyFit {
+  std::string family;
+  std::vector<std::string> fitted_ids;
+  std::vector<std::string> held_out_ids;
+  Efficiency prior;
+  Efficiency fitted;
+  std::vector<EfficiencyParameter> parameters;
+  MetricSummary fitted_before, fitted_after;      // step time, runs in the fit
+  MetricSummary held_out_before, held_out_after;  // step time, held-out runs
+  int outer_iterations = 0;
+  int lm_iterations = 0;
+};
+
+struct EfficiencyFitResult {
+  std::vector<FamilyFit> families;  // by family name
+  // The defaults to write: fitted families, plus families derived from a fitted one.
+  std::map<std::string, Efficiency> defaults;
+  std::map<std::string, std::string> derived_from;  // "H200" → "H100"
+};
+
+// Families without runs that take a fitted family's numbers (same architecture).
+std::map<std::string, std::string> DerivedFamilies();
+
+EfficiencyFitResult FitEfficiencies(const std::vector<RunSpec>& runs,
+                                    const EfficiencyFitOptions& options);
+
+// The runs with each family's efficiency replaced by `defaults` (families not listed keep theirs).
+std::vector<RunSpec> WithEfficiencies(std::vector<RunSpec> runs,
+                                      const std::map<std::string, Efficiency>& defaults);
+
+}  // namespace paraplan

@@ -1,0 +1,173 @@
+#include "validate/run_evaluation.h"
+
+#include <exception>
+
+#include "core/error.h"
+#include "core/units.h"
+#include "cost/step_model.h"
+#include "plan/plan_rules.h"
+#include "search/search.h"
+#include "validate/holdout.h"
+#include "validate/metric_summary.h"
+
+namespace paraplan {
+
+namespace {
+
+template <typename T>
+T FirstOr(const Choice<T>& choice, T fallback) {
+  return choice && !choice->empty() ? choice->front() : fallback;
+}
+
+template <typename T>
+bool IsOpen(const Choice<T>& choice) {
+  return !choice || choice->size() > 1;
+}
+
+std::string Text(int64_t v) {
+  return std::to_string(v);
+}
+std::string Text(int v) {
+  return std::to_string(v);
+}
+std::string Text(bool v) {
+  return v ? "true" : "false";
+}
+template <typename E>
+std::string Text(E v) {
+  return ToString(v);
+}
+
+template <typename T, typename V>
+void AddIfOpen(std::vector<std::string>& out, const char* name, const Choice<T>& choice,
+               const V& value) {
+  if (IsOpen(choice)) out.push_back(std::string(name) + "=" + Text(value));
+}
+
+std::string JoinLines(const std::vector<std::string>& lines) {
+  std::string out;
+  for (const auto& line : lines) out += (out.empty() ? "" : "; ") + line;
+  return out;
+}
+
+// The search over the open knobs; when nothing fits, the closest non-fitting plan; when no plan
+// is valid at all, the stated plan with defaults if it obeys the rules.
+StepResult ChoosePlan(const RunSpec& run, const RunEvaluationOptions& options, RunOutcome& out) {
+  SearchOptions search_options;
+  search_options.threads = options.search_threads;
+  search_options.simulate_top = options.simulate_top;
+  search_options.top_k = 1;
+  SearchResult found = SearchPlans(run.model, run.cluster, run.gpus, run.plan, search_options);
+  if (!found.plans.empty()) return found.plans.front();
+  if (!found.closest.empty()) {
+    out.message = "no plan fits in memory: " + found.why_nothing_fits;
+    return found.closest.front();
+  }
+  ParallelPlan plan = ResolveWithDefaults(run.plan, run.gpus);
+  std::vector<std::string> violations = PlanViolations(run.model, run.cluster, run.gpus, plan);
+  if (!violations.empty()) {
+    throw InputError(run.where, "plan",
+                     "the stated plan breaks the rules: " + JoinLines(violations));
+  }
+  StepModel model(run.model, run.cluster, run.gpus);
+  out.message = found.why_nothing_fits.empty()
+                    ? "the search found no plan; evaluated the stated plan"
+                    : found.why_nothing_fits;
+  return model.Simulate(plan);
+}
+
+}  // namespace
+
+ParallelPlan ResolveWithDefaults(const PlanConstraints& c, int64_t gpus) {
+  ParallelPlan p;
+  p.tp = FirstOr(c.tp, p.tp);
+  p.pp = FirstOr(c.pp, p.pp);
+  p.cp = FirstOr(c.cp, p.cp);
+  const int64_t model_parallel = p.tp * p.pp * p.cp;
+  p.dp = FirstOr(
+      c.dp, model_parallel > 0 && gpus % model_parallel == 0 ? gpus / model_parallel : int64_t{1});
+  p.ep = FirstOr(c.ep, p.ep);
+  p.etp = FirstOr(c.etp, p.etp);
+  p.vpp = FirstOr(c.vpp, p.vpp);
+  p.micro_batch = FirstOr(c.micro_batch, p.micro_batch);
+  p.global_batch = FirstOr(c.global_batch, p.micro_batch * p.dp);
+  p.seq_len = FirstOr(c.seq_len, p.seq_len);
+  p.recompute = FirstOr(c.recompute, p.recompute);
+  p.sequence_parallel = FirstOr(c.sequence_parallel, p.tp > 1);
+  p.zero = FirstOr(c.zero, p.zero);
+  p.precision = FirstOr(c.precision, p.precision);
+  p.schedule = FirstOr(c.schedule, p.vpp > 1 ? Schedule::kInterleaved : p.schedule);
+  p.moe_routing = FirstOr(c.moe_routing, p.moe_routing);
+  p.moe_capacity_factor = FirstOr(c.moe_capacity_factor, p.moe_capacity_factor);
+  p.moe_imbalance = FirstOr(c.moe_imbalance, p.moe_imbalance);
+  p.dp_comm_dtype = FirstOr(c.dp_comm_dtype, p.dp_comm_dtype);
+  p.dp_bucket_MB = FirstOr(c.dp_bucket_MB, p.dp_bucket_MB);
+  p.placement = FirstOr(c.placement, p.placement);
+  if (c.pp_layers) p.pp_layers = *c.pp_layers;
+  p.overlap_grad_reduce = FirstOr(c.overlap_grad_reduce, p.overlap_grad_reduce);
+  p.overlap_param_gather = FirstOr(c.overlap_param_gather, p.overlap_param_gather);
+  p.overlap_tp_comm = FirstOr(c.overlap_tp_comm, p.overlap_tp_comm);
+  p.overlap_ep_comm = FirstOr(c.overlap_ep_comm, p.overlap_ep_comm);
+  p.overlap_pp_comm = FirstOr(c.overlap_pp_comm, p.overlap_pp_comm);
+  return p;
+}
+
+std::vector<std::string> SearchedKnobs(const PlanConstraints& c, const ParallelPlan& p) {
+  std::vector<std::string> out;
+  AddIfOpen(out, "tp", c.tp, p.tp);
+  AddIfOpen(out, "pp", c.pp, p.pp);
+  AddIfOpen(out, "dp", c.dp, p.dp);
+  AddIfOpen(out, "cp", c.cp, p.cp);
+  AddIfOpen(out, "ep", c.ep, p.ep);
+  AddIfOpen(out, "vpp", c.vpp, p.vpp);
+  AddIfOpen(out, "micro_batch", c.micro_batch, p.micro_batch);
+  AddIfOpen(out, "recompute", c.recompute, p.recompute);
+  AddIfOpen(out, "sequence_parallel", c.sequence_parallel, p.sequence_parallel);
+  AddIfOpen(out, "zero", c.zero, p.zero);
+  AddIfOpen(out, "schedule", c.schedule, p.schedule);
+  return out;
+}
+
+std::map<std::string, double> PredictedMetrics(const StepResult& result) {
+  return {{"step_time_s", result.step_time_s},
+          {"tokens_per_s_per_gpu", result.tokens_per_s_per_gpu},
+          {"mfu", result.mfu},
+          {"memory_GiB", BytesToGiB(result.peak_memory_bytes)}};
+}
+
+RunOutcome EvaluateRun(const RunSpec& run, const RunEvaluationOptions& options) {
+  RunOutcome out;
+  out.id = run.id;
+  out.source = run.source;
+  out.model_name = run.model.name;
+  out.gpu_name = run.cluster.gpu.name;
+  out.gpu_family = GpuFamily(run.cluster.gpu.name);
+  out.gpus = run.gpus;
+  out.measured = run.measured;
+  if (!run.error.empty()) {
+    out.status = RunStatus::kError;
+    out.message = run.error;
+    return out;
+  }
+  try {
+    StepResult chosen = ChoosePlan(run, options, out);
+    out.fits = chosen.fits;
+    out.searched = SearchedKnobs(run.plan, chosen.plan);
+    out.predicted = PredictedMetrics(chosen);
+    for (const auto& [metric, measured] : run.measured) {
+      auto it = out.predicted.find(metric);
+      if (it != out.predicted.end() && measured != 0) {
+        out.error_pct[metric] = ErrorPct(it->second, measured);
+      }
+    }
+    out.result = std::move(chosen);
+  } catch (const std::exception& e) {
+    out.status = RunStatus::kError;
+    out.message = e.what();
+    out.predicted.clear();
+    out.error_pct.clear();
+  }
+  return out;
+}
+
+}  // namespace paraplan

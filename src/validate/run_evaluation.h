@@ -1,0 +1,59 @@
+// Evaluating one published run: fix the knobs the source stated, search the rest, and compare the
+// chosen plan's prediction with every measured metric. A published plan predicted not to fit is
+// reported (fits = false) and still compared; a run that cannot be evaluated gets an error status.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "config/runs_file.h"
+#include "cost/step_result.h"
+#include "plan/parallel_plan.h"
+#include "plan/plan_constraints.h"
+
+namespace paraplan {
+
+enum class RunStatus { kOk, kError };
+
+// How each run's search is bounded (validation runs many runs; each search stays small).
+struct RunEvaluationOptions {
+  int64_t simulate_top = 4;  // best estimates re-run in the event simulator
+  int search_threads = 1;    // threads per run's search (runs themselves run in parallel)
+};
+
+struct RunOutcome {
+  std::string id;
+  std::string source;
+  std::string model_name;
+  std::string gpu_name;
+  std::string gpu_family;  // GpuFamily(gpu_name)
+  int64_t gpus = 0;
+  RunStatus status = RunStatus::kOk;
+  std::string message;  // why the run is an error, or why no plan fits
+  bool fits = false;
+  std::optional<StepResult> result;   // the chosen plan's prediction (status ok)
+  std::vector<std::string> searched;  // "knob=value" for each knob the source left open
+  std::map<std::string, double> measured;
+  std::map<std::string, double> predicted;  // all kValidationMetrics (status ok)
+  std::map<std::string, double> error_pct;  // the measured ones
+  bool held_out = false;                    // set by the caller's held-out split
+};
+
+// The plan when every open knob takes its first allowed value or the ParallelPlan default
+// (dp = gpus / (tp·cp·pp) when open). Used when the search finds no valid plan at all.
+ParallelPlan ResolveWithDefaults(const PlanConstraints& constraints, int64_t gpus);
+
+// "knob=value" for the knobs `constraints` leaves open or restricted to several values.
+std::vector<std::string> SearchedKnobs(const PlanConstraints& constraints,
+                                       const ParallelPlan& chosen);
+
+// The four metrics of a prediction (step_time_s, tokens_per_s_per_gpu, mfu, memory_GiB).
+std::map<std::string, double> PredictedMetrics(const StepResult& result);
+
+// Evaluates one run (never throws for a bad run: the error goes into the outcome).
+RunOutcome EvaluateRun(const RunSpec& run, const RunEvaluationOptions& options);
+
+}  // namespace paraplan

@@ -1,0 +1,84 @@
+#include "validate/validation_json.h"
+
+namespace paraplan {
+
+namespace {
+
+Json MetricsJson(const std::map<std::string, double>& values) {
+  Json out = Json::MakeObject();
+  for (const char* metric : kValidationMetrics) {
+    auto it = values.find(metric);
+    if (it != values.end()) out.Set(metric, it->second);
+  }
+  return out;
+}
+
+}  // namespace
+
+Json ValidationPlanJson(const ParallelPlan& plan) {
+  Json out = Json::MakeObject();
+  out.Set("tp", plan.tp).Set("pp", plan.pp).Set("dp", plan.dp).Set("cp", plan.cp);
+  out.Set("ep", plan.ep).Set("etp", plan.etp).Set("vpp", plan.vpp);
+  out.Set("micro_batch", plan.micro_batch).Set("global_batch", plan.global_batch);
+  out.Set("recompute", ToString(plan.recompute));
+  out.Set("sequence_parallel", plan.sequence_parallel);
+  out.Set("zero", plan.zero);
+  out.Set("precision", ToString(plan.precision));
+  out.Set("schedule", ToString(plan.schedule));
+  return out;
+}
+
+Json RunOutcomeJson(const RunOutcome& run) {
+  const bool ok = run.status == RunStatus::kOk;
+  Json out = Json::MakeObject();
+  out.Set("id", run.id);
+  out.Set("status", ok ? "ok" : "error");
+  out.Set("message", run.message);
+  out.Set("fits", ok && run.fits);
+  out.Set("plan", ok && run.result ? ValidationPlanJson(run.result->plan) : Json());
+  out.Set("predicted", MetricsJson(run.predicted));
+  out.Set("measured", MetricsJson(run.measured));
+  out.Set("error_pct", MetricsJson(run.error_pct));
+  Json searched = Json::MakeArray();
+  for (const auto& knob : run.searched) searched.Push(knob);
+  out.Set("searched", std::move(searched));
+  out.Set("held_out", run.held_out);
+  return out;
+}
+
+Json SummarySetJson(const SummarySet& set) {
+  Json out = Json::MakeObject();
+  for (const char* metric : kValidationMetrics) {
+    auto it = set.metrics.find(metric);
+    const MetricSummary summary = it == set.metrics.end() ? MetricSummary{} : it->second;
+    Json m = Json::MakeObject();
+    m.Set("n", summary.n).Set("mape_pct", summary.mape_pct).Set("max_abs_pct", summary.max_abs_pct);
+    out.Set(metric, std::move(m));
+  }
+  Json fits = Json::MakeObject();
+  fits.Set("n", set.fits_n).Set("fit", set.fits_fit);
+  out.Set("fits", std::move(fits));
+  out.Set("errors", set.errors);
+  return out;
+}
+
+Json ValidationReportJson(const ValidationReport& report) {
+  Json runs = Json::MakeArray();
+  Json held_ids = Json::MakeArray();
+  for (const auto& run : report.runs) {
+    runs.Push(RunOutcomeJson(run));
+    if (run.held_out) held_ids.Push(run.id);
+  }
+  Json holdout = Json::MakeObject();
+  holdout.Set("every", report.holdout_every);
+  holdout.Set("ids", std::move(held_ids));
+  holdout.Set("fitted", SummarySetJson(report.fitted));
+  holdout.Set("held_out", SummarySetJson(report.held_out));
+  Json out = Json::MakeObject();
+  out.Set("runs", std::move(runs));
+  out.Set("summary", SummarySetJson(report.all));
+  out.Set("holdout", std::move(holdout));
+  return out;
+}
+
+}  // namespace paraplan

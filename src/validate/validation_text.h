@@ -1,0 +1,34 @@
+// Human-readable validation output: the terminal table and the Markdown document that
+// docs/validation.md is generated from (`paraplan validate ... --format markdown`).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "plan/parallel_plan.h"
+#include "validate/efficiency_fit.h"
+#include "validate/validation_report.h"
+
+namespace paraplan {
+
+// "tp8 pp4 dp32 v2 mb1 full z1 sp bf16": the plan in one short cell.
+std::string PlanShort(const ParallelPlan& plan);
+
+// The source text up to its first comma or parenthesis ("Narayanan et al.").
+std::string SourceShort(const std::string& source);
+
+// One row per run and the summaries, aligned for a terminal.
+std::string ValidationTable(const ValidationReport& report);
+
+struct MarkdownInput {
+  std::vector<ValidationReport> reports;  // one section per runs file
+  const EfficiencyFitResult* fit = nullptr;
+  std::string fit_runs_file;  // the runs file the fit used
+  std::string command;        // the command line that produced the document
+  std::string notes;          // hand-written lessons (Markdown) placed after the worst rows
+  size_t worst_rows = 5;
+};
+
+std::string ValidationMarkdown(const MarkdownInput& input);
+
+}  // namespace paraplan

@@ -1,0 +1,77 @@
+#include "calib/profile_lookup.h"
+
+#include <catch2/catch.hpp>
+
+#include "core/error.h"
+
+namespace paraplan {
+namespace {
+
+CalibrationProfile GemmProfile() {
+  CalibrationProfile p;
+  // Throughput grows with size, as on real GPUs.
+  p.gemm["bf16"] = {{1024, 1024, 1024, 300.0},
+                    {2048, 2048, 2048, 500.0},
+                    {4096, 4096, 4096, 650.0},
+                    {8192, 8192, 8192, 700.0}};
+  return p;
+}
+
+TEST_CASE("gemm lookup returns measured shapes exactly", "[calib]") {
+  bool found = false;
+  CHECK(ProfileGemmTflops(GemmProfile(), "bf16", 4096, 4096, 4096, &found) == 650.0);
+  CHECK(found);
+}
+
+TEST_CASE("gemm lookup interpolates monotonically between shapes", "[calib]") {
+  const CalibrationProfile p = GemmProfile();
+  bool found = false;
+  double previous = 0;
+  for (int64_t s : {1024, 1448, 2048, 2896, 4096, 5793, 8192}) {
+    const double tflops = ProfileGemmTflops(p, "bf16", s, s, s, &found);
+    CHECK(found);
+    CHECK(tflops >= previous);
+    CHECK(tflops >= 300.0);
+    CHECK(tflops <= 700.0);
+    previous = tflops;
+  }
+  // Between two neighbours, strictly inside their range.
+  const double mid = ProfileGemmTflops(p, "bf16", 2896, 2896, 2896, &found);
+  CHECK(mid > 500.0);
+  CHECK(mid < 650.0);
+}
+
+TEST_CASE("gemm lookup reports missing data", "[calib]") {
+  bool found = true;
+  CHECK(ProfileGemmTflops(GemmProfile(), "fp8", 1024, 1024, 1024, &found) == 0.0);
+  CHECK_FALSE(found);
+  found = true;
+  CHECK(ProfileGemmTflops(GemmProfile(), "bf16", 0, 1024, 1024, &found) == 0.0);
+  CHECK_FALSE(found);
+  CHECK(ProfileGemmTflops(GemmProfile(), "bf16", 1000, 1000, 1000, nullptr) > 0.0);
+}
+
+TEST_CASE("collective lookup and time", "[calib]") {
+  CalibrationProfile p;
+  p.collectives["all_reduce"]["nvlink"] = {10.0, 400.0, 0.999, 20};
+  CollectiveFit fit;
+  REQUIRE(ProfileCollective(p, "all_reduce", "nvlink", &fit));
+  CHECK(fit.bandwidth_GBps == 400.0);
+  CHECK_FALSE(ProfileCollective(p, "all_reduce", "scaleout", &fit));
+  CHECK_FALSE(ProfileCollective(p, "all_gather", "nvlink", &fit));
+  // 400 GB/s = 4e5 bytes/µs: 4e8 bus bytes take 1000 µs plus the latency.
+  CHECK(CollectiveTimeUs(fit, 4e8) == Approx(1010.0));
+}
+
+TEST_CASE("nccl-tests bus bandwidth factors", "[calib]") {
+  CHECK(BusBandwidthFactor("all_reduce", 8) == Approx(1.75));
+  CHECK(BusBandwidthFactor("all_gather", 8) == Approx(0.875));
+  CHECK(BusBandwidthFactor("reduce_scatter", 4) == Approx(0.75));
+  CHECK(BusBandwidthFactor("all_to_all", 2) == Approx(0.5));
+  CHECK(BusBandwidthFactor("send_recv", 2) == 1.0);
+  CHECK(BusBandwidthFactor("all_reduce", 1) == 1.0);
+  CHECK_THROWS_AS(BusBandwidthFactor("broadcast", 8), InputError);
+}
+
+}  // namespace
+}  // namespace paraplan

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Runs every libFuzzer target for SECONDS each, seeded from the shipped files. A crash keeps its
+# input under tests/data/fuzz-regressions/<target>/ (commit it: the regression test replays it)
+# and fails the script. Usage: tests/fuzz/run-fuzzers.sh BUILD_DIR [SECONDS]
+set -uo pipefail
+BUILD="${1:?build dir configured with -DPARAPLAN_FUZZ=ON}"
+SECS="${2:-60}"
+cd "$(dirname "$0")/../.."
+seeds_for() {
+  case "$1" in
+    model_yaml) ls models/*.yaml ;;
+    hardware_yaml) ls hardware/*.yaml ;;
+    plan_string) ls tests/fuzz/seeds/plan_string/* ;;
+    runs_file) ls docs/validation/*.yaml 2>/dev/null ;;
+    study_file) ls plans/*.yaml ;;
+    hf_config_json) ls tests/data/config/hf/*.json 2>/dev/null ;;
+    calibration_csv) ls tests/data/calib/*.csv 2>/dev/null ;;
+    calibration_profile) ls tests/data/calib/*.yaml calibrate/data/*.yaml 2>/dev/null ;;
+  esac
+}
+failed=0
+for bin in "$BUILD"/fuzz/fuzz_*; do
+  name="$(basename "$bin")"; name="${name#fuzz_}"
+  corpus="$(mktemp -d)"
+  for s in $(seeds_for "$name"); do cp "$s" "$corpus/"; done
+  out="tests/data/fuzz-regressions/$name"; mkdir -p "$out"
+  echo "--- fuzz $name for ${SECS}s ($(ls "$corpus" | wc -l) seeds)"
+  if ! "$bin" "$corpus" -max_total_time="$SECS" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
+      -artifact_prefix="$out/" -print_final_stats=1 2>"$corpus.log"; then
+    tail -40 "$corpus.log"; failed=1
+  else
+    grep -E "stat::number_of_executed_units|stat::peak_rss_mb" "$corpus.log" | tr '\n' ' '; echo
+  fi
+  rm -rf "$corpus" "$corpus.log"
+done
+exit $failed

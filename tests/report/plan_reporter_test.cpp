@@ -1,0 +1,167 @@
+// Golden tests: one fixed SearchResult (built here, not by the cost model) in every format,
+// compared byte for byte with tests/data/golden/plan_report.*. To regenerate after an intended
+// change: PARAPLAN_UPDATE_GOLDEN=1 paraplan_tests "[report]", then review the diff.
+#include "report/plan_reporter.h"
+
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "core/error.h"
+#include "core/units.h"
+#include "report/text_table.h"
+
+namespace paraplan {
+namespace {
+
+StepResult Result(int64_t tp, int64_t pp, int64_t dp, double step_s, double memory_GiB) {
+  StepResult r;
+  r.plan.tp = tp;
+  r.plan.pp = pp;
+  r.plan.dp = dp;
+  r.plan.micro_batch = 1;
+  r.plan.global_batch = 1536;
+  r.plan.recompute = Recompute::kSelective;
+  r.plan.sequence_parallel = tp > 1;
+  r.plan.zero = 1;
+  r.fits = true;
+  r.simulated = true;
+  r.step_time_s = step_s;
+  r.tokens_per_s_per_gpu = 1536.0 * 2048.0 / step_s / static_cast<double>(tp * pp * dp);
+  r.mfu = 0.1 / step_s;
+  r.hfu = 0.11 / step_s;
+  r.peak_memory_bytes = GiBToBytes(memory_GiB);
+  r.memory_capacity_bytes = GiBToBytes(80);
+  for (int64_t s = 0; s < pp; ++s) {
+    StageMemory m;
+    m.stage = s;
+    m.weights_bytes = GiBToBytes(memory_GiB * 0.25);
+    m.grads_bytes = GiBToBytes(memory_GiB * 0.25);
+    m.optimizer_bytes = GiBToBytes(memory_GiB * 0.125);
+    m.activations_bytes = GiBToBytes(memory_GiB * (s == 0 ? 0.3 : 0.2));
+    m.other_bytes = GiBToBytes(memory_GiB * 0.075);
+    r.memory.push_back(m);
+  }
+  r.time.compute_s = step_s * 0.8;
+  r.time.bubble_s = step_s * 0.1;
+  r.time.tp_comm_s = step_s * 0.05;
+  r.time.dp_comm_exposed_s = step_s * 0.05;
+  return r;
+}
+
+SearchResult FixedResult() {
+  SearchResult result;
+  StepResult best = Result(8, 8, 16, 10.5, 61.25);
+  best.plan.schedule = Schedule::kInterleaved;
+  best.plan.vpp = 3;
+  best.plan.overlap_tp_comm = true;
+  StepResult second = Result(8, 16, 8, 11.0, 41.5);
+  second.plan.pp_layers = {5, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 5};
+  StepResult third = Result(4, 16, 16, 12.25, 70.0);
+  third.plan.recompute = Recompute::kFull;
+  third.plan.zero = 0;
+  result.plans = {best, second, third};
+  result.pareto = {best, second};
+  result.searched = 123456;
+  result.feasible = 7890;
+  result.seconds = 1.5;
+  return result;
+}
+
+PlanReportContext Context() {
+  PlanReportContext ctx;
+  ctx.model_name = "gpt3-175b";
+  ctx.cluster_name = "dgx-h100";
+  ctx.gpu_name = "H100-SXM5-80GB";
+  ctx.gpus = 1024;
+  ctx.model_layers = 96;
+  ctx.model_seq_len = 2048;
+  return ctx;
+}
+
+std::string Render(const std::string& format, const SearchResult& result,
+                   const PlanReportContext& ctx) {
+  std::ostringstream out;
+  MakePlanReporter(format, out)->Report(ctx, result);
+  return out.str();
+}
+
+std::string GoldenPath(const std::string& format) {
+  const std::string ext = format == "table"        ? "txt"
+                          : format == "megatron"   ? "megatron.sh"
+                          : format == "torchtitan" ? "torchtitan.toml"
+                                                   : format;
+  return std::string(PARAPLAN_SOURCE_DIR) + "/tests/data/golden/plan_report." + ext;
+}
+
+TEST_CASE("Plan reporters match their golden files", "[report]") {
+  const SearchResult result = FixedResult();
+  const PlanReportContext ctx = Context();
+  for (const std::string& format : PlanReportFormats()) {
+    const std::string text = Render(format, result, ctx);
+    const std::string path = GoldenPath(format);
+    if (std::getenv("PARAPLAN_UPDATE_GOLDEN")) std::ofstream(path, std::ios::binary) << text;
+    std::ifstream in(path, std::ios::binary);
+    REQUIRE(in.good());
+    std::stringstream golden;
+    golden << in.rdbuf();
+    INFO("format " << format << " (golden " << path << ")");
+    CHECK(text == golden.str());
+  }
+}
+
+TEST_CASE("Plan reporters: each format says what matters", "[report]") {
+  const SearchResult result = FixedResult();
+  const PlanReportContext ctx = Context();
+  const std::string table = Render("table", result, ctx);
+  CHECK_THAT(table, Catch::Contains("10.500 s"));
+  CHECK_THAT(table, Catch::Contains("61.2 GiB"));
+  CHECK_THAT(table, Catch::Contains("Pareto front"));
+  const std::string megatron = Render("megatron", result, ctx);
+  CHECK_THAT(megatron, Catch::Contains("--tensor-model-parallel-size 8 \\"));
+  CHECK_THAT(megatron, Catch::Contains("--num-layers-per-virtual-pipeline-stage 4 \\"));
+  CHECK_THAT(megatron, Catch::Contains("--tp-comm-overlap"));
+  CHECK_THAT(megatron, Catch::EndsWith("--bf16\n"));
+  const std::string titan = Render("torchtitan", result, ctx);
+  CHECK_THAT(titan, Catch::Contains("pipeline_parallel_schedule = \"Interleaved1F1B\""));
+  CHECK_THAT(titan, Catch::Contains("data_parallel_shard_degree = 16"));
+  const std::string csv = Render("csv", result, ctx);
+  CHECK(std::count(csv.begin(), csv.end(), '\n') == 4);  // header + 3 plans (front included)
+}
+
+TEST_CASE("Megatron flags express uneven stages and fp8", "[report]") {
+  SearchResult result = FixedResult();
+  std::swap(result.plans[0], result.plans[1]);
+  result.plans[0].plan.precision = Precision::kFp8;
+  const std::string megatron = Render("megatron", result, Context());
+  CHECK_THAT(megatron, Catch::Contains("--decoder-first-pipeline-num-layers 5"));
+  CHECK_THAT(megatron, Catch::Contains("--decoder-last-pipeline-num-layers 5"));
+  CHECK_THAT(megatron, Catch::Contains("--fp8-format hybrid"));
+  const std::string titan = Render("torchtitan", result, Context());
+  CHECK_THAT(titan, Catch::Contains("[float8]"));
+}
+
+TEST_CASE("Reporters handle a search where nothing fits", "[report]") {
+  SearchResult result;
+  result.searched = 10;
+  result.why_nothing_fits = "No plan fits in 80.0 GiB per GPU: stage 0 needs 93.1 GiB\n";
+  result.closest = {Result(8, 1, 1, 1.0, 93.1)};
+  CHECK_THAT(Render("table", result, Context()), Catch::Contains("stage 0 needs 93.1 GiB"));
+  const std::string json = Render("json", result, Context());
+  CHECK_THAT(json, Catch::Contains("\"why_nothing_fits\""));
+  CHECK_THAT(json, Catch::Contains("\"closest\""));
+  CHECK_THAT(Render("megatron", result, Context()), Catch::Contains("no plan that fits"));
+}
+
+TEST_CASE("Unknown report formats list the valid ones", "[report]") {
+  std::ostringstream out;
+  CHECK_THROWS_WITH(MakePlanReporter("yaml", out),
+                    Catch::Contains("valid values: table, json, csv, megatron, torchtitan"));
+  CHECK(GroupThousands(1234567) == "1,234,567");
+  CHECK(GroupThousands(12) == "12");
+}
+
+}  // namespace
+}  // namespace paraplan

@@ -1,0 +1,180 @@
+#include "search/search_core.h"
+
+#include <catch2/catch.hpp>
+
+#include "core/units.h"
+#include "fake_evaluator.h"
+#include "search/objective.h"
+#include "search/plan_summary.h"
+
+namespace paraplan {
+namespace {
+
+PlanConstraints WithBatch(int64_t global_batch) {
+  PlanConstraints c;
+  c.global_batch = std::vector<int64_t>{global_batch};
+  return c;
+}
+
+SearchOptions Options(int threads, Objective objective = Objective::kStepTime) {
+  SearchOptions o;
+  o.threads = threads;
+  o.objective = objective;
+  o.top_k = 10;
+  o.simulate_top = 16;
+  return o;
+}
+
+std::vector<std::string> Lines(const std::vector<StepResult>& results) {
+  std::vector<std::string> out;
+  for (const StepResult& r : results) {
+    out.push_back(PlanSummary(r.plan) + " " + std::to_string(r.step_time_s) + " " +
+                  std::to_string(r.peak_memory_bytes));
+  }
+  return out;
+}
+
+bool Dominates(const StepResult& a, const StepResult& b) {
+  return a.step_time_s <= b.step_time_s && a.peak_memory_bytes <= b.peak_memory_bytes &&
+         (a.step_time_s < b.step_time_s || a.peak_memory_bytes < b.peak_memory_bytes);
+}
+
+TEST_CASE("Search results are identical for 1 and 4 threads", "[search]") {
+  const ModelSpec model = testing::FakeModel(16);
+  const PlanSpace space(model, 64, WithBatch(128));
+  REQUIRE(space.size() > 8 * kSearchChunkPlans);  // many chunks: threads interleave
+  const testing::FakeEvaluator evaluator(model, 40);
+  for (Objective objective : {Objective::kStepTime, Objective::kCost, Objective::kMemory}) {
+    const SearchResult one = SearchSpace(space, evaluator, model.seq_len, Options(1, objective));
+    const SearchResult four = SearchSpace(space, evaluator, model.seq_len, Options(4, objective));
+    CHECK(one.searched == space.size());
+    CHECK(one.feasible > 0);
+    CHECK(one.feasible == four.feasible);
+    CHECK(one.plans.size() == 10);
+    CHECK(Lines(one.plans) == Lines(four.plans));
+    CHECK(Lines(one.pareto) == Lines(four.pareto));
+  }
+}
+
+TEST_CASE("Search ranks by the objective and keeps only feasible plans", "[search]") {
+  const ModelSpec model = testing::FakeModel(16);
+  const PlanSpace space(model, 16, WithBatch(32));
+  const testing::FakeEvaluator evaluator(model, 30);
+  SECTION("step time") {
+    const SearchResult r = SearchSpace(space, evaluator, model.seq_len, Options(2));
+    REQUIRE(!r.plans.empty());
+    for (size_t i = 0; i < r.plans.size(); ++i) {
+      CHECK(r.plans[i].simulated);
+      CHECK(r.plans[i].peak_memory_bytes <= GiBToBytes(30));
+      CHECK(evaluator.Violations(r.plans[i].plan, false).empty());
+      if (i > 0) CHECK(r.plans[i - 1].step_time_s <= r.plans[i].step_time_s);
+    }
+  }
+  SECTION("memory") {
+    const SearchResult r =
+        SearchSpace(space, evaluator, model.seq_len, Options(2, Objective::kMemory));
+    REQUIRE(r.plans.size() > 1);
+    for (size_t i = 1; i < r.plans.size(); ++i) {
+      CHECK(r.plans[i - 1].peak_memory_bytes <= r.plans[i].peak_memory_bytes);
+    }
+  }
+  SECTION("the winner is the best simulated plan among those estimated best") {
+    SearchOptions all = Options(1);
+    all.simulate_top = space.size();  // simulate everything: the exact optimum
+    const SearchResult exact = SearchSpace(space, evaluator, model.seq_len, all);
+    const SearchResult fast = SearchSpace(space, evaluator, model.seq_len, Options(1));
+    CHECK(fast.plans.front().step_time_s <= exact.plans.front().step_time_s * 1.03);
+  }
+}
+
+TEST_CASE("The Pareto front holds exactly the non-dominated simulated plans", "[search]") {
+  const ModelSpec model = testing::FakeModel(16);
+  const PlanSpace space(model, 32, WithBatch(64));
+  const testing::FakeEvaluator evaluator(model, 60);
+  SearchOptions options = Options(3);
+  options.top_k = space.size();
+  options.simulate_top = space.size();
+  const SearchResult r = SearchSpace(space, evaluator, model.seq_len, options);
+  REQUIRE(r.pareto.size() > 1);
+  for (size_t i = 1; i < r.pareto.size(); ++i) {
+    CHECK(r.pareto[i - 1].step_time_s < r.pareto[i].step_time_s);
+    CHECK(r.pareto[i - 1].peak_memory_bytes > r.pareto[i].peak_memory_bytes);
+  }
+  for (const StepResult& p : r.pareto) {
+    for (const StepResult& q : r.plans) CHECK_FALSE(Dominates(q, p));
+  }
+  // Every plan off the front is dominated by (or equal to) some front point.
+  for (const StepResult& q : r.plans) {
+    bool covered = false;
+    for (const StepResult& p : r.pareto) {
+      covered =
+          covered || (p.step_time_s <= q.step_time_s && p.peak_memory_bytes <= q.peak_memory_bytes);
+    }
+    CHECK(covered);
+  }
+}
+
+TEST_CASE("When nothing fits the search explains the closest plans", "[search]") {
+  const ModelSpec model = testing::FakeModel(8);
+  const PlanSpace space(model, 4, WithBatch(8));
+  const testing::FakeEvaluator evaluator(model, 4);  // far too small
+  const SearchResult r = SearchSpace(space, evaluator, model.seq_len, Options(2));
+  CHECK(r.feasible == 0);
+  CHECK(r.plans.empty());
+  REQUIRE(!r.closest.empty());
+  for (size_t i = 1; i < r.closest.size(); ++i) {
+    CHECK(r.closest[i - 1].peak_memory_bytes <= r.closest[i].peak_memory_bytes);
+  }
+  // The closest plan is the rule-valid plan with the least memory.
+  double least = 1e300;
+  for (PlanCursor cur(space, 0); !cur.AtEnd(); cur.Next()) {
+    if (evaluator.Violations(cur.plan(), true).empty()) {
+      least = std::min(least, evaluator.PeakMemoryBytes(cur.plan()));
+    }
+  }
+  CHECK(r.closest.front().peak_memory_bytes == least);
+  CHECK_THAT(r.why_nothing_fits, Catch::Contains("No plan fits in 4.0 GiB per GPU"));
+  CHECK_THAT(r.why_nothing_fits, Catch::Contains("stage 0 needs"));
+  CHECK_THAT(r.why_nothing_fits, Catch::Contains("activations"));
+  CHECK_THAT(r.why_nothing_fits, Catch::Contains("more GPUs"));
+}
+
+TEST_CASE("When no plan obeys the rules the search names a broken rule", "[search]") {
+  const ModelSpec model = testing::FakeModel(8, 3);  // 3 heads: tp must be 1 or 3
+  PlanConstraints c = WithBatch(8);
+  c.tp = std::vector<int64_t>{2, 4};
+  const PlanSpace space(model, 4, c);
+  const testing::FakeEvaluator evaluator(model, 80);
+  const SearchResult r = SearchSpace(space, evaluator, model.seq_len, Options(1));
+  CHECK(r.feasible == 0);
+  CHECK_THAT(r.why_nothing_fits, Catch::Contains("No plan obeys the rules"));
+  CHECK_THAT(r.why_nothing_fits, Catch::Contains("does not divide heads"));
+}
+
+TEST_CASE("Progress is reported up to the total", "[search]") {
+  const ModelSpec model = testing::FakeModel(8);
+  const PlanSpace space(model, 16, WithBatch(16));
+  const testing::FakeEvaluator evaluator(model, 80);
+  SearchOptions options = Options(2);
+  int64_t last = -1, total_seen = 0;
+  options.progress = [&](int64_t done, int64_t total) {
+    CHECK(done >= last);
+    last = done;
+    total_seen = total;
+  };
+  SearchSpace(space, evaluator, model.seq_len, options);
+  CHECK(last == space.size());
+  CHECK(total_seen == space.size());
+}
+
+TEST_CASE("Cost objective is GPU-hours per billion tokens", "[search]") {
+  ParallelPlan p;
+  p.global_batch = 1000;
+  // 1000 sequences x 1000 tokens = 1e6 tokens per step; 100 GPUs x 36 s = 1 GPU-hour.
+  CHECK(GpuHoursPerBillionTokens(36, 100, TokensPerStep(p, 1000)) == Approx(1000.0));
+  CHECK(ParseObjective("cost") == Objective::kCost);
+  CHECK_THROWS(ParseObjective("speed"));
+}
+
+}  // namespace
+}  // namespace paraplan

@@ -1,0 +1,132 @@
+// End-to-end: `paraplan study` through RunCli on tiny studies with inline model and cluster.
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cli/command.h"
+#include "study/study_table.h"
+
+using namespace paraplan;
+namespace fs = std::filesystem;
+
+namespace {
+
+const char* kTinyStudy = R"(# tiny study for the tests
+study: tiny
+title: Tiny study
+model:
+  name: tiny
+  layers: 4
+  hidden: 256
+  heads: 4
+  ffn_hidden: 1024
+  vocab: 1000
+  seq_len: 128
+cluster:
+  name: tiny-cluster
+  gpu: {name: G, memory_GiB: 80, memory_bandwidth_GBps: 3000, peak_tflops: {bf16: 1000}}
+  network:
+    - {name: nvlink, span: 8, bandwidth_GBps: 450, latency_us: 3}
+    - {name: scaleout, span: 4096, bandwidth_GBps: 50, latency_us: 10}
+gpus: 8
+plan: {global_batch: 16, micro_batch: 1, pp: 1}
+mode: MODE
+metric: tokens_per_s_per_gpu
+sweep:
+  tp: [1, 2, 3, 4]
+  cluster.network.nvlink.bandwidth_GBps: [200, 450]
+)";
+
+struct TempDir {
+  fs::path path;
+  TempDir() {
+    path = fs::temp_directory_path() /
+           ("paraplan-study-test-" + std::to_string(reinterpret_cast<uintptr_t>(this)));
+    fs::remove_all(path);
+    fs::create_directories(path);
+  }
+  ~TempDir() { fs::remove_all(path); }
+  std::string operator/(const std::string& name) const { return (path / name).string(); }
+};
+
+std::string WriteStudy(const TempDir& dir, const std::string& mode) {
+  std::string text = kTinyStudy;
+  text.replace(text.find("MODE"), 4, mode);
+  const std::string path = dir / ("tiny-" + mode + ".yaml");
+  std::ofstream(path) << text;
+  return path;
+}
+
+int Run(std::vector<std::string> args, std::string* err = nullptr) {
+  args.insert(args.begin(), "paraplan");
+  std::vector<const char*> argv;
+  for (const auto& a : args) argv.push_back(a.c_str());
+  std::ostringstream out, error;
+  const int code = RunCli(static_cast<int>(argv.size()), argv.data(), out, error);
+  if (err) *err = error.str();
+  return code;
+}
+
+std::string Read(const std::string& path) {
+  return ReadTextFile(path);
+}
+
+}  // namespace
+
+TEST_CASE("study simulate: rows per point, invalid points kept, shards merge exactly",
+          "[study][cli]") {
+  TempDir dir;
+  const std::string study = WriteStudy(dir, "simulate");
+  std::string err;
+  REQUIRE(Run({"study", study, "-o", dir / "full", "--quiet", "--threads", "3"}, &err) == 0);
+  const std::string csv = Read(dir / "full/results.csv");
+  CHECK(std::count(csv.begin(), csv.end(), '\n') == 1 + 8);
+  CHECK_THAT(csv, Catch::Contains("\n4,3,200,invalid,"));  // tp=3 does not divide 4 heads
+  CHECK_THAT(csv, Catch::Contains("\n0,1,200,ok,"));
+  const std::string svg = Read(dir / "full/chart.svg");
+  CHECK_THAT(svg, Catch::Contains("<svg"));
+  CHECK_THAT(svg, Catch::Contains("nvlink.bandwidth_GBps=450"));
+  CHECK_THAT(svg, Catch::Contains("tensor-parallel size tp"));
+
+  // Same bytes with one thread.
+  REQUIRE(Run({"study", study, "-o", dir / "one", "-q", "--threads", "1"}) == 0);
+  CHECK(Read(dir / "one/results.json") == Read(dir / "full/results.json"));
+
+  for (const char* shard : {"0/3", "1/3", "2/3"}) {
+    REQUIRE(Run({"study", study, "-o", dir / "shards", "-q", "--shard", shard}) == 0);
+  }
+  REQUIRE(Run({"study", "merge", dir / "shards", "-o", dir / "merged", "-q"}) == 0);
+  for (const char* file : {"results.csv", "results.json", "chart.svg"}) {
+    CHECK(Read(dir / (std::string("merged/") + file)) == Read(dir / (std::string("full/") + file)));
+  }
+  fs::remove(dir / "shards/shard-1-of-3.tsv");
+  CHECK(Run({"study", "merge", dir / "shards", "-o", dir / "bad"}, &err) == 2);
+  CHECK_THAT(err, Catch::Contains("shard 1 of 3 is missing"));
+}
+
+TEST_CASE("study plan: best plan per point", "[study][cli]") {
+  TempDir dir;
+  const std::string study = WriteStudy(dir, "plan");
+  REQUIRE(Run({"study", study, "-o", dir / "out", "-q"}) == 0);
+  const std::string json = Read(dir / "out/results.json");
+  CHECK_THAT(json, Catch::Contains("\"mode\": \"plan\""));
+  CHECK_THAT(json, Catch::Contains("\"status\": \"ok\""));
+  CHECK_THAT(json, Catch::Contains("\"searched\""));
+  CHECK(fs::exists(dir / "out/chart.svg"));
+}
+
+TEST_CASE("study: a bad study file exits 2 with file:line", "[study][cli]") {
+  TempDir dir;
+  const std::string path = dir / "bad.yaml";
+  std::ofstream(path) << "study: bad\nmodel: tiny\ncluster: x\ngpus: 8\nsweep:\n  tp: 4\n";
+  std::string err;
+  CHECK(Run({"study", path, "-o", dir / "out"}, &err) == 2);
+  CHECK_THAT(err, Catch::Contains(path + ":6:"));
+  CHECK_THAT(err, Catch::Contains("tp"));
+  CHECK(Run({"study", dir / "missing.yaml"}, &err) == 2);
+  CHECK(Run({"study", path, "--shard", "3/2"}, &err) == 2);
+  CHECK_THAT(err, Catch::Contains("--shard"));
+}

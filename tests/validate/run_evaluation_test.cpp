@@ -1,0 +1,93 @@
+#include "validate/run_evaluation.h"
+
+#include <catch2/catch.hpp>
+
+#include "validate/validation_json.h"
+#include "validate/validation_report.h"
+
+using namespace paraplan;
+
+namespace {
+
+const std::string kSmallRuns = PARAPLAN_SOURCE_DIR "/tests/validate/data/small_runs.yaml";
+
+const RunOutcome& Find(const ValidationReport& report, const std::string& id) {
+  for (const auto& run : report.runs) {
+    if (run.id == id) return run;
+  }
+  FAIL("no run " << id);
+  return report.runs.front();
+}
+
+}  // namespace
+
+TEST_CASE("ResolveWithDefaults keeps stated knobs and derives dp", "[validate]") {
+  PlanConstraints c;
+  c.tp = std::vector<int64_t>{4};
+  c.pp = std::vector<int64_t>{2};
+  c.global_batch = std::vector<int64_t>{256};
+  c.recompute = std::vector<Recompute>{Recompute::kFull};
+  const ParallelPlan p = ResolveWithDefaults(c, 64);
+  CHECK(p.tp == 4);
+  CHECK(p.pp == 2);
+  CHECK(p.dp == 8);
+  CHECK(p.global_batch == 256);
+  CHECK(p.recompute == Recompute::kFull);
+  CHECK(p.sequence_parallel);
+  const std::vector<std::string> searched = SearchedKnobs(c, p);
+  CHECK(std::find(searched.begin(), searched.end(), "micro_batch=1") != searched.end());
+  CHECK(std::find(searched.begin(), searched.end(), "dp=8") != searched.end());
+  CHECK(std::find(searched.begin(), searched.end(), "tp=4") == searched.end());
+}
+
+TEST_CASE("A run that cannot be evaluated does not stop the others", "[validate]") {
+  const std::vector<RunSpec> runs = LoadValidationRuns(kSmallRuns);
+  REQUIRE(runs.size() == 4);
+  ValidationOptions options;
+  options.threads = 2;
+  options.holdout_every = 0;
+  const ValidationReport report = ValidateRuns(runs, options);
+  REQUIRE(report.runs.size() == 4);
+  CHECK(report.runs[0].id == "S01");  // file order
+  CHECK(report.runs[3].id == "S04");
+
+  const RunOutcome& ok = Find(report, "S01");
+  INFO(ok.message);
+  CHECK(ok.status == RunStatus::kOk);
+  CHECK(ok.fits);
+  CHECK(ok.predicted.size() == 4);
+  CHECK(ok.error_pct.count("step_time_s") == 1);
+  CHECK(ok.error_pct.count("memory_GiB") == 1);
+  CHECK(ok.error_pct.count("mfu") == 0);  // not measured
+  CHECK(ok.error_pct.at("step_time_s") ==
+        Approx((ok.predicted.at("step_time_s") - 1.0) / 1.0 * 100));
+  CHECK(std::find_if(ok.searched.begin(), ok.searched.end(), [](const std::string& s) {
+          return s.rfind("micro_batch=", 0) == 0;
+        }) != ok.searched.end());
+
+  CHECK(Find(report, "S02").status == RunStatus::kError);
+  CHECK_FALSE(Find(report, "S02").message.empty());
+  CHECK(Find(report, "S03").status == RunStatus::kError);
+  CHECK(Find(report, "S03").message.find("no-such-model-anywhere") != std::string::npos);
+
+  const RunOutcome& big = Find(report, "S04");
+  CHECK(big.status == RunStatus::kOk);
+  CHECK_FALSE(big.fits);  // reported and counted, never hidden
+  CHECK(big.predicted.at("memory_GiB") > 80);
+  CHECK(big.error_pct.count("step_time_s") == 1);
+
+  CHECK(report.all.fits_n == 2);
+  CHECK(report.all.fits_fit == 1);
+  CHECK(report.all.errors == 2);
+  CHECK(report.all.metrics.at("step_time_s").n == 2);
+}
+
+TEST_CASE("Validation output is the same whatever the thread count", "[validate]") {
+  const std::vector<RunSpec> runs = LoadValidationRuns(kSmallRuns);
+  ValidationOptions one;
+  one.threads = 1;
+  ValidationOptions many;
+  many.threads = 4;
+  CHECK(ValidationReportJson(ValidateRuns(runs, one)).Dump(2) ==
+        ValidationReportJson(ValidateRuns(runs, many)).Dump(2));
+}
