@@ -4,7 +4,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "cuda_check.h"
+#include "harness_error.h"
 
 namespace paraplan::calibrate {
 namespace {

@@ -5,15 +5,11 @@
 #include <cublasLt.h>
 #include <cuda_runtime.h>
 
-#include <stdexcept>
 #include <string>
 
-namespace paraplan::calibrate {
+#include "harness_error.h"
 
-class HarnessError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
+namespace paraplan::calibrate {
 
 inline std::string CallSite(const char* call, const char* file, int line) {
   return std::string(file) + ":" + std::to_string(line) + ": " + call + " failed: ";

@@ -1,6 +1,8 @@
 #include <cuda_bf16.h>
 #include <cuda_fp8.h>
 
+#include <algorithm>
+
 #include "cuda_check.h"
 #include "random_fill.h"
 
@@ -37,9 +39,8 @@ template <typename T>
 void Launch(void* data, int64_t count, uint32_t seed, float scale, cudaStream_t stream) {
   const int threads = 256;
   const int64_t wanted = (count + threads - 1) / threads;
-  const int blocks = static_cast<int>(wanted < 65535 ? wanted : 65535);
-  FillKernel<T> < < <blocks> 0 ? blocks : 1, threads, 0,
-      stream >>> (static_cast<T*>(data), count, seed, scale);
+  const int blocks = static_cast<int>(std::clamp<int64_t>(wanted, 1, 65535));
+  FillKernel<T><<<blocks, threads, 0, stream>>>(static_cast<T*>(data), count, seed, scale);
   CUDA_CHECK(cudaGetLastError());
 }
 

@@ -5,7 +5,7 @@
 #include <stdexcept>
 #include <tuple>
 
-#include "cuda_check.h"
+#include "harness_error.h"
 #include "options.h"
 
 namespace paraplan::calibrate {

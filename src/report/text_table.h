@@ -1,6 +1,7 @@
 // A plain-text table with aligned columns: text columns left-aligned, numbers right-aligned.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 

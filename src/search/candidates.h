@@ -3,6 +3,7 @@
 // whatever the order plans arrive in, which makes the search deterministic for any thread count.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 

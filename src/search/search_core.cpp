@@ -88,14 +88,13 @@ WorkerState Scan(const ScanContext& ctx, int threads) {
   return merged;
 }
 
-// The plans to simulate: the best N, then front points not among them (at most
+// The plans to simulate: the best max(N, K), then front points not among them (at most
 // kMaxSimulatedFront, spread evenly along the front), in a fixed order.
-std::vector<int64_t> SimulationList(const WorkerState& merged, int64_t simulate_top) {
+std::vector<int64_t> SimulationList(const WorkerState& merged, const SearchOptions& options) {
+  const int64_t simulate = std::max<int64_t>({options.simulate_top, options.top_k, 1});
   std::vector<int64_t> list;
   for (const Candidate& c : merged.best.Sorted()) {
-    if (static_cast<int64_t>(list.size()) < std::max<int64_t>(simulate_top, 1)) {
-      list.push_back(c.index);
-    }
+    if (static_cast<int64_t>(list.size()) < simulate) list.push_back(c.index);
   }
   const auto& front = merged.front.points();
   const size_t n = front.size();
@@ -172,7 +171,7 @@ SearchResult SearchSpace(const PlanSpace& space, const PlanEvaluator& evaluator,
     }
     ExplainNothingFits(space, evaluator, input, result);
   } else {
-    const std::vector<int64_t> list = SimulationList(merged, options.simulate_top);
+    const std::vector<int64_t> list = SimulationList(merged, options);
     const std::vector<StepResult> sims = SimulateAll(space, evaluator, list, threads);
     RankSimulated(sims, list, ctx, result);
   }

@@ -5,6 +5,7 @@
 // N and the front → rank by the objective.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 #include "search/plan_evaluator.h"

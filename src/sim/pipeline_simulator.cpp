@@ -95,8 +95,8 @@ PipelineResult SimulatePipeline(const PipelineInput& input) {
                                  input.overlap_grad_reduce));
     const int64_t chunks = times.peak_chunks_in_flight[s];
     result.peak_chunks_in_flight.push_back(chunks);
-    result.peak_in_flight.push_back((chunks + layout.Chunks() - 1) /
-                                    (layout.Dual() ? 1 : layout.Chunks()));
+    const int64_t per_stage = layout.Dual() ? 1 : layout.Chunks();  // sets per stage's activations
+    result.peak_in_flight.push_back((chunks + per_stage - 1) / per_stage);
   }
   for (int64_t k = 0; k < static_cast<int64_t>(lists.tasks.size()); ++k) {
     if (times.end[k] > times.end[last_task]) last_task = k;

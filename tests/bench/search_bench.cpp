@@ -61,8 +61,7 @@ void MeasurePerCore(const paraplan::StepModel& model, const paraplan::PlanSpace&
     fitting.push_back(p);
   }
   const double pipeline_s = Since(start);
-  std::printf("space: %lld plans, %zu fit\n", static_cast<long long>(space.size()),
-              fitting.size());
+  std::printf("space: %lld plans, %zu fit\n", static_cast<long long>(space.size()), fitting.size());
   std::printf("pipeline (rules+memory+estimate), 1 core: %.0f plans/s\n",
               static_cast<double>(space.size()) / pipeline_s);
   if (fitting.empty()) return;
@@ -100,16 +99,16 @@ int main(int argc, char** argv) {
     const auto start = Clock::now();
     const SearchResult result = SearchPlans(model, cluster, args.gpus, constraints, options);
     const double wall_s = Since(start);
-    std::printf("full search, %d threads: %lld plans searched, %lld fit, top %lld simulated, "
-                "%.3f s wall\n",
-                args.threads, static_cast<long long>(result.searched),
-                static_cast<long long>(result.feasible),
-                static_cast<long long>(options.simulate_top), wall_s);
+    std::printf(
+        "full search, %d threads: %lld plans searched, %lld fit, top %lld simulated, "
+        "%.3f s wall\n",
+        args.threads, static_cast<long long>(result.searched),
+        static_cast<long long>(result.feasible), static_cast<long long>(options.simulate_top),
+        wall_s);
     if (!result.plans.empty()) {
       const StepResult& best = result.plans.front();
-      std::printf("best: %s: %.3f s/step, %.1f GiB, MFU %.1f %%\n",
-                  PlanSummary(best.plan).c_str(), best.step_time_s,
-                  BytesToGiB(best.peak_memory_bytes), best.mfu * 100);
+      std::printf("best: %s: %.3f s/step, %.1f GiB, MFU %.1f %%\n", PlanSummary(best.plan).c_str(),
+                  best.step_time_s, BytesToGiB(best.peak_memory_bytes), best.mfu * 100);
     }
   } catch (const std::exception& e) {
     std::fprintf(stderr, "search_bench: %s\n", e.what());

@@ -1,0 +1,115 @@
+// End-to-end tests of `paraplan plan`, run in-process with captured streams.
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cli/command.h"
+
+namespace paraplan {
+namespace {
+
+struct CliRun {
+  int code = 0;
+  std::string out, err;
+};
+
+CliRun RunPlan(std::vector<std::string> args) {
+  args.insert(args.begin(), {"paraplan", "plan"});
+  std::vector<const char*> argv;
+  for (const std::string& a : args) argv.push_back(a.c_str());
+  std::ostringstream out, err;
+  CliRun run;
+  run.code = RunCli(static_cast<int>(argv.size()), argv.data(), out, err);
+  run.out = out.str();
+  run.err = err.str();
+  return run;
+}
+
+const std::vector<std::string> kSmall = {"-m", "llama3-8b",      "-c", "dgx-h100", "-g",
+                                         "8",  "--global-batch", "16"};
+
+std::vector<std::string> Small(std::vector<std::string> extra) {
+  std::vector<std::string> args = kSmall;
+  args.insert(args.end(), extra.begin(), extra.end());
+  return args;
+}
+
+TEST_CASE("plan finds and ranks plans for a small job", "[search][cli]") {
+  const CliRun run = RunPlan(Small({"--format", "json", "--top", "3", "--threads", "2"}));
+  INFO(run.err);
+  REQUIRE(run.code == 0);
+  CHECK_THAT(run.out, Catch::Contains("\"plans\""));
+  CHECK_THAT(run.out, Catch::Contains("\"pareto\""));
+  CHECK_THAT(run.out, Catch::Contains("\"searched\""));
+  CHECK_THAT(run.out, Catch::Contains("\"step_time_s\""));
+}
+
+TEST_CASE("plan output is identical for any thread count", "[search][cli]") {
+  const CliRun one = RunPlan(Small({"--format", "csv", "--threads", "1"}));
+  const CliRun three = RunPlan(Small({"--format", "csv", "--threads", "3"}));
+  REQUIRE(one.code == 0);
+  CHECK(one.out == three.out);
+  CHECK(std::count(one.out.begin(), one.out.end(), '\n') >= 2);
+}
+
+TEST_CASE("plan honours --plan and prints launcher flags", "[search][cli]") {
+  const CliRun run = RunPlan(Small({"--plan", "tp=2,recompute=selective", "--format", "megatron"}));
+  INFO(run.err);
+  REQUIRE(run.code == 0);
+  CHECK_THAT(run.out, Catch::Contains("--tensor-model-parallel-size 2"));
+  CHECK_THAT(run.out, Catch::Contains("--recompute-granularity selective"));
+  CHECK_THAT(run.out, Catch::Contains("--global-batch-size 16"));
+  const CliRun titan = RunPlan(Small({"--plan", "tp=2", "--format", "torchtitan"}));
+  REQUIRE(titan.code == 0);
+  CHECK_THAT(titan.out, Catch::Contains("tensor_parallel_degree = 2"));
+}
+
+TEST_CASE("plan writes the table, a file and the best plan's trace", "[search][cli]") {
+  const std::string report = "plan_test_report.txt";
+  const std::string trace = "plan_test_trace.json";
+  const CliRun run = RunPlan(Small({"--top", "2", "-o", report, "--trace", trace}));
+  INFO(run.err);
+  REQUIRE(run.code == 0);
+  std::stringstream text, events;
+  text << std::ifstream(report).rdbuf();
+  events << std::ifstream(trace).rdbuf();
+  CHECK_THAT(text.str(), Catch::Contains("GiB"));
+  CHECK_THAT(text.str(), Catch::Contains("Pareto front"));
+  CHECK_THAT(events.str(), Catch::Contains("traceEvents"));
+  std::remove(report.c_str());
+  std::remove(trace.c_str());
+}
+
+TEST_CASE("plan exits 1 and explains when nothing fits", "[search][cli]") {
+  const CliRun run = RunPlan(
+      {"-m", "gpt3-175b", "-c", "dgx-h100", "-g", "8", "--global-batch", "8", "--format", "json"});
+  CHECK(run.code == 1);
+  CHECK_THAT(run.err, Catch::Contains("No plan fits in 80.0 GiB"));
+  CHECK_THAT(run.err, Catch::Contains("needs"));
+  CHECK_THAT(run.err, Catch::Contains("What would make"));
+  CHECK_THAT(run.out, Catch::Contains("\"why_nothing_fits\""));
+}
+
+TEST_CASE("plan rejects bad input with exit 2", "[search][cli]") {
+  CHECK_THAT(RunPlan(Small({"--format", "yaml"})).err, Catch::Contains("valid values"));
+  CHECK(RunPlan(Small({"--format", "yaml"})).code == 2);
+  const CliRun no_batch = RunPlan({"-m", "llama3-8b", "-c", "dgx-h100", "-g", "8"});
+  CHECK(no_batch.code == 2);
+  CHECK_THAT(no_batch.err, Catch::Contains("--global-batch"));
+  CHECK(RunPlan(Small({"--objective", "speed"})).code == 2);
+  CHECK(RunPlan(Small({"--plan", "tp=banana"})).code == 2);
+}
+
+TEST_CASE("plan --help shows examples", "[search][cli]") {
+  const CliRun run = RunPlan({"--help"});
+  CHECK(run.code == 0);
+  CHECK_THAT(run.out, Catch::Contains("Examples"));
+  CHECK_THAT(run.out, Catch::Contains("--objective"));
+}
+
+}  // namespace
+}  // namespace paraplan

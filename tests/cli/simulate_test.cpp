@@ -1,0 +1,96 @@
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cli/command.h"
+
+using namespace paraplan;
+
+namespace {
+
+struct CliRun {
+  int code = 0;
+  std::string out, err;
+};
+
+CliRun Run(std::vector<std::string> args) {
+  args.insert(args.begin(), "paraplan");
+  std::vector<const char*> argv;
+  for (const auto& a : args) argv.push_back(a.c_str());
+  std::ostringstream out, err;
+  CliRun r;
+  r.code = RunCli(static_cast<int>(argv.size()), argv.data(), out, err);
+  r.out = out.str();
+  r.err = err.str();
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("simulate prints DESIGN.md's JSON", "[cost][cli]") {
+  const CliRun r = Run({"simulate", "-m", "llama3-70b", "-c", "dgx-h100", "-g", "64", "--plan",
+                        "tp=8,pp=2,micro_batch=1,global_batch=64,recompute=selective,"
+                        "sequence_parallel=true,zero=1",
+                        "--format", "json"});
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  for (const char* key : {"\"plan\"", "\"fits\"", "\"step_time_s\"", "\"tokens_per_s_per_gpu\"",
+                          "\"mfu\"", "\"hfu\"", "\"memory_GiB\"", "\"per_stage\"",
+                          "\"dp_comm_exposed_s\"", "\"bubble_s\""}) {
+    CHECK(r.out.find(key) != std::string::npos);
+  }
+  CHECK(r.out.find("\"dp\": 4") != std::string::npos);
+}
+
+TEST_CASE("simulate --analytic and the table format", "[cost][cli]") {
+  const CliRun r = Run({"simulate", "-m", "llama3-8b", "-c", "dgx-h100", "-g", "8", "--plan",
+                        "tp=1,global_batch=16,micro_batch=2", "--analytic"});
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  CHECK(r.out.find("analytical estimate") != std::string::npos);
+  CHECK(r.out.find("Memory per stage (GiB)") != std::string::npos);
+}
+
+TEST_CASE("a plan that does not fit still exits 0 with fits false", "[cost][cli]") {
+  const CliRun r = Run({"simulate", "-m", "llama3-70b", "-c", "dgx-h100", "-g", "8", "--plan",
+                        "tp=1,global_batch=8", "--analytic", "--format", "json"});
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  CHECK(r.out.find("\"fits\": false") != std::string::npos);
+}
+
+TEST_CASE("simulate rejects broken rules and lists with exit 2", "[cost][cli]") {
+  CliRun r = Run({"simulate", "-m", "llama3-70b", "-c", "dgx-h100", "-g", "64", "--plan",
+                  "tp=3,global_batch=64"});
+  CHECK(r.code == 2);
+  CHECK(r.err.find("does not divide heads=64") != std::string::npos);
+  r = Run({"simulate", "-m", "llama3-70b", "-c", "dgx-h100", "-g", "64", "--plan",
+           "tp=4|8,global_batch=64"});
+  CHECK(r.code == 2);
+  CHECK(r.err.find("simulate needs one value for tp, got 4|8") != std::string::npos);
+  r = Run({"simulate", "-m", "llama3-70b", "-c", "dgx-h100", "-g", "64", "--plan", "tp=8"});
+  CHECK(r.code == 2);
+  CHECK(r.err.find("global_batch") != std::string::npos);
+}
+
+TEST_CASE("explain names the dominant cost and a knob", "[cost][cli]") {
+  const CliRun r = Run({"explain", "-m", "llama3-70b", "-c", "dgx-h100", "-g", "64", "--plan",
+                        "tp=8,pp=4,micro_batch=1,global_batch=4", "--analytic"});
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  CHECK(r.out.find("dominant cost: pipeline bubble") != std::string::npos);
+  CHECK(r.out.find("would relieve it") != std::string::npos);
+  CHECK(r.out.find("Time per stage") != std::string::npos);
+}
+
+TEST_CASE("explain on a plan that does not fit says what overflows", "[cost][cli]") {
+  const CliRun r = Run({"explain", "-m", "llama3-70b", "-c", "dgx-h100", "-g", "8", "--plan",
+                        "tp=1,global_batch=8", "--analytic"});
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  CHECK(r.out.find("does not fit: stage 0") != std::string::npos);
+}

@@ -1,0 +1,60 @@
+// End-to-end: `paraplan hardware show` in-process through RunCli.
+#include <catch2/catch.hpp>
+#include <sstream>
+#include <vector>
+
+#include "cli/command.h"
+#include "config_test_util.h"
+
+namespace paraplan {
+namespace {
+
+using Catch::Matchers::Contains;
+
+struct CliResult {
+  int code;
+  std::string out;
+  std::string err;
+};
+
+CliResult Run(std::vector<const char*> args) {
+  args.insert(args.begin(), "paraplan");
+  std::ostringstream out, err;
+  const int code = RunCli(static_cast<int>(args.size()), args.data(), out, err);
+  return {code, out.str(), err.str()};
+}
+
+TEST_CASE("hardware show prints the table and JSON", "[config][cli]") {
+  const CliResult table = Run({"hardware", "show", "dgx-h100"});
+  CHECK(table.code == 0);
+  CHECK_THAT(table.out, Contains("H100-SXM5-80GB"));
+  CHECK_THAT(table.out, Contains("scaleout"));
+  CHECK_THAT(table.out, Contains("GB/s"));
+  const CliResult json = Run({"hardware", "show", "gb200-nvl72", "--format", "json", "--set",
+                              "cluster.network.scaleout.bandwidth_GBps=12.5"});
+  CHECK(json.code == 0);
+  CHECK_THAT(json.out, Contains("\"span\": 72"));
+  CHECK_THAT(json.out, Contains("\"bandwidth_GBps\": 12.5"));
+  CHECK_THAT(json.out, Contains("\"peak_tflops\""));
+  CHECK_THAT(json.out, Contains("\"profile\": null"));
+}
+
+TEST_CASE("hardware show: bad input exits 2 with the location", "[config][cli]") {
+  const std::string bad = testing::WriteScratch(
+      "cli/bad.yaml",
+      "name: bad\ngpu:\n  name: G\n  memory_GiB: -80\n  memory_bandwidth_GBps: 1\n"
+      "  peak_tflops: {bf16: 1}\nnetwork: [{name: a, span: 8, bandwidth_GBps: 1, latency_us: 1}]\n");
+  const CliResult result = Run({"hardware", "show", bad.c_str()});
+  CHECK(result.code == 2);
+  CHECK_THAT(result.err, Contains(bad + ":4:15: gpu.memory_GiB: must be > 0, got -80"));
+  CHECK(Run({"hardware", "show", "dgx-h999"}).code == 2);
+  CHECK(Run({"hardware", "show", "dgx-h100", "--format", "xml"}).code == 2);
+  const CliResult set = Run({"hardware", "show", "dgx-h100", "--set", "cluster.gpu.memory=1"});
+  CHECK(set.code == 2);
+  CHECK_THAT(set.err, Contains("unknown key 'memory'"));
+  CHECK(Run({"hardware", "show", "--help"}).code == 0);
+  CHECK_THAT(Run({"hardware", "show", "--help"}).out, Contains("Examples"));
+}
+
+}  // namespace
+}  // namespace paraplan

@@ -1,0 +1,114 @@
+#include "config/hardware_loader.h"
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+
+#include "config/resolve.h"
+#include "config_test_util.h"
+
+namespace paraplan {
+namespace {
+
+using Catch::Matchers::Contains;
+using testing::ErrorOf;
+
+const char* kGpu =
+    "name: t\ngpu:\n  name: G\n  memory_GiB: 80\n  memory_bandwidth_GBps: 3000\n"
+    "  peak_tflops: {bf16: 900, fp8: 1800}\n";
+
+Cluster FromText(const std::string& network) {
+  const YamlDocument doc = ParseYamlText(std::string(kGpu) + network, "h.yaml");
+  return ReadCluster(doc.Root(), "t", "");
+}
+
+const char* kTwoTiers =
+    "network:\n"
+    "  - {name: nvlink, span: 8, bandwidth_GBps: 450, latency_us: 3, nvls: true}\n"
+    "  - {name: scaleout, span: 1024, bandwidth_GBps: 50, latency_us: 10}\n";
+
+TEST_CASE("hardware loader reads tiers and defaults", "[config]") {
+  const Cluster c = FromText(kTwoTiers);
+  REQUIRE(c.network.size() == 2);
+  CHECK(c.network[0].nvls);
+  CHECK_FALSE(c.network[1].nvls);
+  CHECK(c.network[1].oversubscription == 1.0);
+  CHECK(c.gpu.peak_tflops.fp16 == 900);  // defaults to bf16
+  CHECK(c.gpu.peak_tflops.fp32 == 0);    // not given: not available
+  CHECK(c.profile == nullptr);
+}
+
+TEST_CASE("hardware loader rejects bad tiers", "[config]") {
+  CHECK_THAT(ErrorOf([] {
+               FromText("network:\n  - {name: a, span: 8, bandwidth_GBps: 1, latency_us: 1}\n"
+                        "  - {name: b, span: 8, bandwidth_GBps: 1, latency_us: 1}\n");
+             }),
+             Contains("h.yaml:9:21: network[1].span: tiers go from innermost out: span must be > "
+                      "the previous tier's (8), got 8"));
+  CHECK_THAT(ErrorOf([] {
+               FromText("network:\n  - {name: a, span: 8, bandwidth_GBps: 1, latency_us: 1}\n"
+                        "  - {name: a, span: 16, bandwidth_GBps: 1, latency_us: 1}\n");
+             }),
+             Contains("duplicate tier name 'a'"));
+  CHECK_THAT(ErrorOf([] {
+               FromText("network:\n  - {name: a, span: 8, bandwidth_GBps: 0, latency_us: 1}\n");
+             }),
+             Contains("network[0].bandwidth_GBps: must be > 0, got 0"));
+  CHECK_THAT(ErrorOf([] {
+               FromText("network:\n  - {name: a, span: 8, bandwidth_GBps: 1, latency_us: 1, "
+                        "oversubscription: 0.5}\n");
+             }),
+             Contains("must be >= 1"));
+  CHECK_THAT(ErrorOf([] { FromText("network: []\n"); }), Contains("needs at least one tier"));
+  CHECK_THAT(ErrorOf([] {
+               FromText("network:\n  - {name: a, span: 8, bandwidth: 1, latency_us: 1}\n");
+             }),
+             Contains("unknown key 'bandwidth' (did you mean 'bandwidth_GBps'?)"));
+  CHECK_THAT(ErrorOf([] { FromText(std::string(kTwoTiers) + "profile: missing.yaml\n"); }),
+             Contains("profile: calibration profile 'missing.yaml' is not a readable file"));
+}
+
+TEST_CASE("every shipped hardware file loads with nvlink and scaleout tiers", "[config]") {
+  int count = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(testing::SourcePath("hardware"))) {
+    if (entry.path().extension() != ".yaml") continue;
+    const Cluster c = LoadCluster(entry.path().stem().string());
+    REQUIRE(c.network.size() >= 2);
+    CHECK(c.network[0].name == "nvlink");
+    CHECK(c.network[1].name == "scaleout");
+    CHECK(c.gpu.peak_tflops.bf16 > 0);
+    ++count;
+  }
+  CHECK(count >= 5);
+  CHECK(LoadCluster("gb200-nvl72").network[0].span == 72);
+  CHECK(LoadCluster("dgx-h100").network[1].bandwidth_GBps == 50);
+}
+
+TEST_CASE("cluster overrides address tiers by name", "[config]") {
+  const Cluster c = LoadCluster(
+      "dgx-h100", {ParseOverrideFlag("cluster.network.scaleout.bandwidth_GBps=100"),
+                   ParseOverrideFlag("cluster.gpu.memory_GiB=96"),
+                   ParseOverrideFlag("cluster.gpu.peak_tflops.bf16=800"),
+                   ParseOverrideFlag("model.seq_len=5")});  // not for the cluster: skipped
+  CHECK(c.network[1].bandwidth_GBps == 100);
+  CHECK(c.gpu.memory_GiB == 96);
+  CHECK(c.gpu.peak_tflops.bf16 == 800);
+  CHECK_THAT(ErrorOf([] {
+               LoadCluster("dgx-h100", {ParseOverrideFlag("cluster.network.infiniband.span=9")});
+             }),
+             Contains("no item named 'infiniband' in 'network' (have: nvlink, scaleout)"));
+  CHECK(ErrorOf([] { LoadCluster("dgx-h100", {ParseOverrideFlag("cluster.gpu.memory_GiB=x")}); }) ==
+        "--set: cluster.gpu.memory_GiB: expected a number, got 'x'");
+  CHECK_THAT(ErrorOf([] { LoadCluster("dgx-h101"); }), Contains("did you mean 'dgx-h100'?"));
+}
+
+TEST_CASE("a hardware profile path is relative to the hardware file", "[config]") {
+  testing::WriteScratch("hw/profiles/p.yaml", "memory_bandwidth_GBps: 3000\n");
+  const std::string path = testing::WriteScratch(
+      "hw/h.yaml", std::string(kGpu) + kTwoTiers + "profile: profiles/p.yaml\n");
+  const Cluster c = LoadCluster(path);
+  REQUIRE(c.profile != nullptr);
+  CHECK(c.profile->memory_bandwidth_GBps == 3000);
+}
+
+}  // namespace
+}  // namespace paraplan

@@ -1,0 +1,82 @@
+#include "config/plan_loader.h"
+
+#include <catch2/catch.hpp>
+
+#include "config/resolve.h"
+#include "config_test_util.h"
+
+namespace paraplan {
+namespace {
+
+using Catch::Matchers::Contains;
+using testing::ErrorOf;
+
+TEST_CASE("plan string: fixed values, alternatives, splits and placement", "[config]") {
+  const PlanConstraints p = ParsePlanString(
+      "tp=4|8,pp=2,recompute=selective|full,pp_layers=15/16/16/15,placement=tp-cp-ep-dp-pp,"
+      "overlap_grad_reduce=true,zero=1,schedule=zero-bubble,precision=fp8,moe_imbalance=1.5,"
+      "dp_comm_dtype=bf16,sequence_parallel=false,global_batch=1024");
+  REQUIRE(p.tp);
+  CHECK(*p.tp == std::vector<int64_t>{4, 8});
+  CHECK(*p.pp == std::vector<int64_t>{2});
+  CHECK(*p.recompute == std::vector<Recompute>{Recompute::kSelective, Recompute::kFull});
+  CHECK(*p.pp_layers == std::vector<int64_t>{15, 16, 16, 15});
+  CHECK(PlacementToString(p.placement->at(0)) == "tp-cp-ep-dp-pp");
+  CHECK(*p.overlap_grad_reduce == std::vector<bool>{true});
+  CHECK(*p.zero == std::vector<int>{1});
+  CHECK(*p.schedule == std::vector<Schedule>{Schedule::kZeroBubble});
+  CHECK(*p.precision == std::vector<Precision>{Precision::kFp8});
+  CHECK(p.moe_imbalance->at(0) == 1.5);
+  CHECK(*p.dp_comm_dtype == std::vector<CommDtype>{CommDtype::kBf16});
+  CHECK(*p.sequence_parallel == std::vector<bool>{false});
+  CHECK(*p.global_batch == std::vector<int64_t>{1024});
+  CHECK_FALSE(p.dp);   // left out: searched
+  CHECK_FALSE(p.vpp);
+}
+
+TEST_CASE("plan string: every DESIGN knob is known", "[config]") {
+  const std::vector<std::string> names = PlanKnobNames();
+  for (const char* knob :
+       {"tp", "pp", "dp", "cp", "ep", "etp", "vpp", "micro_batch", "global_batch", "seq_len",
+        "recompute", "sequence_parallel", "zero", "precision", "schedule", "moe_routing",
+        "moe_capacity_factor", "moe_imbalance", "dp_comm_dtype", "dp_bucket_MB", "placement",
+        "pp_layers", "overlap_grad_reduce", "overlap_param_gather", "overlap_tp_comm",
+        "overlap_ep_comm", "overlap_pp_comm"}) {
+    CHECK(std::find(names.begin(), names.end(), knob) != names.end());
+  }
+}
+
+TEST_CASE("plan string: mistakes name the knob and the valid values", "[config]") {
+  const std::string unknown = ErrorOf([] { ParsePlanString("tpp=4"); });
+  CHECK_THAT(unknown, Contains("--plan: tpp: unknown plan knob 'tpp' (did you mean 'tp'?)"));
+  CHECK_THAT(unknown, Contains("valid knobs: tp, pp, dp"));
+  CHECK_THAT(ErrorOf([] { ParsePlanString("recompute=some"); }),
+             Contains("'some' is not one of: none, selective, full"));
+  CHECK_THAT(ErrorOf([] { ParsePlanString("tp=0"); }), Contains("tp: must be >= 1, got 0"));
+  CHECK_THAT(ErrorOf([] { ParsePlanString("tp=4,tp=8"); }), Contains("given twice"));
+  CHECK_THAT(ErrorOf([] { ParsePlanString("tp"); }), Contains("expected knob=value"));
+  CHECK_THAT(ErrorOf([] { ParsePlanString("zero=4"); }), Contains("must be 0, 1, 2 or 3"));
+  CHECK_THAT(ErrorOf([] { ParsePlanString("placement=tp-dp"); }), Contains("must order all of"));
+  CHECK_THAT(ErrorOf([] { ParsePlanString("moe_imbalance=0.5"); }), Contains("must be >= 1"));
+  CHECK_THAT(ErrorOf([] { ParsePlanString("pp_layers=4|5"); }), Contains("takes one split"));
+}
+
+TEST_CASE("plan mapping in YAML", "[config]") {
+  const YamlDocument doc = ParseYamlText(
+      "plan: {tp: 8, pp: [2, 4], recompute: full, pp_layers: [15, 16, 16, 15], zero: [0, 1]}\n",
+      "r.yaml");
+  const PlanConstraints p = ReadPlanConstraints(YamlMap(doc.Root(), {"plan"}).Required("plan"));
+  CHECK(*p.tp == std::vector<int64_t>{8});
+  CHECK(*p.pp == std::vector<int64_t>{2, 4});
+  CHECK(*p.pp_layers == std::vector<int64_t>{15, 16, 16, 15});
+  CHECK(*p.zero == std::vector<int>{0, 1});
+  const YamlDocument bad = ParseYamlText("plan:\n  tp: 8\n  schedule: 2f2b\n", "r.yaml");
+  CHECK_THAT(ErrorOf([&] { ReadPlanConstraints(YamlMap(bad.Root(), {"plan"}).Required("plan")); }),
+             Contains("r.yaml:3:13: plan.schedule: '2f2b' is not one of: gpipe, 1f1b"));
+  const YamlDocument typo = ParseYamlText("plan: {tp: 8, micro_bach: 1}\n", "r.yaml");
+  CHECK_THAT(ErrorOf([&] { ReadPlanConstraints(YamlMap(typo.Root(), {"plan"}).Required("plan")); }),
+             Contains("unknown key 'micro_bach' (did you mean 'micro_batch'?)"));
+}
+
+}  // namespace
+}  // namespace paraplan

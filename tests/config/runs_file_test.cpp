@@ -1,0 +1,80 @@
+#include "config/runs_file.h"
+
+#include <catch2/catch.hpp>
+
+#include "config_test_util.h"
+
+namespace paraplan {
+namespace {
+
+using Catch::Matchers::Contains;
+using testing::ErrorOf;
+
+TEST_CASE("the public runs file loads completely", "[config]") {
+  const std::vector<RunSpec> runs =
+      LoadRunsFile(std::string(PARAPLAN_SHARED_DIR) + "/validation/public_runs.yaml");
+  REQUIRE(runs.size() == 38);
+  for (const RunSpec& run : runs) {
+    INFO(run.id);
+    CHECK(run.error.empty());
+    CHECK(run.gpus > 0);
+    CHECK(run.model.layers > 0);
+    CHECK_FALSE(run.cluster.network.empty());
+    CHECK(run.measured.count("step_time_s") == 1);
+    CHECK(run.where.line > 0);
+  }
+  CHECK(runs[0].id == "A01");
+  CHECK(*runs[0].plan.dp == std::vector<int64_t>{32});
+  int overridden = 0;
+  for (const RunSpec& run : runs) overridden += run.cluster.gpu.memory_GiB == 96 ? 1 : 0;
+  CHECK(overridden == 14);
+}
+
+const char* kRun =
+    "runs:\n"
+    "  - id: R1\n"
+    "    model: llama3-8b\n"
+    "    cluster: dgx-h100\n"
+    "    overrides: {model.seq_len: 4096, cluster.network.scaleout.bandwidth_GBps: 25}\n"
+    "    gpus: 8\n"
+    "    plan: {tp: [1, 2]}\n"
+    "    measured: {step_time_s: 1.5, mfu: 0.4}\n"
+    "  - id: R2\n"
+    "    model: no-such-model\n"
+    "    cluster: {name: x, gpu: {name: g, memory_GiB: 80, memory_bandwidth_GBps: 1,"
+    " peak_tflops: {bf16: 1}}, network: [{name: nvlink, span: 8, bandwidth_GBps: 1, latency_us: 1}]}\n"
+    "    gpus: 8\n";
+
+TEST_CASE("runs file: names, inline clusters, overrides and unresolvable runs", "[config]") {
+  const std::vector<RunSpec> runs = LoadRunsFile(testing::WriteScratch("runs/ok.yaml", kRun));
+  REQUIRE(runs.size() == 2);
+  CHECK(runs[0].error.empty());
+  CHECK(runs[0].model.seq_len == 4096);
+  CHECK(runs[0].cluster.network[1].bandwidth_GBps == 25);
+  CHECK(runs[0].measured.at("mfu") == 0.4);
+  CHECK_THAT(runs[1].error, Contains("unknown model 'no-such-model'"));
+  CHECK(runs[1].cluster.name == "x");
+}
+
+TEST_CASE("runs file: malformed files are errors with locations", "[config]") {
+  const auto load = [](const std::string& text) {
+    return ErrorOf([&] { LoadRunsFile(testing::WriteScratch("runs/bad.yaml", text)); });
+  };
+  CHECK_THAT(load("runs:\n  - id: A\n    gpus: 8\n    model: llama3-8b\n    cluster: dgx-h100\n"
+                  "    measured: {step_time: 3}\n"),
+             Contains("runs[0].measured.step_time: unknown key 'step_time' (did you mean 'step_time_s'?)"));
+  CHECK_THAT(load("runs:\n  - id: A\n    gpus: 0\n    model: llama3-8b\n    cluster: dgx-h100\n"),
+             Contains("bad.yaml:3:11: runs[0].gpus: must be > 0, got 0"));
+  CHECK_THAT(load("runs:\n  - id: A\n    gpus: 8\n    model: llama3-8b\n    cluster: dgx-h100\n"
+                  "    overrides: {gpu.memory_GiB: 9}\n"),
+             Contains("an override path starts with one of: model, cluster"));
+  CHECK_THAT(load("runs:\n  - id: A\n    gpus: 8\n    model: {name: m, layers: -1}\n"
+                  "    cluster: dgx-h100\n"),
+             Contains("runs[0].model.layers: must be > 0, got -1"));
+  CHECK_THAT(load("runs:\n  - {id: A, gpus: 8, model: llama3-8b, cluster: dgx-h100}\n"
+                  "  - {id: A, gpus: 8, model: llama3-8b, cluster: dgx-h100}\n"),
+             Contains("duplicate run id 'A'"));
+}
+
+}  // namespace
+}  // namespace paraplan

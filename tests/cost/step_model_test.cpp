@@ -1,0 +1,224 @@
+#include <catch2/catch.hpp>
+
+#include "cost/step_model.h"
+#include "plan/plan_rules.h"
+#include "test_specs.h"
+
+using namespace paraplan;
+
+namespace {
+
+ParallelPlan Plan(int64_t tp, int64_t pp, int64_t dp, int64_t gb) {
+  ParallelPlan p;
+  p.tp = tp;
+  p.pp = pp;
+  p.dp = dp;
+  p.global_batch = gb;
+  p.sequence_parallel = tp > 1;
+  return p;
+}
+
+double Step(const ModelSpec& m, const Cluster& c, const ParallelPlan& p) {
+  REQUIRE(PlanViolations(m, c, p.Gpus(), p).empty());
+  return StepModel(m, c, p.Gpus()).EstimateStepSeconds(p);
+}
+
+}  // namespace
+
+TEST_CASE("GPT-3 175B on 1024 A100s lands near Narayanan et al.'s utilisation", "[cost]") {
+  // Narayanan et al. SC'21 Table 1: 175B, 1024 GPUs, tp=8, pp=16, batch 1536, interleaved,
+  // full recompute: 138 TFLOP/s per GPU counting recompute = 44% of 312 (HFU).
+  ParallelPlan p = Plan(8, 16, 8, 1536);
+  p.sequence_parallel = false;
+  p.recompute = Recompute::kFull;
+  p.schedule = Schedule::kInterleaved;
+  p.vpp = 2;
+  const StepModel model(test::Gpt3_175B(), test::DgxA100(), 1024);
+  const StepResult r = model.Estimate(p);
+  INFO("hfu " << r.hfu << " mfu " << r.mfu << " step " << r.step_time_s);
+  CHECK(r.hfu > 0.30);
+  CHECK(r.hfu < 0.65);
+  CHECK(r.mfu < r.hfu);
+  CHECK(r.fits);
+  CHECK(r.memory.size() == 16);
+}
+
+TEST_CASE("Estimate's breakdown sums to the step and matches EstimateStepSeconds", "[cost]") {
+  const ModelSpec m = test::Llama3_70B();
+  const Cluster c = test::DgxH100();
+  ParallelPlan p = Plan(8, 4, 4, 128);
+  p.zero = 1;
+  const StepModel model(m, c, 128);
+  const StepResult r = model.Estimate(p);
+  const TimeBreakdown& t = r.time;
+  const double sum = t.compute_s + t.bubble_s + t.tp_comm_s + t.cp_comm_s + t.ep_comm_s +
+                     t.pp_comm_s + t.dp_comm_exposed_s + t.optimizer_s;
+  CHECK(sum == Approx(r.step_time_s).epsilon(1e-6));
+  CHECK(model.EstimateStepSeconds(p) == Approx(r.step_time_s));
+  CHECK(model.PeakMemoryBytes(p) == Approx(r.peak_memory_bytes));
+  CHECK(r.tokens_per_s_per_gpu == Approx(128.0 * 8192 / r.step_time_s / 128));
+  CHECK(t.tp_comm_s > 0);
+  CHECK(t.bubble_s > 0);
+}
+
+TEST_CASE("more bandwidth is never slower", "[cost]") {
+  const ModelSpec m = test::Llama3_70B();
+  Cluster c = test::DgxH100();
+  const ParallelPlan p = Plan(8, 2, 8, 64);
+  const double base = Step(m, c, p);
+  c.network[1].bandwidth_GBps *= 2;
+  const double faster = Step(m, c, p);
+  CHECK(faster <= base);
+  c.network[0].bandwidth_GBps *= 2;
+  CHECK(Step(m, c, p) <= faster);
+}
+
+TEST_CASE("zero k+1 never uses more memory than zero k", "[cost]") {
+  const ModelSpec m = test::Llama3_70B();
+  const Cluster c = test::DgxH100();
+  ParallelPlan p = Plan(4, 2, 16, 128);
+  const StepModel model(m, c, 128);
+  double previous = 1e30;
+  for (int z = 0; z <= 3; ++z) {
+    p.zero = z;
+    const double peak = model.PeakMemoryBytes(p);
+    CHECK(peak <= previous);
+    previous = peak;
+  }
+}
+
+TEST_CASE("more GPU memory never turns a fitting plan into a non-fitting one", "[cost]") {
+  const ModelSpec m = test::Llama3_70B();
+  Cluster c = test::DgxH100();
+  ParallelPlan p = Plan(8, 4, 2, 64);
+  p.zero = 1;
+  bool fitted = false;
+  for (double gib : {40.0, 60.0, 80.0, 96.0, 141.0, 192.0}) {
+    c.gpu.memory_GiB = gib;
+    const bool fits = StepModel(m, c, 64).Estimate(p).fits;
+    CHECK((fits || !fitted));
+    fitted = fitted || fits;
+  }
+  CHECK(fitted);
+}
+
+TEST_CASE("overlapping gradient reduction reduces exposed DP time", "[cost]") {
+  const ModelSpec m = test::Llama3_70B();
+  const Cluster c = test::DgxH100();
+  ParallelPlan p = Plan(8, 1, 16, 64);
+  p.zero = 1;
+  const StepModel model(m, c, 128);
+  p.overlap_grad_reduce = false;
+  p.overlap_param_gather = false;
+  const StepResult off = model.Estimate(p);
+  p.overlap_grad_reduce = true;
+  p.overlap_param_gather = true;
+  const StepResult on = model.Estimate(p);
+  CHECK(on.time.dp_comm_exposed_s < off.time.dp_comm_exposed_s);
+  CHECK(on.step_time_s < off.step_time_s);
+  // Gradient compression: bf16 gradients move half the bytes of fp32.
+  p.overlap_grad_reduce = false;
+  p.overlap_param_gather = false;
+  p.dp_comm_dtype = CommDtype::kBf16;
+  CHECK(model.Estimate(p).time.dp_comm_exposed_s < off.time.dp_comm_exposed_s);
+}
+
+TEST_CASE("fp8 is faster than bf16", "[cost]") {
+  const ModelSpec m = test::Llama3_70B();
+  const Cluster c = test::DgxH100();
+  ParallelPlan p = Plan(8, 4, 2, 64);
+  const double bf16 = Step(m, c, p);
+  p.precision = Precision::kFp8;
+  CHECK(Step(m, c, p) < bf16);
+}
+
+TEST_CASE("full recompute uses less activation memory and more time", "[cost]") {
+  const ModelSpec m = test::Llama3_70B();
+  const Cluster c = test::DgxH100();
+  ParallelPlan p = Plan(8, 4, 2, 64);
+  const StepModel model(m, c, 64);
+  const StepResult none = model.Estimate(p);
+  p.recompute = Recompute::kFull;
+  const StepResult full = model.Estimate(p);
+  CHECK(full.memory[0].activations_bytes < none.memory[0].activations_bytes / 4);
+  CHECK(full.step_time_s > none.step_time_s);
+  CHECK(full.hfu > full.mfu);
+  CHECK(none.hfu == Approx(none.mfu));
+}
+
+TEST_CASE("tensor parallelism beyond the NVLink domain is costly", "[cost]") {
+  const ModelSpec m = test::Llama3_70B();
+  const Cluster c = test::DgxH100();
+  const StepModel model(m, c, 128);
+  const StepResult in = model.Estimate(Plan(8, 1, 16, 128));
+  const StepResult out = model.Estimate(Plan(16, 1, 8, 128));
+  CHECK(out.time.tp_comm_s > 3 * in.time.tp_comm_s);
+  CHECK(out.step_time_s > in.step_time_s);
+  // On NVL72, tp=16 stays on NVLink.
+  Cluster nvl = test::Nvl72();
+  nvl.network[1].bandwidth_GBps = 50;
+  const StepResult nv = StepModel(m, nvl, 144).Estimate(Plan(16, 1, 9, 144));
+  CHECK(nv.time.tp_comm_s < out.time.tp_comm_s / 3);
+}
+
+TEST_CASE("expert imbalance slows MoE; drop routing caps it", "[cost]") {
+  const ModelSpec m = test::Mixtral8x7B();
+  const Cluster c = test::DgxH100();
+  ParallelPlan p = Plan(1, 1, 16, 64);
+  p.ep = 8;
+  const StepModel model(m, c, 16);
+  const double even = model.EstimateStepSeconds(p);
+  p.moe_imbalance = 1.5;
+  const double skewed = model.EstimateStepSeconds(p);
+  CHECK(skewed > even);
+  p.moe_routing = MoeRouting::kDrop;
+  p.moe_capacity_factor = 1.1;
+  const double capped = model.EstimateStepSeconds(p);
+  CHECK(capped < skewed);
+  CHECK(capped > even);
+}
+
+TEST_CASE("a slow third tier hurts a DP group that spans it", "[cost]") {
+  const ModelSpec m = test::Llama3_70B();
+  Cluster c = test::DgxH100();
+  ParallelPlan p = Plan(8, 1, 32, 256);
+  p.overlap_grad_reduce = false;
+  const double one_site = Step(m, c, p);
+  c.network[1].span = 128;
+  c.network.push_back({"dci", 65536, 0.5, 5000, 1.0, false});
+  CHECK(Step(m, c, p) > 1.2 * one_site);
+}
+
+TEST_CASE("models of every kind estimate without NaN", "[cost]") {
+  ModelSpec mla = test::Mixtral8x7B();
+  mla.attention_kind = AttentionKind::kMla;
+  mla.mla = {1536, 512, 128, 64, 128};
+  mla.moe->shared_experts = 1;
+  mla.moe->dense_layers = 1;
+  mla.sliding_window = 1024;
+  mla.sliding_window_every = 2;
+  const Cluster c = test::DgxH100();
+  for (Schedule s : {Schedule::k1F1B, Schedule::kGpipe, Schedule::kZeroBubble,
+                     Schedule::kDualPipe}) {
+    ParallelPlan p = Plan(2, 4, 8, 128);
+    p.ep = 8;
+    p.schedule = s;
+    p.zero = 3;
+    REQUIRE(PlanViolations(mla, c, 64, p).empty());
+    const StepResult r = StepModel(mla, c, 64).Estimate(p);
+    CHECK(r.step_time_s > 0);
+    CHECK(r.step_time_s < 1e6);
+    CHECK(r.mfu > 0);
+    CHECK(r.peak_memory_bytes > 0);
+  }
+}
+
+TEST_CASE("automatic stage balance beats an unbalanced split", "[cost]") {
+  const ModelSpec m = test::Llama3_70B();
+  const Cluster c = test::DgxH100();
+  ParallelPlan p = Plan(8, 4, 2, 64);
+  const StepModel model(m, c, 64);
+  const double balanced = model.EstimateStepSeconds(p);
+  p.pp_layers = {26, 18, 18, 18};
+  CHECK(model.EstimateStepSeconds(p) > balanced);
+}
