@@ -1,5 +1,6 @@
 // `paraplan model show MODEL [--format table|json] [--set model.PATH=VALUE]...`: the model's
 // dimensions, parameters (total, active per token, by component) and training FLOPs per token.
+#include <cmath>
 #include <memory>
 #include <ostream>
 #include <string>
@@ -123,23 +124,28 @@ Json DimsJson(const ModelSpec& m, const LayerGraph& g) {
   return d;
 }
 
+// Parameter counts are whole numbers: print them as integers.
+Json Count(double params) {
+  return Json(static_cast<int64_t>(std::llround(params)));
+}
+
 Json ShowJson(const ModelSpec& m, const LayerGraph& g, const ModelCounts& c) {
   Json params = Json::MakeObject();
   Json active = Json::MakeObject();
   Json flops = Json::MakeObject();
   for (const Component& comp : Components(c)) {
-    params.Set(comp.name, comp.params);
-    active.Set(comp.name, comp.active_params);
+    params.Set(comp.name, Count(comp.params));
+    active.Set(comp.name, Count(comp.active_params));
     flops.Set(comp.name, comp.flops_per_token);
   }
   Json j = Json::MakeObject();
   j.Set("name", m.name)
-      .Set("params_total", c.params_total)
-      .Set("params_active", c.params_active)
-      .Set("params_active_no_embedding", c.params_active_no_embedding)
-      .Set("params_embedding", c.params_embedding)
-      .Set("params_mtp", c.params_mtp)
-      .Set("params_total_with_mtp", c.params_total_with_mtp)
+      .Set("params_total", Count(c.params_total))
+      .Set("params_active", Count(c.params_active))
+      .Set("params_active_no_embedding", Count(c.params_active_no_embedding))
+      .Set("params_embedding", Count(c.params_embedding))
+      .Set("params_mtp", Count(c.params_mtp))
+      .Set("params_total_with_mtp", Count(c.params_total_with_mtp))
       .Set("seq_len", c.seq_len)
       .Set("flops_per_token", c.model_flops_per_token)
       .Set("fwd_flops_per_token", c.fwd_flops_per_token)
@@ -204,7 +210,12 @@ void RunShow(const ShowOptions& opts, CliContext& ctx) {
     throw InputError({}, "--format", "must be one of table, json; got '" + opts.format + "'");
   }
   std::vector<Override> overrides;
-  for (const std::string& text : opts.sets) overrides.push_back(ParseOverrideFlag(text));
+  for (const std::string& text : opts.sets) {
+    overrides.push_back(ParseOverrideFlag(text));
+    if (overrides.back().path.rfind("model.", 0) != 0) {
+      throw InputError({}, "--set", "model show takes model.* overrides only, got '" + text + "'");
+    }
+  }
   const ModelSpec model = LoadModel(opts.model, overrides);
   const LayerGraph graph = BuildLayerGraph(model);
   const ModelCounts counts = CountModel(model, graph);

@@ -46,7 +46,7 @@ StepResult RunFixedPlan(const FixedPlanRun& run, const FixedPlanOptions& options
     std::ofstream out(options.trace, std::ios::binary);
     if (!out) throw InputError("--trace: cannot write " + options.trace);
 #ifdef PARAPLAN_HAS_CHROME_TRACE
-    out << ChromeTraceJson(timeline);
+    out << ChromeTraceJson(timeline, "paraplan simulate");
 #else
     throw InputError("--trace: the Chrome trace writer is not part of this build");
 #endif

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -191,6 +192,13 @@ std::string Quoted(const std::string& text) {
   return "\"" + JsonEscape(text) + "\"";
 }
 
+// Measurements carry no more than 6 significant digits; printing more is noise.
+std::string Number6(double value) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "%.6g", value);
+  return FormatShortest(std::strtod(text, nullptr));
+}
+
 }  // namespace
 
 std::shared_ptr<const CalibrationProfile> ParseCalibrationProfile(const std::string& text,
@@ -228,14 +236,14 @@ std::shared_ptr<const CalibrationProfile> LoadCalibrationProfile(const std::stri
 std::string ProfileToYaml(const CalibrationProfile& profile) {
   std::ostringstream out;
   out << "# paraplan calibration profile (written by `paraplan calibrate fit`)\n";
-  out << "memory_bandwidth_GBps: " << FormatShortest(profile.memory_bandwidth_GBps) << "\n";
+  out << "memory_bandwidth_GBps: " << Number6(profile.memory_bandwidth_GBps) << "\n";
   out << "collectives:" << (profile.collectives.empty() ? " {}\n" : "\n");
   for (const auto& [op, tiers] : profile.collectives) {
     out << "  " << op << ":\n";
     for (const auto& [tier, fit] : tiers) {
-      out << "    " << tier << ": {latency_us: " << FormatShortest(fit.latency_us)
-          << ", bandwidth_GBps: " << FormatShortest(fit.bandwidth_GBps)
-          << ", r2: " << FormatShortest(fit.r2) << ", points: " << fit.points << "}\n";
+      out << "    " << tier << ": {latency_us: " << Number6(fit.latency_us)
+          << ", bandwidth_GBps: " << Number6(fit.bandwidth_GBps) << ", r2: " << Number6(fit.r2)
+          << ", points: " << fit.points << "}\n";
     }
   }
   out << "gemm:" << (profile.gemm.empty() ? " {}\n" : "\n");
@@ -243,15 +251,15 @@ std::string ProfileToYaml(const CalibrationProfile& profile) {
     out << "  " << dtype << ":" << (points.empty() ? " []\n" : "\n");
     for (const auto& p : points) {
       out << "    - {m: " << p.m << ", n: " << p.n << ", k: " << p.k
-          << ", tflops: " << FormatShortest(p.tflops) << "}\n";
+          << ", tflops: " << Number6(p.tflops) << "}\n";
     }
   }
   out << "attention:" << (profile.attention.empty() ? " []\n" : "\n");
   for (const auto& a : profile.attention) {
     out << "  - {seq: " << a.seq << ", heads: " << a.heads << ", head_dim: " << a.head_dim
         << ", causal: " << (a.causal ? "true" : "false")
-        << ", fwd_tflops: " << FormatShortest(a.fwd_tflops)
-        << ", bwd_tflops: " << FormatShortest(a.bwd_tflops) << "}\n";
+        << ", fwd_tflops: " << Number6(a.fwd_tflops) << ", bwd_tflops: " << Number6(a.bwd_tflops)
+        << "}\n";
   }
   out << "metadata:" << (profile.metadata.empty() ? " {}\n" : "\n");
   for (const auto& [key, value] : profile.metadata) {

@@ -22,7 +22,8 @@ std::shared_ptr<const CalibrationProfile> LoadCalibrationProfile(const std::stri
 std::shared_ptr<const CalibrationProfile> ParseCalibrationProfile(const std::string& text,
                                                                   const std::string& origin);
 
-// The YAML text of a profile, deterministic (keys sorted, numbers round-trip exactly).
+// The YAML text of a profile, deterministic (keys sorted); numbers are rounded to 6 significant
+// digits, so a profile read back and written again is byte-identical.
 std::string ProfileToYaml(const CalibrationProfile& profile);
 
 // Writes ProfileToYaml(profile) to `path` atomically (temp file + rename); InputError on failure.

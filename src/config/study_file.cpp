@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <set>
 
+#include "config/efficiency_loader.h"
 #include "config/hardware_loader.h"
 #include "config/model_loader.h"
 #include "config/overrides.h"
@@ -66,6 +67,10 @@ SweepAxis ReadAxis(const std::string& key, const YamlNode& list) {
     axis.target = SweepTarget::kModel;
   } else if (key.rfind("cluster.", 0) == 0 && key.size() > 8) {
     axis.target = SweepTarget::kCluster;
+  } else if (key == "model") {
+    axis.target = SweepTarget::kModelName;
+  } else if (key == "cluster") {
+    axis.target = SweepTarget::kClusterName;
   } else if (key == "gpus") {
     axis.target = SweepTarget::kGpus;
   } else if (is_knob) {
@@ -73,17 +78,20 @@ SweepAxis ReadAxis(const std::string& key, const YamlNode& list) {
     axis.knob = bare;
   } else {
     std::vector<std::string> valid = knobs;
-    valid.push_back("gpus");
+    valid.insert(valid.end(), {"gpus", "model", "cluster"});
     const std::string close = ClosestMatch(bare, valid);
     list.Fail("cannot sweep '" + key + "'" +
               (close.empty() ? "" : " (did you mean '" + close + "'?)") +
-              "; sweep model.PATH, cluster.PATH, gpus, or a plan knob (plain or as plan.KNOB): " +
+              "; sweep model, cluster, model.PATH, cluster.PATH, gpus, or a plan knob (plain or as "
+              "plan.KNOB): " +
               JoinNames(knobs));
   }
   for (const YamlNode& item : list.Elements()) {
     SweepValue v{item.AsText(), {}, item.Where()};
     if (axis.target == SweepTarget::kGpus) {
       v.text = std::to_string(item.AsPositiveInt());
+    } else if (axis.target == SweepTarget::kModelName || axis.target == SweepTarget::kClusterName) {
+      if (!item.IsScalar()) item.Fail("expected a name or a path");
     } else if (axis.target == SweepTarget::kKnob) {
       v.knob_values = KnobValues(axis.knob, item);
       PlanConstraints scratch;
@@ -212,6 +220,7 @@ StudyPointInput ResolveStudyPoint(const StudySpec& spec, const StudyPoint& point
   in.gpus = spec.gpus;
   in.plan = spec.plan;
   std::vector<Override> overrides = spec.overrides;
+  std::string model = spec.model, cluster = spec.cluster;
   const auto axes = FlattenAxes(spec.dimensions);
   const auto values = PointValues(spec.dimensions, point);
   for (size_t i = 0; i < axes.size(); ++i) {
@@ -219,6 +228,10 @@ StudyPointInput ResolveStudyPoint(const StudySpec& spec, const StudyPoint& point
     const SweepValue& value = *values[i];
     if (axis.target == SweepTarget::kModel || axis.target == SweepTarget::kCluster) {
       overrides.push_back(Override{axis.key, value.text, value.where});
+    } else if (axis.target == SweepTarget::kModelName) {
+      model = ResolveRelative(value.text, spec.inline_specs->base_dir);
+    } else if (axis.target == SweepTarget::kClusterName) {
+      cluster = ResolveRelative(value.text, spec.inline_specs->base_dir);
     } else if (axis.target == SweepTarget::kGpus) {
       in.gpus = std::stoll(value.text);
     } else {
@@ -230,13 +243,12 @@ StudyPointInput ResolveStudyPoint(const StudySpec& spec, const StudyPoint& point
     }
   }
   const StudyInlineSpecs& inl = *spec.inline_specs;
-  in.model = spec.model.empty()
-                 ? ReadModel(InlineNode(spec, inl.model, "model", overrides), spec.name)
-                 : LoadModel(spec.model, overrides);
-  in.cluster = spec.cluster.empty()
-                   ? ReadCluster(InlineNode(spec, inl.cluster, "cluster", overrides), spec.name,
-                                 inl.base_dir)
-                   : LoadCluster(spec.cluster, overrides);
+  in.model = model.empty() ? ReadModel(InlineNode(spec, inl.model, "model", overrides), spec.name)
+                           : LoadModel(model, overrides);
+  in.cluster = cluster.empty() ? ReadCluster(InlineNode(spec, inl.cluster, "cluster", overrides),
+                                             spec.name, inl.base_dir)
+                               : LoadCluster(cluster, overrides);
+  ApplyDefaultEfficiency(in.cluster);
   return in;
 }
 

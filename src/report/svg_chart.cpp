@@ -126,6 +126,7 @@ std::vector<double> YAxisRange(const LineChart& chart, Frame& f) {
 size_t LegendChars(const LineChart& chart) {
   size_t chars = 0;
   for (const auto& s : chart.series) chars = std::max(chars, s.label.size());
+  chars = std::max(chars, chart.hollow_label.size());
   return chars;
 }
 
@@ -193,7 +194,10 @@ void AppendSeries(std::string& out, const Frame& f, const ChartSeries& s, size_t
   out += "</g>\n<g class=\"markers\" fill=\"" + color + "\">\n";
   for (size_t i = 0; i < s.x.size() && i < s.y.size(); ++i) {
     if (!std::isfinite(s.y[i]) || !std::isfinite(s.x[i]) || (f.x_log && s.x[i] <= 0)) continue;
-    out += "<circle cx=\"" + Px(f.Px(s.x[i])) + "\" cy=\"" + Px(f.Py(s.y[i])) + "\" r=\"3\"/>\n";
+    const bool hollow = i < s.hollow.size() && s.hollow[i];
+    out += "<circle cx=\"" + Px(f.Px(s.x[i])) + "\" cy=\"" + Px(f.Py(s.y[i])) +
+           (hollow ? "\" r=\"4\" fill=\"#ffffff\" stroke=\"" + color + "\" stroke-width=\"1.5\"/>\n"
+                   : "\" r=\"3\"/>\n");
   }
   out += "</g>\n";
 }
@@ -207,6 +211,12 @@ void AppendLegend(std::string& out, const LineChart& chart, double x, double y) 
     out += "<circle cx=\"" + Px(x + 12) + "\" cy=\"" + Px(row) + "\" r=\"3\" fill=\"" +
            kPalette[i % kPaletteSize] + "\"/>\n";
     AppendText(out, x + 30, row + 4, "start", "", chart.series[i].label);
+  }
+  if (!chart.hollow_label.empty()) {
+    const double row = y + 20.0 * static_cast<double>(chart.series.size());
+    out += "<circle cx=\"" + Px(x + 12) + "\" cy=\"" + Px(row) +
+           "\" r=\"4\" fill=\"#ffffff\" stroke=\"#333333\" stroke-width=\"1.5\"/>\n";
+    AppendText(out, x + 30, row + 4, "start", "", chart.hollow_label);
   }
   out += "</g>\n";
 }

@@ -9,10 +9,12 @@
 namespace paraplan {
 
 // One line. x and y have the same length; a NaN y leaves a gap (the point is not drawn).
+// hollow[i] (when given) draws point i as an open circle (e.g. "does not fit in memory").
 struct ChartSeries {
   std::string label;
   std::vector<double> x;
   std::vector<double> y;
+  std::vector<bool> hollow;
 };
 
 struct LineChart {
@@ -24,6 +26,7 @@ struct LineChart {
   std::vector<std::string> x_categories;
   bool x_log = false;  // logarithmic x axis (numeric x only; every x must be > 0)
   std::vector<ChartSeries> series;
+  std::string hollow_label;  // legend text for hollow markers; empty = no legend entry
   int width_px = 900;
   int height_px = 540;
 };

@@ -20,9 +20,9 @@ struct StudyInlineSpecs;
 enum class StudyMode { kPlan, kSimulate };
 const char* ToString(StudyMode mode);
 
-// What a swept key changes: a model or cluster field (dotted override), the GPU count, or a
-// plan knob.
-enum class SweepTarget { kModel, kCluster, kGpus, kKnob };
+// What a swept key changes: a model or cluster field (dotted override), the whole model or
+// cluster (key `model` / `cluster`, values are names or paths), the GPU count, or a plan knob.
+enum class SweepTarget { kModel, kCluster, kModelName, kClusterName, kGpus, kKnob };
 
 struct SweepValue {
   std::string text;  // the YAML value as written ("50", "[4, 8]", "fp8")

@@ -246,12 +246,13 @@ LineChart StudyChart(const StudyTable& table) {
   const size_t metric = MetricIndex(table.metric);
   double max_value = 0;
   bool numeric_x = !table.keys.empty();
-  int64_t missing = 0;
+  int64_t missing = 0, no_fit = 0;
   for (const auto& row : table.rows) {
     double x = 0;
     if (numeric_x && !ParseDouble(row.values.at(0), &x)) numeric_x = false;
-    if (row.status == "ok") max_value = std::max(max_value, std::fabs(row.metrics[metric]));
-    missing += row.status == "ok" ? 0 : 1;
+    if (row.has_result) max_value = std::max(max_value, std::fabs(row.metrics[metric]));
+    missing += row.has_result ? 0 : 1;
+    no_fit += row.status == "no-fit" ? 1 : 0;
   }
   const MetricAxis axis = AxisForMetric(table.metric, max_value);
   chart.y_label = axis.label;
@@ -276,13 +277,18 @@ LineChart StudyChart(const StudyTable& table) {
     if (added) chart.series.push_back({label.empty() ? axis.label : label, {}, {}});
     ChartSeries& s = chart.series[it->second];
     s.x.push_back(x);
-    s.y.push_back(row.status == "ok" ? row.metrics[metric] * axis.scale
-                                     : std::numeric_limits<double>::quiet_NaN());
+    s.y.push_back(row.has_result ? row.metrics[metric] * axis.scale
+                                 : std::numeric_limits<double>::quiet_NaN());
+    s.hollow.push_back(row.status == "no-fit");
   }
   chart.x_log = numeric_x && ShouldUseLogScale(xs);
   chart.subtitle = "paraplan study " + table.name + " (mode " + table.mode + ", " +
                    std::to_string(table.total_points) + " points";
   if (missing > 0) chart.subtitle += ", " + std::to_string(missing) + " without a result";
+  if (no_fit > 0) {
+    chart.subtitle += ", " + std::to_string(no_fit) + " do not fit in GPU memory";
+    chart.hollow_label = "does not fit in memory";
+  }
   chart.subtitle += ")";
   return chart;
 }

@@ -25,7 +25,8 @@ int Run(std::vector<std::string> args, std::string* out, std::string* err) {
 
 struct TempDir {
   std::filesystem::path path;
-  TempDir() : path(std::filesystem::temp_directory_path() / "paraplan_calib_cli") {
+  explicit TempDir(const std::string& name)
+      : path(std::filesystem::temp_directory_path() / ("paraplan_calib_cli_" + name)) {
     std::filesystem::remove_all(path);
     std::filesystem::create_directories(path);
   }
@@ -33,7 +34,7 @@ struct TempDir {
 };
 
 TEST_CASE("calibrate fit writes a profile and prints the fit table", "[calib][cli]") {
-  TempDir dir;
+  TempDir dir("case1");
   const std::string profile = (dir.path / "profile.yaml").string();
   // A second file adds a faster memory row: the rows of all files are fitted together.
   const std::string extra = (dir.path / "extra.csv").string();
@@ -58,7 +59,7 @@ TEST_CASE("calibrate fit writes a profile and prints the fit table", "[calib][cl
 }
 
 TEST_CASE("calibrate fit --format json and stdout output", "[calib][cli]") {
-  TempDir dir;
+  TempDir dir("case2");
   std::string out, err;
   REQUIRE(Run({"calibrate", "fit", kDataDir + "synthetic.csv", "-o", (dir.path / "p.yaml").string(),
                "--format", "json"},
@@ -71,7 +72,7 @@ TEST_CASE("calibrate fit --format json and stdout output", "[calib][cli]") {
 }
 
 TEST_CASE("calibrate fit on a broken CSV exits 2 with the line", "[calib][cli]") {
-  TempDir dir;
+  TempDir dir("case3");
   const std::string bad = (dir.path / "bad.csv").string();
   std::ofstream(bad) << "kind,op,dtype,m,n,k,bytes,ranks,tier,time_us\n"
                      << "gemm,matmul,bf16,8,8,8,0,1,,12\n"

@@ -21,7 +21,8 @@ std::string ReadAll(const std::string& path) {
 
 struct TempDir {
   std::filesystem::path path;
-  TempDir() : path(std::filesystem::temp_directory_path() / "paraplan_calib_harness") {
+  explicit TempDir(const std::string& name)
+      : path(std::filesystem::temp_directory_path() / ("paraplan_calib_harness_" + name)) {
     std::filesystem::remove_all(path);
     std::filesystem::create_directories(path);
   }
@@ -31,7 +32,7 @@ struct TempDir {
 const Metadata kMeta{"Test GPU, rev 2", "550.1", "13.0", "2.28.3", "2026-11-29"};
 
 TEST_CASE("harness CSV is what calibrate fit reads, written atomically", "[calib]") {
-  TempDir dir;
+  TempDir dir("case1");
   const std::string path = (dir.path / "raw.csv").string();
   CsvWriter writer(path, false, kMeta);
   writer.Add({"gemm", "matmul", "bf16", 4096, 4096, 4096, 0, 1, ""}, 250.25);
@@ -47,7 +48,7 @@ TEST_CASE("harness CSV is what calibrate fit reads, written atomically", "[calib
 }
 
 TEST_CASE("harness CSV resumes: rows present are skipped and kept", "[calib]") {
-  TempDir dir;
+  TempDir dir("case2");
   const std::string path = (dir.path / "raw.csv").string();
   const RowKey first{"memory", "copy", "bf16", 0, 0, 0, 1 << 20, 1, ""};
   const RowKey second{"memory", "copy", "bf16", 0, 0, 0, 1 << 22, 1, ""};

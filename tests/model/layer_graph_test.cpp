@@ -40,7 +40,7 @@ TEST_CASE("GQA layer: fused QKV column-parallel, output row-parallel, gated MLP"
   CHECK(core.tp == TpSplit::kHeads);
   CHECK(core.attn_flops_per_context == 4.0 * 64 * 128);
   CHECK(core.FwdFlopsPerToken(8192) == 4.0 * 64 * 128 * 4096);
-  CHECK(qkv.FwdFlopsPerToken(8192) == 2.0 * qkv.n * qkv.k);
+  CHECK(qkv.FwdFlopsPerToken(8192) == 2.0 * 10240 * 8192);
   CHECK(qkv.read_elems_per_token == 8192);
   CHECK(qkv.write_elems_per_token == 10240);
   CHECK(g.Block(LayerKind::kLogits).summary.tp_split_params == 8192.0 * 128256);

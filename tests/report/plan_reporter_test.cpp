@@ -30,8 +30,8 @@ StepResult Result(int64_t tp, int64_t pp, int64_t dp, double step_s, double memo
   r.simulated = true;
   r.step_time_s = step_s;
   r.tokens_per_s_per_gpu = 1536.0 * 2048.0 / step_s / static_cast<double>(tp * pp * dp);
-  r.mfu = 0.1 / step_s;
-  r.hfu = 0.11 / step_s;
+  r.mfu = 4.9 / step_s;
+  r.hfu = 5.3 / step_s;
   r.peak_memory_bytes = GiBToBytes(memory_GiB);
   r.memory_capacity_bytes = GiBToBytes(80);
   for (int64_t s = 0; s < pp; ++s) {

@@ -1,0 +1,73 @@
+// Pipeline simulator benchmark (not a test; see docs/performance.md). Times SimulatePipeline on
+// uniform stages for several schedules and sizes, best of N repetitions, and prints tasks,
+// events, seconds and events per second. Usage: sim_bench [repetitions]
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "plan/parallel_plan.h"
+#include "sim/pipeline_simulator.h"
+#include "sim/schedule.h"
+
+namespace {
+
+struct BenchCase {
+  paraplan::Schedule schedule;
+  int64_t pp, vpp, micro_batches;
+  paraplan::Nanos p2p;
+};
+
+paraplan::PipelineInput MakeInput(const BenchCase& c) {
+  paraplan::PipelineInput in;
+  in.schedule = c.schedule;
+  in.pp = c.pp;
+  in.vpp = c.vpp;
+  in.micro_batches = c.micro_batches;
+  in.p2p = c.p2p;
+  const int64_t chunks = c.schedule == paraplan::Schedule::kInterleaved ? c.vpp : 1;
+  paraplan::StageCost stage;
+  stage.chunks.assign(chunks, paraplan::ChunkCost{250000, 250000, 250000, 0});
+  stage.dp_grad_comm = 20000000;
+  stage.dp_buckets = 8;
+  stage.optimizer = 3000000;
+  in.stages.assign(c.pp, stage);
+  return in;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const int repetitions = argc > 1 ? std::atoi(argv[1]) : 5;
+  using paraplan::Schedule;
+  const std::vector<BenchCase> cases = {
+      {Schedule::kInterleaved, 128, 4, 2048, 20000}, {Schedule::kInterleaved, 128, 4, 2048, 0},
+      {Schedule::k1F1B, 128, 1, 2048, 20000},        {Schedule::kGpipe, 128, 1, 2048, 20000},
+      {Schedule::kZeroBubble, 128, 1, 2048, 20000},  {Schedule::kDualPipe, 128, 1, 2048, 20000},
+      {Schedule::kInterleaved, 8, 2, 64, 20000},
+  };
+  std::printf("%-12s %5s %4s %6s %9s %9s %10s %14s %12s\n", "schedule", "pp", "vpp", "m", "p2p_ns",
+              "tasks", "events", "events_per_s", "seconds");
+  for (const BenchCase& c : cases) {
+    const paraplan::PipelineInput in = MakeInput(c);
+    double best_s = 1e30;
+    paraplan::PipelineResult result;
+    for (int r = 0; r < repetitions; ++r) {
+      const auto t0 = std::chrono::steady_clock::now();
+      result = paraplan::SimulatePipeline(in);
+      const auto t1 = std::chrono::steady_clock::now();
+      const double s = std::chrono::duration<double>(t1 - t0).count();
+      if (s < best_s) best_s = s;
+    }
+    const auto tasks = static_cast<int64_t>(
+        paraplan::GenerateSchedule(c.schedule, {c.pp, c.vpp, c.micro_batches}).tasks.size());
+    std::printf("%-12s %5lld %4lld %6lld %9lld %9lld %10lld %14.3e %12.4f\n",
+                paraplan::ToString(c.schedule), static_cast<long long>(c.pp),
+                static_cast<long long>(c.vpp), static_cast<long long>(c.micro_batches),
+                static_cast<long long>(c.p2p), static_cast<long long>(tasks),
+                static_cast<long long>(result.events),
+                static_cast<double>(result.events) / best_s, best_s);
+  }
+  return 0;
+}

@@ -1,0 +1,76 @@
+#include "report/chrome_trace.h"
+
+#include <catch2/catch.hpp>
+#include <string>
+
+#include "sim/pipeline_simulator.h"
+
+using namespace paraplan;
+
+namespace {
+
+size_t Count(const std::string& text, const std::string& what) {
+  size_t n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("NanosToMicrosText is exact", "[sim]") {
+  CHECK(NanosToMicrosText(0) == "0");
+  CHECK(NanosToMicrosText(1) == "0.001");
+  CHECK(NanosToMicrosText(1500) == "1.5");
+  CHECK(NanosToMicrosText(12000) == "12");
+  CHECK(NanosToMicrosText(1234567) == "1234.567");
+  CHECK(NanosToMicrosText(-20) == "-0.02");
+}
+
+TEST_CASE("ChromeTraceJson writes complete events, tracks and names", "[sim]") {
+  const std::vector<TimelineEvent> timeline = {
+      {0, "compute", "F3", 3, 1, 1000, 2500},
+      {0, "pp", "send F3", 3, 1, 2500, 2600},
+      {1, "compute", "B3", 3, 0, 4000, 6000},
+      {1, "dp", "dp bucket 0", -1, 0, 6000, 7000},
+  };
+  const std::string json = ChromeTraceJson(timeline, "llama \"test\"");
+  CHECK(json.rfind("{\"traceEvents\":[", 0) == 0);
+  CHECK(Count(json, "\"ph\":\"X\"") == 4);
+  CHECK(json.find("{\"name\":\"F3\",\"cat\":\"compute\",\"ph\":\"X\",\"ts\":1,\"dur\":1.5,"
+                  "\"pid\":0,\"tid\":0,\"args\":{\"micro_batch\":3,\"chunk\":1}}") !=
+        std::string::npos);
+  CHECK(json.find("\"name\":\"send F3\",\"cat\":\"pp\",\"ph\":\"X\",\"ts\":2.5,\"dur\":0.1,"
+                  "\"pid\":0,\"tid\":1") != std::string::npos);
+  CHECK(json.find("{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"tid\":0,"
+                  "\"args\":{\"name\":\"stage 1\"}}") != std::string::npos);
+  CHECK(json.find("{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":2,"
+                  "\"args\":{\"name\":\"dp\"}}") != std::string::npos);
+  CHECK(Count(json, "\"process_name\"") == 2);
+  CHECK(Count(json, "\"thread_name\"") == 4);
+  // A bucket has no micro-batch; the title is escaped.
+  CHECK(json.find("\"args\":{\"chunk\":0}}") != std::string::npos);
+  CHECK(json.find("\"title\":\"llama \\\"test\\\"\"") != std::string::npos);
+  CHECK(Count(json, "{") == Count(json, "}"));
+  CHECK(Count(json, "[") == Count(json, "]"));
+}
+
+TEST_CASE("ChromeTraceJson of a simulated pipeline has one track per stage and stream", "[sim]") {
+  PipelineInput in;
+  in.schedule = Schedule::kZeroBubble;
+  in.pp = 3;
+  in.micro_batches = 4;
+  in.p2p = 100;
+  in.record_timeline = true;
+  in.stages.assign(3, StageCost{});
+  for (StageCost& s : in.stages) {
+    s.chunks = {ChunkCost{1000, 1000, 1000, 0}};
+    s.dp_grad_comm = 500;
+  }
+  const PipelineResult r = SimulatePipeline(in);
+  const std::string json = ChromeTraceJson(r.timeline, "zb");
+  CHECK(Count(json, "\"ph\":\"X\"") == r.timeline.size());
+  CHECK(Count(json, "\"name\":\"W3\"") == 3);
+  CHECK(Count(json, "\"process_name\"") == 3);
+  CHECK(Count(json, "\"thread_name\"") == 9);  // compute, pp and dp on each stage
+  CHECK(json == ChromeTraceJson(r.timeline, "zb"));
+}
