@@ -15,6 +15,7 @@
 #include "cost/step_model.h"
 #include "report/plan_reporter.h"
 #include "search/objective.h"
+#include "search/plan_summary.h"
 #include "search/search.h"
 #if __has_include("report/chrome_trace.h")
 #include "report/chrome_trace.h"
@@ -115,7 +116,7 @@ void WriteBestTrace(const LoadedInputs& in, const ParallelPlan& plan, const std:
   const StepModel model(in.model, in.cluster, in.gpus);
   std::vector<TimelineEvent> timeline;
   model.Simulate(plan, &timeline);
-  out << ChromeTraceJson(timeline);
+  out << ChromeTraceJson(timeline, "paraplan plan: best plan, " + PlanSummary(plan));
 #else
   (void)in;
   (void)plan;

@@ -59,10 +59,10 @@ void RunOne(const StudyOptions& o, const CliContext& ctx) {
     throw InputError("study: expected one study file (or `study merge DIR...`), got " +
                      std::to_string(o.args.size()) + " arguments");
   }
-  const StudySpec spec = LoadStudyFile(o.args.front());
   StudyRunOptions run;
   run.threads = o.threads;
   if (!o.shard.empty()) ParseShardFlag(o.shard, &run.shard, &run.shard_count);
+  const StudySpec spec = LoadStudyFile(o.args.front());
   const bool bar = !ctx.quiet && ctx.err == &std::cerr && isatty(STDERR_FILENO) != 0;
   if (bar) {
     run.progress = [&ctx, &spec](int64_t done, int64_t total) {

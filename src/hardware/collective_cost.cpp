@@ -106,10 +106,11 @@ double CollectiveSeconds(CollectiveOp op, double bytes, const GroupPlacement& g,
   }
   if (g.size < 2) return 0.0;
   if (op == CollectiveOp::kAllToAll) return AllToAllSeconds(bytes, g, cluster);
-  // Hierarchical: level t reduces among members[t]/members[t-1] ranks the data that is left
-  // after the inner levels (bytes / members[t-1]). NCCL pipelines the levels, so the slowest
-  // level's bandwidth term decides; the latencies add up.
-  double latency = 0, worst = 0;
+  // Hierarchical (2D) algorithm: level t reduces among members[t]/members[t-1] ranks the data
+  // left after the inner levels (bytes / members[t-1]). The phases run one after the other
+  // (reduce-scatter inside, across, all-gather inside), and the NICs a group crosses are shared
+  // with the other groups' traffic, so the levels' times add up.
+  double latency = 0, total = 0;
   int64_t below = 1;
   for (int t = 0; t <= g.tier; ++t) {
     const int64_t here = g.members[t];
@@ -120,10 +121,10 @@ double CollectiveSeconds(CollectiveOp op, double bytes, const GroupPlacement& g,
     // NVLink SHARP: the switch reduces, each GPU sends and receives the buffer once.
     if (op == CollectiveOp::kAllReduce && cluster.network[t].nvls && !link.measured) factor = 1.0;
     latency += link.latency_s * LatencySteps(op, ranks);
-    worst = std::max(worst, bytes / static_cast<double>(below) * factor / link.bytes_per_s);
+    total += bytes / static_cast<double>(below) * factor / link.bytes_per_s;
     below = here;
   }
-  return latency + worst;
+  return latency + total;
 }
 
 }  // namespace paraplan

@@ -215,7 +215,7 @@ std::vector<Op> MtpOps(const ModelSpec& m, const Dims& d) {
   ops.push_back(NormOp(d.h, d.norm_params));
   ops.push_back(NormOp(d.h, d.norm_params));
   ops.push_back(Gemm(OpKind::kMtpProj, TpSplit::kColumn, d.h, 2.0 * d.h));
-  const LayerKind last = LayerKindOf(m, m.layers - 1);
+  const LayerKind last = KindOfLayer(m, m.layers - 1);
   const bool moe = last == LayerKind::kMoe || last == LayerKind::kMoeSliding;
   AddTransformerLayer(m, d, moe, false, ops);
   AddHead(d, false, ops);
@@ -265,7 +265,7 @@ double LayerSummary::FwdFlopsPerToken(int64_t seq) const {
   return fwd_flops_no_attn_per_token + AttnCoreFwdFlopsPerToken(seq);
 }
 
-LayerKind LayerKindOf(const ModelSpec& model, int64_t layer) {
+LayerKind KindOfLayer(const ModelSpec& model, int64_t layer) {
   const bool moe = model.IsMoeLayer(layer);
   const bool sliding = model.IsSlidingLayer(layer);
   if (moe) return sliding ? LayerKind::kMoeSliding : LayerKind::kMoe;
@@ -280,7 +280,7 @@ LayerGraph BuildLayerGraph(const ModelSpec& model) {
   auto block = [&graph](LayerKind kind) -> LayerBlock& {
     return graph.blocks[static_cast<size_t>(kind)];
   };
-  for (int64_t i = 0; i < model.layers; ++i) ++block(LayerKindOf(model, i)).count;
+  for (int64_t i = 0; i < model.layers; ++i) ++block(KindOfLayer(model, i)).count;
   for (LayerKind kind :
        {LayerKind::kDense, LayerKind::kDenseSliding, LayerKind::kMoe, LayerKind::kMoeSliding}) {
     LayerBlock& b = block(kind);

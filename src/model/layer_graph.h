@@ -146,7 +146,7 @@ struct LayerGraph {
 LayerGraph BuildLayerGraph(const ModelSpec& model);
 
 // The kind of transformer layer i (0-based, i < layers).
-LayerKind LayerKindOf(const ModelSpec& model, int64_t layer);
+LayerKind KindOfLayer(const ModelSpec& model, int64_t layer);
 
 // Mean attended context per token for causal attention over seq tokens with a sliding window
 // (0 = none): seq/2 without a window (the MFU convention), w − w²/(2·seq) with one.

@@ -32,14 +32,15 @@ CriticalPath WalkCriticalPath(const PipelineLayout& layout, const TaskLists& lis
     path.tasks.push_back(k);
     const int64_t stage = StageOfTask(lists, k);
     const bool has_previous = k > lists.stage_begin[stage];
-    const Nanos previous_done = has_previous ? times.done[k - 1] : -1;
+    const Nanos previous_done = has_previous ? TaskDone(layout, lists, times, stage, k - 1) : -1;
     Nanos arrival = -1;
     const int64_t producer = Producer(layout, times, stage, lists.tasks[k], &arrival);
     if (producer >= 0 && arrival >= previous_done) {
-      path.pp_comm += arrival - times.end[producer];
+      path.pp_comm +=
+          arrival - TaskEnd(layout, lists, times, StageOfTask(lists, producer), producer);
       k = producer;
     } else if (has_previous) {
-      path.pp_comm += times.done[k - 1] - times.end[k - 1];
+      path.pp_comm += previous_done - TaskEnd(layout, lists, times, stage, k - 1);
       k = k - 1;
     } else {
       k = -1;

@@ -34,8 +34,8 @@ std::vector<DpBucket> MakeBuckets(const StageDp& dp, const std::vector<GradWindo
 
 }  // namespace
 
-StageTail RunStageTail(const StageDp& dp, const std::vector<GradWindow>& windows,
-                       Nanos compute_end, bool overlap_grad_reduce) {
+StageTail RunStageTail(const StageDp& dp, const std::vector<GradWindow>& windows, Nanos compute_end,
+                       bool overlap_grad_reduce) {
   StageTail tail;
   tail.compute_end = compute_end;
   tail.param_gather_end = dp.param_gather;

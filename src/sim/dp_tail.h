@@ -29,8 +29,8 @@ struct DpBucket {
 };
 
 struct StageTail {
-  Nanos compute_end = 0;      // last compute task of the stage
-  Nanos grads_done = 0;       // last bucket's end (compute_end when there is no DP comm)
+  Nanos compute_end = 0;  // last compute task of the stage
+  Nanos grads_done = 0;   // last bucket's end (compute_end when there is no DP comm)
   Nanos optimizer_start = 0;
   Nanos optimizer_end = 0;
   Nanos param_gather_end = 0;  // the all-gather at the start of the step (0 when none)
@@ -38,7 +38,7 @@ struct StageTail {
 };
 
 // `windows` holds one entry per chunk that produced gradients.
-StageTail RunStageTail(const StageDp& dp, const std::vector<GradWindow>& windows,
-                       Nanos compute_end, bool overlap_grad_reduce);
+StageTail RunStageTail(const StageDp& dp, const std::vector<GradWindow>& windows, Nanos compute_end,
+                       bool overlap_grad_reduce);
 
 }  // namespace paraplan

@@ -45,7 +45,7 @@ class EventOrder {
 
  private:
   std::vector<Key> heap_;
-  std::vector<uint64_t> slot_seq_;  // seq of the event holding each slot
+  std::vector<uint64_t> slot_seq_;   // seq of the event holding each slot
   std::vector<uint8_t> slot_state_;  // 0 free, 1 pending, 2 cancelled
   std::vector<uint32_t> free_slots_;
   uint64_t next_seq_ = 0;

@@ -61,7 +61,7 @@ struct PipelineResult {
   Nanos dp_comm_exposed = 0;  // DP communication after the last backward
   Nanos optimizer = 0;
   int64_t critical_stage = 0;
-  std::vector<int64_t> peak_in_flight;     // per stage: most micro-batches holding activations
+  std::vector<int64_t> peak_in_flight;  // per stage: most micro-batches holding activations
   // per stage: most (micro-batch, chunk) activation sets held; a set is 1/vpp of a stage's
   // activations for interleaved, a whole model stage for the others (DualPipe: either copy).
   // peak_in_flight = ceil(peak_chunks_in_flight / vpp) for interleaved, equal otherwise.

@@ -36,9 +36,9 @@ PipelineLayout::PipelineLayout(const PipelineInput& input)
   for (int64_t s = 0; s < pp_; ++s) {
     const StageCost& st = input.stages[s];
     const std::string key = "stages[" + std::to_string(s) + "]";
-    Require(static_cast<int64_t>(st.chunks.size()) == given, key + ".chunks",
-            "expected " + std::to_string(given) + " chunks, got " +
-                std::to_string(st.chunks.size()));
+    Require(
+        static_cast<int64_t>(st.chunks.size()) == given, key + ".chunks",
+        "expected " + std::to_string(given) + " chunks, got " + std::to_string(st.chunks.size()));
     Require(st.dp_grad_comm >= 0 && st.param_gather >= 0 && st.optimizer >= 0, key,
             "times must be >= 0");
     Require(st.dp_buckets >= 1, key + ".dp_buckets", "must be >= 1");

@@ -37,9 +37,10 @@ class PipelineLayout {
   int64_t MicroBatches() const { return micro_batches_; }
   bool Dual() const { return dual_; }
 
-  // Index of (micro-batch, stage, chunk) into per-place arrays of size Places().
+  // Index of (micro-batch, stage, chunk) into per-place arrays of size Places(). Stage-major, so
+  // that a stage working through its micro-batches walks memory in order (cache and TLB).
   int64_t PlaceIndex(int64_t micro_batch, int64_t stage, int64_t chunk) const {
-    return (micro_batch * pp_ + stage) * chunks_ + chunk;
+    return (stage * chunks_ + chunk) * micro_batches_ + micro_batch;
   }
   int64_t Places() const { return micro_batches_ * pp_ * chunks_; }
 
@@ -52,7 +53,9 @@ class PipelineLayout {
 
   // Compute time of `task` on `stage`.
   Nanos Duration(int64_t stage, const Task& task) const;
-  const ChunkCost& Cost(int64_t stage, int64_t chunk) const { return costs_[stage * chunks_ + chunk]; }
+  const ChunkCost& Cost(int64_t stage, int64_t chunk) const {
+    return costs_[stage * chunks_ + chunk];
+  }
   const StageDp& Dp(int64_t stage) const { return dp_[stage]; }
   // Per stage and chunk: whether a recompute task runs before each backward.
   std::vector<bool> HasRecompute() const;

@@ -27,9 +27,8 @@ class Runner {
     const size_t tasks = lists.tasks.size();
     const size_t places = static_cast<size_t>(layout.Places());
     const size_t pp = static_cast<size_t>(layout.Stages());
-    times_.start.assign(tasks, 0);
-    times_.end.assign(tasks, 0);
-    times_.done.assign(tasks, 0);
+    times_.start.resize(tasks);
+    times_.blocking_send = options.overlap_pp_comm ? 0 : options.p2p;
     times_.forward_ready.assign(places, -1);
     times_.backward_ready.assign(places, -1);
     times_.forward_task.assign(places, -1);
@@ -102,7 +101,6 @@ class Runner {
     busy_[s] = 1;
     times_.start[k] = now;
     const Nanos end = now + layout_.Duration(s, t);
-    times_.end[k] = end;
     const int64_t place = layout_.PlaceIndex(t.micro_batch, s, t.chunk);
     if (t.kind == TaskKind::kForward) {
       times_.forward_task[place] = static_cast<int32_t>(k);
@@ -150,7 +148,6 @@ class Runner {
       if (to.Valid()) Deliver(times_.backward_ready, to, t.micro_batch, Send(s, to));
     }
     current_ = -1;
-    times_.done[k] = std::max(now, free_at_[s]);
   }
 
   const PipelineLayout& layout_;
@@ -158,13 +155,13 @@ class Runner {
   const PipelineRunOptions& options_;
   EventQueue<int32_t> queue_;
   TaskTimes times_;
-  std::vector<int64_t> next_;      // per stage: next task to run
-  std::vector<uint8_t> busy_;      // per stage: a task is running (a kDone is pending)
-  std::vector<uint8_t> timed_;     // per stage: a kWake is pending
-  std::vector<Nanos> free_at_;     // per stage: compute stream free (start, blocking sends)
-  std::vector<Nanos> pp_free_;     // per stage: pp send stream free
+  std::vector<int64_t> next_;   // per stage: next task to run
+  std::vector<uint8_t> busy_;   // per stage: a task is running (a kDone is pending)
+  std::vector<uint8_t> timed_;  // per stage: a kWake is pending
+  std::vector<Nanos> free_at_;  // per stage: compute stream free (start, blocking sends)
+  std::vector<Nanos> pp_free_;  // per stage: pp send stream free
   std::vector<int64_t> in_flight_;
-  int64_t current_ = -1;           // the stage whose task is finishing
+  int64_t current_ = -1;  // the stage whose task is finishing
 };
 
 }  // namespace
@@ -172,6 +169,19 @@ class Runner {
 TaskTimes RunPipeline(const PipelineLayout& layout, const TaskLists& lists,
                       const PipelineRunOptions& options) {
   return Runner(layout, lists, options).Run();
+}
+
+Nanos TaskDone(const PipelineLayout& layout, const TaskLists& lists, const TaskTimes& times,
+               int64_t stage, int64_t k) {
+  const Nanos end = TaskEnd(layout, lists, times, stage, k);
+  if (times.blocking_send == 0) return end;
+  const Task& t = lists.tasks[k];
+  Place to;
+  if (t.kind == TaskKind::kForward) to = layout.Next(stage, t.chunk);
+  if (t.kind == TaskKind::kBackward || t.kind == TaskKind::kBackwardInput) {
+    to = layout.Previous(stage, t.chunk);
+  }
+  return to.Valid() && to.stage != stage ? end + times.blocking_send : end;
 }
 
 int64_t StageOfTask(const TaskLists& lists, int64_t task) {

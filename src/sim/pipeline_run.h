@@ -19,15 +19,16 @@ struct PipelineRunOptions {
 
 // What happened, in flat arrays (no per-task allocation).
 struct TaskTimes {
-  std::vector<Nanos> start;  // per task (index into TaskLists::tasks): compute start
-  std::vector<Nanos> end;    // compute end
-  std::vector<Nanos> done;   // compute stream free again (end + a blocking send)
+  // Per task (index into TaskLists::tasks): compute start. The end is start + duration (TaskEnd);
+  // only the start is stored, to keep 2M-task runs small (memory traffic dominates them).
+  std::vector<Nanos> start;
+  Nanos blocking_send = 0;  // p2p when sends hold the compute stream (overlap_pp_comm off)
   // Per place (PipelineLayout::PlaceIndex): when the activations of the previous place arrived
   // (forward input) and when the output gradient arrived (backward input); -1 until known.
   std::vector<Nanos> forward_ready;
   std::vector<Nanos> backward_ready;
-  std::vector<int32_t> forward_task;   // per place: the F task's index
-  std::vector<int32_t> backward_task;  // per place: the B (full or input) task's index
+  std::vector<int32_t> forward_task;           // per place: the F task's index
+  std::vector<int32_t> backward_task;          // per place: the B (full or input) task's index
   std::vector<int64_t> peak_chunks_in_flight;  // per stage: most (micro-batch, chunk) held
   int64_t events = 0;
 };
@@ -38,5 +39,15 @@ TaskTimes RunPipeline(const PipelineLayout& layout, const TaskLists& lists,
 
 // The stage owning flat task index `task`.
 int64_t StageOfTask(const TaskLists& lists, int64_t task);
+
+// When task k (on `stage`) finished computing.
+inline Nanos TaskEnd(const PipelineLayout& layout, const TaskLists& lists, const TaskTimes& times,
+                     int64_t stage, int64_t k) {
+  return times.start[k] + layout.Duration(stage, lists.tasks[k]);
+}
+
+// When the compute stream was free again after task k: its end plus a blocking send.
+Nanos TaskDone(const PipelineLayout& layout, const TaskLists& lists, const TaskTimes& times,
+               int64_t stage, int64_t k);
 
 }  // namespace paraplan

@@ -20,25 +20,32 @@ struct StageSummary {
   Nanos compute = 0;
   Nanos first_start = 0;
   Nanos last_end = 0;
+  Nanos last_end_task_time = -1;
+  int64_t last_task = -1;           // the first task (in list order) ending at last_end
   std::vector<GradWindow> windows;  // last gradient-producing task of each chunk
 };
 
-StageSummary Summarize(const PipelineLayout& layout, const TaskLists& lists,
-                       const TaskTimes& times, int64_t s) {
+StageSummary Summarize(const PipelineLayout& layout, const TaskLists& lists, const TaskTimes& times,
+                       int64_t s) {
   StageSummary sum;
   const int64_t begin = lists.stage_begin[s];
-  const int64_t end = lists.stage_begin[s + 1];
-  if (begin == end) return sum;
+  const int64_t stop = lists.stage_begin[s + 1];
+  if (begin == stop) return sum;
   sum.first_start = times.start[begin];
   std::vector<bool> seen(static_cast<size_t>(layout.Chunks()), false);
-  for (int64_t k = end - 1; k >= begin; --k) {
+  for (int64_t k = stop - 1; k >= begin; --k) {
     const Task& t = lists.tasks[k];
-    sum.compute += times.end[k] - times.start[k];
-    sum.last_end = std::max(sum.last_end, times.end[k]);
+    const Nanos end = TaskEnd(layout, lists, times, s, k);
+    sum.compute += end - times.start[k];
+    sum.last_end = std::max(sum.last_end, end);
+    if (end > sum.last_end_task_time) {
+      sum.last_end_task_time = end;
+      sum.last_task = k;
+    }
     const bool grads = t.kind == TaskKind::kBackward || t.kind == TaskKind::kWeight;
     if (grads && !seen[t.chunk]) {
       seen[t.chunk] = true;
-      sum.windows.push_back(GradWindow{t.chunk, times.start[k], times.end[k]});
+      sum.windows.push_back(GradWindow{t.chunk, times.start[k], end});
     }
   }
   return sum;
@@ -50,8 +57,8 @@ std::string PathName(const PipelineLayout& layout, const Task& t, int64_t stage)
   return name + "@s" + std::to_string(stage);
 }
 
-void AddCriticalPath(const PipelineLayout& layout, const TaskLists& lists,
-                     const TaskTimes& times, int64_t last_task, PipelineResult& result) {
+void AddCriticalPath(const PipelineLayout& layout, const TaskLists& lists, const TaskTimes& times,
+                     int64_t last_task, PipelineResult& result) {
   const CriticalPath path = WalkCriticalPath(layout, lists, times, last_task);
   result.pp_comm_exposed = path.pp_comm;
   result.critical_path.reserve(path.tasks.size() + 3);
@@ -82,24 +89,23 @@ PipelineResult SimulatePipeline(const PipelineInput& input) {
   std::vector<StageTail> tails;
   Nanos pipeline_start = INT64_MAX;
   Nanos pipeline_end = 0;
-  int64_t last_task = 0;
+  int64_t last_task = -1;
   for (int64_t s = 0; s < pp; ++s) {
     const StageSummary sum = Summarize(layout, lists, times, s);
     pipeline_start = std::min(pipeline_start, sum.first_start);
+    if (sum.last_task >= 0 && (sum.last_end > pipeline_end || last_task < 0))
+      last_task = sum.last_task;
     pipeline_end = std::max(pipeline_end, sum.last_end);
     if (sum.compute > result.compute) {
       result.compute = sum.compute;
       result.critical_stage = s;
     }
-    tails.push_back(RunStageTail(layout.Dp(s), sum.windows, sum.last_end,
-                                 input.overlap_grad_reduce));
+    tails.push_back(
+        RunStageTail(layout.Dp(s), sum.windows, sum.last_end, input.overlap_grad_reduce));
     const int64_t chunks = times.peak_chunks_in_flight[s];
     result.peak_chunks_in_flight.push_back(chunks);
     const int64_t per_stage = layout.Dual() ? 1 : layout.Chunks();  // sets per stage's activations
     result.peak_in_flight.push_back((chunks + per_stage - 1) / per_stage);
-  }
-  for (int64_t k = 0; k < static_cast<int64_t>(lists.tasks.size()); ++k) {
-    if (times.end[k] > times.end[last_task]) last_task = k;
   }
   result.pipeline = pipeline_end - pipeline_start;
   result.bubble = result.pipeline - result.compute;
@@ -119,8 +125,10 @@ PipelineResult SimulatePipeline(const PipelineInput& input) {
   if (tails[step_stage].grads_done > pipeline_end) {
     result.critical_path.push_back("dp@s" + std::to_string(step_stage));
   }
-  if (result.optimizer > 0) result.critical_path.push_back("optimizer@s" + std::to_string(step_stage));
-  if (input.record_timeline) result.timeline = BuildTimeline(layout, lists, times, tails, input.p2p);
+  if (result.optimizer > 0)
+    result.critical_path.push_back("optimizer@s" + std::to_string(step_stage));
+  if (input.record_timeline)
+    result.timeline = BuildTimeline(layout, lists, times, tails, input.p2p);
   return result;
 }
 

@@ -31,23 +31,23 @@ void AddTail(const StageTail& tail, int64_t s, std::vector<TimelineEvent>& out) 
                                 bucket.start, bucket.end});
   }
   if (tail.optimizer_end > tail.optimizer_start) {
-    out.push_back(TimelineEvent{s, "compute", "optimizer", -1, 0, tail.optimizer_start,
-                                tail.optimizer_end});
+    out.push_back(
+        TimelineEvent{s, "compute", "optimizer", -1, 0, tail.optimizer_start, tail.optimizer_end});
   }
 }
 
 }  // namespace
 
 std::vector<TimelineEvent> BuildTimeline(const PipelineLayout& layout, const TaskLists& lists,
-                                         const TaskTimes& times, const std::vector<StageTail>& tails,
-                                         Nanos p2p) {
+                                         const TaskTimes& times,
+                                         const std::vector<StageTail>& tails, Nanos p2p) {
   std::vector<TimelineEvent> out;
   out.reserve(lists.tasks.size() * (p2p > 0 ? 2 : 1) + tails.size() * 4);
   for (int64_t s = 0; s < layout.Stages(); ++s) {
     for (int64_t k = lists.stage_begin[s]; k < lists.stage_begin[s + 1]; ++k) {
       const Task& t = lists.tasks[k];
-      out.push_back(TimelineEvent{s, "compute", TaskName(t), t.micro_batch, t.chunk,
-                                  times.start[k], times.end[k]});
+      out.push_back(TimelineEvent{s, "compute", TaskName(t), t.micro_batch, t.chunk, times.start[k],
+                                  TaskEnd(layout, lists, times, s, k)});
     }
     AddSends(layout, lists, times, s, p2p, out);
     AddTail(tails[s], s, out);

@@ -14,7 +14,7 @@ namespace paraplan {
 
 // Per stage, in this order: compute tasks, sends, param gather, DP buckets, optimizer.
 std::vector<TimelineEvent> BuildTimeline(const PipelineLayout& layout, const TaskLists& lists,
-                                         const TaskTimes& times, const std::vector<StageTail>& tails,
-                                         Nanos p2p);
+                                         const TaskTimes& times,
+                                         const std::vector<StageTail>& tails, Nanos p2p);
 
 }  // namespace paraplan

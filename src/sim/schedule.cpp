@@ -1,5 +1,7 @@
 #include "sim/schedule.h"
 
+#include <cstdint>
+
 #include "core/error.h"
 
 namespace paraplan {
@@ -15,18 +17,18 @@ void CheckShape(Schedule schedule, const ScheduleShape& shape) {
   Require(shape.vpp >= 1, "vpp", "must be >= 1, got " + std::to_string(shape.vpp));
   Require(shape.micro_batches >= 1, "micro_batches",
           "must be >= 1, got " + std::to_string(shape.micro_batches));
-  Require(shape.micro_batches <= INT32_MAX / 2 && shape.pp * shape.vpp <= INT16_MAX, "pp",
-          "pipeline too large to simulate");
+  // Task indices and micro-batch ids are 32-bit, chunks 16-bit; tasks <= 3 per (mb, chunk).
+  Require(shape.pp <= INT16_MAX && shape.vpp <= INT16_MAX && shape.pp * shape.vpp <= INT16_MAX &&
+              shape.micro_batches <= INT32_MAX / 3 / (shape.pp * shape.vpp),
+          "micro_batches", "pipeline too large to simulate (pp * vpp * micro_batches * 3 tasks)");
   if (schedule == Schedule::kInterleaved && shape.vpp > 1) {
     Require(shape.micro_batches >= shape.pp, "micro_batches",
             "the interleaved schedule needs micro_batches >= pp (" + std::to_string(shape.pp) +
                 "), got " + std::to_string(shape.micro_batches));
   }
   if (schedule == Schedule::kDualPipe) {
-    Require(shape.pp % 2 == 0, "pp",
-            "dualpipe needs an even pp, got " + std::to_string(shape.pp));
-    Require(shape.micro_batches % 2 == 0 && shape.micro_batches >= 2 * shape.pp,
-            "micro_batches",
+    Require(shape.pp % 2 == 0, "pp", "dualpipe needs an even pp, got " + std::to_string(shape.pp));
+    Require(shape.micro_batches % 2 == 0 && shape.micro_batches >= 2 * shape.pp, "micro_batches",
             "dualpipe needs an even micro_batches >= 2 * pp (" + std::to_string(2 * shape.pp) +
                 "), got " + std::to_string(shape.micro_batches));
   }

@@ -64,7 +64,7 @@ TEST_CASE("a plan that does not fit still exits 0 with fits false", "[cost][cli]
 }
 
 TEST_CASE("simulate rejects broken rules and lists with exit 2", "[cost][cli]") {
-  CliRun r = Run({"simulate", "-m", "llama3-70b", "-c", "dgx-h100", "-g", "64", "--plan",
+  CliRun r = Run({"simulate", "-m", "llama3-70b", "-c", "dgx-h100", "-g", "48", "--plan",
                   "tp=3,global_batch=64"});
   CHECK(r.code == 2);
   CHECK(r.err.find("does not divide heads=64") != std::string::npos);

@@ -152,13 +152,13 @@ TEST_CASE("tensor parallelism beyond the NVLink domain is costly", "[cost]") {
   const StepModel model(m, c, 128);
   const StepResult in = model.Estimate(Plan(8, 1, 16, 128));
   const StepResult out = model.Estimate(Plan(16, 1, 8, 128));
-  CHECK(out.time.tp_comm_s > 3 * in.time.tp_comm_s);
+  CHECK(out.time.tp_comm_s > 2.5 * in.time.tp_comm_s);
   CHECK(out.step_time_s > in.step_time_s);
   // On NVL72, tp=16 stays on NVLink.
   Cluster nvl = test::Nvl72();
   nvl.network[1].bandwidth_GBps = 50;
   const StepResult nv = StepModel(m, nvl, 144).Estimate(Plan(16, 1, 9, 144));
-  CHECK(nv.time.tp_comm_s < out.time.tp_comm_s / 3);
+  CHECK(nv.time.tp_comm_s < out.time.tp_comm_s / 2);
 }
 
 TEST_CASE("expert imbalance slows MoE; drop routing caps it", "[cost]") {
@@ -178,7 +178,7 @@ TEST_CASE("expert imbalance slows MoE; drop routing caps it", "[cost]") {
   CHECK(capped > even);
 }
 
-TEST_CASE("a slow third tier hurts a DP group that spans it", "[cost]") {
+TEST_CASE("a slow third tier slows a step whose DP group spans it", "[cost]") {
   const ModelSpec m = test::Llama3_70B();
   Cluster c = test::DgxH100();
   ParallelPlan p = Plan(8, 1, 32, 256);

@@ -97,8 +97,8 @@ TEST_CASE("routed experts are grouped GEMMs over all experts, top_k active", "[m
 
 TEST_CASE("layer kinds follow dense_layers, every and the sliding-window pattern", "[model]") {
   const ModelSpec oss = GptOss120b();
-  CHECK(LayerKindOf(oss, 0) == LayerKind::kMoeSliding);
-  CHECK(LayerKindOf(oss, 1) == LayerKind::kMoe);
+  CHECK(KindOfLayer(oss, 0) == LayerKind::kMoeSliding);
+  CHECK(KindOfLayer(oss, 1) == LayerKind::kMoe);
   const LayerGraph g = BuildLayerGraph(oss);
   CHECK(g.Block(LayerKind::kMoeSliding).count == 18);
   CHECK(g.Block(LayerKind::kMoe).count == 18);
@@ -107,9 +107,9 @@ TEST_CASE("layer kinds follow dense_layers, every and the sliding-window pattern
   ModelSpec every2 = Mixtral8x7b();
   every2.moe->dense_layers = 1;
   every2.moe->every = 2;
-  CHECK(LayerKindOf(every2, 0) == LayerKind::kDense);
-  CHECK(LayerKindOf(every2, 1) == LayerKind::kMoe);
-  CHECK(LayerKindOf(every2, 2) == LayerKind::kDense);
+  CHECK(KindOfLayer(every2, 0) == LayerKind::kDense);
+  CHECK(KindOfLayer(every2, 1) == LayerKind::kMoe);
+  CHECK(KindOfLayer(every2, 2) == LayerKind::kDense);
   CHECK(BuildLayerGraph(every2).Block(LayerKind::kMoe).count == 16);
 }
 

@@ -50,7 +50,7 @@ TEST_CASE("EventQueue cancels by id and ids stay unique after slot reuse", "[sim
   CHECK(q.Pending() == 2);
   std::vector<std::string> seen;
   q.RunOne([&](std::string s) { seen.push_back(s); });
-  CHECK_FALSE(q.Cancel(a));  // already ran
+  CHECK_FALSE(q.Cancel(a));              // already ran
   const EventId d = q.Schedule(4, "d");  // may reuse a's slot
   CHECK(d.seq != a.seq);
   CHECK_FALSE(q.Cancel(EventId{d.slot, a.seq}));  // a stale id does not cancel d

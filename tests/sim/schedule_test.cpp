@@ -32,8 +32,8 @@ void CheckComplete(const TaskLists& lists, int64_t m, int64_t chunks, bool dual)
       INFO("stage " << s << " task " << TaskName(t) << " chunk " << t.chunk);
       CHECK(position.emplace(std::make_tuple(kind, t.micro_batch, t.chunk), k).second);
       if (t.kind == TaskKind::kWeight) {
-        const auto b = position.find({static_cast<int>(TaskKind::kBackward), t.micro_batch,
-                                      t.chunk});
+        const auto b =
+            position.find({static_cast<int>(TaskKind::kBackward), t.micro_batch, t.chunk});
         CHECK(b != position.end());
       }
       if (t.kind != TaskKind::kForward) {
@@ -117,8 +117,7 @@ TEST_CASE("Schedule shapes that break a schedule's rules are input errors", "[si
   CHECK_THROWS_AS(GenerateSchedule(Schedule::kDualPipe, {4, 1, 6}), InputError);
   CHECK_THROWS_AS(GenerateSchedule(Schedule::kInterleaved, {8, 2, 4}), InputError);
   CHECK_THROWS_AS(GenerateSchedule(Schedule::k1F1B, {4, 1, 0}), InputError);
-  CHECK_THROWS_WITH(GenerateSchedule(Schedule::kDualPipe, {3, 1, 12}),
-                    Catch::Contains("even pp"));
+  CHECK_THROWS_WITH(GenerateSchedule(Schedule::kDualPipe, {3, 1, 12}), Catch::Contains("even pp"));
 }
 
 TEST_CASE("InsertRecompute puts an R before each backward of the chunks that recompute", "[sim]") {
