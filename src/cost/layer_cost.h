@@ -15,11 +15,11 @@ namespace paraplan {
 
 // What every layer cost needs from the plan, computed once per plan.
 struct PlanShape {
-  double tokens = 0;         // b * s / cp: tokens of one micro-batch in one TP group
-  double norm_tokens = 0;    // tokens/tp with sequence parallelism (tp > 1), else tokens
-  double seq = 0;            // full sequence length
+  double tokens = 0;       // b * s / cp: tokens of one micro-batch in one TP group
+  double norm_tokens = 0;  // tokens/tp with sequence parallelism (tp > 1), else tokens
+  double seq = 0;          // full sequence length
   double tp = 1, cp = 1, ep = 1, etp = 1;
-  double moe_load = 1;       // busiest expert rank's load over the mean (imbalance, capped)
+  double moe_load = 1;  // busiest expert rank's load over the mean (imbalance, capped)
   bool sequence_parallel = false;
   Recompute recompute = Recompute::kNone;
   Precision precision = Precision::kBf16;
@@ -42,9 +42,9 @@ struct LayerCost {
   double cp_comm_fwd_s = 0;
   double ep_comm_s = 0;
   double ep_comm_fwd_s = 0;
-  double act_bytes = 0;      // activations stored for backward under the recompute mode
+  double act_bytes = 0;       // activations stored for backward under the recompute mode
   double act_full_bytes = 0;  // everything the layer's backward needs (full-recompute working set)
-  double params_local = 0;        // dense parameters on this GPU (after tp)
+  double params_local = 0;    // dense parameters on this GPU (after tp)
   double expert_params_local = 0;  // expert parameters on this GPU (after ep and etp)
 };
 

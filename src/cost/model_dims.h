@@ -49,8 +49,7 @@ struct ModelDims {
 ModelDims BuildModelDims(const ModelSpec& model);
 
 // Layers of each kind in [begin, end).
-inline std::array<int32_t, kLayerKinds> KindCounts(const ModelDims& d, int64_t begin,
-                                                   int64_t end) {
+inline std::array<int32_t, kLayerKinds> KindCounts(const ModelDims& d, int64_t begin, int64_t end) {
   std::array<int32_t, kLayerKinds> out{};
   for (int k = 0; k < kLayerKinds; ++k) out[k] = d.prefix[end][k] - d.prefix[begin][k];
   return out;

@@ -4,6 +4,7 @@
 // kInlineStages stages keeps the search's inner loop free of heap allocation.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <vector>
@@ -17,7 +18,7 @@
 
 namespace paraplan {
 
-inline constexpr int64_t kInlineStages = 64;
+inline constexpr int64_t kInlineStages = 16;
 
 // Per-stage array: inline up to kInlineStages, heap beyond.
 template <typename T>
@@ -25,8 +26,11 @@ class StageVector {
  public:
   void Resize(int64_t n) {
     size_ = n;
-    if (n > kInlineStages) heap_.assign(static_cast<size_t>(n), T{});
-    else inline_.fill(T{});
+    if (n > kInlineStages) {
+      heap_.assign(static_cast<size_t>(n), T{});
+    } else {
+      std::fill(inline_.begin(), inline_.begin() + n, T{});
+    }
   }
   T& operator[](int64_t i) { return size_ > kInlineStages ? heap_[i] : inline_[i]; }
   const T& operator[](int64_t i) const { return size_ > kInlineStages ? heap_[i] : inline_[i]; }
@@ -71,7 +75,7 @@ struct PlanEvaluation {
   double step_s = 0;
 };
 
-// Time only (no memory) when `with_memory` is false.
+// Times of every stage, DP/PP communication, optimizer and the step (no memory).
 void EvaluatePlanTime(const ModelDims& dims, const Cluster& cluster, const ParallelPlan& plan,
                       PlanEvaluation* out);
 

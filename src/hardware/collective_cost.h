@@ -25,7 +25,8 @@ double BusFactor(CollectiveOp op, int64_t ranks);
 // n-1 (ring), all-to-all and send/recv 1 (all peers in parallel).
 double LatencySteps(CollectiveOp op, int64_t ranks);
 
-// Achievable bandwidth of a tier in bytes/s: datasheet x efficiency.LinkFraction / oversubscription.
+// Achievable bandwidth of a tier in bytes/s: datasheet x efficiency.LinkFraction /
+// oversubscription.
 double TierBytesPerSecond(const Cluster& cluster, int tier);
 
 // Seconds for one collective over `group`. `bytes` follows nccl-tests' "size": the buffer for

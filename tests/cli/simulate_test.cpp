@@ -1,5 +1,4 @@
 #include <catch2/catch.hpp>
-
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -38,9 +37,9 @@ TEST_CASE("simulate prints DESIGN.md's JSON", "[cost][cli]") {
                         "--format", "json"});
   INFO(r.err);
   REQUIRE(r.code == 0);
-  for (const char* key : {"\"plan\"", "\"fits\"", "\"step_time_s\"", "\"tokens_per_s_per_gpu\"",
-                          "\"mfu\"", "\"hfu\"", "\"memory_GiB\"", "\"per_stage\"",
-                          "\"dp_comm_exposed_s\"", "\"bubble_s\""}) {
+  for (const char* key :
+       {"\"plan\"", "\"fits\"", "\"step_time_s\"", "\"tokens_per_s_per_gpu\"", "\"mfu\"", "\"hfu\"",
+        "\"memory_GiB\"", "\"per_stage\"", "\"dp_comm_exposed_s\"", "\"bubble_s\""}) {
     CHECK(r.out.find(key) != std::string::npos);
   }
   CHECK(r.out.find("\"dp\": 4") != std::string::npos);

@@ -1,7 +1,8 @@
+#include "cost/memory_model.h"
+
 #include <catch2/catch.hpp>
 
 #include "cost/layer_cost.h"
-#include "cost/memory_model.h"
 #include "cost/model_dims.h"
 #include "test_specs.h"
 
@@ -46,8 +47,8 @@ TEST_CASE("per-layer activations from tensor sizes match Korthikanti minus dropo
                2 * s * h + lse));
   p.recompute = Recompute::kFull;
   l = ComputeLayerCost(d, 0, MakePlanShape(d, p, c), c);
-  CHECK(l.act_bytes == Approx(KorthikantiActivationBytes(s, 1, h, heads, t, false,
-                                                         Recompute::kFull)));
+  CHECK(l.act_bytes ==
+        Approx(KorthikantiActivationBytes(s, 1, h, heads, t, false, Recompute::kFull)));
 }
 
 TEST_CASE("GQA stores smaller K/V than MHA", "[cost]") {

@@ -1,8 +1,7 @@
-#include <catch2/catch.hpp>
-
-#include <vector>
-
 #include "cost/pipeline_time.h"
+
+#include <catch2/catch.hpp>
+#include <vector>
 
 using namespace paraplan;
 
@@ -32,8 +31,8 @@ TEST_CASE("zero-bubble and DualPipe bubbles are smaller than 1F1B's", "[cost]") 
   const double one = PipelineMakespan(Schedule::k1F1B, 8, 1, 32, st.data()).bubble_s;
   const double zb = PipelineMakespan(Schedule::kZeroBubble, 8, 1, 32, st.data()).bubble_s;
   const double dual = PipelineMakespan(Schedule::kDualPipe, 8, 1, 32, st.data()).bubble_s;
-  CHECK(zb == Approx(7.0 * 1.0));        // ZB-H1: (p-1)(F + B - W), Qi et al. ICLR'24
-  CHECK(dual == Approx(3.0 * 1.0));      // (p/2 - 1)(F&B + B - 3W), DeepSeek-V3 Table 2
+  CHECK(zb == Approx(7.0 * 1.0));    // ZB-H1: (p-1)(F + B - W), Qi et al. ICLR'24
+  CHECK(dual == Approx(3.0 * 1.0));  // (p/2 - 1)(F&B + B - 3W), DeepSeek-V3 Table 2
   CHECK(zb < one);
   CHECK(dual < zb);
 }

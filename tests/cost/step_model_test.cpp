@@ -1,6 +1,7 @@
+#include "cost/step_model.h"
+
 #include <catch2/catch.hpp>
 
-#include "cost/step_model.h"
 #include "plan/plan_rules.h"
 #include "test_specs.h"
 
@@ -198,8 +199,8 @@ TEST_CASE("models of every kind estimate without NaN", "[cost]") {
   mla.sliding_window = 1024;
   mla.sliding_window_every = 2;
   const Cluster c = test::DgxH100();
-  for (Schedule s : {Schedule::k1F1B, Schedule::kGpipe, Schedule::kZeroBubble,
-                     Schedule::kDualPipe}) {
+  for (Schedule s :
+       {Schedule::k1F1B, Schedule::kGpipe, Schedule::kZeroBubble, Schedule::kDualPipe}) {
     ParallelPlan p = Plan(2, 4, 8, 128);
     p.ep = 8;
     p.schedule = s;
@@ -221,4 +222,22 @@ TEST_CASE("automatic stage balance beats an unbalanced split", "[cost]") {
   const double balanced = model.EstimateStepSeconds(p);
   p.pp_layers = {26, 18, 18, 18};
   CHECK(model.EstimateStepSeconds(p) > balanced);
+}
+
+TEST_CASE("analytical estimate and event simulation agree on uniform stages", "[cost]") {
+  // Closed forms vs the event-driven simulator: same per-stage costs, no DP tail to overlap.
+  const ModelSpec m = test::Gpt3_175B();
+  const Cluster c = test::DgxA100();
+  for (Schedule s : {Schedule::k1F1B, Schedule::kGpipe, Schedule::kInterleaved}) {
+    ParallelPlan p = Plan(8, 4, 1, 32);
+    p.schedule = s;
+    p.vpp = s == Schedule::kInterleaved ? 2 : 1;
+    p.overlap_pp_comm = true;
+    const StepModel model(m, c, 32);
+    const StepResult est = model.Estimate(p);
+    const StepResult sim = model.Simulate(p);
+    INFO(ToString(s) << ": estimate " << est.step_time_s << " s, simulated " << sim.step_time_s);
+    CHECK(sim.simulated);
+    CHECK(sim.step_time_s == Approx(est.step_time_s).epsilon(0.05));
+  }
 }

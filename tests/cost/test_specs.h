@@ -72,8 +72,12 @@ inline Cluster Dgx(const char* gpu, double mem_GiB, double hbm_GBps, double bf16
   return c;
 }
 
-inline Cluster DgxA100() { return Dgx("A100-SXM4-80GB", 80, 2039, 312, 0, 300, 25); }
-inline Cluster DgxH100() { return Dgx("H100-SXM5-80GB", 80, 3350, 989, 1979, 450, 50); }
+inline Cluster DgxA100() {
+  return Dgx("A100-SXM4-80GB", 80, 2039, 312, 0, 300, 25);
+}
+inline Cluster DgxH100() {
+  return Dgx("H100-SXM5-80GB", 80, 3350, 989, 1979, 450, 50);
+}
 
 inline Cluster Nvl72() {
   Cluster c = Dgx("B200", 186, 8000, 2500, 5000, 900, 100);

@@ -1,7 +1,8 @@
+#include "hardware/collective_cost.h"
+
 #include <catch2/catch.hpp>
 
 #include "../cost/test_specs.h"
-#include "hardware/collective_cost.h"
 
 using namespace paraplan;
 
@@ -40,7 +41,8 @@ TEST_CASE("DP ring all-reduce per-GPU time barely grows with N", "[hardware]") {
   const Cluster c = test::DgxH100();
   const double bytes = 1e9;
   const double t16 = CollectiveSeconds(CollectiveOp::kAllReduce, bytes, PlaceGroup(16, 8, c), c);
-  const double t1024 = CollectiveSeconds(CollectiveOp::kAllReduce, bytes, PlaceGroup(1024, 8, c), c);
+  const double t1024 =
+      CollectiveSeconds(CollectiveOp::kAllReduce, bytes, PlaceGroup(1024, 8, c), c);
   CHECK(t1024 > t16);
   CHECK(t1024 < 1.1 * t16);
 }
@@ -48,8 +50,8 @@ TEST_CASE("DP ring all-reduce per-GPU time barely grows with N", "[hardware]") {
 TEST_CASE("hierarchical all-reduce moves 1/k of the data across the slow tier", "[hardware]") {
   const Cluster c = test::DgxH100();
   const double bytes = 1e9;
-  const GroupPlacement packed = PlaceGroup(64, 1, c);   // 8 per node
-  const GroupPlacement spread = PlaceGroup(64, 8, c);   // 1 per node
+  const GroupPlacement packed = PlaceGroup(64, 1, c);  // 8 per node
+  const GroupPlacement spread = PlaceGroup(64, 8, c);  // 1 per node
   const double tp = CollectiveSeconds(CollectiveOp::kAllReduce, bytes, packed, c);
   const double ts = CollectiveSeconds(CollectiveOp::kAllReduce, bytes, spread, c);
   CHECK(tp < ts / 4);

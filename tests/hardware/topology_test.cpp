@@ -1,7 +1,8 @@
+#include "hardware/topology.h"
+
 #include <catch2/catch.hpp>
 
 #include "../cost/test_specs.h"
-#include "hardware/topology.h"
 
 using namespace paraplan;
 
@@ -58,7 +59,7 @@ TEST_CASE("expert groups follow Megatron's etp-ep-edp layout", "[hardware]") {
   const PlanPlacement g = PlacePlan(p, test::DgxH100());
   CHECK(g.ep.stride == 1);  // etp = 1: experts sit on consecutive ranks
   CHECK(g.ep.tier == 0);
-  CHECK(g.edp.size == 8);   // 2 * 32 / 8
+  CHECK(g.edp.size == 8);  // 2 * 32 / 8
   CHECK(g.edp.stride == 8);
 }
 

@@ -1,9 +1,10 @@
+#include "plan/plan_rules.h"
+
 #include <catch2/catch.hpp>
 
 #include "../cost/test_specs.h"
 #include "core/error.h"
 #include "plan/plan_resolve.h"
-#include "plan/plan_rules.h"
 
 using namespace paraplan;
 
@@ -40,7 +41,9 @@ TEST_CASE("each plan rule is reported in words", "[plan]") {
   const ModelSpec m = test::Llama3_70B();
   const Cluster c = test::DgxH100();
   ParallelPlan p = Good();
-  SECTION("gpu count") { ExpectViolation(m, c, 128, p, "must equal the GPU count 128"); }
+  SECTION("gpu count") {
+    ExpectViolation(m, c, 128, p, "must equal the GPU count 128");
+  }
   SECTION("tp divides heads") {
     p.tp = 3;
     p.dp = 1;

@@ -1,7 +1,8 @@
+#include "report/step_result_json.h"
+
 #include <catch2/catch.hpp>
 
 #include "core/units.h"
-#include "report/step_result_json.h"
 
 using namespace paraplan;
 
