@@ -80,17 +80,16 @@ void AddHardwareCommand(CLI::App& app, CliContext& ctx) {
   auto* hardware = app.add_subcommand("hardware", "describe clusters: `hardware show NAME`");
   hardware->require_subcommand(1);
   auto options = std::make_shared<HardwareShowOptions>();
-  auto* show = hardware->add_subcommand(
-      "show",
-      "show a cluster: GPU, peak TFLOP/s, memory and network tiers.\n\n"
-      "Examples:\n"
-      "  paraplan hardware show dgx-h100\n"
-      "  paraplan hardware show gb200-nvl72 --format json\n"
-      "  paraplan hardware show hardware/dgx-a100-80gb.yaml "
-      "--set cluster.network.scaleout.bandwidth_GBps=50\n"
-      "  paraplan hardware show dgx-h100 --set cluster.gpu.memory_GiB=96");
-  show->add_option("cluster", options->cluster, "a name from hardware/ or a YAML path")
-      ->required();
+  auto* show =
+      hardware->add_subcommand("show",
+                               "show a cluster: GPU, peak TFLOP/s, memory and network tiers.\n\n"
+                               "Examples:\n"
+                               "  paraplan hardware show dgx-h100\n"
+                               "  paraplan hardware show gb200-nvl72 --format json\n"
+                               "  paraplan hardware show hardware/dgx-a100-80gb.yaml "
+                               "--set cluster.network.scaleout.bandwidth_GBps=50\n"
+                               "  paraplan hardware show dgx-h100 --set cluster.gpu.memory_GiB=96");
+  show->add_option("cluster", options->cluster, "a name from hardware/ or a YAML path")->required();
   show->add_option("--format", options->format, "table | json")
       ->check(CLI::IsMember({"table", "json"}));
   show->add_option("--set", options->sets,

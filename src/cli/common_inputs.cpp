@@ -12,8 +12,8 @@ void AddInputOptions(CLI::App* sub, InputOptions& options, bool need_gpus) {
   sub->add_option("-c,--cluster", options.cluster,
                   "cluster: a name from hardware/ (dgx-h100) or a YAML path")
       ->required();
-  auto* gpus = sub->add_option("-g,--gpus", options.gpus, "number of GPUs")
-                   ->check(CLI::PositiveNumber);
+  auto* gpus =
+      sub->add_option("-g,--gpus", options.gpus, "number of GPUs")->check(CLI::PositiveNumber);
   if (need_gpus) gpus->required();
   sub->add_option("--plan", options.plan,
                   "plan knobs, e.g. \"tp=4|8,pp=2,recompute=selective,pp_layers=15/16/16/15\"");

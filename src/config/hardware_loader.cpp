@@ -15,8 +15,8 @@ const std::vector<std::string> kClusterKeys = {"name", "gpu", "network", "profil
 const std::vector<std::string> kGpuKeys = {"name", "memory_GiB", "memory_bandwidth_GBps",
                                            "peak_tflops"};
 const std::vector<std::string> kPeakKeys = {"fp32", "tf32", "bf16", "fp16", "fp8"};
-const std::vector<std::string> kTierKeys = {"name",       "span",           "bandwidth_GBps",
-                                            "latency_us", "oversubscription", "nvls"};
+const std::vector<std::string> kTierKeys = {
+    "name", "span", "bandwidth_GBps", "latency_us", "oversubscription", "nvls"};
 
 PeakTflops ReadPeaks(const YamlNode& node) {
   const YamlMap map(node, kPeakKeys);
@@ -68,9 +68,9 @@ std::vector<NetworkTier> ReadNetwork(const YamlNode& node) {
       map.Required("name").Fail("duplicate tier name '" + tier.name + "'");
     }
     if (!tiers.empty() && tier.span <= tiers.back().span) {
-      map.Required("span").Fail("tiers go from innermost out: span must be > the previous tier's (" +
-                                std::to_string(tiers.back().span) + "), got " +
-                                std::to_string(tier.span));
+      map.Required("span").Fail(
+          "tiers go from innermost out: span must be > the previous tier's (" +
+          std::to_string(tiers.back().span) + "), got " + std::to_string(tier.span));
     }
     tiers.push_back(tier);
   }

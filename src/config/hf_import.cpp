@@ -6,8 +6,8 @@ namespace paraplan {
 
 namespace {
 
-const std::vector<std::string> kFamilies = {"llama",     "mistral",     "mixtral",
-                                            "qwen2",     "qwen3",       "qwen3_moe",
+const std::vector<std::string> kFamilies = {"llama",       "mistral",     "mixtral",
+                                            "qwen2",       "qwen3",       "qwen3_moe",
                                             "deepseek_v2", "deepseek_v3", "gpt_oss"};
 
 // Reads the Hugging Face document; keys are looked up loosely (configs carry many keys that
@@ -33,7 +33,8 @@ class HfReader {
   // Copies the scalar node (keeping its position for error messages) into out[to].
   void Copy(YAML::Node out, const std::string& to, const std::string& from) const {
     const YamlNode node = Required(from);
-    if (!node.IsScalar()) node.Fail("expected a number, got a " + std::string(node.IsMap() ? "mapping" : "list"));
+    if (!node.IsScalar())
+      node.Fail("expected a number, got a " + std::string(node.IsMap() ? "mapping" : "list"));
     out[to] = node.Raw();
   }
   void CopyIf(YAML::Node out, const std::string& to, const std::string& from) const {
@@ -53,8 +54,8 @@ std::string Activation(const HfReader& hf) {
   if (name == "silu" || name == "swish") return "swiglu";
   if (name == "gelu" || name == "gelu_new" || name == "gelu_pytorch_tanh") return "gelu";
   if (name == "relu") return "relu";
-  act->Fail(YamlNode::EnumMessage(name, {"silu", "swish", "gelu", "gelu_new",
-                                         "gelu_pytorch_tanh", "relu"}));
+  act->Fail(YamlNode::EnumMessage(
+      name, {"silu", "swish", "gelu", "gelu_new", "gelu_pytorch_tanh", "relu"}));
 }
 
 void CopyCommon(const HfReader& hf, YAML::Node& out) {
@@ -75,7 +76,8 @@ void CopyCommon(const HfReader& hf, YAML::Node& out) {
 
 // Sliding window on every layer (Mistral; Qwen2/3 when use_sliding_window is true).
 void UniformWindow(const HfReader& hf, YAML::Node& out, bool enabled) {
-  if (enabled && hf.Find("sliding_window")) hf.Copy(out["attention"], "sliding_window", "sliding_window");
+  if (enabled && hf.Find("sliding_window"))
+    hf.Copy(out["attention"], "sliding_window", "sliding_window");
 }
 
 // Layers using the window are 0, every, 2·every, ... (GPT-OSS alternates: every = 2).
@@ -159,7 +161,8 @@ void Family(const std::string& type, const HfReader& hf, YAML::Node& out) {
   if (type == "mixtral" || type == "gpt_oss") {
     YAML::Node moe = out["moe"];
     hf.Copy(moe, "experts", "num_local_experts");
-    hf.Copy(moe, "top_k", hf.Find("experts_per_token") ? "experts_per_token" : "num_experts_per_tok");
+    hf.Copy(moe, "top_k",
+            hf.Find("experts_per_token") ? "experts_per_token" : "num_experts_per_tok");
     hf.Copy(moe, "expert_ffn_hidden", "intermediate_size");
   }
   if (type == "gpt_oss") LayerTypesWindow(hf, out);

@@ -22,12 +22,12 @@ const std::vector<std::pair<const char*, AttentionKind>> kAttentionKinds = {
     {"mha", AttentionKind::kMha}, {"gqa", AttentionKind::kGqa}, {"mla", AttentionKind::kMla}};
 
 const std::vector<std::string> kModelKeys = {
-    "name",       "layers",     "hidden",   "heads",           "kv_heads",   "head_dim",
-    "ffn_hidden", "vocab",      "seq_len",  "activation",      "norm",       "position",
-    "tied_embeddings", "mtp_layers", "attention", "moe"};
+    "name",      "layers",  "hidden",     "heads", "kv_heads", "head_dim",        "ffn_hidden",
+    "vocab",     "seq_len", "activation", "norm",  "position", "tied_embeddings", "mtp_layers",
+    "attention", "moe"};
 const std::vector<std::string> kAttentionKeys = {
-    "kind",          "q_lora_rank",      "kv_lora_rank",   "qk_nope_head_dim",
-    "qk_rope_head_dim", "v_head_dim",    "sliding_window", "sliding_window_every"};
+    "kind",       "q_lora_rank",    "kv_lora_rank",        "qk_nope_head_dim", "qk_rope_head_dim",
+    "v_head_dim", "sliding_window", "sliding_window_every"};
 const std::vector<std::string> kMlaKeys = {"q_lora_rank", "kv_lora_rank", "qk_nope_head_dim",
                                            "qk_rope_head_dim", "v_head_dim"};
 const std::vector<std::string> kMoeKeys = {"experts",           "top_k",        "shared_experts",

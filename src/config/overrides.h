@@ -12,7 +12,8 @@ namespace paraplan {
 
 // Applies, in order, every override whose path starts with `root` + "." (e.g. "model",
 // "cluster") onto `node`, which stands for that root. Others are skipped.
-void ApplyOverrides(YamlNode& node, const std::vector<Override>& overrides, const std::string& root);
+void ApplyOverrides(YamlNode& node, const std::vector<Override>& overrides,
+                    const std::string& root);
 
 // Reads an `overrides:` mapping ({cluster.gpu.memory_GiB: 96, ...}); each path must start with
 // one of `roots`. Locations point at the value in the file.

@@ -62,9 +62,11 @@ std::vector<int64_t> Ints(const std::vector<std::string>& values, int64_t min_va
 }
 
 std::array<ParallelDim, 5> ParsePlacement(const std::string& text) {
-  const std::vector<std::pair<const char*, ParallelDim>> dims = {
-      {"tp", ParallelDim::kTp}, {"cp", ParallelDim::kCp}, {"ep", ParallelDim::kEp},
-      {"dp", ParallelDim::kDp}, {"pp", ParallelDim::kPp}};
+  const std::vector<std::pair<const char*, ParallelDim>> dims = {{"tp", ParallelDim::kTp},
+                                                                 {"cp", ParallelDim::kCp},
+                                                                 {"ep", ParallelDim::kEp},
+                                                                 {"dp", ParallelDim::kDp},
+                                                                 {"pp", ParallelDim::kPp}};
   std::array<ParallelDim, 5> order{};
   size_t count = 0;
   size_t start = 0;
@@ -121,24 +123,29 @@ const std::vector<std::pair<const char*, MoeRouting>> kRouting = {
 const std::vector<std::pair<const char*, CommDtype>> kCommDtype = {
     {"fp32", CommDtype::kFp32}, {"bf16", CommDtype::kBf16}, {"fp8", CommDtype::kFp8}};
 
-#define PARAPLAN_INT_KNOB(field)                                               \
-  {#field, [](PlanConstraints& p, const std::vector<std::string>& v) {         \
-     p.field = Ints(v, 1);                                                     \
-   }}
-#define PARAPLAN_BOOL_KNOB(field)                                              \
-  {#field, [](PlanConstraints& p, const std::vector<std::string>& v) {         \
-     p.field = Each<bool>(v, ParseBool);                                       \
-   }}
-#define PARAPLAN_ENUM_KNOB(field, table)                                       \
-  {#field, [](PlanConstraints& p, const std::vector<std::string>& v) {         \
+#define PARAPLAN_INT_KNOB(field)                                                                  \
+  {                                                                                               \
+#field, [](PlanConstraints & p, const std::vector <std::string>& v) { p.field = Ints(v, 1); } \
+  }
+#define PARAPLAN_BOOL_KNOB(field)                                                          \
+  {                                                                                        \
+#field, [](PlanConstraints & p,                                                        \
+               const std::vector <std::string>& v) { p.field = Each<bool>(v, ParseBool); } \
+  }
+#define PARAPLAN_ENUM_KNOB(field, table)                                      \
+  {                                                                           \
+#field, [](PlanConstraints& p, const std::vector<std::string>& v) {         \
      p.field = Each<decltype(table[0].second)>(                                \
          v, [](const std::string& s) { return ParseEnum(s, table); });         \
-   }}
-#define PARAPLAN_NUMBER_KNOB(field, min_value, inclusive)                      \
-  {#field, [](PlanConstraints& p, const std::vector<std::string>& v) {         \
+   } \
+  }
+#define PARAPLAN_NUMBER_KNOB(field, min_value, inclusive)                     \
+  {                                                                           \
+#field, [](PlanConstraints& p, const std::vector<std::string>& v) {         \
      p.field = Each<double>(                                                   \
          v, [](const std::string& s) { return ParseNumber(s, min_value, inclusive); }); \
-   }}
+   } \
+  }
 
 const std::vector<KnobEntry>& KnobTable() {
   static const std::vector<KnobEntry> kTable = {
@@ -173,10 +180,8 @@ const std::vector<KnobEntry>& KnobTable() {
        [](PlanConstraints& p, const std::vector<std::string>& v) {
          p.placement = Each<std::array<ParallelDim, 5>>(v, ParsePlacement);
        }},
-      {"pp_layers",
-       [](PlanConstraints& p, const std::vector<std::string>& v) {
-         p.pp_layers = ParseLayerSplit(v);
-       }},
+      {"pp_layers", [](PlanConstraints& p,
+                       const std::vector<std::string>& v) { p.pp_layers = ParseLayerSplit(v); }},
       PARAPLAN_BOOL_KNOB(overlap_grad_reduce),
       PARAPLAN_BOOL_KNOB(overlap_param_gather),
       PARAPLAN_BOOL_KNOB(overlap_tp_comm),
@@ -263,7 +268,8 @@ PlanConstraints ParsePlanString(const std::string& text) {
     const std::string knob = item.substr(0, equals);
     const SourceLocation where{"--plan", 0, 0};
     if (equals == std::string::npos || equals == 0 || equals + 1 == item.size()) {
-      throw InputError(where, knob, "expected knob=value (e.g. tp=8 or tp=4|8), got '" + item + "'");
+      throw InputError(where, knob,
+                       "expected knob=value (e.g. tp=8 or tp=4|8), got '" + item + "'");
     }
     for (const std::string& s : seen) {
       if (s == knob) throw InputError(where, knob, "given twice");

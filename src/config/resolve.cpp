@@ -17,8 +17,7 @@ namespace {
 bool LooksLikePath(const std::string& text) {
   const fs::path p(text);
   const std::string ext = p.extension().string();
-  return text.find('/') != std::string::npos || ext == ".yaml" || ext == ".yml" ||
-         ext == ".json";
+  return text.find('/') != std::string::npos || ext == ".yaml" || ext == ".yml" || ext == ".json";
 }
 
 // Names (file stems) of the *.yaml files in the first search directory that has `subdir`.
@@ -51,9 +50,10 @@ std::string FindDataFile(const std::string& name_or_path, const std::string& sub
   std::string message = "unknown " + what + " '" + name_or_path + "'";
   const std::string close = ClosestMatch(name_or_path, known);
   if (!close.empty()) message += " (did you mean '" + close + "'?)";
-  message += known.empty() ? "; no " + subdir + "/ directory found (searched the current "
-                                          "directory, the one above the executable, "
-                                          "PARAPLAN_DATA_DIR)"
+  message += known.empty() ? "; no " + subdir +
+                                 "/ directory found (searched the current "
+                                 "directory, the one above the executable, "
+                                 "PARAPLAN_DATA_DIR)"
                            : "; known: " + JoinNames(known) + "; or give a path";
   throw InputError(message);
 }

@@ -25,8 +25,8 @@ const std::vector<std::string> kMeasuredKeys = {"step_time_s", "tokens_per_s_per
 std::string RelativeTo(const std::string& text, const std::string& base_dir) {
   const fs::path p(text);
   const std::string ext = p.extension().string();
-  const bool is_path = text.find('/') != std::string::npos || ext == ".yaml" ||
-                       ext == ".yml" || ext == ".json";
+  const bool is_path =
+      text.find('/') != std::string::npos || ext == ".yaml" || ext == ".yml" || ext == ".json";
   if (!is_path || p.is_absolute() || base_dir.empty()) return text;
   return (fs::path(base_dir) / p).lexically_normal().string();
 }

@@ -38,7 +38,7 @@ SourceLocation MarkLocation(const std::string& file, const YAML::Mark& mark) {
 
 // Exact or prefix ("a.b" matches "a.b.c" and "a.b[0]") match of an overridden path.
 const std::pair<const std::string, OverrideOrigin>* FindOrigin(const YamlContext& context,
-                                                                const std::string& path) {
+                                                               const std::string& path) {
   for (const auto& entry : context.overridden) {
     const std::string& key = entry.first;
     if (path == key) return &entry;
@@ -437,7 +437,9 @@ std::string ClosestMatch(const std::string& word, const std::vector<std::string>
   std::string best;
   size_t best_distance = limit + 1;
   for (const std::string& candidate : candidates) {
-    const size_t distance = EditDistance(word, candidate);
+    // A unit-less prefix ("bandwidth" for "bandwidth_GBps") counts as a close match.
+    const bool prefix = word.size() >= 3 && candidate.rfind(word, 0) == 0;
+    const size_t distance = prefix ? 1 : EditDistance(word, candidate);
     if (distance < best_distance) {
       best_distance = distance;
       best = candidate;

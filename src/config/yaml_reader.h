@@ -81,12 +81,12 @@ class YamlNode {
 
   // Typed getters; each throws InputError naming the expected type and what was found.
   int64_t AsInt() const;
-  int64_t AsPositiveInt() const;     // > 0
-  int64_t AsNonNegativeInt() const;  // ≥ 0
-  double AsDouble() const;           // finite
-  double AsPositiveDouble() const;   // > 0
-  bool AsBool() const;               // true | false
-  std::string AsString() const;      // any scalar, as written
+  int64_t AsPositiveInt() const;           // > 0
+  int64_t AsNonNegativeInt() const;        // ≥ 0
+  double AsDouble() const;                 // finite
+  double AsPositiveDouble() const;         // > 0
+  bool AsBool() const;                     // true | false
+  std::string AsString() const;            // any scalar, as written
   std::vector<YamlNode> Elements() const;  // a sequence's items, paths "path[i]"
   std::vector<int64_t> AsPositiveIntList() const;
   // Whatever the node holds, as one line of YAML text ("100", "[4, 8]", "{fp8: 1979}").
@@ -119,9 +119,9 @@ class YamlMap {
  public:
   YamlMap(const YamlNode& node, std::vector<std::string> allowed);
 
-  bool Has(const std::string& key) const;  // present and not null
+  bool Has(const std::string& key) const;                      // present and not null
   std::optional<YamlNode> Find(const std::string& key) const;  // absent or null → nullopt
-  YamlNode Required(const std::string& key) const;  // absent → "missing required key"
+  YamlNode Required(const std::string& key) const;             // absent → "missing required key"
   const YamlNode& Node() const { return node_; }
   std::vector<std::string> Keys() const;  // present keys, in file order
 

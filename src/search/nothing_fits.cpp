@@ -1,6 +1,7 @@
 #include "search/nothing_fits.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "core/format.h"
 #include "core/units.h"
@@ -71,7 +72,18 @@ std::string RemedyLines(const PlanEvaluator& evaluator, const StepResult& closes
     const double states = s->weights_bytes + s->grads_bytes + s->optimizer_bytes;
     text += "  - more GPUs: weights, gradients and optimizer state take " + GiB(states) +
             " GiB of stage " + std::to_string(s->stage) +
-            "; more pipeline, tensor or sharded data parallelism divides them\n";
+            "; more pipeline, tensor or sharded data parallelism divides them";
+    // If those states shrank in proportion to the GPU count and the rest stayed put.
+    const double room = capacity - (s->TotalBytes() - states);
+    const int64_t gpus = closest.plan.Gpus();
+    if (room > 0 && states > 0) {
+      const auto needed =
+          static_cast<int64_t>(std::ceil(static_cast<double>(gpus) * states / room));
+      if (needed > gpus)
+        text += " (roughly " + std::to_string(needed) + "+ GPUs instead of " +
+                std::to_string(gpus) + ")";
+    }
+    text += "\n";
   }
   return text;
 }

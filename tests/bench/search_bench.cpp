@@ -110,14 +110,16 @@ int main(int argc, char** argv) {
     SearchOptions options;
     options.threads = args.threads;
     const auto start = Clock::now();
+    const double cpu_start = CpuSeconds(CLOCK_PROCESS_CPUTIME_ID);
     const SearchResult result = SearchPlans(model, cluster, args.gpus, constraints, options);
     const double wall_s = Since(start);
+    const double cpu_s = CpuSeconds(CLOCK_PROCESS_CPUTIME_ID) - cpu_start;
     std::printf(
         "full search, %d threads: %lld plans searched, %lld fit, top %lld simulated, "
-        "%.3f s wall\n",
+        "%.3f s wall, %.3f CPU-s (%.3f s per thread)\n",
         args.threads, static_cast<long long>(result.searched),
         static_cast<long long>(result.feasible), static_cast<long long>(options.simulate_top),
-        wall_s);
+        wall_s, cpu_s, cpu_s / args.threads);
     if (!result.plans.empty()) {
       const StepResult& best = result.plans.front();
       std::printf("best: %s: %.3f s/step, %.1f GiB, MFU %.1f %%\n", PlanSummary(best.plan).c_str(),

@@ -93,3 +93,16 @@ TEST_CASE("explain on a plan that does not fit says what overflows", "[cost][cli
   REQUIRE(r.code == 0);
   CHECK(r.out.find("does not fit: stage 0") != std::string::npos);
 }
+
+TEST_CASE("simulate --trace writes a Chrome trace", "[cost][cli]") {
+  const std::string path = "simulate_test_trace.json";
+  const CliRun r = Run({"simulate", "-m", "llama3-8b", "-c", "dgx-h100", "-g", "16", "--plan",
+                        "tp=2,pp=2,global_batch=32", "--trace", path});
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  CHECK(text.str().find("traceEvents") != std::string::npos);
+  std::remove(path.c_str());
+}

@@ -43,7 +43,8 @@ TEST_CASE("hardware show: bad input exits 2 with the location", "[config][cli]")
   const std::string bad = testing::WriteScratch(
       "cli/bad.yaml",
       "name: bad\ngpu:\n  name: G\n  memory_GiB: -80\n  memory_bandwidth_GBps: 1\n"
-      "  peak_tflops: {bf16: 1}\nnetwork: [{name: a, span: 8, bandwidth_GBps: 1, latency_us: 1}]\n");
+      "  peak_tflops: {bf16: 1}\nnetwork: [{name: a, span: 8, bandwidth_GBps: 1, latency_us: "
+      "1}]\n");
   const CliResult result = Run({"hardware", "show", bad.c_str()});
   CHECK(result.code == 2);
   CHECK_THAT(result.err, Contains(bad + ":4:15: gpu.memory_GiB: must be > 0, got -80"));

@@ -40,11 +40,13 @@ TEST_CASE("model loader fills documented defaults", "[config]") {
 TEST_CASE("model loader rejects bad shapes with their location", "[config]") {
   CHECK(ErrorOf([] { FromText("layers: 0\nhidden: 5\n"); }) ==
         "m.yaml:1:9: layers: must be > 0, got 0");
-  CHECK_THAT(ErrorOf([] {
-               FromText("layers: 2\nhidden: 500\nheads: 7\nffn_hidden: 8\nvocab: 9\n"
-                        "seq_len: 8\nactivation: gelu\n");
-             }),
-             Contains("m.yaml:3:8: heads: hidden (500) is not divisible by heads (7); give head_dim"));
+  CHECK_THAT(
+      ErrorOf([] {
+        FromText(
+            "layers: 2\nhidden: 500\nheads: 7\nffn_hidden: 8\nvocab: 9\n"
+            "seq_len: 8\nactivation: gelu\n");
+      }),
+      Contains("m.yaml:3:8: heads: hidden (500) is not divisible by heads (7); give head_dim"));
   CHECK_THAT(ErrorOf([] { FromText(std::string(kDense) + "kv_heads: 3\n"); }),
              Contains("kv_heads: must divide heads (8), got 3"));
   CHECK_THAT(ErrorOf([] { FromText(std::string(kDense) + "moe: {experts: 4, top_k: 5}\n"); }),
@@ -55,11 +57,15 @@ TEST_CASE("model loader rejects bad shapes with their location", "[config]") {
              Contains("'batchnorm' is not one of: layernorm, rmsnorm"));
   CHECK_THAT(ErrorOf([] { FromText("layers: 2\nhidden: 8\n"); }),
              Contains("missing required key 'heads'"));
-  CHECK_THAT(ErrorOf([] { FromText(std::string(kDense) + "attention: {kv_lora_rank: 8, kind: gqa}\n"); }),
-             Contains("attention.kv_lora_rank: only valid with kind: mla"));
-  CHECK_THAT(ErrorOf([] { FromText(std::string(kDense) + "kv_heads: 2\nattention: {kind: mha}\n"); }),
-             Contains("mha needs kv_heads == heads"));
-  CHECK_THAT(ErrorOf([] { FromText(std::string(kDense) + "moe: {experts: 4, top_k: 1, dense_layers: 4}\n"); }),
+  CHECK_THAT(
+      ErrorOf([] { FromText(std::string(kDense) + "attention: {kv_lora_rank: 8, kind: gqa}\n"); }),
+      Contains("attention.kv_lora_rank: only valid with kind: mla"));
+  CHECK_THAT(
+      ErrorOf([] { FromText(std::string(kDense) + "kv_heads: 2\nattention: {kind: mha}\n"); }),
+      Contains("mha needs kv_heads == heads"));
+  CHECK_THAT(ErrorOf([] {
+               FromText(std::string(kDense) + "moe: {experts: 4, top_k: 1, dense_layers: 4}\n");
+             }),
              Contains("moe.dense_layers: must be < layers (4)"));
 }
 
@@ -76,8 +82,8 @@ TEST_CASE("model loader reads MoE, MLA and sliding windows", "[config]") {
   CHECK(m.moe->capacity_factor == Approx(1.25));
   CHECK(m.IsMoeLayer(1));
   CHECK_FALSE(m.IsMoeLayer(2));
-  const ModelSpec w = FromText(std::string(kDense) +
-                               "attention: {sliding_window: 128, sliding_window_every: 2}\n");
+  const ModelSpec w =
+      FromText(std::string(kDense) + "attention: {sliding_window: 128, sliding_window_every: 2}\n");
   CHECK(w.IsSlidingLayer(0));
   CHECK_FALSE(w.IsSlidingLayer(1));
 }
@@ -114,7 +120,8 @@ TEST_CASE("model overrides apply before validation", "[config]") {
         "--set: model.layers: must be > 0, got -3");
   CHECK_THAT(ErrorOf([] { LoadModel("llama3-70b", {ParseOverrideFlag("model.seq_lne=5")}); }),
              Contains("--set: model.seq_lne: unknown key 'seq_lne' (did you mean 'seq_len'?)"));
-  CHECK_THAT(ErrorOf([] { ParseOverrideFlag("seq_len=5"); }), Contains("starts with model. or cluster."));
+  CHECK_THAT(ErrorOf([] { ParseOverrideFlag("seq_len=5"); }),
+             Contains("starts with model. or cluster."));
   CHECK_THAT(ErrorOf([] { ParseOverrideFlag("model.seq_len"); }), Contains("expected PATH=VALUE"));
 }
 

@@ -30,18 +30,39 @@ TEST_CASE("plan string: fixed values, alternatives, splits and placement", "[con
   CHECK(*p.dp_comm_dtype == std::vector<CommDtype>{CommDtype::kBf16});
   CHECK(*p.sequence_parallel == std::vector<bool>{false});
   CHECK(*p.global_batch == std::vector<int64_t>{1024});
-  CHECK_FALSE(p.dp);   // left out: searched
+  CHECK_FALSE(p.dp);  // left out: searched
   CHECK_FALSE(p.vpp);
 }
 
 TEST_CASE("plan string: every DESIGN knob is known", "[config]") {
   const std::vector<std::string> names = PlanKnobNames();
-  for (const char* knob :
-       {"tp", "pp", "dp", "cp", "ep", "etp", "vpp", "micro_batch", "global_batch", "seq_len",
-        "recompute", "sequence_parallel", "zero", "precision", "schedule", "moe_routing",
-        "moe_capacity_factor", "moe_imbalance", "dp_comm_dtype", "dp_bucket_MB", "placement",
-        "pp_layers", "overlap_grad_reduce", "overlap_param_gather", "overlap_tp_comm",
-        "overlap_ep_comm", "overlap_pp_comm"}) {
+  for (const char* knob : {"tp",
+                           "pp",
+                           "dp",
+                           "cp",
+                           "ep",
+                           "etp",
+                           "vpp",
+                           "micro_batch",
+                           "global_batch",
+                           "seq_len",
+                           "recompute",
+                           "sequence_parallel",
+                           "zero",
+                           "precision",
+                           "schedule",
+                           "moe_routing",
+                           "moe_capacity_factor",
+                           "moe_imbalance",
+                           "dp_comm_dtype",
+                           "dp_bucket_MB",
+                           "placement",
+                           "pp_layers",
+                           "overlap_grad_reduce",
+                           "overlap_param_gather",
+                           "overlap_tp_comm",
+                           "overlap_ep_comm",
+                           "overlap_pp_comm"}) {
     CHECK(std::find(names.begin(), names.end(), knob) != names.end());
   }
 }

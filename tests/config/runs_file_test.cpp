@@ -42,7 +42,8 @@ const char* kRun =
     "  - id: R2\n"
     "    model: no-such-model\n"
     "    cluster: {name: x, gpu: {name: g, memory_GiB: 80, memory_bandwidth_GBps: 1,"
-    " peak_tflops: {bf16: 1}}, network: [{name: nvlink, span: 8, bandwidth_GBps: 1, latency_us: 1}]}\n"
+    " peak_tflops: {bf16: 1}}, network: [{name: nvlink, span: 8, bandwidth_GBps: 1, latency_us: "
+    "1}]}\n"
     "    gpus: 8\n";
 
 TEST_CASE("runs file: names, inline clusters, overrides and unresolvable runs", "[config]") {
@@ -60,9 +61,11 @@ TEST_CASE("runs file: malformed files are errors with locations", "[config]") {
   const auto load = [](const std::string& text) {
     return ErrorOf([&] { LoadRunsFile(testing::WriteScratch("runs/bad.yaml", text)); });
   };
-  CHECK_THAT(load("runs:\n  - id: A\n    gpus: 8\n    model: llama3-8b\n    cluster: dgx-h100\n"
-                  "    measured: {step_time: 3}\n"),
-             Contains("runs[0].measured.step_time: unknown key 'step_time' (did you mean 'step_time_s'?)"));
+  CHECK_THAT(
+      load("runs:\n  - id: A\n    gpus: 8\n    model: llama3-8b\n    cluster: dgx-h100\n"
+           "    measured: {step_time: 3}\n"),
+      Contains(
+          "runs[0].measured.step_time: unknown key 'step_time' (did you mean 'step_time_s'?)"));
   CHECK_THAT(load("runs:\n  - id: A\n    gpus: 0\n    model: llama3-8b\n    cluster: dgx-h100\n"),
              Contains("bad.yaml:3:11: runs[0].gpus: must be > 0, got 0"));
   CHECK_THAT(load("runs:\n  - id: A\n    gpus: 8\n    model: llama3-8b\n    cluster: dgx-h100\n"

@@ -16,7 +16,8 @@ TEST_CASE("yaml reader reports file:line:col and the key path", "[config]") {
   const YamlDocument doc = ParseYamlText("a: 1\nb:\n  c: -5\n", "t.yaml");
   const YamlMap top(doc.Root(), {"a", "b"});
   const YamlMap b(top.Required("b"), {"c"});
-  CHECK(ErrorOf([&] { b.Required("c").AsPositiveInt(); }) == "t.yaml:3:6: b.c: must be > 0, got -5");
+  CHECK(ErrorOf([&] { b.Required("c").AsPositiveInt(); }) ==
+        "t.yaml:3:6: b.c: must be > 0, got -5");
   CHECK(top.Required("a").AsPositiveInt() == 1);
 }
 
@@ -32,11 +33,14 @@ TEST_CASE("yaml reader rejects wrong types", "[config]") {
   const YamlDocument doc =
       ParseYamlText("i: eighty\nf: 1.5\nb: maybe\nl: 3\nm: [1]\nn: .nan\n", "t.yaml");
   const YamlMap top(doc.Root(), {"i", "f", "b", "l", "m", "n"});
-  CHECK_THAT(ErrorOf([&] { top.Required("i").AsInt(); }), Contains("expected an integer, got 'eighty'"));
-  CHECK_THAT(ErrorOf([&] { top.Required("f").AsInt(); }), Contains("expected an integer, got '1.5'"));
+  CHECK_THAT(ErrorOf([&] { top.Required("i").AsInt(); }),
+             Contains("expected an integer, got 'eighty'"));
+  CHECK_THAT(ErrorOf([&] { top.Required("f").AsInt(); }),
+             Contains("expected an integer, got '1.5'"));
   CHECK_THAT(ErrorOf([&] { top.Required("b").AsBool(); }), Contains("expected true or false"));
   CHECK_THAT(ErrorOf([&] { top.Required("l").Elements(); }), Contains("expected a list"));
-  CHECK_THAT(ErrorOf([&] { top.Required("m").AsString(); }), Contains("expected a string, got a list"));
+  CHECK_THAT(ErrorOf([&] { top.Required("m").AsString(); }),
+             Contains("expected a string, got a list"));
   CHECK_THAT(ErrorOf([&] { top.Required("n").AsDouble(); }), Contains("expected a number"));
   CHECK(top.Required("f").AsDouble() == 1.5);
 }
@@ -52,8 +56,9 @@ TEST_CASE("yaml reader enums list their valid values", "[config]") {
   const YamlDocument doc = ParseYamlText("act: swiglo\n", "t.yaml");
   const YamlNode node = YamlMap(doc.Root(), {"act"}).Required("act");
   enum class E { kA, kB };
-  const std::string message =
-      ErrorOf([&] { node.AsEnum<E>({{"swiglu", E::kA}, {"gelu", E::kB}}); });
+  const std::string message = ErrorOf([&] {
+    node.AsEnum<E>({{"swiglu", E::kA}, {"gelu", E::kB}});
+  });
   CHECK_THAT(message, Contains("'swiglo' is not one of: swiglu, gelu (did you mean 'swiglu'?)"));
 }
 
@@ -95,15 +100,17 @@ TEST_CASE("yaml reader bounds nesting depth", "[config]") {
 }
 
 TEST_CASE("overrides are applied before validation and errors name them", "[config]") {
-  const YamlDocument doc = ParseYamlText("gpu:\n  memory_GiB: 80\nnet:\n  - name: nvlink\n    span: 8\n", "h.yaml");
+  const YamlDocument doc =
+      ParseYamlText("gpu:\n  memory_GiB: 80\nnet:\n  - name: nvlink\n    span: 8\n", "h.yaml");
   YamlNode root = doc.Root();
   ApplyOverride(root, "gpu.memory_GiB", "96", {"--set", 0, 0}, "cluster.gpu.memory_GiB");
   ApplyOverride(root, "net.nvlink.span", "-1", {"--set", 0, 0}, "cluster.net.nvlink.span");
   const YamlMap top(root, {"gpu", "net"});
   CHECK(YamlMap(top.Required("gpu"), {"memory_GiB"}).Required("memory_GiB").AsDouble() == 96);
   const YamlNode tier = top.Required("net").Elements()[0];
-  CHECK(ErrorOf([&] { YamlMap(tier, {"name", "span"}).Required("span").AsPositiveInt(); }) ==
-        "--set: cluster.net.nvlink.span: must be > 0, got -1");
+  CHECK(ErrorOf([&] {
+          YamlMap(tier, {"name", "span"}).Required("span").AsPositiveInt();
+        }) == "--set: cluster.net.nvlink.span: must be > 0, got -1");
   CHECK_THAT(ErrorOf([&] {
                ApplyOverride(root, "net.ib.span", "4", {"--set", 0, 0}, "cluster.net.ib.span");
              }),
