@@ -158,6 +158,7 @@ Json ShowJson(const ModelSpec& m, const LayerGraph& g, const ModelCounts& c) {
 }
 
 std::string Params(double count) {
+  if (count == 0) return "0";
   if (count >= 1e9) return FormatFixed(count / 1e9, 2) + " B";
   if (count >= 1e6) return FormatFixed(count / 1e6, 2) + " M";
   return FormatFixed(count / 1e3, 2) + " K";

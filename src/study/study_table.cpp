@@ -274,7 +274,7 @@ LineChart StudyChart(const StudyTable& table) {
     xs.push_back(x);
     const std::string label = SeriesLabel(table, row);
     auto [it, added] = series_index.emplace(label, chart.series.size());
-    if (added) chart.series.push_back({label.empty() ? axis.label : label, {}, {}});
+    if (added) chart.series.push_back({label.empty() ? axis.label : label, {}, {}, {}});
     ChartSeries& s = chart.series[it->second];
     s.x.push_back(x);
     s.y.push_back(row.has_result ? row.metrics[metric] * axis.scale

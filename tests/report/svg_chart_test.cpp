@@ -13,8 +13,8 @@ LineChart SampleChart() {
   c.x_label = "data-parallel size dp";
   c.y_label = "exposed DP communication (ms)";
   c.x_log = ShouldUseLogScale({8, 64, 4096});
-  c.series = {{"overlap_grad_reduce=true", {8, 64, 4096}, {1.0, 1.1, 1.2}},
-              {"overlap_grad_reduce=false", {8, 64, 4096}, {5.0, std::nan(""), 5.6}}};
+  c.series = {{"overlap_grad_reduce=true", {8, 64, 4096}, {1.0, 1.1, 1.2}, {}},
+              {"overlap_grad_reduce=false", {8, 64, 4096}, {5.0, std::nan(""), 5.6}, {}}};
   return c;
 }
 
@@ -77,7 +77,7 @@ TEST_CASE("categorical x axis labels each category", "[study][report]") {
   c.x_label = "schedule";
   c.y_label = "bubble";
   c.x_categories = {"gpipe", "1f1b", "zero-bubble"};
-  c.series = {{"m=8", {0, 1, 2}, {0.4, 0.3, 0.05}}};
+  c.series = {{"m=8", {0, 1, 2}, {0.4, 0.3, 0.05}, {}}};
   const std::string svg = RenderLineChartSvg(c);
   CHECK_THAT(svg, Catch::Contains(">gpipe</text>"));
   CHECK_THAT(svg, Catch::Contains(">zero-bubble</text>"));
