@@ -265,7 +265,7 @@ void Sweep(const HarnessOptions& options, Group& g, CsvWriter& writer) {
       // Whole bf16 elements, divisible by the rank count where the op splits the buffer.
       const int64_t unit = 2 * static_cast<int64_t>(g.ranks);
       const int64_t size = std::max(unit, bytes / unit * unit);
-      const RowKey key{"nccl", op, "bf16", 0, 0, 0, size, g.ranks, g.tier};
+      const RowKey key{"collective", op, "bf16", 0, 0, 0, size, g.ranks, g.tier};
       if (AgreeSkip(g, writer.Has(key))) continue;
       size_t send = 0, recv = 0;
       Counts(op, size, g.ranks, &send, &recv);

@@ -142,7 +142,7 @@ std::map<CollectiveKey, std::map<int64_t, std::vector<double>>> GroupCollectives
   std::map<CollectiveKey, std::map<int64_t, std::vector<double>>> groups;
   int single_rank_rows = 0;
   for (const auto& row : rows) {
-    if (row.kind != "nccl") continue;
+    if (row.kind != "collective") continue;
     try {
       BusBandwidthFactor(row.op, 2);  // validates the op name
     } catch (const InputError& e) {

@@ -11,7 +11,8 @@
 namespace paraplan {
 namespace {
 
-const std::set<std::string> kKinds = {"attention", "gemm", "memory", "nccl"};
+// "nccl" is the harness's first name for collective rows; read it as "collective".
+const std::set<std::string> kKinds = {"attention", "collective", "gemm", "memory", "nccl"};
 
 std::vector<std::string> SplitCsvLine(const std::string& line) {
   std::vector<std::string> fields(1);
@@ -81,8 +82,9 @@ RawRow ParseRow(const std::vector<std::string>& f, const std::vector<std::string
   row.line = ctx.line;
   row.kind = f[0];
   if (kKinds.count(row.kind) == 0) {
-    ctx.Fail("unknown kind '" + row.kind + "' (valid: attention, gemm, memory, nccl)");
+    ctx.Fail("unknown kind '" + row.kind + "' (valid: attention, collective, gemm, memory)");
   }
+  if (row.kind == "nccl") row.kind = "collective";
   row.op = f[1];
   if (row.op.empty()) ctx.Fail("column 'op' is empty");
   row.dtype = f[2];

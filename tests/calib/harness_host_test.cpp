@@ -5,8 +5,9 @@
 #include <fstream>
 #include <sstream>
 
-#include "../../calibrate/csv_writer.cpp"
-#include "../../calibrate/shapes.cpp"
+#include "csv_writer.h"
+#include "harness_error.h"
+#include "options.h"
 #include "calib/raw_csv.h"
 
 namespace paraplan::calibrate {
@@ -36,7 +37,7 @@ TEST_CASE("harness CSV is what calibrate fit reads, written atomically", "[calib
   const std::string path = (dir.path / "raw.csv").string();
   CsvWriter writer(path, false, kMeta);
   writer.Add({"gemm", "matmul", "bf16", 4096, 4096, 4096, 0, 1, ""}, 250.25);
-  writer.Add({"nccl", "all_reduce", "bf16", 0, 0, 0, 1024, 8, "nvlink"}, 12.5);
+  writer.Add({"collective", "all_reduce", "bf16", 0, 0, 0, 1024, 8, "nvlink"}, 12.5);
   CHECK_FALSE(std::filesystem::exists(path + ".tmp"));
   const auto rows = ParseRawCsv(ReadAll(path), path);
   REQUIRE(rows.size() == 2);

@@ -17,6 +17,9 @@ const char* kInlineSpecs = R"(model:
   ffn_hidden: 1024
   vocab: 1000
   seq_len: 128
+  activation: gelu
+  norm: layernorm
+  position: learned
 cluster:
   name: tiny-cluster
   gpu: {name: G, memory_GiB: 80, memory_bandwidth_GBps: 3000, peak_tflops: {bf16: 1000}}
@@ -66,7 +69,7 @@ TEST_CASE("study file: sweep and zip dimensions in file order", "[study]") {
   CHECK(spec.model.empty());  // inline
 
   const auto points = ExpandPoints(spec.dimensions);
-  const StudyPointInput in = ResolveStudyPoint(spec, points[7]);  // zip[1], dp=16, [1,3]
+  const StudyPointInput in = ResolveStudyPoint(spec, points[9]);  // zip[1], dp=16, [1,3]
   CHECK(in.cluster.network[1].bandwidth_GBps == 50);
   CHECK(in.model.hidden == 256);
   CHECK(in.gpus == 64);
@@ -80,14 +83,14 @@ TEST_CASE("study file: sweep and zip dimensions in file order", "[study]") {
 
 TEST_CASE("study file errors carry file:line:col and the key", "[study]") {
   CHECK_THAT(ErrorOf(Study("gpus: 8\nsweep:\n  tp: [1, 2]\nzip:\n  pp: [1, 2]\n  dp: [1]\n")),
-             Catch::Contains("s.yaml:21:") && Catch::Contains("zip lists must have equal length"));
+             Catch::Contains("s.yaml:24:") && Catch::Contains("zip lists must have equal length"));
   CHECK_THAT(ErrorOf(Study("gpus: 8\nsweeep: {tp: [1]}\n")),
-             Catch::Contains("s.yaml:17:1") && Catch::Contains("sweep"));
+             Catch::Contains("s.yaml:20:1") && Catch::Contains("sweep"));
   CHECK_THAT(ErrorOf(Study("gpus: 8\nsweep:\n  tq: [1, 2]\n")),
-             Catch::Contains("s.yaml:18:") && Catch::Contains("did you mean 'tp'"));
+             Catch::Contains("s.yaml:21:") && Catch::Contains("did you mean 'tp'"));
   CHECK_THAT(ErrorOf(Study("gpus: 8\nsweep:\n  recompute: [none, some]\n")),
-             Catch::Contains("s.yaml:18:") && Catch::Contains("selective"));
-  CHECK_THAT(ErrorOf(Study("gpus: 8\nmetric: speed\n")), Catch::Contains("s.yaml:17:9"));
+             Catch::Contains("s.yaml:21:") && Catch::Contains("selective"));
+  CHECK_THAT(ErrorOf(Study("gpus: 8\nmetric: speed\n")), Catch::Contains("s.yaml:20:9"));
   CHECK_THAT(ErrorOf(Study("gpus: 8\nmode: search\n")), Catch::Contains("simulate"));
   CHECK_THAT(ErrorOf(Study("sweep: {tp: [1]}\n")), Catch::Contains("gpus"));
   CHECK_THAT(ErrorOf(Study("gpus: 8\nsweep: {tp: [1], plan.tp: [2]}\n")),

@@ -25,6 +25,9 @@ model:
   ffn_hidden: 1024
   vocab: 1000
   seq_len: 128
+  activation: gelu
+  norm: layernorm
+  position: learned
 cluster:
   name: tiny-cluster
   gpu: {name: G, memory_GiB: 80, memory_bandwidth_GBps: 3000, peak_tflops: {bf16: 1000}}
