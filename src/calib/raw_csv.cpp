@@ -45,6 +45,12 @@ struct LineContext {
     return value;
   }
 
+  // An empty cell is a column that does not apply to the row's kind (m, n, k of a collective;
+  // bytes, ranks of a GEMM): 0.
+  int64_t OptionalInteger(const std::string& field, const std::string& column) const {
+    return field.empty() ? 0 : Integer(field, column);
+  }
+
   double Real(const std::string& field, const std::string& column) const {
     double value = 0;
     const char* end = field.data() + field.size();
@@ -88,11 +94,11 @@ RawRow ParseRow(const std::vector<std::string>& f, const std::vector<std::string
   row.op = f[1];
   if (row.op.empty()) ctx.Fail("column 'op' is empty");
   row.dtype = f[2];
-  row.m = ctx.Integer(f[3], "m");
-  row.n = ctx.Integer(f[4], "n");
-  row.k = ctx.Integer(f[5], "k");
-  row.bytes = ctx.Integer(f[6], "bytes");
-  const int64_t ranks = ctx.Integer(f[7], "ranks");
+  row.m = ctx.OptionalInteger(f[3], "m");
+  row.n = ctx.OptionalInteger(f[4], "n");
+  row.k = ctx.OptionalInteger(f[5], "k");
+  row.bytes = ctx.OptionalInteger(f[6], "bytes");
+  const int64_t ranks = f[7].empty() ? 1 : ctx.Integer(f[7], "ranks");
   if (ranks < 1 || ranks > 1000000) ctx.Fail("column 'ranks' must be in [1, 1000000]");
   row.ranks = static_cast<int>(ranks);
   row.tier = f[8];
