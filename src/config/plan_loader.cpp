@@ -175,7 +175,7 @@ const std::vector<KnobEntry>& KnobTable() {
       PARAPLAN_NUMBER_KNOB(moe_capacity_factor, 0.0, false),
       PARAPLAN_NUMBER_KNOB(moe_imbalance, 1.0, true),
       PARAPLAN_ENUM_KNOB(dp_comm_dtype, kCommDtype),
-      PARAPLAN_NUMBER_KNOB(dp_bucket_MB, 0.0, false),
+      PARAPLAN_NUMBER_KNOB(dp_bucket_MB, 0.0, true),
       {"placement",
        [](PlanConstraints& p, const std::vector<std::string>& v) {
          p.placement = Each<std::array<ParallelDim, 5>>(v, ParsePlacement);

@@ -136,7 +136,7 @@ StageDp StageDataParallel(const ModelDims& d, const Cluster& c, const ParallelPl
   StageDp dp;
   const PlanShape& s = e.shape;
   const double dtype = CommDtypeBytes(p.dp_comm_dtype);
-  const double bucket = std::max(p.dp_bucket_MB * 1e6, 1.0);
+  const double bucket = std::max(DpBucketBytes(p), 1.0);
   const CollectiveOp grad_op =
       p.zero == 0 ? CollectiveOp::kAllReduce : CollectiveOp::kReduceScatter;
   auto bucketed = [&](CollectiveOp op, double bytes, const GroupPlacement& g, int64_t* count) {
@@ -291,8 +291,12 @@ StageMemory EvaluateStageMemory(const ModelDims& d, const ParallelPlan& p, const
   double buffers = s.tp > 1 ? 2 * kAct * s.tokens * d.hidden : 0;  // SP / TP gather outputs
   if (p.zero >= 3) {
     buffers += layer_params * (2 * kWeightBytes + kGradBytes);  // 2 gathered layers + 1 grad
-  } else if (p.dp * p.cp > 1) {
-    buffers += 2 * p.dp_bucket_MB * 1e6;  // buckets in flight (comm-dtype copies)
+  } else if (p.dp * p.cp > 1 && p.dp_comm_dtype != CommDtype::kFp32) {
+    // Megatron's buckets are views of the fp32 gradient buffer; only a compressed
+    // dp_comm_dtype needs copies: two buckets in flight, never more than the stage's gradients.
+    const double stage_grad_bytes =
+        (in.dense_params + in.expert_params) * CommDtypeBytes(p.dp_comm_dtype);
+    buffers += std::min(2 * DpBucketBytes(p), stage_grad_bytes);
   }
   in.comm_buffer_bytes = buffers;
   in.duplicate_params = p.schedule == Schedule::kDualPipe;

@@ -1,6 +1,17 @@
 #include "plan/parallel_plan.h"
 
+#include <algorithm>
+
 namespace paraplan {
+
+double DpBucketBytes(const ParallelPlan& plan) {
+  if (plan.dp_bucket_MB > 0) return plan.dp_bucket_MB * 1e6;
+  const double elements = std::max(40e6, 1e6 * static_cast<double>(plan.dp * plan.cp));
+  double bytes_per_element = 4.0;
+  if (plan.dp_comm_dtype == CommDtype::kBf16) bytes_per_element = 2.0;
+  if (plan.dp_comm_dtype == CommDtype::kFp8) bytes_per_element = 1.0;
+  return elements * bytes_per_element;
+}
 
 const char* ToString(Recompute v) {
   switch (v) {

@@ -31,7 +31,7 @@ struct ParallelPlan {
   double moe_capacity_factor = 1.0;
   double moe_imbalance = 1.0;  // max/mean tokens per expert, ≥ 1
   CommDtype dp_comm_dtype = CommDtype::kFp32;
-  double dp_bucket_MB = 40.0;
+  double dp_bucket_MB = 0;  // 0 = auto, as Megatron-LM: see DpBucketBytes
   std::array<ParallelDim, 5> placement = {ParallelDim::kTp, ParallelDim::kCp, ParallelDim::kEp,
                                           ParallelDim::kDp, ParallelDim::kPp};
   std::vector<int64_t> pp_layers;  // empty = balanced automatically
@@ -45,6 +45,11 @@ struct ParallelPlan {
   // Micro-batches per step per pipeline (gradient-accumulation steps).
   int64_t MicroBatches() const { return global_batch / (micro_batch * dp); }
 };
+
+// Bytes of dp_comm_dtype per DP gradient bucket. dp_bucket_MB > 0 is taken as given; 0 (the
+// default) follows Megatron-LM's DistributedDataParallel, max(40M, 1M × dp·cp) gradient elements
+// per bucket, so that per-bucket latency does not grow with the data-parallel size.
+double DpBucketBytes(const ParallelPlan& plan);
 
 // Names as they appear in files, flags and JSON ("1f1b", "selective", ...).
 const char* ToString(Recompute v);

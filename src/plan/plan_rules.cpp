@@ -172,8 +172,8 @@ bool CheckBatchAndKnobs(const ModelSpec& m, const Cluster& c, const ParallelPlan
   if (p.precision == Precision::kFp8 && c.gpu.peak_tflops.fp8 <= 0 &&
       v.Add("precision=fp8 needs a GPU with fp8 tensor cores; " + c.gpu.name + " has no fp8 peak"))
     return true;
-  if (p.dp_bucket_MB <= 0 &&
-      v.Add("dp_bucket_MB must be > 0, got " + std::to_string(p.dp_bucket_MB)))
+  if (p.dp_bucket_MB < 0 &&
+      v.Add("dp_bucket_MB must be >= 0 (0 = automatic), got " + std::to_string(p.dp_bucket_MB)))
     return true;
   (void)m;
   return false;
