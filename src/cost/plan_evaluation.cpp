@@ -289,14 +289,18 @@ StageMemory EvaluateStageMemory(const ModelDims& d, const ParallelPlan& p, const
     in.logits_bytes = s.tokens * (d.vocab / s.tp) * (2.0 + 4.0 * 2.0);
   }
   double buffers = s.tp > 1 ? 2 * kAct * s.tokens * d.hidden : 0;  // SP / TP gather outputs
-  if (p.zero >= 3) {
+  if (p.zero >= 3 && p.dp * p.cp > 1) {
     buffers += layer_params * (2 * kWeightBytes + kGradBytes);  // 2 gathered layers + 1 grad
-  } else if (p.dp * p.cp > 1 && p.dp_comm_dtype != CommDtype::kFp32) {
-    // Megatron's buckets are views of the fp32 gradient buffer; only a compressed
-    // dp_comm_dtype needs copies: two buckets in flight, never more than the stage's gradients.
-    const double stage_grad_bytes =
-        (in.dense_params + in.expert_params) * CommDtypeBytes(p.dp_comm_dtype);
-    buffers += std::min(2 * DpBucketBytes(p), stage_grad_bytes);
+  } else if (p.dp * p.cp > 1 && (p.zero == 2 || p.dp_comm_dtype != CommDtype::kFp32)) {
+    // Megatron's buckets are views of the full fp32 gradient buffer (zero 0-1), so only a
+    // compressed dp_comm_dtype or sharded gradients (zero 2) need bucket copies: two buckets in
+    // flight. They never exceed what they replace: zero 2's transient unsharded buckets plus
+    // its gradient shard stay within zero 1's full gradient buffer.
+    const double params = in.dense_params + in.expert_params;
+    const double cap = p.zero == 2
+                           ? params * kGradBytes * (1.0 - 1.0 / static_cast<double>(p.dp * p.cp))
+                           : params * CommDtypeBytes(p.dp_comm_dtype);
+    buffers += std::min(2 * DpBucketBytes(p), cap);
   }
   in.comm_buffer_bytes = buffers;
   in.duplicate_params = p.schedule == Schedule::kDualPipe;
