@@ -92,8 +92,8 @@ void AddStudyCommand(CLI::App& app, CliContext& ctx) {
   auto* sub = app.add_subcommand("study", "run a what-if study file (sweeps) and chart it");
   sub->footer(
       "Examples:\n"
-      "  paraplan study plans/dp-allreduce.yaml -o out/dp\n"
-      "  paraplan study plans/hybrid-scaling-gpt3.yaml --shard 0/4 -o out/h   (one per job)\n"
+      "  paraplan study plans/01-dp-allreduce.yaml -o out/dp\n"
+      "  paraplan study plans/05-hybrid-scaling-gpt3.yaml --shard 0/4 -o out/h   (one per job)\n"
       "  paraplan study merge out/h -o out/hybrid\n"
       "Writes DIR/results.csv, DIR/results.json and DIR/chart.svg (DIR: ./study-NAME).");
   sub->add_option("file", options->args, "the study file (plans/NAME.yaml), or: merge DIR...")
