@@ -13,16 +13,16 @@ seeds_for() {
     plan_string) ls tests/fuzz/seeds/plan_string/* ;;
     runs_file) ls docs/validation/*.yaml 2>/dev/null ;;
     study_file) ls plans/*.yaml ;;
-    hf_config_json) ls tests/data/config/hf/*.json 2>/dev/null ;;
+    hf_config_json) ls tests/data/config/hf/*.json tests/data/config/hf/*/config.json 2>/dev/null ;;
     calibration_csv) ls tests/data/calib/*.csv 2>/dev/null ;;
-    calibration_profile) ls tests/data/calib/*.yaml calibrate/data/*.yaml 2>/dev/null ;;
+    calibration_profile) ls tests/fuzz/seeds/calibration_profile/* calibrate/data/*.yaml 2>/dev/null ;;
   esac
 }
 failed=0
 for bin in "$BUILD"/fuzz/fuzz_*; do
   name="$(basename "$bin")"; name="${name#fuzz_}"
   corpus="$(mktemp -d)"
-  for s in $(seeds_for "$name"); do cp "$s" "$corpus/"; done
+  i=0; for s in $(seeds_for "$name"); do i=$((i + 1)); cp "$s" "$corpus/seed-$i"; done
   out="tests/data/fuzz-regressions/$name"; mkdir -p "$out"
   echo "--- fuzz $name for ${SECS}s ($(ls "$corpus" | wc -l) seeds)"
   if ! "$bin" "$corpus" -max_total_time="$SECS" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
