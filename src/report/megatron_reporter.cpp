@@ -114,12 +114,8 @@ class MegatronReporter : public PlanReporter {
     const ParallelPlan& p = best.plan;
     Flags notes;
     const Flags flags = BuildFlags(p, ctx, notes);
-    out() << "# Megatron-LM arguments for the best plan paraplan found: " << ctx.model_name
-          << " on " << ctx.gpus << " GPUs (" << ctx.cluster_name << ")\n"
-          << "# predicted: step " << FormatFixed(best.step_time_s, 3) << " s, peak memory "
-          << FormatFixed(BytesToGiB(best.peak_memory_bytes), 1) << " GiB per GPU, MFU "
-          << FormatFixed(best.mfu * 100.0, 1) << " %\n"
-          << "# data-parallel size is implied: " << ctx.gpus << " GPUs / (tp " << p.tp << " x pp "
+    WriteBestPlanHeader(out(), "Megatron-LM arguments", ctx, best);
+    out() << "# data-parallel size is implied: " << ctx.gpus << " GPUs / (tp " << p.tp << " x pp "
           << p.pp << " x cp " << p.cp << ") = " << p.dp << "\n";
     for (const std::string& note : notes) out() << "# " << note << "\n";
     for (size_t i = 0; i < flags.size(); ++i) {

@@ -1,6 +1,10 @@
 #include "report/plan_reporter.h"
 
+#include <ostream>
+
 #include "core/error.h"
+#include "core/format.h"
+#include "core/units.h"
 
 namespace paraplan {
 
@@ -36,6 +40,15 @@ std::unique_ptr<PlanReporter> MakePlanReporter(const std::string& format, std::o
     valid += (valid.empty() ? "" : ", ") + std::string(f.name);
   }
   throw InputError("--format: unknown format '" + format + "'; valid values: " + valid);
+}
+
+void WriteBestPlanHeader(std::ostream& out, const char* tool, const PlanReportContext& context,
+                         const StepResult& best) {
+  out << "# " << tool << " for the best plan paraplan found: " << context.model_name << " on "
+      << context.gpus << " GPUs (" << context.cluster_name << ")\n"
+      << "# predicted: step " << FormatFixed(best.step_time_s, 3) << " s, peak memory "
+      << FormatFixed(BytesToGiB(best.peak_memory_bytes), 1) << " GiB per GPU, MFU "
+      << FormatFixed(best.mfu * 100.0, 1) << " %\n";
 }
 
 int64_t EffectiveSeqLen(const ParallelPlan& plan, const PlanReportContext& context) {

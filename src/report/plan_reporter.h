@@ -55,6 +55,11 @@ std::unique_ptr<PlanReporter> MakeCsvReporter(std::ostream& out);
 std::unique_ptr<PlanReporter> MakeMegatronReporter(std::ostream& out);
 std::unique_ptr<PlanReporter> MakeTorchtitanReporter(std::ostream& out);
 
+// The comment lines that open a launch config (megatron, torchtitan): what `tool` the config is
+// for, the model and cluster, and the best plan's predicted step, memory and MFU.
+void WriteBestPlanHeader(std::ostream& out, const char* tool, const PlanReportContext& context,
+                         const StepResult& best);
+
 // The sequence length a plan trains with (its own, else the model's).
 int64_t EffectiveSeqLen(const ParallelPlan& plan, const PlanReportContext& context);
 

@@ -79,11 +79,8 @@ class TorchtitanReporter : public PlanReporter {
     }
     const StepResult& best = result.plans.front();
     const ParallelPlan& p = best.plan;
-    out() << "# torchtitan job config for the best plan paraplan found: " << ctx.model_name
-          << " on " << ctx.gpus << " GPUs (" << ctx.cluster_name << ")\n"
-          << "# predicted: step " << FormatFixed(best.step_time_s, 3) << " s, peak memory "
-          << FormatFixed(BytesToGiB(best.peak_memory_bytes), 1) << " GiB per GPU, MFU "
-          << FormatFixed(best.mfu * 100.0, 1) << " %\n\n";
+    WriteBestPlanHeader(out(), "torchtitan job config", ctx, best);
+    out() << "\n";
     Training(out(), p, ctx);
     Parallelism(out(), p, ctx);
     Checkpointing(out(), p);
