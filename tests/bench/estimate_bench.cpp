@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cost/step_model.h"
+#include "cost/test_specs.h"
 #include "hardware/cluster.h"
 #include "model/model_spec.h"
 #include "plan/plan_rules.h"
@@ -15,28 +16,6 @@
 using namespace paraplan;
 
 namespace {
-
-ModelSpec Llama70B() {
-  ModelSpec m;
-  m.name = "llama3-70b";
-  m.layers = 80;
-  m.hidden = 8192;
-  m.heads = 64;
-  m.kv_heads = 8;
-  m.head_dim = 128;
-  m.ffn_hidden = 28672;
-  m.vocab = 128256;
-  m.seq_len = 8192;
-  m.activation = Activation::kSwiglu;
-  return m;
-}
-
-Cluster H100() {
-  Cluster c;
-  c.gpu = {"H100-SXM5-80GB", 80, 3350, {67, 495, 989, 989, 1979}};
-  c.network = {{"nvlink", 8, 450, 3, 1.0, false}, {"scaleout", 32768, 50, 10, 1.0, false}};
-  return c;
-}
 
 std::vector<ParallelPlan> Plans(const ModelSpec& m, const Cluster& c, int64_t gpus) {
   std::vector<ParallelPlan> plans;
@@ -67,8 +46,8 @@ std::vector<ParallelPlan> Plans(const ModelSpec& m, const Cluster& c, int64_t gp
 
 int main(int argc, char** argv) {
   const int64_t iterations = argc > 1 ? std::atoll(argv[1]) : 200000;
-  const ModelSpec m = Llama70B();
-  const Cluster c = H100();
+  const ModelSpec m = test::Llama3_70B();
+  const Cluster c = test::DgxH100();
   const StepModel model(m, c, 512);
   const std::vector<ParallelPlan> plans = Plans(m, c, 512);
   double sink = 0;
