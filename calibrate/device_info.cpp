@@ -12,7 +12,17 @@
 namespace paraplan::calibrate {
 namespace {
 
-// "550.54.15" from /proc/driver/nvidia/version; the CUDA driver API version otherwise.
+// "550.54.15" from /proc/driver/nvidia/version: the first word of digits and dots after "Kernel
+// Module" (the proprietary module writes "Kernel Module  550.54.15", the open one "Open Kernel
+// Module for x86_64  580.159.04"); the CUDA driver API version otherwise.
+bool LooksLikeVersion(const std::string& word) {
+  if (word.empty() || word.find('.') == std::string::npos) return false;
+  for (char c : word) {
+    if ((c < '0' || c > '9') && c != '.') return false;
+  }
+  return true;
+}
+
 std::string DriverVersion() {
   std::ifstream in("/proc/driver/nvidia/version");
   std::string line;
@@ -20,8 +30,10 @@ std::string DriverVersion() {
     const auto module = line.find("Kernel Module");
     if (module != std::string::npos) {
       std::istringstream words(line.substr(module + 13));
-      std::string version;
-      if (words >> version) return version;
+      std::string word;
+      while (words >> word) {
+        if (LooksLikeVersion(word)) return word;
+      }
     }
   }
   int api = 0;

@@ -1,6 +1,7 @@
 #include "calib/profile_lookup.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 #include "core/error.h"
@@ -10,11 +11,40 @@ namespace {
 
 constexpr size_t kNeighbours = 4;
 
-double LogDistance(const GemmPoint& p, double lm, double ln, double lk) {
-  const double dm = std::log(static_cast<double>(p.m)) - lm;
-  const double dn = std::log(static_cast<double>(p.n)) - ln;
-  const double dk = std::log(static_cast<double>(p.k)) - lk;
-  return std::sqrt(dm * dm + dn * dn + dk * dk);
+using LogPoint = std::array<double, 3>;
+
+LogPoint LogOf(int64_t a, int64_t b, int64_t c) {
+  return {std::log(static_cast<double>(a)), std::log(static_cast<double>(b)),
+          std::log(static_cast<double>(c))};
+}
+
+// Inverse-distance weighting, power 2 (Shepard 1968), over the kNeighbours nearest points in log
+// space; an exact match returns its value. Points whose value is not positive are skipped.
+// `coords(p)` gives a point's log coordinates, `value(p)` its measurement. Sorting by (distance,
+// index) keeps ties in table order, so the result is deterministic. Returns 0 when nothing is
+// usable.
+template <typename Point, typename Coords, typename Value>
+double InverseDistanceWeighted(const std::vector<Point>& points, const LogPoint& at, Coords coords,
+                               Value value) {
+  std::vector<std::pair<double, size_t>> nearest;
+  for (size_t i = 0; i < points.size(); ++i) {
+    if (value(points[i]) <= 0) continue;
+    const LogPoint c = coords(points[i]);
+    const double d0 = c[0] - at[0], d1 = c[1] - at[1], d2 = c[2] - at[2];
+    const double distance = std::sqrt(d0 * d0 + d1 * d1 + d2 * d2);
+    if (distance == 0) return value(points[i]);
+    nearest.emplace_back(distance, i);
+  }
+  if (nearest.empty()) return 0;
+  std::sort(nearest.begin(), nearest.end());
+  nearest.resize(std::min(nearest.size(), kNeighbours));
+  double weighted = 0, total_weight = 0;
+  for (const auto& [distance, index] : nearest) {
+    const double weight = 1.0 / (distance * distance);
+    weighted += weight * value(points[index]);
+    total_weight += weight;
+  }
+  return weighted / total_weight;
 }
 
 }  // namespace
@@ -24,30 +54,23 @@ double ProfileGemmTflops(const CalibrationProfile& profile, const std::string& d
   if (found != nullptr) *found = false;
   const auto it = profile.gemm.find(dtype);
   if (it == profile.gemm.end() || it->second.empty() || m < 1 || n < 1 || k < 1) return 0;
-  const double lm = std::log(static_cast<double>(m));
-  const double ln = std::log(static_cast<double>(n));
-  const double lk = std::log(static_cast<double>(k));
-  // (distance, index): sorting by both keeps ties in table order, so the result is deterministic.
-  std::vector<std::pair<double, size_t>> nearest;
-  for (size_t i = 0; i < it->second.size(); ++i) {
-    const GemmPoint& p = it->second[i];
-    if (p.m == m && p.n == n && p.k == k) {
-      if (found != nullptr) *found = true;
-      return p.tflops;
-    }
-    nearest.emplace_back(LogDistance(p, lm, ln, lk), i);
-  }
-  std::sort(nearest.begin(), nearest.end());
-  nearest.resize(std::min(nearest.size(), kNeighbours));
-  // Inverse-distance weighting, power 2 (Shepard 1968).
-  double weighted = 0, total_weight = 0;
-  for (const auto& [distance, index] : nearest) {
-    const double weight = 1.0 / (distance * distance);
-    weighted += weight * it->second[index].tflops;
-    total_weight += weight;
-  }
-  if (found != nullptr) *found = true;
-  return weighted / total_weight;
+  const double tflops = InverseDistanceWeighted(
+      it->second, LogOf(m, n, k), [](const GemmPoint& p) { return LogOf(p.m, p.n, p.k); },
+      [](const GemmPoint& p) { return p.tflops; });
+  if (found != nullptr) *found = tflops > 0;
+  return tflops;
+}
+
+double ProfileAttentionTflops(const CalibrationProfile& profile, int64_t seq, int64_t heads,
+                              int64_t head_dim, bool backward, bool* found) {
+  if (found != nullptr) *found = false;
+  if (profile.attention.empty() || seq < 1 || heads < 1 || head_dim < 1) return 0;
+  const double tflops = InverseDistanceWeighted(
+      profile.attention, LogOf(seq, heads, head_dim),
+      [](const AttentionPoint& p) { return LogOf(p.seq, p.heads, p.head_dim); },
+      [backward](const AttentionPoint& p) { return backward ? p.bwd_tflops : p.fwd_tflops; });
+  if (found != nullptr) *found = tflops > 0;
+  return tflops;
 }
 
 bool ProfileCollective(const CalibrationProfile& profile, const std::string& op,

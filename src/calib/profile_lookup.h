@@ -16,6 +16,14 @@ namespace paraplan {
 double ProfileGemmTflops(const CalibrationProfile& profile, const std::string& dtype, int64_t m,
                          int64_t n, int64_t k, bool* found);
 
+// Achieved TFLOP/s of causal attention (FLOPs: 4·seq²·heads·head_dim/2 forward, 2.5× that
+// backward) for one sequence of `seq` tokens with `heads` heads of `head_dim` on one GPU, from the
+// profile's attention table: exact point or inverse-distance weighting (power 2, 4 nearest) in
+// (ln seq, ln heads, ln head_dim). *found is false, and the result 0, when no point has a rate for
+// that direction.
+double ProfileAttentionTflops(const CalibrationProfile& profile, int64_t seq, int64_t heads,
+                              int64_t head_dim, bool backward, bool* found);
+
 // The fit for `op` (all_reduce | all_gather | reduce_scatter | all_to_all | send_recv) on `tier`
 // (a network tier name such as nvlink or scaleout). Returns false, leaving *out alone, when the
 // profile has none.

@@ -1,14 +1,18 @@
 // `paraplan calibrate fit RAW.csv... -o PROFILE.yaml`: fits harness measurements into a profile.
+// `paraplan calibrate check -c CLUSTER RAW.csv...`: predicted against measured kernel times.
 #include <memory>
 #include <ostream>
 #include <string>
 #include <vector>
 
 #include "calib/fit_summary.h"
+#include "calib/profile_check.h"
 #include "calib/profile_fit.h"
 #include "calib/raw_csv.h"
 #include "cli/command.h"
+#include "config/efficiency_loader.h"
 #include "config/profile_io.h"
+#include "config/resolve.h"
 #include "core/error.h"
 
 namespace paraplan {
@@ -67,19 +71,70 @@ void AddFitSubcommand(CLI::App& calibrate, CliContext& ctx) {
   fit->callback([options, &ctx] { RunFit(*options, ctx); });
 }
 
+struct CheckOptions {
+  std::vector<std::string> inputs;
+  std::string cluster;
+  std::string format = "table";
+};
+
+void RunCheck(const CheckOptions& options, CliContext& ctx) {
+  Cluster cluster = LoadCluster(options.cluster);
+  ApplyDefaultEfficiency(cluster);
+  if (!cluster.profile && !ctx.quiet) {
+    *ctx.err << "paraplan: warning: cluster '" << cluster.name
+             << "' has no calibration profile; both columns show the built-in defaults\n";
+  }
+  std::vector<RawRow> rows;
+  for (const auto& path : options.inputs) {
+    std::vector<RawRow> file_rows = ReadRawCsv(path);
+    rows.insert(rows.end(), file_rows.begin(), file_rows.end());
+  }
+  const ProfileCheck check = CheckProfile(cluster, rows);
+  if (options.format == "json") {
+    *ctx.out << ProfileCheckJson(check).Dump(2) << "\n";
+  } else {
+    *ctx.out << ProfileCheckTable(check);
+  }
+  ctx.exit_code = 0;
+}
+
+void AddCheckSubcommand(CLI::App& calibrate, CliContext& ctx) {
+  auto options = std::make_shared<CheckOptions>();
+  auto* check = calibrate.add_subcommand(
+      "check",
+      "predicted against measured kernel times for raw harness CSVs\n\n"
+      "Each GEMM, attention and memory-copy row is predicted by the cost model with the\n"
+      "cluster's calibration profile and with the built-in defaults; give it rows that were\n"
+      "not fitted to see how a profile carries over to new shapes.\n\n"
+      "Examples:\n"
+      "  paraplan calibrate check -c dgx-h200-calibrated "
+      "calibrate/data/h200-2026-11-29/gemm_holdout.csv\n"
+      "  paraplan calibrate check -c dgx-h100 gemm.csv --format json");
+  check->add_option("csv", options->inputs, "raw CSV files written by paraplan-calibrate")
+      ->required()
+      ->check(CLI::ExistingFile);
+  check->add_option("-c,--cluster", options->cluster, "cluster name or hardware YAML path")
+      ->required();
+  check->add_option("--format", options->format, "output format")
+      ->check(CLI::IsMember({"table", "json"}));
+  check->callback([options, &ctx] { RunCheck(*options, ctx); });
+}
+
 }  // namespace
 
 void AddCalibrateCommand(CLI::App& app, CliContext& ctx) {
   auto* sub = app.add_subcommand(
       "calibrate",
-      "fit GPU measurements into a calibration profile\n\n"
+      "fit GPU measurements into a calibration profile, and check a profile against them\n\n"
       "The measurements come from the CUDA/NCCL harness `paraplan-calibrate` (see "
       "docs/calibration.md).\n\n"
       "Examples:\n"
       "  paraplan-calibrate nccl -b 1K -e 4G -f 2 -o raw.csv\n"
-      "  paraplan calibrate fit raw.csv -o profile.yaml");
+      "  paraplan calibrate fit raw.csv -o profile.yaml\n"
+      "  paraplan calibrate check -c my-cluster held_out.csv");
   sub->require_subcommand(1);
   AddFitSubcommand(*sub, ctx);
+  AddCheckSubcommand(*sub, ctx);
 }
 
 }  // namespace paraplan

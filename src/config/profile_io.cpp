@@ -42,12 +42,18 @@ struct Reader {
     if (!node.IsMap()) Fail(node, key_path, "must be a mapping");
   }
 
+  // A mapping key as text; a key that is itself a list or a mapping is an input error.
+  std::string Key(const YAML::Node& key, const std::string& key_path) const {
+    if (!key.IsScalar()) Fail(key, key_path, "keys must be plain names, not lists or mappings");
+    return key.Scalar();
+  }
+
   // Rejects keys outside `allowed`, listing the valid ones.
   void CheckKeys(const YAML::Node& node, const std::string& key_path,
                  const std::set<std::string>& allowed) const {
     RequireMap(node, key_path);
     for (const auto& item : node) {
-      const std::string key = item.first.as<std::string>();
+      const std::string key = Key(item.first, key_path);
       if (allowed.count(key) == 0) {
         Fail(item.first, Join(key_path, key), "unknown key (valid keys: " + JoinSet(allowed) + ")");
       }
@@ -125,14 +131,14 @@ CollectiveFit ReadCollectiveFit(const Reader& r, const YAML::Node& node, const s
 void ReadCollectives(const Reader& r, const YAML::Node& node, CalibrationProfile* profile) {
   r.RequireMap(node, "collectives");
   for (const auto& op_item : node) {
-    const std::string op = op_item.first.as<std::string>();
+    const std::string op = r.Key(op_item.first, "collectives");
     const std::string op_path = "collectives." + op;
     if (kCollectiveOps.count(op) == 0) {
       r.Fail(op_item.first, op_path, "unknown collective (valid: " + JoinSet(kCollectiveOps) + ")");
     }
     r.RequireMap(op_item.second, op_path);
     for (const auto& tier_item : op_item.second) {
-      const std::string tier = tier_item.first.as<std::string>();
+      const std::string tier = r.Key(tier_item.first, op_path);
       profile->collectives[op][tier] = ReadCollectiveFit(r, tier_item.second, op_path + "." + tier);
     }
   }
@@ -141,7 +147,7 @@ void ReadCollectives(const Reader& r, const YAML::Node& node, CalibrationProfile
 void ReadGemm(const Reader& r, const YAML::Node& node, CalibrationProfile* profile) {
   r.RequireMap(node, "gemm");
   for (const auto& dtype_item : node) {
-    const std::string dtype = dtype_item.first.as<std::string>();
+    const std::string dtype = r.Key(dtype_item.first, "gemm");
     const std::string path = "gemm." + dtype;
     if (kGemmDtypes.count(dtype) == 0) {
       r.Fail(dtype_item.first, path, "unknown dtype (valid: " + JoinSet(kGemmDtypes) + ")");
@@ -182,7 +188,7 @@ void ReadAttention(const Reader& r, const YAML::Node& node, CalibrationProfile* 
 void ReadMetadata(const Reader& r, const YAML::Node& node, CalibrationProfile* profile) {
   r.RequireMap(node, "metadata");
   for (const auto& item : node) {
-    const std::string key = item.first.as<std::string>();
+    const std::string key = r.Key(item.first, "metadata");
     if (!item.second.IsScalar()) r.Fail(item.second, "metadata." + key, "must be a string");
     profile->metadata[key] = item.second.Scalar();
   }

@@ -53,8 +53,17 @@ double GemmSeconds(const Cluster& cluster, Precision precision, double m, double
   return std::max(flops / achieved, bytes / HbmBytesPerSecond(cluster));
 }
 
-double AttentionSeconds(const Cluster& cluster, double flops, bool backward) {
+double AttentionSeconds(const Cluster& cluster, double flops, bool backward,
+                        const AttentionShape& shape) {
   if (flops <= 0) return 0.0;
+  if (cluster.profile && !cluster.profile->attention.empty()) {
+    bool found = false;
+    const double tflops = ProfileAttentionTflops(
+        *cluster.profile, static_cast<int64_t>(std::max(shape.seq, 1.0)),
+        static_cast<int64_t>(std::max(shape.heads, 1.0)),
+        static_cast<int64_t>(std::max(shape.head_dim, 1.0)), backward, &found);
+    if (found && tflops > 0) return flops / TflopsToFlops(tflops);
+  }
   const Efficiency& e = cluster.efficiency;
   const double frac = backward ? e.attention_bwd : e.attention_fwd;
   return flops / (PeakFlops(cluster.gpu, Precision::kBf16) * frac);

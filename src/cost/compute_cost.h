@@ -21,9 +21,18 @@ double GemmEfficiency(const Efficiency& eff, Precision precision, double m, doub
 // (2, or 1 for fp8 inputs) and a bf16 output.
 double GemmSeconds(const Cluster& cluster, Precision precision, double m, double n, double k);
 
+// The shape one attention kernel sees on one GPU: query/key block length (the sequence over cp),
+// heads on this rank, head dimension. A calibration profile's attention table is looked up by it.
+struct AttentionShape {
+  double seq = 0, heads = 0, head_dim = 0;
+};
+
 // Seconds of FlashAttention-style core attention with `flops` (already counting causality and
-// the sliding window); backward uses attention_bwd. Always bf16 (fp8 speeds up GEMMs only).
-double AttentionSeconds(const Cluster& cluster, double flops, bool backward);
+// the sliding window). The achieved rate is the profile's measured one at `shape` when the cluster
+// has a profile with an attention table, else peak bf16 × attention_fwd (or attention_bwd). Always
+// bf16 (fp8 speeds up GEMMs only).
+double AttentionSeconds(const Cluster& cluster, double flops, bool backward,
+                        const AttentionShape& shape);
 
 // Seconds of a memory-bound kernel moving `bytes` to and from HBM.
 double MemoryBoundSeconds(const Cluster& cluster, double bytes);

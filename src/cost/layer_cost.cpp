@@ -22,6 +22,7 @@ double Exposed(double comm_s, double hide_under_s, double chunks) {
 struct Work {
   double gemm_s = 0;  // forward GEMMs
   double attention_flops = 0;
+  AttentionShape attention_shape;
   double memory_bytes = 0;  // forward memory-bound traffic
 };
 
@@ -41,6 +42,7 @@ void AttentionWork(const ModelDims& d, int kind, const PlanShape& p, const Clust
   }
   w.gemm_s += GemmSeconds(c, pr, t, h, heads * d.v_head_dim);
   w.attention_flops = t * AttentionCoreFlopsPerToken(d, kind, static_cast<int64_t>(p.seq)) / p.tp;
+  w.attention_shape = {p.seq / p.cp, heads, d.qk_head_dim};
   // norm (read + write), residual add (2 reads + write), RoPE on q/k (read + write).
   w.memory_bytes += kAct * p.norm_tokens * h * 5 + kAct * t * heads * d.qk_head_dim * 4;
 }
@@ -188,9 +190,10 @@ LayerCost ComputeLayerCost(const ModelDims& d, int kind, const PlanShape& p, con
   Work attn, mlp;
   AttentionWork(d, kind, p, c, attn);
   MlpWork(d, kind, p, c, mlp);
-  const double attn_fwd = AttentionSeconds(c, attn.attention_flops, false);
+  const double attn_fwd = AttentionSeconds(c, attn.attention_flops, false, attn.attention_shape);
   // FlashAttention backward: 5 GEMM-like products to the forward's 2 (Dao 2023): 2.5x FLOPs.
-  const double attn_bwd = AttentionSeconds(c, 2.5 * attn.attention_flops, true);
+  const double attn_bwd =
+      AttentionSeconds(c, 2.5 * attn.attention_flops, true, attn.attention_shape);
   const double gemm = attn.gemm_s + mlp.gemm_s;
   const double mem = MemoryBoundSeconds(c, attn.memory_bytes + mlp.memory_bytes);
   const double overhead = c.efficiency.kernel_overhead_us * 1e-6;

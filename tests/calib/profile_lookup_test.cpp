@@ -75,3 +75,35 @@ TEST_CASE("nccl-tests bus bandwidth factors", "[calib]") {
 
 }  // namespace
 }  // namespace paraplan
+
+namespace paraplan {
+namespace {
+
+CalibrationProfile AttentionProfile() {
+  CalibrationProfile p;
+  p.attention = {{2048, 8, 128, true, 450.0, 370.0},
+                 {8192, 8, 128, true, 590.0, 475.0},
+                 {32768, 8, 128, true, 650.0, 0.0}};  // no backward measured at 32K
+  return p;
+}
+
+TEST_CASE("attention lookup: exact points, bounded interpolation, missing direction", "[calib]") {
+  const CalibrationProfile p = AttentionProfile();
+  bool found = false;
+  CHECK(ProfileAttentionTflops(p, 8192, 8, 128, false, &found) == 590.0);
+  CHECK(found);
+  CHECK(ProfileAttentionTflops(p, 2048, 8, 128, true, &found) == 370.0);
+  const double mid = ProfileAttentionTflops(p, 4096, 8, 128, false, &found);
+  CHECK(found);
+  CHECK(mid > 450.0);
+  CHECK(mid < 650.0);
+  // The 32K point has no backward rate: the lookup uses the others, not a zero.
+  CHECK(ProfileAttentionTflops(p, 32768, 8, 128, true, &found) == Approx(454.0).epsilon(1e-9));
+  CHECK(ProfileAttentionTflops(CalibrationProfile{}, 4096, 8, 128, false, &found) == 0);
+  CHECK_FALSE(found);
+  CHECK(ProfileAttentionTflops(p, 0, 8, 128, false, &found) == 0);
+  CHECK_FALSE(found);
+}
+
+}  // namespace
+}  // namespace paraplan
