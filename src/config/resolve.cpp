@@ -20,6 +20,14 @@ bool LooksLikePath(const std::string& text) {
   return text.find('/') != std::string::npos || ext == ".yaml" || ext == ".yml" || ext == ".json";
 }
 
+// hardware/efficiency.yaml holds the efficiency defaults per GPU family (efficiency_loader.h), not
+// a cluster: it is neither listed nor resolved as one.
+constexpr const char* kEfficiencyStem = "efficiency";
+
+bool IsEfficiencyDefaults(const std::string& subdir, const std::string& stem) {
+  return subdir == "hardware" && stem == kEfficiencyStem;
+}
+
 // Names (file stems) of the *.yaml files in the first search directory that has `subdir`.
 std::vector<std::string> KnownNames(const std::string& subdir) {
   for (const std::string& dir : DataSearchDirs()) {
@@ -28,7 +36,10 @@ std::vector<std::string> KnownNames(const std::string& subdir) {
     if (!fs::is_directory(folder, ec)) continue;
     std::vector<std::string> names;
     for (const auto& entry : fs::directory_iterator(folder, ec)) {
-      if (entry.path().extension() == ".yaml") names.push_back(entry.path().stem().string());
+      const std::string stem = entry.path().stem().string();
+      if (entry.path().extension() == ".yaml" && !IsEfficiencyDefaults(subdir, stem)) {
+        names.push_back(stem);
+      }
     }
     std::sort(names.begin(), names.end());
     return names;
@@ -42,6 +53,12 @@ std::string FindDataFile(const std::string& name_or_path, const std::string& sub
   if (name_or_path.empty()) throw InputError("empty " + what + " name");
   std::error_code ec;
   if (LooksLikePath(name_or_path) || fs::is_regular_file(name_or_path, ec)) return name_or_path;
+  if (IsEfficiencyDefaults(subdir, name_or_path)) {
+    throw InputError(
+        "'efficiency' is hardware/efficiency.yaml, the efficiency defaults per GPU "
+        "family (docs/validation.md), not a cluster; known clusters: " +
+        JoinNames(KnownNames(subdir)));
+  }
   for (const std::string& dir : DataSearchDirs()) {
     const fs::path candidate = fs::path(dir) / subdir / (name_or_path + ".yaml");
     if (fs::is_regular_file(candidate, ec)) return candidate.string();

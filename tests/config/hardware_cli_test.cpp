@@ -59,3 +59,20 @@ TEST_CASE("hardware show: bad input exits 2 with the location", "[config][cli]")
 
 }  // namespace
 }  // namespace paraplan
+
+namespace paraplan {
+namespace {
+
+TEST_CASE("the efficiency defaults file is not offered as a cluster", "[config][cli]") {
+  const CliResult shown = Run({"hardware", "show", "efficiency"});
+  CHECK(shown.code == 2);
+  CHECK_THAT(shown.err, Contains("efficiency defaults"));
+  CHECK_THAT(shown.err, Contains("dgx-h100"));
+  const CliResult unknown = Run({"hardware", "show", "dgx-h1000"});
+  CHECK(unknown.code == 2);
+  CHECK_THAT(unknown.err, Contains("dgx-h200-calibrated"));
+  CHECK_THAT(unknown.err, !Contains("efficiency,"));
+}
+
+}  // namespace
+}  // namespace paraplan
