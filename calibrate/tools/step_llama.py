@@ -6,7 +6,8 @@ machine (docs/calibration.md, "Whole steps on one GPU").
 The model: token embedding, N pre-norm layers (RMSNorm, grouped-query attention through cuDNN
 SDPA, SwiGLU MLP), final RMSNorm, untied output layer, cross-entropy. fp32 master weights under
 bf16 autocast, fused AdamW, gradient accumulation over micro-batches. Not modelled here: rotary
-embeddings (a few element-wise passes) and any fusion beyond what PyTorch eager gives.
+embeddings (a few element-wise passes); fusion beyond PyTorch eager only with --compile (each
+layer through torch.compile).
 
 Each configuration: 2 warm-up steps, then the median of --steps timed steps (CUDA events around
 the whole step: forward, backward, optimizer, zero_grad). Prints one JSON line per configuration.
@@ -104,12 +105,17 @@ def main():
     p.add_argument("--configs", default="1x4x8192:none,2x2x8192:none,2x4x4096:none,1x4x8192:full",
                    help="MICRO_BATCHxACCUMxSEQ:RECOMPUTE,...")
     p.add_argument("--steps", type=int, default=5)
+    p.add_argument("--compile", action="store_true",
+                   help="torch.compile each layer (fuses the element-wise work eager leaves)")
     a = p.parse_args()
     if not torch.cuda.is_available():
         print("step_llama.py: no CUDA GPU is visible", file=sys.stderr)
         return 2
     torch.manual_seed(0)
     model = Model(a).cuda()
+    if a.compile:
+        for layer in model.layers:
+            layer.compile()
     opt = torch.optim.AdamW(model.parameters(), lr=1e-5, fused=True)
     params = sum(t.numel() for t in model.parameters())
     with sdpa_kernel([SDPBackend.CUDNN_ATTENTION, SDPBackend.FLASH_ATTENTION]):
@@ -123,7 +129,7 @@ def main():
                 "layers": a.layers, "hidden": a.hidden, "ffn": a.ffn, "heads": a.heads,
                 "kv_heads": a.kv_heads, "vocab": a.vocab, "params": params,
                 "micro_batch": micro_batch, "accum": accum, "seq": seq, "recompute": recompute,
-                "step_time_s": round(seconds, 5), "peak_allocated_GiB": round(peak, 3),
+                "compiled": a.compile, "step_time_s": round(seconds, 5), "peak_allocated_GiB": round(peak, 3),
                 "tokens_per_s": round(micro_batch * accum * seq / seconds, 1)}), flush=True)
     return 0
 
