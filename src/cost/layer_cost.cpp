@@ -117,7 +117,7 @@ void Params(const ModelDims& d, int kind, const PlanShape& p, LayerCost& out) {
   }
 }
 
-void Communication(const ModelDims& d, int kind, const PlanShape& p, const Cluster& c,
+void Communication(const ModelDims& d, int kind, const PlanShape& p, const NetworkLinks& links,
                    const Work& w, double attn_fwd_s, double attn_bwd_s, LayerCost& out) {
   const double h = d.hidden, t = p.tokens;
   if (p.tp > 1) {
@@ -127,9 +127,9 @@ void Communication(const ModelDims& d, int kind, const PlanShape& p, const Clust
     const double bytes = kAct * t * h;
     const double one =
         p.sequence_parallel
-            ? CollectiveSeconds(CollectiveOp::kAllGather, bytes, p.groups.tp, c) +
-                  CollectiveSeconds(CollectiveOp::kReduceScatter, bytes, p.groups.tp, c)
-            : CollectiveSeconds(CollectiveOp::kAllReduce, bytes, p.groups.tp, c);
+            ? CollectiveSeconds(CollectiveOp::kAllGather, bytes, p.groups.tp, links) +
+                  CollectiveSeconds(CollectiveOp::kReduceScatter, bytes, p.groups.tp, links)
+            : CollectiveSeconds(CollectiveOp::kAllReduce, bytes, p.groups.tp, links);
     const double per_pass = one * ((kind & 1) ? 1.0 : 2.0);
     out.tp_comm_fwd_s = p.overlap_tp ? Exposed(per_pass, w.gemm_s, p.tp) : per_pass;
     const double bwd = p.overlap_tp ? Exposed(per_pass, 2 * w.gemm_s, p.tp) : per_pass;
@@ -140,7 +140,7 @@ void Communication(const ModelDims& d, int kind, const PlanShape& p, const Clust
     // backward passes K/V and their gradients (Liu et al. 2023; Megatron-LM context parallel).
     const double kv = d.mla ? d.heads / p.tp : std::max(d.kv_heads / p.tp, 1.0);
     const double bytes = kAct * t * kv * (d.qk_head_dim + d.v_head_dim);
-    const double step = CollectiveSeconds(CollectiveOp::kSendRecv, bytes, p.groups.cp, c);
+    const double step = CollectiveSeconds(CollectiveOp::kSendRecv, bytes, p.groups.cp, links);
     const double fwd = (p.cp - 1) * step, bwd = 2 * fwd;
     out.cp_comm_fwd_s = std::max(0.0, fwd - attn_fwd_s);
     out.cp_comm_s = out.cp_comm_fwd_s + std::max(0.0, bwd - attn_bwd_s);
@@ -148,9 +148,9 @@ void Communication(const ModelDims& d, int kind, const PlanShape& p, const Clust
   if ((kind & 1) && p.ep * p.etp > 1) {
     // Dispatch + combine forward, and again backward; the busiest rank receives moe_load x.
     const double bytes = kAct * (t / p.tp) * d.top_k * h * p.moe_load;
-    double pass = 2 * CollectiveSeconds(CollectiveOp::kAllToAll, bytes, p.groups.ep, c);
+    double pass = 2 * CollectiveSeconds(CollectiveOp::kAllToAll, bytes, p.groups.ep, links);
     if (p.etp > 1) {
-      pass += 2 * CollectiveSeconds(CollectiveOp::kAllGather, bytes * p.etp, p.groups.etp, c);
+      pass += 2 * CollectiveSeconds(CollectiveOp::kAllGather, bytes * p.etp, p.groups.etp, links);
     }
     // Overlap hides the all-to-alls under the attention and shared-expert work of another
     // micro-batch (Megatron-LM's EP overlap); DualPipe overlaps a forward with a backward chunk.
@@ -186,6 +186,11 @@ PlanShape MakePlanShape(const ModelDims& d, const ParallelPlan& plan, const Clus
 }
 
 LayerCost ComputeLayerCost(const ModelDims& d, int kind, const PlanShape& p, const Cluster& c) {
+  return ComputeLayerCost(d, kind, p, c, ResolveNetworkLinks(c));
+}
+
+LayerCost ComputeLayerCost(const ModelDims& d, int kind, const PlanShape& p, const Cluster& c,
+                           const NetworkLinks& links) {
   LayerCost out;
   Work attn, mlp;
   AttentionWork(d, kind, p, c, attn);
@@ -207,7 +212,7 @@ LayerCost ComputeLayerCost(const ModelDims& d, int kind, const PlanShape& p, con
   Params(d, kind, p, out);
   Work both = attn;
   both.gemm_s = gemm;
-  Communication(d, kind, p, c, both, attn_fwd, attn_bwd, out);
+  Communication(d, kind, p, links, both, attn_fwd, attn_bwd, out);
   return out;
 }
 

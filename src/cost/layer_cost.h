@@ -8,6 +8,7 @@
 
 #include "cost/model_dims.h"
 #include "hardware/cluster.h"
+#include "hardware/collective_cost.h"
 #include "hardware/topology.h"
 #include "plan/parallel_plan.h"
 
@@ -50,6 +51,10 @@ struct LayerCost {
 
 LayerCost ComputeLayerCost(const ModelDims& dims, int kind, const PlanShape& shape,
                            const Cluster& cluster);
+
+// The same with the cluster's collective links resolved beforehand (the search's inner loop).
+LayerCost ComputeLayerCost(const ModelDims& dims, int kind, const PlanShape& shape,
+                           const Cluster& cluster, const NetworkLinks& links);
 
 // Activation bytes per layer of the published GPT formula (Korthikanti et al. 2022, "Reducing
 // Activation Recomputation in Large Transformer Models", Table 2), 16-bit activations with

@@ -46,8 +46,28 @@ double StageWork(const ModelDims& d, const PlanEvaluation& e, int64_t begin, int
   return t;
 }
 
+// True when every layer is of one kind: a stage's work then depends on its layer count only.
+bool OneLayerKind(const ModelDims& d) {
+  int kinds = 0;
+  for (int k = 0; k < kLayerKinds; ++k) kinds += d.prefix[d.layers][k] > 0 ? 1 : 0;
+  return kinds <= 1;
+}
+
+// work[s] for the stages in [from, to].
+void StageWorks(const ModelDims& d, const ParallelPlan& p, const PlanEvaluation& e, int64_t from,
+                int64_t to, StageVector<double>& work) {
+  int64_t begin = 0;
+  for (int64_t s = 0; s < from; ++s) begin += e.layers[s];
+  for (int64_t s = from; s <= to; ++s) {
+    work[s] = StageWork(d, e, begin, begin + e.layers[s], s == 0, s == p.pp - 1);
+    begin += e.layers[s];
+  }
+}
+
 // Layers per stage: pp_layers when given; uniform when vpp > 1; otherwise balanced by moving
-// one layer at a time from the heaviest to the lightest stage while the maximum drops.
+// one layer at a time from the heaviest to the lightest stage while the maximum drops. A move
+// changes the work of the two stages only (and of those between them, whose first layer shifts,
+// when the model mixes layer kinds).
 void AssignLayers(const ModelDims& d, const ParallelPlan& p, PlanEvaluation& e) {
   e.layers.Resize(p.pp);
   if (!p.pp_layers.empty()) {
@@ -57,13 +77,13 @@ void AssignLayers(const ModelDims& d, const ParallelPlan& p, PlanEvaluation& e) 
   const int64_t base = d.layers / p.pp, extra = d.layers % p.pp;
   for (int64_t s = 0; s < p.pp; ++s) e.layers[s] = base + (s >= p.pp - extra ? 1 : 0);
   if (p.pp == 1 || p.vpp > 1) return;
+  const bool one_kind = OneLayerKind(d);
   StageVector<double> work;
   work.Resize(p.pp);
+  StageWorks(d, p, e, 0, p.pp - 1, work);
   for (int64_t iter = 0; iter < 2 * p.pp + d.layers; ++iter) {
-    int64_t begin = 0, hi = 0, lo = 0;
-    for (int64_t s = 0; s < p.pp; ++s) {
-      work[s] = StageWork(d, e, begin, begin + e.layers[s], s == 0, s == p.pp - 1);
-      begin += e.layers[s];
+    int64_t hi = 0, lo = 0;
+    for (int64_t s = 1; s < p.pp; ++s) {
       if (work[s] > work[hi]) hi = s;
       if (work[s] < work[lo]) lo = s;
     }
@@ -74,10 +94,17 @@ void AssignLayers(const ModelDims& d, const ParallelPlan& p, PlanEvaluation& e) 
     if (work[lo] + per_layer >= work[hi]) return;
     --e.layers[hi];
     ++e.layers[lo];
+    if (one_kind) {
+      StageWorks(d, p, e, hi, hi, work);
+      StageWorks(d, p, e, lo, lo, work);
+    } else {
+      StageWorks(d, p, e, std::min(hi, lo), std::max(hi, lo), work);
+    }
   }
 }
 
-void EdgeCosts(const ModelDims& d, const Cluster& c, const ParallelPlan& p, PlanEvaluation& e) {
+void EdgeCosts(const ModelDims& d, const Cluster& c, const NetworkLinks& links,
+               const ParallelPlan& p, PlanEvaluation& e) {
   const PlanShape& s = e.shape;
   const double vocab = d.vocab / s.tp;
   e.embed_fwd_s = MemoryBoundSeconds(c, 2 * kAct * s.norm_tokens * d.hidden);
@@ -88,50 +115,69 @@ void EdgeCosts(const ModelDims& d, const Cluster& c, const ParallelPlan& p, Plan
                    MemoryBoundSeconds(c, s.tokens * vocab * 4.0 * 2.0);
   if (p.pp > 1) {
     e.p2p_s = CollectiveSeconds(CollectiveOp::kSendRecv, kAct * s.norm_tokens * d.hidden,
-                                PlaceGroup(2, s.groups.pp.stride, c), c);
+                                PlaceGroup(2, s.groups.pp.stride, c), links);
   }
 }
 
 }  // namespace
 
-void EvaluatePlanLayers(const ModelDims& d, const Cluster& c, const ParallelPlan& p,
-                        PlanEvaluation* out) {
+void EvaluatePlanLayers(const ModelDims& d, const Cluster& c, const NetworkLinks& links,
+                        const ParallelPlan& p, PlanEvaluation* out) {
   PlanEvaluation& e = *out;
   e.shape = MakePlanShape(d, p, c);
   e.micro_batches = std::max<int64_t>(p.MicroBatches(), 1);
   for (int k = 0; k < kLayerKinds; ++k) {
     e.present[k] = d.prefix[d.layers][k] > 0;
-    e.kinds[k] = e.present[k] ? ComputeLayerCost(d, k, e.shape, c) : LayerCost{};
+    e.kinds[k] = e.present[k] ? ComputeLayerCost(d, k, e.shape, c, links) : LayerCost{};
   }
-  EdgeCosts(d, c, p, e);
+  EdgeCosts(d, c, links, p, e);
   AssignLayers(d, p, e);
+  e.begins.Resize(p.pp);
+  int64_t begin = 0;
+  for (int64_t s = 0; s < p.pp; ++s) {
+    e.begins[s] = begin;
+    begin += e.layers[s];
+  }
 }
 
 namespace {
 
-// Dense and expert parameters of stage s on one GPU.
-void StageParams(const ModelDims& d, const ParallelPlan& p, const PlanEvaluation& e, int64_t s,
-                 int64_t begin, double* dense, double* expert) {
-  const auto counts = KindCounts(d, begin, begin + e.layers[s]);
+// What a stage's costs depend on: its layers of each kind and whether it holds the embedding
+// (first stage) or the output layer (last stage). Stages with equal keys cost the same.
+struct StageKey {
+  std::array<int32_t, kLayerKinds> counts{};
+  bool first = false, last = false;
+  bool operator==(const StageKey& o) const {
+    return counts[0] == o.counts[0] && counts[1] == o.counts[1] && counts[2] == o.counts[2] &&
+           counts[3] == o.counts[3] && first == o.first && last == o.last;
+  }
+};
+static_assert(kLayerKinds == 4, "StageKey::operator== compares four kinds");
+
+StageKey KeyOf(const ModelDims& d, const ParallelPlan& p, const PlanEvaluation& e, int64_t s) {
+  StageKey key;
+  key.counts = KindCounts(d, e.begins[s], e.begins[s] + e.layers[s]);
+  key.first = s == 0;
+  key.last = s == p.pp - 1;
+  return key;
+}
+
+// Dense and expert parameters of a stage on one GPU.
+void StageParams(const ModelDims& d, const ParallelPlan& p, const PlanEvaluation& e,
+                 const StageKey& key, double* dense, double* expert) {
   *dense = 0;
   *expert = 0;
   for (int k = 0; k < kLayerKinds; ++k) {
-    *dense += counts[k] * e.kinds[k].params_local;
-    *expert += counts[k] * e.kinds[k].expert_params_local;
+    *dense += key.counts[k] * e.kinds[k].params_local;
+    *expert += key.counts[k] * e.kinds[k].expert_params_local;
   }
   const double embed = d.embedding_params / D(p.tp);
-  if (s == 0) *dense += embed;
-  if (s == p.pp - 1 && (!d.tied_embeddings || p.pp > 1)) *dense += embed;
-}
-
-int64_t StageBegin(const PlanEvaluation& e, int64_t stage) {
-  int64_t begin = 0;
-  for (int64_t s = 0; s < stage; ++s) begin += e.layers[s];
-  return begin;
+  if (key.first) *dense += embed;
+  if (key.last && (!d.tied_embeddings || p.pp > 1)) *dense += embed;
 }
 
 // Gradient reduction, distributed-optimizer gather, ZeRO-3 gathers and optimizer of one stage.
-StageDp StageDataParallel(const ModelDims& d, const Cluster& c, const ParallelPlan& p,
+StageDp StageDataParallel(const Cluster& c, const NetworkLinks& links, const ParallelPlan& p,
                           const PlanEvaluation& e, double dense, double expert) {
   StageDp dp;
   const PlanShape& s = e.shape;
@@ -143,7 +189,7 @@ StageDp StageDataParallel(const ModelDims& d, const Cluster& c, const ParallelPl
     if (bytes <= 0 || g.size < 2) return 0.0;
     const double n = std::ceil(bytes / bucket);
     if (count) *count += static_cast<int64_t>(n);
-    return n * CollectiveSeconds(op, bytes / n, g, c);
+    return n * CollectiveSeconds(op, bytes / n, g, links);
   };
   dp.buckets = 0;
   dp.grad_s = bucketed(grad_op, dense * dtype, s.groups.dp_cp, &dp.buckets) +
@@ -157,25 +203,21 @@ StageDp StageDataParallel(const ModelDims& d, const Cluster& c, const ParallelPl
   const double expert_shard = p.zero >= 1 ? D(s.groups.edp.size) : 1.0;
   const double local = dense / dense_shard + expert / expert_shard;
   dp.optimizer_s = MemoryBoundSeconds(c, local * kOptimizerTrafficBytes);
-  (void)d;
   return dp;
 }
 
-}  // namespace
-
-namespace {
-
 // One stage's forward / input-backward / weight-backward seconds per micro-batch, exposed
 // TP/CP/EP/ZeRO-3/P2P communication folded in.
-void StageTimesOf(const ModelDims& d, const ParallelPlan& p, PlanEvaluation& e, int64_t s,
-                  int64_t begin) {
-  const auto counts = KindCounts(d, begin, begin + e.layers[s]);
+void StageTimesOf(const ParallelPlan& p, const PlanEvaluation& e, const StageKey& key,
+                  double zero3_gather_s, StageTimes* times, StageComm* stage_comm) {
   StageTimes t;
   StageComm comm;
+  int64_t layers = 0;
   for (int k = 0; k < kLayerKinds; ++k) {
-    if (counts[k] == 0) continue;
+    layers += key.counts[k];
+    if (key.counts[k] == 0) continue;
     const LayerCost& l = e.kinds[k];
-    const double n = counts[k];
+    const double n = key.counts[k];
     t.f += n * l.fwd_s;
     t.b += n * (l.bwd_s - l.bwd_weight_s + l.recompute_s);
     t.w += n * l.bwd_weight_s;
@@ -186,19 +228,19 @@ void StageTimesOf(const ModelDims& d, const ParallelPlan& p, PlanEvaluation& e, 
     t.b += n * (l.tp_comm_s - l.tp_comm_fwd_s + l.cp_comm_s - l.cp_comm_fwd_s + l.ep_comm_s -
                 l.ep_comm_fwd_s);
   }
-  if (s == 0) {
+  if (key.first) {
     t.f += e.embed_fwd_s;
     t.b += 2 * e.embed_fwd_s;
   }
-  if (s == p.pp - 1) {
+  if (key.last) {
     t.f += e.logits_fwd_s;
     t.b += e.logits_bwd_s;
   }
-  const double gather = e.dp[s].zero3_gather_s;
+  const double gather = zero3_gather_s;
   if (gather > 0) {
     // ZeRO-3 gathers each layer's weights before its forward and again before its backward;
     // prefetching hides them under the previous layer's compute (FSDP, Zhao et al. VLDB'23).
-    const double first = gather / D(std::max<int64_t>(e.layers[s], 1));
+    const double first = gather / D(std::max<int64_t>(layers, 1));
     const double fwd = p.overlap_param_gather ? std::max(first, gather - t.f) : gather;
     const double bwd = p.overlap_param_gather ? std::max(first, gather - t.b - t.w) : gather;
     t.f += fwd;
@@ -211,26 +253,65 @@ void StageTimesOf(const ModelDims& d, const ParallelPlan& p, PlanEvaluation& e, 
     t.b += sends * e.p2p_s;
     comm.p2p_s = 2 * sends * e.p2p_s;
   }
-  e.times[s] = t;
-  e.comm[s] = comm;
+  *times = t;
+  *stage_comm = comm;
 }
 
-// Exposed gradient reduction and parameter gather: Megatron-LM launches bucket reductions during
-// the last micro-batch's backward and the distributed optimizer's gathers during the next
-// forward; stage s finishes its backward s stages before stage 0, which gives it slack.
+// A stage's own exposed gradient reduction and parameter gather: Megatron-LM launches bucket
+// reductions during the last micro-batch's backward and the distributed optimizer's gathers
+// during the next forward.
+void StageDpExposure(const ParallelPlan& p, const StageTimes& t, StageDp& dp) {
+  const double vpp = D(std::max<int64_t>(p.vpp, 1));
+  const double nb = D(dp.buckets);
+  const double window = (t.b + t.w) / vpp;
+  dp.grad_exposed_s =
+      p.overlap_grad_reduce ? std::max(dp.grad_s / nb, dp.grad_s - window) : dp.grad_s;
+  dp.gather_exposed_s = p.overlap_param_gather
+                            ? std::max(dp.param_gather_s / nb, dp.param_gather_s - t.f / vpp)
+                            : dp.param_gather_s;
+}
+
+// Times and data-parallel work of every stage, each distinct stage costed once.
+void StageCosts(const ModelDims& d, const Cluster& c, const NetworkLinks& links,
+                const ParallelPlan& p, PlanEvaluation& e) {
+  struct Costed {
+    StageKey key;
+    int64_t stage = 0;
+  };
+  constexpr int kRemembered = 8;  // a balanced plan has 2-4 distinct stages
+  std::array<Costed, kRemembered> costed{};
+  int remembered = 0, next = 0;
+  for (int64_t s = 0; s < p.pp; ++s) {
+    const StageKey key = KeyOf(d, p, e, s);
+    int64_t same = -1;
+    for (int i = 0; i < remembered && same < 0; ++i) {
+      if (costed[i].key == key) same = costed[i].stage;
+    }
+    if (same >= 0) {
+      e.dp[s] = e.dp[same];
+      e.times[s] = e.times[same];
+      e.comm[s] = e.comm[same];
+      continue;
+    }
+    double dense = 0, expert = 0;
+    StageParams(d, p, e, key, &dense, &expert);
+    e.dp[s] = StageDataParallel(c, links, p, e, dense, expert);
+    StageTimesOf(p, e, key, e.dp[s].zero3_gather_s, &e.times[s], &e.comm[s]);
+    StageDpExposure(p, e.times[s], e.dp[s]);
+    costed[next] = {key, s};
+    next = (next + 1) % kRemembered;
+    remembered = std::min(remembered + 1, kRemembered);
+  }
+}
+
+// Exposed DP communication of the step: stage s finishes its backward s stages before stage 0,
+// which gives it slack.
 void DataParallelExposure(const ParallelPlan& p, PlanEvaluation& e) {
   double grad = 0, gather = 0;
   const double vpp = D(std::max<int64_t>(p.vpp, 1));
   for (int64_t s = 0; s < p.pp; ++s) {
-    StageDp& dp = e.dp[s];
+    const StageDp& dp = e.dp[s];
     const StageTimes& t = e.times[s];
-    const double nb = D(dp.buckets);
-    const double window = (t.b + t.w) / vpp;
-    dp.grad_exposed_s =
-        p.overlap_grad_reduce ? std::max(dp.grad_s / nb, dp.grad_s - window) : dp.grad_s;
-    dp.gather_exposed_s = p.overlap_param_gather
-                              ? std::max(dp.param_gather_s / nb, dp.param_gather_s - t.f / vpp)
-                              : dp.param_gather_s;
     grad = std::max(grad, dp.grad_exposed_s - D(s) * (t.b + t.w) / vpp);
     gather = std::max(gather, dp.gather_exposed_s - D(s) * t.f / vpp);
     e.optimizer_s = std::max(e.optimizer_s, dp.optimizer_s);
@@ -240,22 +321,15 @@ void DataParallelExposure(const ParallelPlan& p, PlanEvaluation& e) {
 
 }  // namespace
 
-void EvaluatePlanTime(const ModelDims& d, const Cluster& c, const ParallelPlan& p,
-                      PlanEvaluation* out) {
+void EvaluatePlanTime(const ModelDims& d, const Cluster& c, const NetworkLinks& links,
+                      const ParallelPlan& p, PlanEvaluation* out) {
   PlanEvaluation& e = *out;
-  EvaluatePlanLayers(d, c, p, out);
+  EvaluatePlanLayers(d, c, links, p, out);
   e.times.Resize(p.pp);
   e.comm.Resize(p.pp);
   e.dp.Resize(p.pp);
   e.optimizer_s = 0;
-  int64_t begin = 0;
-  for (int64_t s = 0; s < p.pp; ++s) {
-    double dense = 0, expert = 0;
-    StageParams(d, p, e, s, begin, &dense, &expert);
-    e.dp[s] = StageDataParallel(d, c, p, e, dense, expert);
-    StageTimesOf(d, p, e, s, begin);
-    begin += e.layers[s];
-  }
+  StageCosts(d, c, links, p, e);
   e.pipeline = PipelineMakespan(p.schedule, p.pp, p.vpp, e.micro_batches, e.times.data());
   e.pp_comm_s = p.pp > 1 ? 2 * D(p.pp - 1) * e.p2p_s : 0;
   DataParallelExposure(p, e);
@@ -263,13 +337,15 @@ void EvaluatePlanTime(const ModelDims& d, const Cluster& c, const ParallelPlan& 
              c.efficiency.step_overhead_s;
 }
 
-StageMemory EvaluateStageMemory(const ModelDims& d, const ParallelPlan& p, const PlanEvaluation& e,
-                                int64_t stage) {
-  const int64_t begin = StageBegin(e, stage);
-  const auto counts = KindCounts(d, begin, begin + e.layers[stage]);
+namespace {
+
+// What stage `stage` (with key `key`) holds, before the schedule multiplies activations.
+StageMemoryInput StageMemoryInputOf(const ModelDims& d, const ParallelPlan& p,
+                                    const PlanEvaluation& e, int64_t stage, const StageKey& key) {
+  const auto& counts = key.counts;
   const PlanShape& s = e.shape;
   StageMemoryInput in;
-  StageParams(d, p, e, stage, begin, &in.dense_params, &in.expert_params);
+  StageParams(d, p, e, key, &in.dense_params, &in.expert_params);
   in.dense_shards = D(p.dp * p.cp);
   in.expert_shards =
       D(std::max<int64_t>(p.tp * p.cp * p.dp / std::max<int64_t>(p.ep * p.etp, 1), 1));
@@ -304,7 +380,38 @@ StageMemory EvaluateStageMemory(const ModelDims& d, const ParallelPlan& p, const
   }
   in.comm_buffer_bytes = buffers;
   in.duplicate_params = p.schedule == Schedule::kDualPipe;
+  return in;
+}
+
+}  // namespace
+
+StageMemory EvaluateStageMemory(const ModelDims& d, const ParallelPlan& p, const PlanEvaluation& e,
+                                int64_t stage) {
+  const StageMemoryInput in = StageMemoryInputOf(d, p, e, stage, KeyOf(d, p, e, stage));
   return ComputeStageMemory(in, p.zero, stage);
+}
+
+double EvaluatePeakMemory(const ModelDims& d, const ParallelPlan& p, const PlanEvaluation& e) {
+  // Stages with equal keys differ only in the micro-batches they hold, which never grows with
+  // the stage index (MicroBatchesHeld), and every byte count grows with it when the activations
+  // are not negative: a later stage never exceeds an earlier one with the same key.
+  constexpr int kRemembered = 8;
+  std::array<StageKey, kRemembered> seen{};
+  int remembered = 0, next = 0;
+  double peak = 0;
+  for (int64_t s = 0; s < p.pp; ++s) {
+    const StageKey key = KeyOf(d, p, e, s);
+    bool dominated = false;
+    for (int i = 0; i < remembered && !dominated; ++i) dominated = seen[i] == key;
+    if (dominated) continue;
+    const StageMemoryInput in = StageMemoryInputOf(d, p, e, s, key);
+    peak = std::max(peak, ComputeStageMemory(in, p.zero, s).TotalBytes());
+    if (!(in.act_per_micro_batch >= 0)) continue;
+    seen[next] = key;
+    next = (next + 1) % kRemembered;
+    remembered = std::min(remembered + 1, kRemembered);
+  }
+  return peak;
 }
 
 }  // namespace paraplan

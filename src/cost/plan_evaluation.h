@@ -1,47 +1,23 @@
 // One plan evaluated against a model and a cluster: per-kind layer costs, the layers on each
 // stage, per-stage times, DP/PP communication, optimizer and memory. StepModel turns it into a
-// StepResult (analytical) or a PipelineInput (simulator). Fixed-size storage for up to
-// kInlineStages stages keeps the search's inner loop free of heap allocation.
+// StepResult (analytical) or a PipelineInput (simulator). Stages with the same layers cost the
+// same, so each distinct stage is costed once; per-stage arrays stay inline (stage_vector.h), so
+// the search's inner loop does not allocate.
 #pragma once
 
-#include <algorithm>
 #include <array>
 #include <cstdint>
-#include <vector>
 
 #include "cost/layer_cost.h"
 #include "cost/model_dims.h"
 #include "cost/pipeline_time.h"
+#include "cost/stage_vector.h"
 #include "cost/step_result.h"
 #include "hardware/cluster.h"
+#include "hardware/collective_cost.h"
 #include "plan/parallel_plan.h"
 
 namespace paraplan {
-
-inline constexpr int64_t kInlineStages = 16;
-
-// Per-stage array: inline up to kInlineStages, heap beyond.
-template <typename T>
-class StageVector {
- public:
-  void Resize(int64_t n) {
-    size_ = n;
-    if (n > kInlineStages) {
-      heap_.assign(static_cast<size_t>(n), T{});
-    } else {
-      std::fill(inline_.begin(), inline_.begin() + n, T{});
-    }
-  }
-  T& operator[](int64_t i) { return size_ > kInlineStages ? heap_[i] : inline_[i]; }
-  const T& operator[](int64_t i) const { return size_ > kInlineStages ? heap_[i] : inline_[i]; }
-  const T* data() const { return size_ > kInlineStages ? heap_.data() : inline_.data(); }
-  int64_t size() const { return size_; }
-
- private:
-  int64_t size_ = 0;
-  std::array<T, kInlineStages> inline_{};
-  std::vector<T> heap_;
-};
 
 // Communication folded into one stage's micro-batch (exposed seconds, forward + backward).
 struct StageComm {
@@ -67,6 +43,7 @@ struct PlanEvaluation {
   double p2p_s = 0;  // one micro-batch's activations to the next stage
   int64_t micro_batches = 1;
   StageVector<int64_t> layers;  // layers per stage
+  StageVector<int64_t> begins;  // index of each stage's first layer
   StageVector<StageTimes> times;
   StageVector<StageComm> comm;
   StageVector<StageDp> dp;
@@ -75,16 +52,22 @@ struct PlanEvaluation {
   double step_s = 0;
 };
 
-// Times of every stage, DP/PP communication, optimizer and the step (no memory).
-void EvaluatePlanTime(const ModelDims& dims, const Cluster& cluster, const ParallelPlan& plan,
-                      PlanEvaluation* out);
+// Times of every stage, DP/PP communication, optimizer and the step (no memory). `links` is
+// ResolveNetworkLinks(cluster), resolved once by the caller.
+void EvaluatePlanTime(const ModelDims& dims, const Cluster& cluster, const NetworkLinks& links,
+                      const ParallelPlan& plan, PlanEvaluation* out);
 
 // Memory of stage `stage` of an evaluated plan.
 StageMemory EvaluateStageMemory(const ModelDims& dims, const ParallelPlan& plan,
                                 const PlanEvaluation& eval, int64_t stage);
 
+// The largest EvaluateStageMemory(...).TotalBytes() over the stages, without costing the stages
+// that cannot be the largest.
+double EvaluatePeakMemory(const ModelDims& dims, const ParallelPlan& plan,
+                          const PlanEvaluation& eval);
+
 // Layer and embedding/logits costs and the layers per stage only (what memory needs).
-void EvaluatePlanLayers(const ModelDims& dims, const Cluster& cluster, const ParallelPlan& plan,
-                        PlanEvaluation* out);
+void EvaluatePlanLayers(const ModelDims& dims, const Cluster& cluster, const NetworkLinks& links,
+                        const ParallelPlan& plan, PlanEvaluation* out);
 
 }  // namespace paraplan

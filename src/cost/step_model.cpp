@@ -14,6 +14,7 @@ struct StepModel::Impl {
   Cluster cluster;
   int64_t gpus = 0;
   ModelDims dims;
+  NetworkLinks links;  // the cluster's collective links, resolved once
 };
 
 StepModel::StepModel(ModelSpec model, Cluster cluster, int64_t gpus)
@@ -21,6 +22,7 @@ StepModel::StepModel(ModelSpec model, Cluster cluster, int64_t gpus)
   impl_->dims = BuildModelDims(model);
   impl_->model = std::move(model);
   impl_->cluster = std::move(cluster);
+  impl_->links = ResolveNetworkLinks(impl_->cluster);
   impl_->gpus = gpus;
 }
 
@@ -40,17 +42,13 @@ int64_t StepModel::gpus() const {
 
 double StepModel::PeakMemoryBytes(const ParallelPlan& plan) const {
   PlanEvaluation e;
-  EvaluatePlanLayers(impl_->dims, impl_->cluster, plan, &e);
-  double peak = 0;
-  for (int64_t s = 0; s < plan.pp; ++s) {
-    peak = std::max(peak, EvaluateStageMemory(impl_->dims, plan, e, s).TotalBytes());
-  }
-  return peak;
+  EvaluatePlanLayers(impl_->dims, impl_->cluster, impl_->links, plan, &e);
+  return EvaluatePeakMemory(impl_->dims, plan, e);
 }
 
 double StepModel::EstimateStepSeconds(const ParallelPlan& plan) const {
   PlanEvaluation e;
-  EvaluatePlanTime(impl_->dims, impl_->cluster, plan, &e);
+  EvaluatePlanTime(impl_->dims, impl_->cluster, impl_->links, plan, &e);
   return e.step_s;
 }
 
@@ -111,7 +109,7 @@ void AddNotes(StepResult& r) {
 
 StepResult StepModel::Estimate(const ParallelPlan& plan) const {
   PlanEvaluation e;
-  EvaluatePlanTime(impl_->dims, impl_->cluster, plan, &e);
+  EvaluatePlanTime(impl_->dims, impl_->cluster, impl_->links, plan, &e);
   StepResult r;
   const double m = static_cast<double>(e.micro_batches);
   const StageComm& slow = e.comm[e.pipeline.slowest_stage];
@@ -142,7 +140,7 @@ Nanos ToNanos(double s) {
 
 PipelineInput StepModel::BuildPipelineInput(const ParallelPlan& plan) const {
   PlanEvaluation e;
-  EvaluatePlanTime(impl_->dims, impl_->cluster, plan, &e);
+  EvaluatePlanTime(impl_->dims, impl_->cluster, impl_->links, plan, &e);
   PipelineInput in;
   in.schedule = plan.schedule;
   in.pp = plan.pp;
@@ -177,7 +175,7 @@ PipelineInput StepModel::BuildPipelineInput(const ParallelPlan& plan) const {
 StepResult StepModel::Simulate(const ParallelPlan& plan,
                                std::vector<TimelineEvent>* timeline) const {
   PlanEvaluation e;
-  EvaluatePlanTime(impl_->dims, impl_->cluster, plan, &e);
+  EvaluatePlanTime(impl_->dims, impl_->cluster, impl_->links, plan, &e);
   PipelineInput in = BuildPipelineInput(plan);
   in.record_timeline = timeline != nullptr;
   PipelineResult sim = SimulatePipeline(in);

@@ -52,41 +52,46 @@ double TierBytesPerSecond(const Cluster& cluster, int tier) {
   return GBpsToBytesPerSecond(t.bandwidth_GBps) * cluster.efficiency.LinkFraction(t.name) / over;
 }
 
-namespace {
-
-struct LevelLink {
-  double latency_s = 0;
-  double bytes_per_s = 1;
-  bool measured = false;
-};
-
-// The (latency, bus bandwidth) of `op` on tier `tier`: the profile's fit when it has one.
-LevelLink Link(CollectiveOp op, const Cluster& cluster, int tier) {
+TierLink ResolveTierLink(CollectiveOp op, const Cluster& cluster, int tier) {
   const NetworkTier& t = cluster.network[tier];
-  LevelLink link{UsToSeconds(t.latency_us), TierBytesPerSecond(cluster, tier), false};
+  TierLink link{UsToSeconds(t.latency_us), TierBytesPerSecond(cluster, tier), false, t.nvls};
   if (cluster.profile) {
     auto op_it = cluster.profile->collectives.find(ToString(op));
     if (op_it != cluster.profile->collectives.end()) {
       auto fit = op_it->second.find(t.name);
       if (fit != op_it->second.end() && fit->second.bandwidth_GBps > 0) {
         link = {UsToSeconds(fit->second.latency_us),
-                GBpsToBytesPerSecond(fit->second.bandwidth_GBps), true};
+                GBpsToBytesPerSecond(fit->second.bandwidth_GBps), true, t.nvls};
       }
     }
   }
   return link;
 }
 
+NetworkLinks ResolveNetworkLinks(const Cluster& cluster) {
+  NetworkLinks out;
+  out.tiers = std::min(static_cast<int>(cluster.network.size()), kMaxTiers);
+  for (int op = 0; op < kCollectiveOps; ++op) {
+    for (int t = 0; t < out.tiers; ++t) {
+      out.links[op][t] = ResolveTierLink(static_cast<CollectiveOp>(op), cluster, t);
+    }
+  }
+  return out;
+}
+
+namespace {
+
 // All-to-all: a rank's traffic to peers reached first at tier L crosses tier L; tiers run in
 // parallel so the slowest one decides, plus the outermost latency.
-double AllToAllSeconds(double bytes, const GroupPlacement& g, const Cluster& cluster) {
+template <typename LinkAt>
+double AllToAllSeconds(double bytes, const GroupPlacement& g, const LinkAt& link_at) {
   double worst = 0, latency = 0;
   int64_t below = 1;
   const double n = static_cast<double>(g.size);
   for (int t = 0; t <= g.tier; ++t) {
     const int64_t here = g.members[t];
     if (here <= below) continue;
-    const LevelLink link = Link(CollectiveOp::kAllToAll, cluster, t);
+    const TierLink link = link_at(CollectiveOp::kAllToAll, t);
     const double share = static_cast<double>(here - below) / n;
     worst = std::max(worst, bytes * share / link.bytes_per_s);
     latency = std::max(latency, link.latency_s);
@@ -95,17 +100,15 @@ double AllToAllSeconds(double bytes, const GroupPlacement& g, const Cluster& clu
   return latency + worst;
 }
 
-}  // namespace
-
-double CollectiveSeconds(CollectiveOp op, double bytes, const GroupPlacement& g,
-                         const Cluster& cluster) {
-  if (cluster.network.empty() || bytes <= 0) return 0.0;
+// `link_at(op, tier)` gives the TierLink; both public overloads share this.
+template <typename LinkAt>
+double Seconds(CollectiveOp op, double bytes, const GroupPlacement& g, const LinkAt& link_at) {
   if (op == CollectiveOp::kSendRecv) {
-    const LevelLink link = Link(op, cluster, g.tier);
+    const TierLink link = link_at(op, g.tier);
     return link.latency_s + bytes / link.bytes_per_s;
   }
   if (g.size < 2) return 0.0;
-  if (op == CollectiveOp::kAllToAll) return AllToAllSeconds(bytes, g, cluster);
+  if (op == CollectiveOp::kAllToAll) return AllToAllSeconds(bytes, g, link_at);
   // Hierarchical (2D) algorithm: level t reduces among members[t]/members[t-1] ranks the data
   // left after the inner levels (bytes / members[t-1]). The phases run one after the other
   // (reduce-scatter inside, across, all-gather inside), and the NICs a group crosses are shared
@@ -116,15 +119,30 @@ double CollectiveSeconds(CollectiveOp op, double bytes, const GroupPlacement& g,
     const int64_t here = g.members[t];
     if (here <= below) continue;
     const int64_t ranks = here / below;
-    const LevelLink link = Link(op, cluster, t);
+    const TierLink link = link_at(op, t);
     double factor = BusFactor(op, ranks);
     // NVLink SHARP: the switch reduces, each GPU sends and receives the buffer once.
-    if (op == CollectiveOp::kAllReduce && cluster.network[t].nvls && !link.measured) factor = 1.0;
+    if (op == CollectiveOp::kAllReduce && link.nvls && !link.measured) factor = 1.0;
     latency += link.latency_s * LatencySteps(op, ranks);
     total += bytes / static_cast<double>(below) * factor / link.bytes_per_s;
     below = here;
   }
   return latency + total;
+}
+
+}  // namespace
+
+double CollectiveSeconds(CollectiveOp op, double bytes, const GroupPlacement& g,
+                         const Cluster& cluster) {
+  if (cluster.network.empty() || bytes <= 0) return 0.0;
+  return Seconds(op, bytes, g,
+                 [&cluster](CollectiveOp o, int t) { return ResolveTierLink(o, cluster, t); });
+}
+
+double CollectiveSeconds(CollectiveOp op, double bytes, const GroupPlacement& g,
+                         const NetworkLinks& links) {
+  if (links.tiers == 0 || bytes <= 0) return 0.0;
+  return Seconds(op, bytes, g, [&links](CollectiveOp o, int t) { return links.At(o, t); });
 }
 
 }  // namespace paraplan

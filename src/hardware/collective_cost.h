@@ -4,6 +4,7 @@
 // back). A calibration profile's fit for (op, tier) replaces the tier's datasheet numbers.
 #pragma once
 
+#include <array>
 #include <cstdint>
 
 #include "hardware/cluster.h"
@@ -12,6 +13,7 @@
 namespace paraplan {
 
 enum class CollectiveOp { kAllReduce, kAllGather, kReduceScatter, kAllToAll, kSendRecv };
+inline constexpr int kCollectiveOps = 5;
 
 // Profile names: all_reduce | all_gather | reduce_scatter | all_to_all | send_recv.
 const char* ToString(CollectiveOp op);
@@ -34,5 +36,29 @@ double TierBytesPerSecond(const Cluster& cluster, int tier);
 // sends in total for all-to-all, the message for send/recv.
 double CollectiveSeconds(CollectiveOp op, double bytes, const GroupPlacement& group,
                          const Cluster& cluster);
+
+// What one collective sees on one tier: latency and bus bandwidth (the profile's fit when it has
+// one for the op and tier, `measured`), and whether the tier reduces in the switch (NVLS).
+struct TierLink {
+  double latency_s = 0;
+  double bytes_per_s = 1;
+  bool measured = false;
+  bool nvls = false;
+};
+
+TierLink ResolveTierLink(CollectiveOp op, const Cluster& cluster, int tier);
+
+// Every (op, tier) link of a cluster resolved once, so that costing a plan looks up no tier names
+// or profile fits. Same results as CollectiveSeconds on the cluster it was resolved from.
+struct NetworkLinks {
+  int tiers = 0;  // min(network tiers, kMaxTiers)
+  std::array<std::array<TierLink, kMaxTiers>, kCollectiveOps> links{};
+  const TierLink& At(CollectiveOp op, int tier) const { return links[static_cast<int>(op)][tier]; }
+};
+
+NetworkLinks ResolveNetworkLinks(const Cluster& cluster);
+
+double CollectiveSeconds(CollectiveOp op, double bytes, const GroupPlacement& group,
+                         const NetworkLinks& links);
 
 }  // namespace paraplan

@@ -80,3 +80,28 @@ TEST_CASE("a slow third tier hurts a DP group that spans it", "[hardware]") {
   const double across = CollectiveSeconds(CollectiveOp::kAllReduce, 1e9, PlaceGroup(128, 8, c), c);
   CHECK(across > 2 * inside);
 }
+
+TEST_CASE("resolved network links give the cluster's collective times exactly", "[hardware]") {
+  Cluster c = test::DgxH100();
+  auto profile = std::make_shared<CalibrationProfile>();
+  profile->collectives["all_gather"]["scaleout"] = {15, 40, 0.99, 10};
+  c.profile = profile;
+  const NetworkLinks links = ResolveNetworkLinks(c);
+  CHECK(links.tiers == 2);
+  CHECK(links.At(CollectiveOp::kAllGather, 1).measured);
+  CHECK_FALSE(links.At(CollectiveOp::kAllReduce, 1).measured);
+  const CollectiveOp ops[] = {CollectiveOp::kAllReduce, CollectiveOp::kAllGather,
+                              CollectiveOp::kReduceScatter, CollectiveOp::kAllToAll,
+                              CollectiveOp::kSendRecv};
+  for (CollectiveOp op : ops) {
+    for (int64_t size : {1, 2, 8, 64}) {
+      for (int64_t stride : {1, 4, 16}) {
+        const GroupPlacement g = PlaceGroup(size, stride, c);
+        // Same formula on the same numbers: equal to the last bit.
+        CHECK(CollectiveSeconds(op, 3e8, g, links) == CollectiveSeconds(op, 3e8, g, c));
+      }
+    }
+  }
+  CHECK(CollectiveSeconds(CollectiveOp::kAllReduce, 1e9, PlaceGroup(8, 1, c),
+                          ResolveNetworkLinks(Cluster{})) == 0.0);
+}

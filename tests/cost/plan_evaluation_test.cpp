@@ -1,0 +1,126 @@
+#include "cost/plan_evaluation.h"
+
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <vector>
+
+#include "cost/step_model.h"
+#include "test_specs.h"
+
+using namespace paraplan;
+
+namespace {
+
+// Dense and MoE layers every other layer after two dense ones, sliding windows every third:
+// stages of equal size can hold different mixes of layer kinds.
+ModelSpec MixedKinds() {
+  ModelSpec m = test::Mixtral8x7B();
+  m.layers = 30;
+  m.moe->dense_layers = 2;
+  m.moe->every = 2;
+  m.sliding_window = 1024;
+  m.sliding_window_every = 3;
+  return m;
+}
+
+struct Evaluated {
+  PlanEvaluation eval;
+  ModelDims dims;
+};
+
+void Evaluate(const ModelSpec& m, const Cluster& c, const ParallelPlan& p, Evaluated* out) {
+  out->dims = BuildModelDims(m);
+  EvaluatePlanTime(out->dims, c, ResolveNetworkLinks(c), p, &out->eval);
+}
+
+double MaxOverStages(const Evaluated& e, const ParallelPlan& p) {
+  double peak = 0;
+  for (int64_t s = 0; s < p.pp; ++s) {
+    peak = std::max(peak, EvaluateStageMemory(e.dims, p, e.eval, s).TotalBytes());
+  }
+  return peak;
+}
+
+ParallelPlan Plan(int64_t pp, int64_t dp, Schedule schedule, int64_t vpp) {
+  ParallelPlan p;
+  p.pp = pp;
+  p.dp = dp;
+  p.global_batch = 8 * dp * pp;
+  p.schedule = schedule;
+  p.vpp = vpp;
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("the peak over stages is the largest stage, for every schedule and layer mix", "[cost]") {
+  const Cluster c = test::DgxH100();
+  const std::vector<ModelSpec> models = {test::Gpt3_175B(), MixedKinds()};
+  const Schedule schedules[] = {Schedule::k1F1B, Schedule::kGpipe, Schedule::kZeroBubble,
+                                Schedule::kDualPipe};
+  for (const ModelSpec& m : models) {
+    for (int64_t pp : {1, 2, 3, 5, 8, 16, 30}) {
+      if (pp > m.layers) continue;
+      for (Schedule schedule : schedules) {
+        ParallelPlan p = Plan(pp, 2, schedule, 1);
+        p.zero = pp % 2 == 0 ? 1 : 3;
+        Evaluated e;
+        Evaluate(m, c, p, &e);
+        CHECK(EvaluatePeakMemory(e.dims, p, e.eval) == MaxOverStages(e, p));
+      }
+      if (pp >= 2 && m.layers % (2 * pp) == 0) {
+        const ParallelPlan p = Plan(pp, 2, Schedule::kInterleaved, 2);
+        Evaluated e;
+        Evaluate(m, c, p, &e);
+        CHECK(EvaluatePeakMemory(e.dims, p, e.eval) == MaxOverStages(e, p));
+      }
+    }
+  }
+}
+
+TEST_CASE("stages with the same layers get the same times; uneven pp_layers are kept", "[cost]") {
+  const Cluster c = test::DgxH100();
+  ParallelPlan p = Plan(4, 2, Schedule::k1F1B, 1);
+  p.pp_layers = {3, 9, 9, 9};
+  Evaluated mixed;
+  Evaluate(MixedKinds(), c, p, &mixed);
+  CHECK(mixed.eval.layers[0] == 3);
+  CHECK(mixed.eval.begins[3] == 21);
+  CHECK(mixed.eval.times[1].f != mixed.eval.times[2].f);  // 9 layers, another mix of kinds
+  p = Plan(8, 2, Schedule::k1F1B, 1);
+  p.zero = 3;
+  Evaluated gpt;
+  Evaluate(test::Gpt3_175B(), c, p, &gpt);
+  const PlanEvaluation& e = gpt.eval;
+  int pairs = 0;
+  for (int64_t a = 1; a < p.pp - 1; ++a) {
+    for (int64_t b = a + 1; b < p.pp - 1; ++b) {
+      if (e.layers[a] != e.layers[b]) continue;
+      ++pairs;
+      CHECK(e.times[a].f == e.times[b].f);
+      CHECK(e.times[a].b == e.times[b].b);
+      CHECK(e.dp[a].grad_s == e.dp[b].grad_s);
+      CHECK(e.dp[a].zero3_gather_s == e.dp[b].zero3_gather_s);
+    }
+  }
+  CHECK(pairs > 0);
+  CHECK(EvaluatePeakMemory(gpt.dims, p, e) == MaxOverStages(gpt, p));
+}
+
+TEST_CASE("pipelines deeper than the inline stage storage evaluate the same way", "[cost]") {
+  ModelSpec m = test::Gpt3_175B();
+  m.layers = 2 * kInlineStages + 4;
+  const Cluster c = test::DgxH100();
+  const int64_t pp = kInlineStages + 2;  // 2 layers on most stages, 3 on two
+  const ParallelPlan p = Plan(pp, 1, Schedule::k1F1B, 1);
+  const StepModel model(m, c, pp);
+  const StepResult r = model.Estimate(p);
+  CHECK(r.memory.size() == static_cast<size_t>(pp));
+  CHECK(model.EstimateStepSeconds(p) == r.step_time_s);
+  CHECK(model.PeakMemoryBytes(p) == r.peak_memory_bytes);
+  Evaluated e;
+  Evaluate(m, c, p, &e);
+  int64_t layers = 0;
+  for (int64_t s = 0; s < pp; ++s) layers += e.eval.layers[s];
+  CHECK(layers == m.layers);
+}
