@@ -2,6 +2,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "cost/compute_cost.h"
 #include "cost/model_dims.h"
 #include "test_specs.h"
 
