@@ -109,7 +109,10 @@ struct KnobEntry {
 };
 
 const std::vector<std::pair<const char*, Recompute>> kRecompute = {
-    {"none", Recompute::kNone}, {"selective", Recompute::kSelective}, {"full", Recompute::kFull}};
+    {"none", Recompute::kNone},
+    {"selective", Recompute::kSelective},
+    {"full", Recompute::kFull},
+    {"op", Recompute::kOp}};
 const std::vector<std::pair<const char*, Precision>> kPrecision = {
     {"bf16", Precision::kBf16}, {"fp16", Precision::kFp16}, {"fp8", Precision::kFp8}};
 const std::vector<std::pair<const char*, Schedule>> kSchedule = {

@@ -16,8 +16,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const std::vector<std::string> kRunKeys = {"id",        "source", "model", "cluster",
-                                           "overrides", "gpus",   "plan",  "measured"};
+const std::vector<std::string> kRunKeys = {"id",        "source", "framework", "model",   "cluster",
+                                           "overrides", "gpus",   "plan",      "measured"};
 const std::vector<std::string> kMeasuredKeys = {"step_time_s", "tokens_per_s_per_gpu", "mfu",
                                                 "memory_GiB"};
 
@@ -76,6 +76,11 @@ RunSpec ReadRun(const YamlNode& node, const std::string& base_dir) {
   run.id = map.Required("id").AsString();
   if (run.id.empty()) map.Required("id").Fail("must not be empty");
   run.source = map.String("source", "");
+  if (const auto f = map.Find("framework")) {
+    run.framework = f->AsEnum<Framework>({{"megatron", Framework::kMegatron},
+                                          {"nemo", Framework::kMegatron},
+                                          {"torchtitan", Framework::kTorchtitan}});
+  }
   run.gpus = map.Required("gpus").AsPositiveInt();
   std::vector<Override> overrides;
   if (const auto o = map.Find("overrides")) overrides = ReadOverrides(*o, {"model", "cluster"});
@@ -86,6 +91,18 @@ RunSpec ReadRun(const YamlNode& node, const std::string& base_dir) {
 }
 
 }  // namespace
+
+const char* ToString(Framework framework) {
+  switch (framework) {
+    case Framework::kUnstated:
+      return "unstated";
+    case Framework::kMegatron:
+      return "megatron";
+    case Framework::kTorchtitan:
+      return "torchtitan";
+  }
+  return "?";
+}
 
 std::vector<RunSpec> LoadRunsFile(const std::string& path) {
   const YamlDocument doc = LoadYamlFile(path);

@@ -13,9 +13,17 @@
 
 namespace paraplan {
 
+// The training framework a run used (`framework:`); its conventions decide how some stated knobs
+// read and what an unstated schedule is (src/validate/framework_conventions.h). kUnstated: the
+// validator infers it from the source citation.
+enum class Framework { kUnstated, kMegatron, kTorchtitan };
+
+const char* ToString(Framework framework);
+
 struct RunSpec {
   std::string id;
   std::string source;
+  Framework framework = Framework::kUnstated;
   SourceLocation where;  // the run's position in the file
   ModelSpec model;
   Cluster cluster;

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "cost/compute_cost.h"
+#include "cost/op_checkpoint.h"
 #include "hardware/collective_cost.h"
 
 namespace paraplan {
@@ -96,6 +97,10 @@ void Activations(const ModelDims& d, int kind, const PlanShape& p, LayerCost& ou
   switch (p.recompute) {
     case Recompute::kFull:
       out.act_bytes = kAct * tn * h;  // the layer input only
+      out.act_recompute_bytes = bytes;
+      break;
+    case Recompute::kOp:  // set by ComputeLayerCost from ComputeOpCheckpoint
+      out.act_bytes = bytes;
       break;
     case Recompute::kSelective:  // core attention is recomputed: only its softmax stats go
       out.act_bytes = bytes - 4.0 * t * heads;
@@ -209,6 +214,14 @@ LayerCost ComputeLayerCost(const ModelDims& d, int kind, const PlanShape& p, con
   if (p.recompute == Recompute::kFull) out.recompute_s = out.fwd_s;
   if (p.recompute == Recompute::kSelective) out.recompute_s = attn_fwd;
   Activations(d, kind, p, out);
+  if (p.recompute == Recompute::kOp) {
+    // Per-op SAC keeps the SDPA output, so attention is not redone: the unsaved mms and the
+    // memory-bound ops (norms, RoPE, activation function) are.
+    const OpCheckpointCost op = ComputeOpCheckpoint(d, kind, p, c);
+    out.recompute_s = op.recompute_gemm_s + mem + overhead / 3;
+    out.act_bytes = std::min(op.saved_bytes, out.act_full_bytes);
+    out.act_recompute_bytes = out.act_full_bytes - out.act_bytes;
+  }
   Params(d, kind, p, out);
   Work both = attn;
   both.gemm_s = gemm;
@@ -225,6 +238,7 @@ double KorthikantiActivationBytes(double s, double b, double h, double a, double
       return 2.0 * sbh;
     case Recompute::kSelective:
       return sequence_parallel ? 34.0 * sbh / t : sbh * (10.0 + 24.0 / t);
+    case Recompute::kOp:  // not in the paper: the no-recompute formula is its upper bound
     case Recompute::kNone:
       break;
   }

@@ -36,7 +36,7 @@ struct LayerCost {
   double fwd_s = 0;
   double bwd_s = 0;         // input-gradient + weight-gradient backward
   double bwd_weight_s = 0;  // the weight-gradient part of bwd_s
-  double recompute_s = 0;   // forward work redone in backward (selective or full)
+  double recompute_s = 0;   // forward work redone in backward (selective, op or full)
   double tp_comm_s = 0;     // forward + backward, exposed
   double tp_comm_fwd_s = 0;
   double cp_comm_s = 0;
@@ -45,7 +45,8 @@ struct LayerCost {
   double ep_comm_fwd_s = 0;
   double act_bytes = 0;       // activations stored for backward under the recompute mode
   double act_full_bytes = 0;  // everything the layer's backward needs (full-recompute working set)
-  double params_local = 0;    // dense parameters on this GPU (after tp)
+  double act_recompute_bytes = 0;  // live only while one layer is recomputed (full, op)
+  double params_local = 0;         // dense parameters on this GPU (after tp)
   double expert_params_local = 0;  // expert parameters on this GPU (after ep and etp)
 };
 

@@ -353,9 +353,7 @@ StageMemoryInput StageMemoryInputOf(const ModelDims& d, const ParallelPlan& p,
   for (int k = 0; k < kLayerKinds; ++k) {
     if (!e.present[k]) continue;
     in.act_per_micro_batch += counts[k] * e.kinds[k].act_bytes;
-    if (p.recompute == Recompute::kFull) {
-      in.act_working = std::max(in.act_working, e.kinds[k].act_full_bytes);
-    }
+    in.act_working = std::max(in.act_working, e.kinds[k].act_recompute_bytes);
     layer_params = std::max(layer_params, e.kinds[k].params_local + e.kinds[k].expert_params_local);
   }
   if (stage == 0) in.act_per_micro_batch += kAct * s.norm_tokens * d.hidden;  // embedding out

@@ -4,6 +4,7 @@
 
 #include "cost/compute_cost.h"
 #include "cost/model_dims.h"
+#include "cost/op_checkpoint.h"
 #include "cost/plan_evaluation.h"
 #include "sim/pipeline_simulator.h"
 
@@ -82,6 +83,8 @@ void FillCommon(const ModelDims& d, const Cluster& c, int64_t gpus, const Parall
     if (layers == 0) continue;
     const double core = AttentionCoreFlopsPerToken(d, k, static_cast<int64_t>(seq)) * tokens;
     if (p.recompute == Recompute::kSelective) recompute += layers * core;
+    if (p.recompute == Recompute::kOp)
+      recompute += layers * OpRecomputeFlopsPerToken(d, k) * tokens;
   }
   if (p.recompute == Recompute::kFull) recompute = fwd - 2.0 * d.embedding_params * tokens;
   const double peak = PeakFlops(c.gpu, p.precision) * g * r.step_time_s;

@@ -21,6 +21,8 @@ const char* ToString(Recompute v) {
       return "selective";
     case Recompute::kFull:
       return "full";
+    case Recompute::kOp:
+      return "op";
   }
   return "?";
 }

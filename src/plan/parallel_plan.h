@@ -10,7 +10,10 @@
 
 namespace paraplan {
 
-enum class Recompute { kNone, kSelective, kFull };
+// kSelective is Megatron-LM's (core attention recomputed); kOp is torchtitan's per-op selective
+// activation checkpointing (selective_ac_option = "op": matmul outputs saved, every other one
+// recomputed, with the non-matmul ops); kFull recomputes the whole layer from its input.
+enum class Recompute { kNone, kSelective, kFull, kOp };
 enum class Precision { kBf16, kFp16, kFp8 };
 enum class Schedule { kGpipe, k1F1B, kInterleaved, kZeroBubble, kDualPipe };
 enum class MoeRouting { kDropless, kDrop };

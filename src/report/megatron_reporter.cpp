@@ -36,7 +36,10 @@ void PipelineFlags(const ParallelPlan& p, const PlanReportContext& ctx, Flags& f
 }
 
 void RecomputeFlags(const ParallelPlan& p, Flags& flags) {
-  if (p.recompute == Recompute::kSelective) flags.push_back("--recompute-granularity selective");
+  // Megatron-LM has no per-op SAC (torchtitan's kOp): its selective granularity is the nearest.
+  if (p.recompute == Recompute::kSelective || p.recompute == Recompute::kOp) {
+    flags.push_back("--recompute-granularity selective");
+  }
   if (p.recompute == Recompute::kFull) {
     flags.push_back("--recompute-granularity full");
     flags.push_back("--recompute-method uniform");

@@ -63,9 +63,11 @@ void Parallelism(std::ostream& out, const ParallelPlan& p, const PlanReportConte
 }
 
 void Checkpointing(std::ostream& out, const ParallelPlan& p) {
+  // torchtitan has no Megatron-style selective mode: its per-op SAC is the nearest.
+  const bool op = p.recompute == Recompute::kOp || p.recompute == Recompute::kSelective;
   out << "[activation_checkpoint]\n"
-      << "mode = \"" << ToString(p.recompute) << "\"\n";
-  if (p.recompute == Recompute::kSelective) out << "selective_ac_option = \"op\"\n";
+      << "mode = \"" << (op ? "selective" : ToString(p.recompute)) << "\"\n";
+  if (op) out << "selective_ac_option = \"op\"\n";
 }
 
 class TorchtitanReporter : public PlanReporter {

@@ -7,6 +7,7 @@
 #include "cost/step_model.h"
 #include "plan/plan_rules.h"
 #include "search/search.h"
+#include "validate/framework_conventions.h"
 #include "validate/holdout.h"
 #include "validate/metric_summary.h"
 
@@ -150,9 +151,12 @@ RunOutcome EvaluateRun(const RunSpec& run, const RunEvaluationOptions& options) 
     return out;
   }
   try {
-    StepResult chosen = ChoosePlan(run, options, out);
+    RunSpec framework_run = run;
+    framework_run.plan =
+        ApplyFrameworkConventions(FrameworkOf(run), run.model, run.plan, &out.conventions);
+    StepResult chosen = ChoosePlan(framework_run, options, out);
     out.fits = chosen.fits;
-    out.searched = SearchedKnobs(run.plan, chosen.plan);
+    out.searched = SearchedKnobs(framework_run.plan, chosen.plan);
     out.predicted = PredictedMetrics(chosen);
     for (const auto& [metric, measured] : run.measured) {
       auto it = out.predicted.find(metric);

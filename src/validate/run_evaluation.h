@@ -34,8 +34,9 @@ struct RunOutcome {
   RunStatus status = RunStatus::kOk;
   std::string message;  // why the run is an error, or why no plan fits
   bool fits = false;
-  std::optional<StepResult> result;   // the chosen plan's prediction (status ok)
-  std::vector<std::string> searched;  // "knob=value" for each knob the source left open
+  std::optional<StepResult> result;      // the chosen plan's prediction (status ok)
+  std::vector<std::string> searched;     // "knob=value" for each knob the source left open
+  std::vector<std::string> conventions;  // "knob=value (why)": read as the framework runs it
   std::map<std::string, double> measured;
   std::map<std::string, double> predicted;  // all kValidationMetrics (status ok)
   std::map<std::string, double> error_pct;  // the measured ones

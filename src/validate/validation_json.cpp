@@ -42,6 +42,9 @@ Json RunOutcomeJson(const RunOutcome& run) {
   Json searched = Json::MakeArray();
   for (const auto& knob : run.searched) searched.Push(knob);
   out.Set("searched", std::move(searched));
+  Json conventions = Json::MakeArray();
+  for (const auto& knob : run.conventions) conventions.Push(knob);
+  out.Set("conventions", std::move(conventions));
   out.Set("held_out", run.held_out);
   return out;
 }

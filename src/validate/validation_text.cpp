@@ -187,6 +187,9 @@ std::string WorstRowLine(const RunOutcome& run) {
   if (!run.fits) line += "; the published plan is predicted NOT to fit in memory";
   if (run.result) line += ". Predicted time: " + BreakdownText(*run.result);
   if (!run.searched.empty()) line += ". Chosen for the unstated knobs: " + Join(run.searched, ", ");
+  if (!run.conventions.empty()) {
+    line += ". Read as the framework runs it: " + Join(run.conventions, ", ");
+  }
   if (run.result && !run.result->notes.empty())
     line += ". Model note: " + run.result->notes.front();
   return line + ".\n";
@@ -240,6 +243,23 @@ changing. Within each family, runs sorted by id, every 4th run (`--holdout-every
 of the fit (marked `*`): their error says how well the model generalizes. H200 and H800 have no
 public runs; they take the H100 numbers (same Hopper SMs and NVLink 4; the fractions apply to
 each part's own datasheet peaks, which the hardware files hold).
+
+**Framework conventions** (`src/validate/framework_conventions.cpp`). A source states its knobs
+in its framework's terms, so each run is read as its framework (`framework:`, else inferred from
+the source citation) runs it, and each such reading is listed per run:
+
+- *An unstated schedule is the framework's default, not a searched optimum*: Megatron-LM/NeMo
+  and torchtitan run 1F1B unless virtual stages are given (Megatron-LM interleaves only with
+  `--num-layers-per-virtual-pipeline-stage`; torchtitan's `pipeline_parallel_schedule` defaults
+  to "1F1B"), with vpp = 1.
+- *torchtitan's "selective" activation checkpointing is per-op SAC* (`selective_ac_option =
+  "op"`, the default of its Llama configs), `recompute=op`, not Megatron-LM's core-attention
+  recompute.
+- *torchtitan's batch is the local batch of one data-parallel rank*: without PP it is one
+  forward pass; with PP the schedule splits it into `pipeline_parallel_microbatches`, by default
+  as many as there are stages (pp × 1, or pp × 2 for looped schedules such as Interleaved 1F1B:
+  `build_pipeline_schedule` and `generate_split_points`, torchtitan Dec 2024). A stated
+  `micro_batch` equal to global_batch / dp on a pipelined torchtitan run is that local batch.
 
 Memory-model notes: [validation-memory.md](validation-memory.md).
 )";

@@ -72,7 +72,7 @@ TEST_CASE("plan string: mistakes name the knob and the valid values", "[config]"
   CHECK_THAT(unknown, Contains("--plan: tpp: unknown plan knob 'tpp' (did you mean 'tp'?)"));
   CHECK_THAT(unknown, Contains("valid knobs: tp, pp, dp"));
   CHECK_THAT(ErrorOf([] { ParsePlanString("recompute=some"); }),
-             Contains("'some' is not one of: none, selective, full"));
+             Contains("'some' is not one of: none, selective, full, op"));
   CHECK_THAT(ErrorOf([] { ParsePlanString("tp=0"); }), Contains("tp: must be >= 1, got 0"));
   CHECK_THAT(ErrorOf([] { ParsePlanString("tp=4,tp=8"); }), Contains("given twice"));
   CHECK_THAT(ErrorOf([] { ParsePlanString("tp"); }), Contains("expected knob=value"));

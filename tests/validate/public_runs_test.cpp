@@ -10,12 +10,14 @@ using namespace paraplan;
 
 namespace {
 
-// Where issue 6 wants to be: step-time MAPE <= 10% and 38/38 fitting. Today's bounds:
-constexpr double kAdjustedStepTimeMapePct = 12.0;
-constexpr double kAdjustedHeldOutMapePct = 12.0;
-constexpr int64_t kAdjustedMinFits = 32;
-constexpr double kUnchangedStepTimeMapePct = 30.0;
-constexpr int64_t kUnchangedMinFits = 30;
+// Where issue 6 wants to be: step-time MAPE <= 10% and 38/38 fitting. Today's bounds (the
+// adjusted file is there; the unchanged one models the 500 W torchtitan parts as 700 W ones):
+constexpr double kAdjustedStepTimeMapePct = 9.5;
+constexpr double kAdjustedHeldOutMapePct = 8.5;
+constexpr int64_t kAdjustedMinFits = 38;
+constexpr double kUnchangedStepTimeMapePct = 12.0;
+constexpr int64_t kUnchangedMinFits = 38;
+constexpr double kMemoryMapePct = 16.0;  // torchtitan's measured peaks (Q01-Q14), both files
 
 std::string Failures(const ValidationReport& report) {
   std::string text;
@@ -61,6 +63,7 @@ TEST_CASE("Public runs (adjusted for the torchtitan parts): current error bounds
   CHECK(step.n == 38);
   CHECK(step.mape_pct <= kAdjustedStepTimeMapePct);
   CHECK(report.all.fits_fit >= kAdjustedMinFits);
+  CHECK(report.all.metrics.at("memory_GiB").mape_pct <= kMemoryMapePct);
   const auto& held = report.held_out.metrics.at("step_time_s");
   CHECK(held.mape_pct <= kAdjustedHeldOutMapePct);
 }
@@ -76,4 +79,5 @@ TEST_CASE("Public runs (unchanged copy): current error bounds", "[validate][publ
   CHECK(step.n == 38);
   CHECK(step.mape_pct <= kUnchangedStepTimeMapePct);
   CHECK(report.all.fits_fit >= kUnchangedMinFits);
+  CHECK(report.all.metrics.at("memory_GiB").mape_pct <= kMemoryMapePct);
 }

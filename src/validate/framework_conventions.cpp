@@ -1,0 +1,99 @@
+#include "validate/framework_conventions.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace paraplan {
+namespace {
+
+template <typename T>
+bool IsFixed(const Choice<T>& c) {
+  return c && c->size() == 1;
+}
+
+bool Contains(std::string text, const char* word) {
+  std::transform(text.begin(), text.end(), text.begin(),
+                 [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+  return text.find(word) != std::string::npos;
+}
+
+void Note(std::vector<std::string>* notes, const std::string& text) {
+  if (notes) notes->push_back(text);
+}
+
+// An unstated schedule is the framework's default: 1F1B, interleaved only where virtual stages
+// are given (Megatron-LM: --num-layers-per-virtual-pipeline-stage unset = no interleaving;
+// torchtitan: pipeline_parallel_schedule = "1F1B").
+void DefaultSchedule(const char* framework, PlanConstraints& c, std::vector<std::string>* notes) {
+  if (c.schedule) return;
+  const bool virtual_stages = IsFixed(c.vpp) && c.vpp->front() > 1;
+  c.schedule = std::vector<Schedule>{virtual_stages ? Schedule::kInterleaved : Schedule::k1F1B};
+  if (!c.vpp) c.vpp = std::vector<int64_t>{1};
+  Note(notes,
+       std::string("schedule=") + ToString(c.schedule->front()) + " (" + framework + " default)");
+}
+
+// torchtitan (Dec 2024): training.batch_size is the local batch of one data-parallel rank; without
+// PP it is one forward pass, with PP the schedule splits it into pipeline_parallel_microbatches,
+// by default the number of stages, pp x stages per rank (1; 2 for looped schedules such as
+// Interleaved 1F1B) (torchtitan/parallelisms/pipelining_utils.py, build_pipeline_schedule and
+// generate_split_points).
+void TorchtitanLocalBatch(const ModelSpec& m, PlanConstraints& c, std::vector<std::string>* notes) {
+  if (!IsFixed(c.pp) || c.pp->front() < 2 || !IsFixed(c.dp) || !IsFixed(c.global_batch)) return;
+  const int64_t pp = c.pp->front(), dp = c.dp->front();
+  const int64_t local = c.global_batch->front() / dp;
+  if (local * dp != c.global_batch->front()) return;
+  if (c.micro_batch && !(IsFixed(c.micro_batch) && c.micro_batch->front() == local)) return;
+  const bool looped = IsFixed(c.schedule) && c.schedule->front() == Schedule::kInterleaved;
+  const int64_t per_rank = looped ? 2 : 1;
+  if (looped && !c.vpp && m.layers % (pp * per_rank) == 0) c.vpp = std::vector<int64_t>{per_rank};
+  const int64_t micro_batches = pp * per_rank;
+  if (local % micro_batches != 0) return;
+  c.micro_batch = std::vector<int64_t>{local / micro_batches};
+  Note(notes, "micro_batch=" + std::to_string(local / micro_batches) + " (torchtitan splits the " +
+                  "local batch " + std::to_string(local) + " into " +
+                  std::to_string(micro_batches) + " pipeline micro-batches)");
+}
+
+void Torchtitan(const ModelSpec& m, PlanConstraints& c, std::vector<std::string>* notes) {
+  if (c.recompute) {
+    bool changed = false;
+    for (Recompute& r : *c.recompute) {
+      if (r == Recompute::kSelective) {
+        r = Recompute::kOp;
+        changed = true;
+      }
+    }
+    if (changed) Note(notes, "recompute=op (torchtitan's selective is per-op SAC)");
+  }
+  DefaultSchedule("torchtitan", c, notes);
+  TorchtitanLocalBatch(m, c, notes);
+}
+
+}  // namespace
+
+Framework FrameworkOf(const RunSpec& run) {
+  if (run.framework != Framework::kUnstated) return run.framework;
+  if (Contains(run.source, "torchtitan")) return Framework::kTorchtitan;
+  if (Contains(run.source, "megatron") || Contains(run.source, "nemo")) {
+    return Framework::kMegatron;
+  }
+  return Framework::kUnstated;
+}
+
+PlanConstraints ApplyFrameworkConventions(Framework framework, const ModelSpec& model,
+                                          PlanConstraints plan, std::vector<std::string>* notes) {
+  switch (framework) {
+    case Framework::kMegatron:
+      DefaultSchedule("Megatron-LM", plan, notes);
+      break;
+    case Framework::kTorchtitan:
+      Torchtitan(model, plan, notes);
+      break;
+    case Framework::kUnstated:
+      break;
+  }
+  return plan;
+}
+
+}  // namespace paraplan

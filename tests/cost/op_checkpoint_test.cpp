@@ -1,0 +1,54 @@
+#include "cost/op_checkpoint.h"
+
+#include <catch2/catch.hpp>
+
+#include "cost/compute_cost.h"
+#include "cost/model_dims.h"
+#include "test_specs.h"
+
+using namespace paraplan;
+
+namespace {
+
+ParallelPlan OneGpu(Recompute recompute) {
+  ParallelPlan p;
+  p.micro_batch = 1;
+  p.recompute = recompute;
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("per-op SAC saves every other mm, the SDPA output and the block input", "[cost]") {
+  // Llama-3 70B, tp 1: mms wq, wk, wv, wo, w1, w3, w2; saved wq, wv, w1, w2.
+  const ModelDims d = BuildModelDims(test::Llama3_70B());
+  const Cluster c = test::DgxH100();
+  const PlanShape s = MakePlanShape(d, OneGpu(Recompute::kOp), c);
+  const double t = 8192, h = 8192, f = 28672, kv = 8 * 128.0;
+  const OpCheckpointCost op = ComputeOpCheckpoint(d, 0, s, c);
+  const double expected = 2 * t * (h /*input*/ + h /*wq*/ + kv /*wv*/ + h /*sdpa*/ + f + h) +
+                          4.0 * t * 64 /*logsumexp*/;
+  CHECK(op.saved_bytes == Approx(expected));
+  const double recomputed = GemmSeconds(c, Precision::kBf16, t, kv, h) +
+                            GemmSeconds(c, Precision::kBf16, t, h, h) +
+                            GemmSeconds(c, Precision::kBf16, t, f, h);
+  CHECK(op.recompute_gemm_s == Approx(recomputed));
+  // HFU: wk, wo and w3 per token.
+  CHECK(OpRecomputeFlopsPerToken(d, 0) == Approx(2 * (kv * h + h * h + f * h)));
+}
+
+TEST_CASE("op recompute keeps between selective and full, and redoes part of the forward",
+          "[cost]") {
+  const ModelDims d = BuildModelDims(test::Llama3_70B());
+  const Cluster c = test::DgxH100();
+  auto layer = [&](Recompute r) {
+    return ComputeLayerCost(d, 0, MakePlanShape(d, OneGpu(r), c), c);
+  };
+  const LayerCost none = layer(Recompute::kNone), op = layer(Recompute::kOp),
+                  full = layer(Recompute::kFull);
+  CHECK(op.act_bytes < 0.6 * none.act_bytes);
+  CHECK(op.act_bytes > 2 * full.act_bytes);
+  CHECK(op.act_bytes + op.act_recompute_bytes == Approx(op.act_full_bytes));
+  CHECK(op.recompute_s > 0);
+  CHECK(op.recompute_s < 0.5 * full.recompute_s);
+}
