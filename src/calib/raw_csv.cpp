@@ -155,4 +155,13 @@ std::vector<RawRow> ReadRawCsv(const std::string& path) {
   return ParseRawCsv(text.str(), path);
 }
 
+std::vector<RawRow> ReadRawCsvFiles(const std::vector<std::string>& paths) {
+  std::vector<RawRow> rows;
+  for (const auto& path : paths) {
+    std::vector<RawRow> file_rows = ReadRawCsv(path);
+    rows.insert(rows.end(), file_rows.begin(), file_rows.end());
+  }
+  return rows;
+}
+
 }  // namespace paraplan

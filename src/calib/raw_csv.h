@@ -37,4 +37,7 @@ std::vector<RawRow> ParseRawCsv(const std::string& text, const std::string& orig
 // Reads and parses a file (InputError when it cannot be opened).
 std::vector<RawRow> ReadRawCsv(const std::string& path);
 
+// The rows of several files, in the order given.
+std::vector<RawRow> ReadRawCsvFiles(const std::vector<std::string>& paths);
+
 }  // namespace paraplan

@@ -25,11 +25,7 @@ struct FitOptions {
 };
 
 void RunFit(const FitOptions& options, CliContext& ctx) {
-  std::vector<RawRow> rows;
-  for (const auto& path : options.inputs) {
-    std::vector<RawRow> file_rows = ReadRawCsv(path);
-    rows.insert(rows.end(), file_rows.begin(), file_rows.end());
-  }
+  const std::vector<RawRow> rows = ReadRawCsvFiles(options.inputs);
   const ProfileFitResult result = FitProfile(rows);
   if (!ctx.quiet) {
     for (const auto& warning : result.warnings)
@@ -84,11 +80,7 @@ void RunCheck(const CheckOptions& options, CliContext& ctx) {
     *ctx.err << "paraplan: warning: cluster '" << cluster.name
              << "' has no calibration profile; both columns show the built-in defaults\n";
   }
-  std::vector<RawRow> rows;
-  for (const auto& path : options.inputs) {
-    std::vector<RawRow> file_rows = ReadRawCsv(path);
-    rows.insert(rows.end(), file_rows.begin(), file_rows.end());
-  }
+  const std::vector<RawRow> rows = ReadRawCsvFiles(options.inputs);
   const ProfileCheck check = CheckProfile(cluster, rows);
   if (options.format == "json") {
     *ctx.out << ProfileCheckJson(check).Dump(2) << "\n";

@@ -4,7 +4,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "cli/command.h"
+#include "cli/cli_runner.h"
 #include "config/profile_io.h"
 
 namespace paraplan {
@@ -12,15 +12,11 @@ namespace {
 
 const std::string kDataDir = std::string(PARAPLAN_SOURCE_DIR) + "/tests/data/calib/";
 
-int Run(std::vector<std::string> args, std::string* out, std::string* err) {
-  args.insert(args.begin(), "paraplan");
-  std::vector<const char*> argv;
-  for (const auto& a : args) argv.push_back(a.c_str());
-  std::ostringstream out_stream, err_stream;
-  const int code = RunCli(static_cast<int>(argv.size()), argv.data(), out_stream, err_stream);
-  *out = out_stream.str();
-  *err = err_stream.str();
-  return code;
+int Run(const std::vector<std::string>& args, std::string* out, std::string* err) {
+  const testing::CliOutput result = testing::RunParaplan(args);
+  *out = result.out;
+  *err = result.err;
+  return result.code;
 }
 
 struct TempDir {

@@ -5,10 +5,10 @@
 #include <fstream>
 #include <sstream>
 
+#include "calib/raw_csv.h"
 #include "csv_writer.h"
 #include "harness_error.h"
 #include "options.h"
-#include "calib/raw_csv.h"
 
 namespace paraplan::calibrate {
 namespace {

@@ -10,7 +10,7 @@
 #include <regex>
 #include <sstream>
 
-#include "cli/command.h"
+#include "cli/cli_runner.h"
 
 namespace paraplan {
 namespace {

@@ -10,7 +10,7 @@
 #include "calib/profile_fit.h"
 #include "calib/profile_lookup.h"
 #include "calib/raw_csv.h"
-#include "cli/command.h"
+#include "cli/cli_runner.h"
 #include "config/efficiency_loader.h"
 #include "config/resolve.h"
 #include "cost/compute_cost.h"
@@ -93,15 +93,11 @@ TEST_CASE("a profile's attention table moves attention time the way it should", 
   CHECK(defaults != measured);
 }
 
-int Run(std::vector<std::string> args, std::string* out, std::string* err) {
-  args.insert(args.begin(), "paraplan");
-  std::vector<const char*> argv;
-  for (const auto& a : args) argv.push_back(a.c_str());
-  std::ostringstream out_stream, err_stream;
-  const int code = RunCli(static_cast<int>(argv.size()), argv.data(), out_stream, err_stream);
-  *out = out_stream.str();
-  *err = err_stream.str();
-  return code;
+int Run(const std::vector<std::string>& args, std::string* out, std::string* err) {
+  const testing::CliOutput result = testing::RunParaplan(args);
+  *out = result.out;
+  *err = result.err;
+  return result.code;
 }
 
 TEST_CASE("calibrate check prints both predictions and rejects bad input", "[calib][cli]") {
