@@ -47,6 +47,13 @@ void RunFit(const FitOptions& options, CliContext& ctx) {
   ctx.exit_code = 0;
 }
 
+// The positional raw CSV files both subcommands read.
+void AddCsvInputs(CLI::App* sub, std::vector<std::string>& inputs) {
+  sub->add_option("csv", inputs, "raw CSV files written by paraplan-calibrate")
+      ->required()
+      ->check(CLI::ExistingFile);
+}
+
 void AddFitSubcommand(CLI::App& calibrate, CliContext& ctx) {
   auto options = std::make_shared<FitOptions>();
   auto* fit = calibrate.add_subcommand(
@@ -57,9 +64,7 @@ void AddFitSubcommand(CLI::App& calibrate, CliContext& ctx) {
       "  paraplan calibrate fit calibrate/data/*.csv -o p.yaml --format json\n"
       "  paraplan calibrate fit nccl.csv            (profile YAML on stdout, summary on stderr)\n\n"
       "A hardware file then uses it with `profile: profiles/h100.yaml`.");
-  fit->add_option("csv", options->inputs, "raw CSV files written by paraplan-calibrate")
-      ->required()
-      ->check(CLI::ExistingFile);
+  AddCsvInputs(fit, options->inputs);
   fit->add_option("-o,--output", options->output,
                   "profile YAML to write (atomically); '-' or absent: stdout");
   fit->add_option("--format", options->format, "summary format when -o is a file")
@@ -102,9 +107,7 @@ void AddCheckSubcommand(CLI::App& calibrate, CliContext& ctx) {
       "  paraplan calibrate check -c dgx-h200-calibrated "
       "calibrate/data/h200-2026-11-29/gemm_holdout.csv\n"
       "  paraplan calibrate check -c dgx-h100 gemm.csv --format json");
-  check->add_option("csv", options->inputs, "raw CSV files written by paraplan-calibrate")
-      ->required()
-      ->check(CLI::ExistingFile);
+  AddCsvInputs(check, options->inputs);
   check->add_option("-c,--cluster", options->cluster, "cluster name or hardware YAML path")
       ->required();
   check->add_option("--format", options->format, "output format")
