@@ -60,13 +60,25 @@ void AddGemmOptions(CLI::App& app, HarnessOptions& o, std::vector<std::string>& 
 
 void AddOtherModes(CLI::App& app, HarnessOptions& o, std::string& min_b, std::string& max_b,
                    std::string& mem_max) {
-  auto* attn = app.add_subcommand("attention", "causal attention forward over sequence lengths");
+  auto* attn = app.add_subcommand(
+      "attention", "causal attention (cuDNN forward and backward, or a naive forward kernel)");
   AddCommonOptions(*attn, o);
   attn->add_option("--seq-list", o.seq_list, "sequence lengths")->delimiter(',');
   attn->add_option("--heads", o.attn_heads, "heads")->capture_default_str();
   attn->add_option("--head-dim", o.attn_head_dim, "head dimension (64 or 128)")
       ->capture_default_str();
   attn->add_option("--batch", o.attn_batch, "sequences per launch")->capture_default_str();
+  attn->add_option("--backend", o.attn_backend,
+                   "cudnn (fused flash attention, forward and backward) or naive (our forward "
+                   "kernel, op naive_fwd_causal)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"cudnn", "naive"}));
+  attn->add_option("--tokens", o.attn_tokens,
+                   "cudnn: tokens per launch; the batch becomes max(1, tokens / seq) for each "
+                   "sequence length (overrides --batch), as calibrate/tools/attention_sdpa.py")
+      ->check(CLI::NonNegativeNumber);
+  attn->add_flag("!--skip-check", o.attn_check,
+                 "cudnn: leave out the comparison with a host reference before timing");
 
   auto* mem = app.add_subcommand("memory", "device copy and RMSNorm-like kernel bandwidth");
   AddCommonOptions(*mem, o);
@@ -105,6 +117,11 @@ int Run(int argc, char** argv) {
     o.min_bytes = ParseBytes(min_b);
     o.max_bytes = ParseBytes(max_b);
     o.mem_max_bytes = ParseBytes(mem_max);
+#ifndef PARAPLAN_WITH_CUDNN
+    if (o.mode == "attention" && o.attn_backend == "cudnn") {
+      throw HarnessError("--backend cudnn: this paraplan-calibrate was built without cuDNN");
+    }
+#endif
   } catch (const CLI::ParseError& e) {
     return app.exit(e) == 0 ? 0 : 2;
   } catch (const HarnessError& e) {
@@ -121,7 +138,10 @@ int Run(int argc, char** argv) {
   }
   CsvWriter writer(o.output, o.resume, DescribeDevice(0));
   if (o.mode == "gemm") RunGemmMode(o, writer);
-  if (o.mode == "attention") RunAttentionMode(o, writer);
+#ifdef PARAPLAN_WITH_CUDNN
+  if (o.mode == "attention" && o.attn_backend == "cudnn") RunCudnnAttentionMode(o, writer);
+#endif
+  if (o.mode == "attention" && o.attn_backend == "naive") RunAttentionMode(o, writer);
   if (o.mode == "memory") RunMemoryMode(o, writer);
   if (o.mode == "nccl") RunNcclMode(o, writer, &argc, &argv);
   std::fprintf(stderr, "paraplan-calibrate: %zu rows in %s\n", writer.rows(), o.output.c_str());

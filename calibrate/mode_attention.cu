@@ -1,8 +1,7 @@
-// attention mode. cuDNN's SDPA is reachable only through the cudnn-frontend C++ headers (not
-// installed here) or a long hand-built backend graph; until that lands this mode times a simple
-// tiled causal attention forward kernel written here (online softmax, one query row per thread)
-// and records it honestly as op=naive_fwd_causal. `paraplan calibrate fit` reports such rows and
-// leaves them out of the profile (see docs/calibration.md).
+// attention mode, --backend naive: a simple tiled causal attention forward kernel written here
+// (online softmax, one query row per thread), recorded honestly as op=naive_fwd_causal; `paraplan
+// calibrate fit` reports such rows and leaves them out of the profile (see docs/calibration.md).
+// The default backend, when the harness is built with cuDNN, is mode_attention_cudnn.cpp.
 #include <cuda_bf16.h>
 
 #include <cstdio>

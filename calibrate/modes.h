@@ -8,7 +8,10 @@
 namespace paraplan::calibrate {
 
 void RunGemmMode(const HarnessOptions& options, CsvWriter& writer);
+// The naive kernel of mode_attention.cu (op naive_fwd_causal).
 void RunAttentionMode(const HarnessOptions& options, CsvWriter& writer);
+// cuDNN's fused flash attention, forward and backward (built with PARAPLAN_WITH_CUDNN only).
+void RunCudnnAttentionMode(const HarnessOptions& options, CsvWriter& writer);
 void RunMemoryMode(const HarnessOptions& options, CsvWriter& writer);
 // argc/argv are for MPI_Init when the harness is built with MPI.
 void RunNcclMode(const HarnessOptions& options, CsvWriter& writer, int* argc, char*** argv);

@@ -30,6 +30,13 @@ struct HarnessOptions {
   // attention
   std::vector<int64_t> seq_list = {1024, 2048, 4096, 8192};
   int64_t attn_heads = 32, attn_head_dim = 128, attn_batch = 1;
+#ifdef PARAPLAN_WITH_CUDNN
+  std::string attn_backend = "cudnn";  // cudnn | naive
+#else
+  std::string attn_backend = "naive";
+#endif
+  int64_t attn_tokens = 0;  // cudnn: > 0 sets the batch per sequence length to tokens / seq
+  bool attn_check = true;   // cudnn: compare a small case with a host reference first
 
   // memory
   int64_t mem_min_bytes = int64_t{1} << 20;

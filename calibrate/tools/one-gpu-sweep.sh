@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # One prepared calibration sweep for a single-GPU machine: memory, GEMMs (a fit set and a held-out
-# set of shapes) and attention (cuDNN SDPA through PyTorch, and the harness's naive kernel). NCCL
+# set of shapes) and attention (the harness's cuDNN SDPA, cuDNN SDPA through PyTorch as a
+# cross-check, and the harness's naive kernel). NCCL
 # needs two GPUs or more (the harness refuses one), so collectives are not part of this sweep.
 # Each step has its own time limit, so one slow step cannot starve the rest; rows finished before a limit stay in the CSV (the harness writes atomically).
 # Usage: calibrate/tools/one-gpu-sweep.sh HARNESS_BINARY OUT_DIR
@@ -21,7 +22,7 @@ done
 export LD_LIBRARY_PATH="${libdirs#:}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 {
   date -u; nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,power.limit \
-    --format=csv; echo "LD_LIBRARY_PATH=$LD_LIBRARY_PATH"; ldd "$BIN" | grep -E "cublas|nccl"
+    --format=csv; echo "LD_LIBRARY_PATH=$LD_LIBRARY_PATH"; ldd "$BIN" | grep -E "cublas|nccl|cudnn"
 } >"$LOG" 2>&1
 cat "$LOG"
 
@@ -47,6 +48,17 @@ step gemm-holdout-gpt3 45 "$BIN" gemm --no-grid --hidden 12288 \
 step gemm-holdout-llama8b 35 "$BIN" gemm --no-grid --resume \
   --hidden 4096 --ffn 14336 --heads 32 --kv-heads 8 --seq 8192 --tp-list 1,2,4,8 \
   --mb-list 1,2 -o "$OUT/gemm_holdout.csv"
-step attention-naive 40 "$BIN" attention --seq-list 1024,2048,4096,8192 --heads 32 --head-dim 128 \
+# The harness's cuDNN SDPA (fwd + bwd, checked against a host reference first), with PyTorch's
+# cuDNN first on the library path (the CUDA wheels' folder may hold an older cuDNN 9).
+cudnn_so="$(find /opt /usr -name libcudnn.so.9 2>/dev/null | grep nvidia/cudnn/lib | head -1)"
+[ -z "$cudnn_so" ] && cudnn_so="$(find /opt /usr -name libcudnn.so.9 2>/dev/null | head -1)"
+cudnn_path="${cudnn_so:+$(dirname "$cudnn_so"):}$LD_LIBRARY_PATH"
+step attention-cudnn 60 env LD_LIBRARY_PATH="$cudnn_path" "$BIN" attention --backend cudnn \
+  --seq-list 1024,2048,4096,8192 --heads 8 --head-dim 128 --tokens 32768 \
+  -o "$OUT/attention_cudnn_harness.csv"
+step attention-cudnn-d64 40 env LD_LIBRARY_PATH="$cudnn_path" "$BIN" attention --backend cudnn \
+  --resume --skip-check --seq-list 1024,2048,4096,8192 --heads 16 --head-dim 64 --tokens 32768 \
+  -o "$OUT/attention_cudnn_harness.csv"
+step attention-naive 40 "$BIN" attention --backend naive --seq-list 1024,2048,4096,8192 --heads 32 --head-dim 128 \
   -o "$OUT/attention_naive.csv"
 wc -l "$OUT"/*.csv | tee -a "$LOG"
