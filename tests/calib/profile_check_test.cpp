@@ -81,8 +81,9 @@ TEST_CASE("a profile's attention table moves attention time the way it should", 
   const AttentionShape shape{8192, 8, 128};
   const double flops = 4.0 * 8192.0 * 8192.0 * 8 * 128 / 2;
   const double measured = AttentionSeconds(c, flops, false, shape);
-  // The profile's own point: 592 TFLOP/s at 8K, 8 heads.
-  CHECK(flops / measured / 1e12 == Approx(592.06).epsilon(1e-3));
+  // The profile's own point at 8K, 8 heads: 601.7 TFLOP/s, the median (mean of two) of the PyTorch
+  // and harness cuDNN measurements.
+  CHECK(flops / measured / 1e12 == Approx(601.673).epsilon(1e-4));
   auto faster = std::make_shared<CalibrationProfile>(*c.profile);
   for (auto& a : faster->attention) a.fwd_tflops *= 1.25;
   c.profile = faster;
