@@ -190,6 +190,7 @@ const std::vector<KnobEntry>& KnobTable() {
       PARAPLAN_BOOL_KNOB(overlap_tp_comm),
       PARAPLAN_BOOL_KNOB(overlap_ep_comm),
       PARAPLAN_BOOL_KNOB(overlap_pp_comm),
+      PARAPLAN_BOOL_KNOB(zero3_keep_gathered),
   };
   return kTable;
 }

@@ -36,6 +36,10 @@ StageMemory ComputeStageMemory(const StageMemoryInput& in, int zero, int64_t sta
   out.weights_bytes = copies * sharded(kWeightBytes, zero >= 3);
   out.grads_bytes = copies * sharded(kGradBytes, zero >= 2);
   out.optimizer_bytes = sharded(kOptimizerBytes, zero >= 1);
+  if (zero >= 3 && in.keep_gathered) {
+    out.weights_bytes += copies * sharded(kWeightBytes, false);
+    out.grads_bytes += copies * sharded(kGradBytes, false);
+  }
   out.activations_bytes = in.act_per_micro_batch * in.micro_batches_held + in.act_working;
   const double dynamic = out.activations_bytes + in.logits_bytes + in.comm_buffer_bytes;
   out.other_bytes =

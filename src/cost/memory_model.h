@@ -32,6 +32,9 @@ struct StageMemoryInput {
   double logits_bytes = 0;         // last stage: logits + loss workspace of one micro-batch
   double comm_buffer_bytes = 0;    // DP buckets, ZeRO-3 gathered layers, SP gather buffers
   bool duplicate_params = false;   // DualPipe keeps two copies of the parameters
+  // ZeRO-3 with zero3_keep_gathered: the stage's bf16 weights stay gathered and its fp32
+  // gradients accumulate unsharded beside the shards for the whole step.
+  bool keep_gathered = false;
 };
 
 // Micro-batches whose activations stage `stage` holds at its peak (Narayanan et al. SC'21;

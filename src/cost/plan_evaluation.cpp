@@ -198,7 +198,11 @@ StageDp StageDataParallel(const Cluster& c, const NetworkLinks& links, const Par
   const double gather = bucketed(CollectiveOp::kAllGather, dense * kAct, s.groups.dp_cp, nullptr) +
                         bucketed(CollectiveOp::kAllGather, expert * kAct, s.groups.edp, nullptr);
   if (p.zero == 1 || p.zero == 2) dp.param_gather_s = gather;
-  if (p.zero == 3) dp.zero3_gather_s = gather;
+  if (p.zero == 3 && p.zero3_keep_gathered) {
+    dp.param_gather_s = gather;  // gathered once per step, like the distributed optimizer's
+  } else if (p.zero == 3) {
+    dp.zero3_gather_s = gather;
+  }
   const double dense_shard = p.zero >= 1 ? D(s.groups.dp_cp.size) : 1.0;
   const double expert_shard = p.zero >= 1 ? D(s.groups.edp.size) : 1.0;
   const double local = dense / dense_shard + expert / expert_shard;
@@ -363,7 +367,10 @@ StageMemoryInput StageMemoryInputOf(const ModelDims& d, const ParallelPlan& p,
     in.logits_bytes = s.tokens * (d.vocab / s.tp) * (2.0 + 4.0 * 2.0);
   }
   double buffers = s.tp > 1 ? 2 * kAct * s.tokens * d.hidden : 0;  // SP / TP gather outputs
-  if (p.zero >= 3 && p.dp * p.cp > 1) {
+  const bool keep_gathered = p.zero >= 3 && p.zero3_keep_gathered && p.dp * p.cp > 1;
+  if (keep_gathered) {
+    buffers += layer_params * kGradBytes;  // one layer's reduce-scatter input
+  } else if (p.zero >= 3 && p.dp * p.cp > 1) {
     buffers += layer_params * (2 * kWeightBytes + kGradBytes);  // 2 gathered layers + 1 grad
   } else if (p.dp * p.cp > 1 && (p.zero == 2 || p.dp_comm_dtype != CommDtype::kFp32)) {
     // Megatron's buckets are views of the full fp32 gradient buffer (zero 0-1), so only a
@@ -378,6 +385,7 @@ StageMemoryInput StageMemoryInputOf(const ModelDims& d, const ParallelPlan& p,
   }
   in.comm_buffer_bytes = buffers;
   in.duplicate_params = p.schedule == Schedule::kDualPipe;
+  in.keep_gathered = keep_gathered;
   return in;
 }
 

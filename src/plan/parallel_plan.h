@@ -43,6 +43,10 @@ struct ParallelPlan {
   bool overlap_tp_comm = false;
   bool overlap_ep_comm = false;
   bool overlap_pp_comm = true;
+  // ZeRO-3 only: weights gathered once per step and kept until the last micro-batch's backward,
+  // gradients accumulated unsharded (fp32) and reduce-scattered once (FSDP2 under PyTorch's
+  // pipeline schedules, as torchtitan runs it with PP).
+  bool zero3_keep_gathered = false;
 
   int64_t Gpus() const { return tp * cp * dp * pp; }
   // Micro-batches per step per pipeline (gradient-accumulation steps).

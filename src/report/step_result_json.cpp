@@ -24,6 +24,7 @@ Json PlanToJson(const ParallelPlan& p) {
   j.Set("overlap_param_gather", p.overlap_param_gather);
   j.Set("overlap_tp_comm", p.overlap_tp_comm).Set("overlap_ep_comm", p.overlap_ep_comm);
   j.Set("overlap_pp_comm", p.overlap_pp_comm);
+  if (p.zero3_keep_gathered) j.Set("zero3_keep_gathered", true);  // written only when set
   return j;
 }
 

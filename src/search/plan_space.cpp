@@ -116,6 +116,7 @@ PlanSpace::PlanSpace(const ModelSpec& model, int64_t gpus, const PlanConstraints
   g.overlap_grad = BoolValues(c.overlap_grad_reduce, {true});
   g.overlap_param = BoolValues(c.overlap_param_gather, {true});
   g.overlap_pp = BoolValues(c.overlap_pp_comm, {true});
+  g.zero3_keep = BoolValues(c.zero3_keep_gathered, {false});
   BuildShapes(model, c);
   if (size_ == 0) empty_reason_ = ExplainEmpty(model, c);
 }
@@ -194,6 +195,7 @@ bool PlanSpace::FillShape(const ModelSpec& model, const PlanConstraints& c,
   set(SpaceKnob::kOverlapGrad, g.overlap_grad.size());
   set(SpaceKnob::kOverlapParam, g.overlap_param.size());
   set(SpaceKnob::kOverlapPp, g.overlap_pp.size());
+  set(SpaceKnob::kZero3Keep, g.zero3_keep.size());
   shape.count = 1;
   for (int64_t n : r) shape.count *= n;
   return shape.count > 0;
@@ -258,6 +260,9 @@ void PlanSpace::Apply(const SpaceShape& s, SpaceKnob knob, int64_t digit,
       break;
     case SpaceKnob::kOverlapPp:
       plan.overlap_pp_comm = g.overlap_pp[i];
+      break;
+    case SpaceKnob::kZero3Keep:
+      plan.zero3_keep_gathered = g.zero3_keep[i];
       break;
     case SpaceKnob::kCount:
       break;

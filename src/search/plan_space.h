@@ -38,6 +38,7 @@ enum class SpaceKnob : int {
   kOverlapGrad,
   kOverlapParam,
   kOverlapPp,
+  kZero3Keep,
   kCount
 };
 inline constexpr int kSpaceKnobs = static_cast<int>(SpaceKnob::kCount);
@@ -81,7 +82,7 @@ class PlanSpace {
     std::vector<double> moe_capacity, moe_imbalance, dp_bucket_MB;
     std::vector<CommDtype> dp_comm_dtype;
     std::vector<std::array<ParallelDim, 5>> placement;
-    std::vector<bool> overlap_grad, overlap_param, overlap_pp;
+    std::vector<bool> overlap_grad, overlap_param, overlap_pp, zero3_keep;
   };
   void BuildShapes(const ModelSpec& model, const PlanConstraints& constraints);
   bool FillShape(const ModelSpec& model, const PlanConstraints& c, SpaceShape& shape) const;

@@ -55,6 +55,19 @@ void TorchtitanLocalBatch(const ModelSpec& m, PlanConstraints& c, std::vector<st
                   std::to_string(micro_batches) + " pipeline micro-batches)");
 }
 
+// torchtitan (Dec 2024) with PP: FSDP does not reshard after the forward ("to avoid
+// per-microbatch all-gathers", torchtitan/parallelisms/parallelize_llama.py, apply_fsdp), and
+// PyTorch's pipeline schedules turn gradient sync and reshard-after-backward off for every
+// micro-batch but the last (torch/distributed/pipelining/stage.py, backward_maybe_with_nosync):
+// a stage's weights stay gathered for the step and its gradients accumulate unsharded (in the
+// fp32 reduce dtype, FSDP2's unsharded_accumulated_grad).
+void TorchtitanPipelinedFsdp(PlanConstraints& c, std::vector<std::string>* notes) {
+  if (c.zero3_keep_gathered || !IsFixed(c.pp) || c.pp->front() < 2) return;
+  if (!IsFixed(c.zero) || c.zero->front() != 3) return;
+  c.zero3_keep_gathered = std::vector<bool>{true};
+  Note(notes, "zero3_keep_gathered=true (torchtitan does not reshard FSDP weights with PP)");
+}
+
 void Torchtitan(const ModelSpec& m, PlanConstraints& c, std::vector<std::string>* notes) {
   if (c.recompute) {
     bool changed = false;
@@ -68,6 +81,7 @@ void Torchtitan(const ModelSpec& m, PlanConstraints& c, std::vector<std::string>
   }
   DefaultSchedule("torchtitan", c, notes);
   TorchtitanLocalBatch(m, c, notes);
+  TorchtitanPipelinedFsdp(c, notes);
 }
 
 }  // namespace

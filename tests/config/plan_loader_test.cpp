@@ -62,7 +62,8 @@ TEST_CASE("plan string: every DESIGN knob is known", "[config]") {
                            "overlap_param_gather",
                            "overlap_tp_comm",
                            "overlap_ep_comm",
-                           "overlap_pp_comm"}) {
+                           "overlap_pp_comm",
+                           "zero3_keep_gathered"}) {
     CHECK(std::find(names.begin(), names.end(), knob) != names.end());
   }
 }

@@ -102,3 +102,16 @@ TEST_CASE("ZeRO stages shard 2+4+12 bytes per parameter", "[cost]") {
   CHECK(z2.TotalBytes() < z1.TotalBytes());
   CHECK(z1.TotalBytes() < z0.TotalBytes());
 }
+
+TEST_CASE("ZeRO-3 kept gathered holds whole bf16 weights and fp32 gradients beside the shards",
+          "[cost]") {
+  StageMemoryInput in;
+  in.dense_params = 1e9;
+  in.dense_shards = 8;
+  in.keep_gathered = true;
+  const StageMemory kept = ComputeStageMemory(in, 3, 0);
+  CHECK(kept.weights_bytes == Approx(0.25e9 + 2e9));
+  CHECK(kept.grads_bytes == Approx(0.5e9 + 4e9));
+  CHECK(kept.optimizer_bytes == Approx(1.5e9));
+  CHECK(ComputeStageMemory(in, 2, 0).grads_bytes == Approx(0.5e9));  // only zero 3 keeps
+}

@@ -12,12 +12,12 @@ namespace {
 
 // Where issue 6 wants to be: step-time MAPE <= 10% and 38/38 fitting. Today's bounds (the
 // adjusted file is there; the unchanged one models the 500 W torchtitan parts as 700 W ones):
-constexpr double kAdjustedStepTimeMapePct = 9.5;
-constexpr double kAdjustedHeldOutMapePct = 8.5;
+constexpr double kAdjustedStepTimeMapePct = 9.4;
+constexpr double kAdjustedHeldOutMapePct = 8.2;
 constexpr int64_t kAdjustedMinFits = 38;
-constexpr double kUnchangedStepTimeMapePct = 12.0;
+constexpr double kUnchangedStepTimeMapePct = 11.9;
 constexpr int64_t kUnchangedMinFits = 38;
-constexpr double kMemoryMapePct = 16.0;  // torchtitan's measured peaks (Q01-Q14), both files
+constexpr double kMemoryMapePct = 9.5;  // torchtitan's measured peaks (Q01-Q14), both files
 
 std::string Failures(const ValidationReport& report) {
   std::string text;
