@@ -2,7 +2,7 @@
 # Runs every libFuzzer target for SECONDS each, seeded from the shipped files. A crash keeps its
 # input under tests/data/fuzz-regressions/<target>/ (commit it: the regression test replays it)
 # and fails the script. Usage: tests/fuzz/run-fuzzers.sh BUILD_DIR [SECONDS]
-# Each target stops after PARAPLAN_FUZZ_RUNS inputs (default 20000) or SECONDS, whichever comes
+# Each target stops after PARAPLAN_FUZZ_RUNS inputs (default 50000) or SECONDS, whichever comes
 # first. PARAPLAN_FUZZ_SEED (default 1) fixes libFuzzer's random seed, so every machine explores
 # the same inputs in the same order: CI replays a prefix of what a developer ran to the end.
 # Set the seed to 0 (a fresh random seed each time) and raise both limits to hunt for new bugs.
@@ -10,7 +10,7 @@ set -uo pipefail
 BUILD="${1:?build dir configured with -DPARAPLAN_FUZZ=ON}"
 SECS="${2:-60}"
 SEED="${PARAPLAN_FUZZ_SEED:-1}"
-RUNS="${PARAPLAN_FUZZ_RUNS:-20000}"
+RUNS="${PARAPLAN_FUZZ_RUNS:-50000}"
 cd "$(dirname "$0")/../.."
 seeds_for() {
   case "$1" in
