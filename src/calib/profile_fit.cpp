@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <string>
 #include <tuple>
+#include <utility>
 
 #include "calib/alpha_beta_fit.h"
 #include "calib/profile_lookup.h"
@@ -33,9 +35,17 @@ void MergeMetadata(const RawRow& row, std::set<std::string>* warned, ProfileFitR
     if (value.empty()) continue;
     auto [it, inserted] = result->profile.metadata.emplace(key, value);
     if (!inserted && it->second != value && warned->insert(row.file + "\n" + key).second) {
-      result->warnings.push_back(row.file + ":" + std::to_string(row.line) + ": metadata '" + key +
-                                 "' is '" + value + "', earlier rows say '" + it->second +
-                                 "'; keeping the first (warned once per file)");
+      std::string warning = row.file;
+      warning += ":";
+      warning += std::to_string(row.line);
+      warning += ": metadata '";
+      warning += key;
+      warning += "' is '";
+      warning += value;
+      warning += "', earlier rows say '";
+      warning += it->second;
+      warning += "'; keeping the first (warned once per file)";
+      result->warnings.push_back(std::move(warning));
     }
   }
 }
@@ -186,8 +196,14 @@ void FitCollectives(const std::vector<RawRow>& rows, ProfileFitResult* result) {
     try {
       fit = FitAlphaBeta(points);
     } catch (const InputError& e) {
-      throw InputError(op + " on " + tier + " with " + std::to_string(ranks) +
-                       " ranks: " + e.message());
+      std::string message = op;
+      message += " on ";
+      message += tier;
+      message += " with ";
+      message += std::to_string(ranks);
+      message += " ranks: ";
+      message += e.message();
+      throw InputError(message);
     }
     report.fit = fit.fit;
     report.residual_pct = fit.residual_pct;

@@ -37,7 +37,7 @@ class HfReader {
       node.Fail("expected a number, got a " + std::string(node.IsMap() ? "mapping" : "list"));
     out[to] = node.Raw();
   }
-  void CopyIf(YAML::Node out, const std::string& to, const std::string& from) const {
+  void CopyIf(const YAML::Node& out, const std::string& to, const std::string& from) const {
     if (Find(from)) Copy(out, to, from);
   }
   const YamlNode& Root() const { return root_; }

@@ -53,6 +53,7 @@ bool ParseBool(const std::string& text) {
 template <typename T, typename F>
 std::vector<T> Each(const std::vector<std::string>& values, F parse) {
   std::vector<T> out;
+  out.reserve(values.size());
   for (const std::string& v : values) out.push_back(parse(v));
   return out;
 }
@@ -138,7 +139,7 @@ const std::vector<std::pair<const char*, CommDtype>> kCommDtype = {
 #define PARAPLAN_ENUM_KNOB(field, table)                                      \
   {                                                                           \
 #field, [](PlanConstraints& p, const std::vector<std::string>& v) {         \
-     p.field = Each<decltype(table[0].second)>(                                \
+     p.field = Each<decltype((table)[0].second)>(                                \
          v, [](const std::string& s) { return ParseEnum(s, table); });         \
    } \
   }

@@ -139,7 +139,10 @@ void ReadCollectives(const Reader& r, const YAML::Node& node, CalibrationProfile
     r.RequireMap(op_item.second, op_path);
     for (const auto& tier_item : op_item.second) {
       const std::string tier = r.Key(tier_item.first, op_path);
-      profile->collectives[op][tier] = ReadCollectiveFit(r, tier_item.second, op_path + "." + tier);
+      std::string tier_path = op_path;
+      tier_path += '.';
+      tier_path += tier;
+      profile->collectives[op][tier] = ReadCollectiveFit(r, tier_item.second, tier_path);
     }
   }
 }

@@ -111,8 +111,8 @@ struct TreeWalk {
 
 }  // namespace
 
-YamlNode::YamlNode(YAML::Node node, std::shared_ptr<YamlContext> context, std::string path)
-    : node_(std::move(node)), context_(std::move(context)), path_(std::move(path)) {}
+YamlNode::YamlNode(const YAML::Node& node, std::shared_ptr<YamlContext> context, std::string path)
+    : node_(node), context_(std::move(context)), path_(std::move(path)) {}
 
 SourceLocation YamlNode::Where() const {
   if (const auto* origin = FindOrigin(*context_, path_)) return origin->second.where;
@@ -404,9 +404,14 @@ void ApplyOverride(YamlNode& target, const std::string& dotted, const std::strin
     if (current.IsSequence()) {
       const int64_t index = FindItem(current, segment);
       if (index < 0) {
-        throw InputError(where, display,
-                         "no item named '" + segment + "' in '" + path +
-                             "' (have: " + JoinNames(ItemNames(current)) + ")");
+        std::string message = "no item named '";
+        message += segment;
+        message += "' in '";
+        message += path;
+        message += "' (have: ";
+        message += JoinNames(ItemNames(current));
+        message += ")";
+        throw InputError(where, display, message);
       }
       if (last) throw InputError(where, display, "cannot replace a whole list item; set a field");
       path += "[" + std::to_string(index) + "]";
@@ -417,7 +422,8 @@ void ApplyOverride(YamlNode& target, const std::string& dotted, const std::strin
     if (!current.IsMap() && !current.IsNull()) {
       throw InputError(where, display, "'" + path + "' is a value, not a mapping");
     }
-    path = path.empty() ? segment : path + "." + segment;
+    if (!path.empty()) path += '.';
+    path += segment;
     if (last) {
       current[segment] = value;
       break;

@@ -57,10 +57,11 @@ struct YamlContext {
 // A node and where it is: its key path ("moe.top_k", "network[1].span") and its position.
 class YamlNode {
  public:
-  YamlNode(YAML::Node node, std::shared_ptr<YamlContext> context, std::string path);
+  YamlNode(const YAML::Node& node, std::shared_ptr<YamlContext> context, std::string path);
   YamlNode(const YamlNode&) = default;
   // Rebinds (YAML::Node's own operator= would overwrite the node it refers to).
   YamlNode& operator=(const YamlNode& other) {
+    if (this == &other) return *this;
     node_.reset(other.node_);
     context_ = other.context_;
     path_ = other.path_;
@@ -99,6 +100,7 @@ class YamlNode {
       if (text == name) return value;
     }
     std::vector<std::string> names;
+    names.reserve(values.size());
     for (const auto& [name, value] : values) names.emplace_back(name);
     Fail(EnumMessage(text, names));
   }

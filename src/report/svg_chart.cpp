@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <set>
 
 #include "core/format.h"
@@ -62,9 +63,12 @@ std::vector<double> AllX(const LineChart& chart) {
 std::vector<double> LogTicks(double lo, double hi) {
   const double base = hi / lo <= 4096.0 ? 2.0 : 10.0;
   std::vector<double> ticks;
-  for (double t = std::pow(base, std::ceil(std::log(lo) / std::log(base) - 1e-9));
-       t <= hi * (1 + 1e-9); t *= base) {
+  // A geometric series of tick values (not a loop counter): each tick is the previous one times
+  // the base, exact for the powers of 2 and 10 a chart shows.
+  double t = std::pow(base, std::ceil(std::log(lo) / std::log(base) - 1e-9));
+  while (t <= hi * (1 + 1e-9)) {
     ticks.push_back(t);
+    t *= base;
   }
   return ticks;
 }
@@ -245,7 +249,10 @@ std::vector<double> NiceTicks(double lo, double hi, int target) {
   const double first = std::floor(lo / step + 1e-9);
   const double last = std::ceil(hi / step - 1e-9);
   std::vector<double> ticks;
-  for (double i = first; i <= last; i += 1.0) {
+  // first and last are whole numbers, so first + k is exact; a NaN count gives no ticks.
+  const double count = last - first;
+  for (int64_t k = 0; static_cast<double>(k) <= count; ++k) {
+    const double i = first + static_cast<double>(k);
     const double t = i * step;
     ticks.push_back(std::fabs(t) < step * 1e-9 ? 0.0 : t);
   }

@@ -1,4 +1,6 @@
 // `--format table`: the readable report; every number carries its unit.
+#include <cmath>
+
 #include "core/format.h"
 #include "core/units.h"
 #include "report/plan_reporter.h"
@@ -36,14 +38,14 @@ std::string PlansTable(const PlanReportContext& ctx, const std::vector<StepResul
     const ParallelPlan& p = r.plan;
     const double cost =
         GpuHoursPerBillionTokens(r.step_time_s, ctx.gpus, TokensPerStep(p, ctx.model_seq_len));
+    const auto tokens_per_s = static_cast<int64_t>(std::llround(r.tokens_per_s_per_gpu));
     table.AddRow({std::to_string(i + 1), std::to_string(p.tp), std::to_string(p.pp),
                   std::to_string(p.dp), std::to_string(p.cp),
                   p.ep > 1 && p.etp > 1 ? std::to_string(p.ep) + "/" + std::to_string(p.etp)
                                         : std::to_string(p.ep),
                   std::to_string(p.micro_batch), ToString(p.recompute), std::to_string(p.zero),
                   p.sequence_parallel ? "yes" : "no", ScheduleText(p), OverlapText(p),
-                  FormatFixed(r.step_time_s, 3) + " s",
-                  GroupThousands(static_cast<int64_t>(r.tokens_per_s_per_gpu + 0.5)) + " tok/s/GPU",
+                  FormatFixed(r.step_time_s, 3) + " s", GroupThousands(tokens_per_s) + " tok/s/GPU",
                   Percent(r.mfu), FormatFixed(BytesToGiB(r.peak_memory_bytes), 1) + " GiB",
                   FormatFixed(cost, 2) + " GPU-h/Btok"});
   }

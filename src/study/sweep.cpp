@@ -44,6 +44,7 @@ std::vector<StudyPoint> ExpandPoints(const std::vector<SweepDimension>& dimensio
     int64_t rest = i;
     for (size_t d = dimensions.size(); d-- > 0;) {  // the last dimension varies fastest
       const auto size = static_cast<int64_t>(dimensions[d].Size());
+      if (size == 0) continue;  // never: CheckDimension above rejects an empty dimension
       p.choice[d] = static_cast<size_t>(rest % size);
       rest /= size;
     }

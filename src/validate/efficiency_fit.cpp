@@ -308,6 +308,7 @@ std::map<std::string, std::string> DerivedFamilies() {
 EfficiencyFitResult FitEfficiencies(const std::vector<RunSpec>& runs,
                                     const EfficiencyFitOptions& options) {
   std::vector<HoldoutKey> keys;
+  keys.reserve(runs.size());
   for (const auto& run : runs) keys.push_back({run.id, GpuFamily(run.cluster.gpu.name)});
   const std::vector<bool> held = HeldOutRuns(keys, options.holdout_every);
   std::map<std::string, FamilyRuns> families;

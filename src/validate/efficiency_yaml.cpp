@@ -101,6 +101,7 @@ std::string UpdateLine(const std::string& line, std::vector<Frame>& stack, const
   while (!stack.empty() && stack.back().indent >= indent) stack.pop_back();
   const std::string key = Unquote(Trim(line.substr(indent, colon - indent)));
   std::vector<std::string> path;
+  path.reserve(stack.size() + 1);
   for (const auto& frame : stack) path.push_back(frame.key);
   path.push_back(key);
   const size_t value_begin = line.find_first_not_of(' ', colon + 1);
@@ -145,7 +146,10 @@ std::string UpdateEfficiencyYaml(const std::string& text,
   if (missing) {
     for (const auto& [family, efficiency] : defaults) {
       for (const auto& key : EfficiencyKeys(efficiency)) {
-        if (!used.count(family + "." + key)) missing->push_back(family + "." + key);
+        std::string name = family;
+        name += '.';
+        name += key;
+        if (!used.count(name)) missing->push_back(std::move(name));
       }
     }
   }
@@ -163,7 +167,11 @@ std::string NewEfficiencyYaml(const std::map<std::string, Efficiency>& defaults,
       if (key.rfind("link.", 0) == 0) {
         links += (links.empty() ? "" : ", ") + key.substr(5) + ": " + value;
       } else {
-        out += "  " + key + ": " + value + "\n";
+        out += "  ";
+        out += key;
+        out += ": ";
+        out += value;
+        out += "\n";
       }
     }
     if (!links.empty()) out += "  link: {" + links + "}\n";

@@ -289,7 +289,11 @@ std::string FitSection(const EfficiencyFitResult& fit, const std::string& runs_f
     out += "### " + f.family + "\n\n" + MarkdownTable(params) + "\n";
   }
   for (const auto& [derived, from] : fit.derived_from) {
-    out += "- " + derived + ": no public runs; takes the " + from + " fit.\n";
+    out += "- ";
+    out += derived;
+    out += ": no public runs; takes the ";
+    out += from;
+    out += " fit.\n";
   }
   return out;
 }
