@@ -5,6 +5,7 @@
 
 #include "core/format.h"
 #include "core/units.h"
+#include "report/relief_advice.h"
 
 namespace paraplan {
 namespace {
@@ -110,35 +111,7 @@ std::string TimeAdvice(const StepResult& r) {
     return a.seconds < b.seconds;
   });
   const std::string name = top.name;
-  std::string advice;
-  if (name == "compute") {
-    advice = r.plan.recompute != Recompute::kNone
-                 ? "recompute=selective or none if memory allows; precision=fp8; a larger "
-                   "micro_batch for better GEMM efficiency"
-                 : "precision=fp8; a larger micro_batch for better GEMM efficiency; more GPUs";
-  } else if (name == "pipeline bubble") {
-    advice =
-        "more micro-batches (smaller micro_batch or larger global_batch), "
-        "schedule=interleaved with vpp>1, schedule=zero-bubble, or a smaller pp";
-  } else if (name == "TP communication") {
-    advice =
-        "keep tp inside the NVLink domain (smaller tp), overlap_tp_comm=true, "
-        "sequence_parallel=true";
-  } else if (name == "CP communication") {
-    advice = "a smaller cp, or cp inside the NVLink domain (placement with cp next to tp)";
-  } else if (name == "EP communication") {
-    advice =
-        "overlap_ep_comm=true, ep inside the NVLink domain (placement), or less expert "
-        "imbalance (moe_routing=drop with moe_capacity_factor)";
-  } else if (name == "PP communication") {
-    advice = "overlap_pp_comm=true, or fewer pipeline stages";
-  } else if (name == "DP communication (exposed)") {
-    advice =
-        "overlap_grad_reduce=true and overlap_param_gather=true, dp_comm_dtype=bf16, a "
-        "larger dp_bucket_MB, or more gradient-accumulation micro-batches";
-  } else {
-    advice = "zero=1 (shards the optimizer step over data-parallel ranks)";
-  }
+  const std::string advice = JoinRelief(TimeRelief(r.plan, name));
   return "dominant cost: " + name + " (" + FormatFixed(top.seconds, 3) +
          " s); would relieve it: " + advice + "\n";
 }
@@ -157,20 +130,7 @@ std::string MemoryAdvice(const StepResult& r) {
       std::max_element(std::begin(parts), std::end(parts),
                        [](const auto& a, const auto& b) { return a.second < b.second; });
   const std::string name = top->first;
-  std::string advice;
-  if (name == "activations") {
-    advice =
-        "recompute=selective or full, a smaller micro_batch, sequence_parallel=true, or "
-        "more tp/cp/pp";
-  } else if (name == "optimizer state") {
-    advice = "zero=1 (distributed optimizer) or more dp";
-  } else if (name == "gradients") {
-    advice = "zero=2";
-  } else if (name == "weights") {
-    advice = "zero=3, or more tp/pp (ep for experts)";
-  } else {
-    advice = "a smaller micro_batch (logits), a smaller dp_bucket_MB";
-  }
+  const std::string advice = JoinRelief(MemoryRelief(r.plan, name));
   const double over = peak->TotalBytes() - r.memory_capacity_bytes;
   return "does not fit: stage " + std::to_string(peak->stage) + " needs " +
          GiB(peak->TotalBytes()) + " GiB, " + GiB(over) + " GiB over; largest part: " + name +

@@ -1,0 +1,108 @@
+#include "report/relief_advice.h"
+
+namespace paraplan {
+namespace {
+
+using Items = std::vector<std::string>;
+
+void AddIf(Items& items, bool applies, const char* text) {
+  if (applies) items.emplace_back(text);
+}
+
+Items ComputeRelief(const ParallelPlan& p) {
+  Items items;
+  AddIf(items, p.recompute == Recompute::kFull, "recompute=selective or none if memory allows");
+  AddIf(items, p.recompute == Recompute::kSelective || p.recompute == Recompute::kOp,
+        "recompute=none if memory allows");
+  AddIf(items, p.precision != Precision::kFp8, "precision=fp8");
+  items.emplace_back("a larger micro_batch for better GEMM efficiency");
+  items.emplace_back("more GPUs");
+  return items;
+}
+
+Items BubbleRelief(const ParallelPlan& p) {
+  Items items{"more micro-batches (smaller micro_batch or larger global_batch)"};
+  AddIf(items, p.vpp == 1, "schedule=interleaved with vpp>1");
+  AddIf(items, p.schedule != Schedule::kZeroBubble && p.schedule != Schedule::kDualPipe,
+        "schedule=zero-bubble");
+  items.emplace_back("a smaller pp");
+  return items;
+}
+
+Items DpRelief(const ParallelPlan& p) {
+  Items items;
+  AddIf(items, !p.overlap_grad_reduce, "overlap_grad_reduce=true");
+  AddIf(items, !p.overlap_param_gather && p.zero >= 1, "overlap_param_gather=true");
+  AddIf(items, p.dp_comm_dtype == CommDtype::kFp32, "dp_comm_dtype=bf16");
+  items.emplace_back("a larger dp_bucket_MB");
+  items.emplace_back("more gradient-accumulation micro-batches");
+  return items;
+}
+
+Items CommRelief(const ParallelPlan& p, const std::string& cost) {
+  Items items;
+  if (cost == "TP communication") {
+    items.emplace_back("keep tp inside the NVLink domain (smaller tp)");
+    AddIf(items, !p.overlap_tp_comm, "overlap_tp_comm=true");
+    AddIf(items, !p.sequence_parallel, "sequence_parallel=true");
+  } else if (cost == "CP communication") {
+    items.emplace_back(
+        "a smaller cp, or cp inside the NVLink domain (placement with cp next to tp)");
+  } else if (cost == "EP communication") {
+    AddIf(items, !p.overlap_ep_comm, "overlap_ep_comm=true");
+    items.emplace_back("ep inside the NVLink domain (placement)");
+    AddIf(items, p.moe_routing == MoeRouting::kDropless,
+          "less expert imbalance (moe_routing=drop with moe_capacity_factor)");
+  } else if (cost == "PP communication") {
+    AddIf(items, !p.overlap_pp_comm, "overlap_pp_comm=true");
+    items.emplace_back("fewer pipeline stages");
+  }
+  return items;
+}
+
+}  // namespace
+
+std::vector<std::string> TimeRelief(const ParallelPlan& plan, const std::string& cost) {
+  if (cost == "compute") return ComputeRelief(plan);
+  if (cost == "pipeline bubble") return BubbleRelief(plan);
+  if (cost == "DP communication (exposed)") return DpRelief(plan);
+  if (cost == "optimizer step") {
+    return plan.zero == 0 ? Items{"zero=1 (shards the optimizer step over data-parallel ranks)"}
+                          : Items{"more dp (the optimizer step is sharded over it)"};
+  }
+  return CommRelief(plan, cost);
+}
+
+std::vector<std::string> MemoryRelief(const ParallelPlan& p, const std::string& part) {
+  Items items;
+  if (part == "activations") {
+    AddIf(items, p.recompute == Recompute::kNone, "recompute=selective or full");
+    AddIf(items, p.recompute == Recompute::kSelective || p.recompute == Recompute::kOp,
+          "recompute=full");
+    AddIf(items, p.micro_batch > 1, "a smaller micro_batch");
+    AddIf(items, p.tp > 1 && !p.sequence_parallel, "sequence_parallel=true");
+    items.emplace_back("more tp/cp/pp");
+  } else if (part == "optimizer state") {
+    AddIf(items, p.zero == 0, "zero=1 (distributed optimizer)");
+    items.emplace_back("more dp");
+  } else if (part == "gradients") {
+    AddIf(items, p.zero < 2, "zero=2");
+    items.emplace_back("more dp");
+  } else if (part == "weights") {
+    AddIf(items, p.zero < 3, "zero=3");
+    items.emplace_back("more tp/pp (ep for experts)");
+  } else {
+    AddIf(items, p.micro_batch > 1, "a smaller micro_batch (fp32 logits)");
+    items.emplace_back("more tp or cp (they split the logits)");
+    items.emplace_back("a smaller dp_bucket_MB");
+  }
+  return items;
+}
+
+std::string JoinRelief(const std::vector<std::string>& items) {
+  std::string text;
+  for (const std::string& item : items) text += (text.empty() ? "" : ", ") + item;
+  return text;
+}
+
+}  // namespace paraplan

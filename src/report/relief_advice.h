@@ -1,0 +1,24 @@
+// Which knob changes would relieve a plan's dominant time cost or its memory overflow, for
+// `explain` and `simulate`. Only changes the plan does not already have are suggested: a plan
+// with recompute=full is not told to recompute, one in fp8 is not told to use fp8.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "plan/parallel_plan.h"
+
+namespace paraplan {
+
+// `cost` names a part of the time breakdown as explain prints it ("compute", "pipeline bubble",
+// "TP communication", ..., "optimizer step").
+std::vector<std::string> TimeRelief(const ParallelPlan& plan, const std::string& cost);
+
+// `part` names a part of the memory breakdown ("activations", "optimizer state", "weights",
+// "gradients", "other").
+std::vector<std::string> MemoryRelief(const ParallelPlan& plan, const std::string& part);
+
+// The suggestions joined with ", " (never empty: the last resort is always listed).
+std::string JoinRelief(const std::vector<std::string>& items);
+
+}  // namespace paraplan

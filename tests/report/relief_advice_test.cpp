@@ -1,0 +1,77 @@
+#include "report/relief_advice.h"
+
+#include <algorithm>
+#include <catch2/catch.hpp>
+
+using namespace paraplan;
+
+namespace {
+
+bool Has(const std::vector<std::string>& items, const std::string& text) {
+  return std::any_of(items.begin(), items.end(),
+                     [&](const std::string& item) { return item.find(text) != std::string::npos; });
+}
+
+}  // namespace
+
+TEST_CASE("Memory relief suggests only knobs the plan does not have yet", "[report]") {
+  ParallelPlan plan;
+  plan.tp = 8;
+  plan.micro_batch = 4;
+  plan.recompute = Recompute::kNone;
+  auto items = MemoryRelief(plan, "activations");
+  CHECK(Has(items, "recompute=selective or full"));
+  CHECK(Has(items, "a smaller micro_batch"));
+  CHECK(Has(items, "sequence_parallel=true"));
+
+  plan.recompute = Recompute::kFull;
+  plan.micro_batch = 1;
+  plan.sequence_parallel = true;
+  items = MemoryRelief(plan, "activations");
+  CHECK_FALSE(Has(items, "recompute="));
+  CHECK_FALSE(Has(items, "micro_batch"));
+  CHECK_FALSE(Has(items, "sequence_parallel"));
+  CHECK(Has(items, "more tp/cp/pp"));  // the last resort is always there
+
+  plan.zero = 3;
+  CHECK_FALSE(Has(MemoryRelief(plan, "weights"), "zero="));
+  CHECK_FALSE(Has(MemoryRelief(plan, "gradients"), "zero="));
+  plan.zero = 1;
+  CHECK(Has(MemoryRelief(plan, "weights"), "zero=3"));
+  CHECK(Has(MemoryRelief(plan, "gradients"), "zero=2"));
+  CHECK_FALSE(Has(MemoryRelief(plan, "optimizer state"), "zero=1"));
+  CHECK_FALSE(Has(MemoryRelief(plan, "other"), "smaller micro_batch"));
+}
+
+TEST_CASE("Time relief follows the plan's recompute, precision, schedule and overlap", "[report]") {
+  ParallelPlan plan;
+  plan.recompute = Recompute::kFull;
+  plan.precision = Precision::kBf16;
+  auto items = TimeRelief(plan, "compute");
+  CHECK(Has(items, "recompute=selective or none"));
+  CHECK(Has(items, "precision=fp8"));
+  plan.recompute = Recompute::kNone;
+  plan.precision = Precision::kFp8;
+  items = TimeRelief(plan, "compute");
+  CHECK_FALSE(Has(items, "recompute="));
+  CHECK_FALSE(Has(items, "precision="));
+
+  plan.schedule = Schedule::kZeroBubble;
+  CHECK_FALSE(Has(TimeRelief(plan, "pipeline bubble"), "schedule=zero-bubble"));
+  plan.schedule = Schedule::k1F1B;
+  CHECK(Has(TimeRelief(plan, "pipeline bubble"), "schedule=zero-bubble"));
+
+  plan.overlap_tp_comm = true;
+  plan.sequence_parallel = true;
+  items = TimeRelief(plan, "TP communication");
+  CHECK_FALSE(Has(items, "overlap_tp_comm"));
+  CHECK_FALSE(Has(items, "sequence_parallel"));
+  CHECK(Has(items, "NVLink"));
+
+  plan.overlap_grad_reduce = false;
+  plan.dp_comm_dtype = CommDtype::kBf16;
+  items = TimeRelief(plan, "DP communication (exposed)");
+  CHECK(Has(items, "overlap_grad_reduce=true"));
+  CHECK_FALSE(Has(items, "dp_comm_dtype"));
+  CHECK(JoinRelief({"a", "b"}) == "a, b");
+}
