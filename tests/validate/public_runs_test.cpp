@@ -10,9 +10,11 @@ using namespace paraplan;
 
 namespace {
 
-// Where issue 6 wants to be: step-time MAPE <= 10% and 38/38 fitting. Today's bounds (the
-// adjusted file is there; the unchanged one models the 500 W torchtitan parts as 700 W ones):
+// Issue 6's bar: step-time MAPE <= 10% and 38/38 fitting. Today's bounds (the adjusted file
+// is there; the unchanged one models the 500 W torchtitan parts as 700 W ones):
+constexpr double kIssueStepTimeMapePct = 10.0;
 constexpr double kAdjustedStepTimeMapePct = 9.4;
+static_assert(kAdjustedStepTimeMapePct <= kIssueStepTimeMapePct, "never loosen past the bar");
 constexpr double kAdjustedHeldOutMapePct = 8.2;
 constexpr int64_t kAdjustedMinFits = 38;
 constexpr double kUnchangedStepTimeMapePct = 11.9;
@@ -47,10 +49,11 @@ ValidationReport ValidateFile(const char* name) {
 
 }  // namespace
 
-// Issue 6 asks for step-time MAPE <= 10% and every published plan fitting. The model does not
-// reach that yet (docs/validation.md has the numbers and the reasons); these are the bounds it
-// holds today, asserted so that a change that makes validation worse fails. Tighten them as
-// the model improves; never loosen them.
+// Issue 6 asks for step-time MAPE <= 10% and every published plan fitting. The adjusted file
+// (torchtitan rows on the parts they ran on) meets it; the unchanged copy, which models those
+// 500 W HBM2e parts as 700 W HBM3 ones, does not yet (docs/validation.md has the numbers and the
+// reasons). The bounds are what the model holds today, asserted so that a change that makes
+// validation worse fails. Tighten them as the model improves; never loosen them.
 TEST_CASE("Public runs (adjusted for the torchtitan parts): current error bounds",
           "[validate][public]") {
   const ValidationReport report = ValidateFile("public_runs_adjusted.yaml");
