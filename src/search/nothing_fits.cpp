@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 
 #include "core/format.h"
 #include "core/units.h"
@@ -10,6 +11,8 @@
 namespace paraplan {
 
 namespace {
+
+constexpr size_t kClosestShown = 5;
 
 std::string GiB(double bytes) {
   return FormatFixed(BytesToGiB(bytes), 1);
@@ -127,10 +130,13 @@ void ExplainNothingFits(const PlanSpace& space, const PlanEvaluator& evaluator,
   std::string text = "No plan fits in " + GiB(capacity) + " GiB per GPU: searched " +
                      std::to_string(result.searched) + " plans, " + std::to_string(input.valid) +
                      " obey the rules, none fits in memory.\nClosest plans:\n";
-  for (size_t i = 0; i < input.closest.size(); ++i) {
+  std::set<std::string> shown;  // one plan per memory footprint, closest first
+  for (size_t i = 0; i < input.closest.size() && shown.size() < kClosestShown; ++i) {
     StepResult r = evaluator.Estimate(space.At(input.closest[i]));
-    text += "  " + std::to_string(i + 1) + ". " + PlanSummary(r.plan) + ": " +
-            MemoryBreakdownText(r, capacity) + "\n";
+    const std::string breakdown = MemoryBreakdownText(r, capacity);
+    if (!shown.insert(breakdown).second) continue;
+    text +=
+        "  " + std::to_string(shown.size()) + ". " + PlanSummary(r.plan) + ": " + breakdown + "\n";
     result.closest.push_back(std::move(r));
   }
   text += "What would make the closest plan fit:\n";

@@ -14,7 +14,9 @@ namespace paraplan {
 
 namespace {
 
-constexpr size_t kClosestKept = 5;
+// More than the report shows: plans that differ only in time knobs (overlap, schedule) share a
+// memory footprint, and ExplainNothingFits lists distinct footprints.
+constexpr size_t kClosestKept = 64;
 
 struct WorkerState {
   explicit WorkerState(size_t keep) : best(keep), closest(kClosestKept) {}

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 #include <cstdio>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -92,6 +93,24 @@ TEST_CASE("plan exits 1 and explains when nothing fits", "[search][cli]") {
   CHECK_THAT(run.err, Catch::Contains("needs"));
   CHECK_THAT(run.err, Catch::Contains("What would make"));
   CHECK_THAT(run.out, Catch::Contains("\"why_nothing_fits\""));
+}
+
+TEST_CASE("plan lists closest plans with distinct memory footprints", "[search][cli]") {
+  // On 8 GPUs, 405B never fits; overlap and schedule variants of one plan share a footprint.
+  const CliRun run =
+      RunPlan({"-m", "llama3.1-405b", "-c", "dgx-h100", "-g", "8", "--global-batch", "8"});
+  REQUIRE(run.code == 1);
+  std::istringstream lines(run.out + run.err);
+  std::set<std::string> footprints;
+  int listed = 0;
+  for (std::string line; std::getline(lines, line);) {
+    const size_t at = line.find(": stage ");
+    if (line.rfind("  ", 0) != 0 || at == std::string::npos) continue;
+    ++listed;
+    footprints.insert(line.substr(at));
+  }
+  CHECK(listed >= 2);
+  CHECK(footprints.size() == static_cast<size_t>(listed));
 }
 
 TEST_CASE("plan rejects bad input with exit 2", "[search][cli]") {
