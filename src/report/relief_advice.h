@@ -18,7 +18,8 @@ std::vector<std::string> TimeRelief(const ParallelPlan& plan, const std::string&
 // "gradients", "other").
 std::vector<std::string> MemoryRelief(const ParallelPlan& plan, const std::string& part);
 
-// The suggestions joined with ", " (never empty: the last resort is always listed).
+// The suggestions joined with ", ". For every part explain names, the list ends in a last
+// resort that needs no knob the plan lacks (more GPUs, more dp, fewer stages, ...).
 std::string JoinRelief(const std::vector<std::string>& items);
 
 }  // namespace paraplan
