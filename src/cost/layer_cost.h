@@ -9,7 +9,7 @@
 #include "cost/model_dims.h"
 #include "hardware/cluster.h"
 #include "hardware/collective_cost.h"
-#include "hardware/topology.h"
+#include "plan/placement.h"
 #include "plan/parallel_plan.h"
 
 namespace paraplan {

@@ -8,7 +8,7 @@
 #include <cstdint>
 
 #include "hardware/cluster.h"
-#include "hardware/topology.h"
+#include "hardware/group_placement.h"
 
 namespace paraplan {
 

@@ -1,4 +1,4 @@
-#include "hardware/topology.h"
+#include "plan/placement.h"
 
 #include <catch2/catch.hpp>
 
