@@ -8,7 +8,7 @@
 #include <utility>
 
 #include "calib/alpha_beta_fit.h"
-#include "calib/profile_lookup.h"
+#include "hardware/profile_lookup.h"
 #include "core/error.h"
 
 namespace paraplan {

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "calib/profile_lookup.h"
+#include "hardware/profile_lookup.h"
 #include "core/units.h"
 
 namespace paraplan {

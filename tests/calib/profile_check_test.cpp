@@ -8,7 +8,7 @@
 #include <sstream>
 
 #include "calib/profile_fit.h"
-#include "calib/profile_lookup.h"
+#include "hardware/profile_lookup.h"
 #include "calib/raw_csv.h"
 #include "cli/cli_runner.h"
 #include "config/efficiency_loader.h"

@@ -3,7 +3,7 @@
 #include <catch2/catch.hpp>
 #include <string>
 
-#include "calib/profile_lookup.h"
+#include "hardware/profile_lookup.h"
 #include "calib/raw_csv.h"
 #include "core/error.h"
 

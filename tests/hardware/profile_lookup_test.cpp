@@ -1,4 +1,4 @@
-#include "calib/profile_lookup.h"
+#include "hardware/profile_lookup.h"
 
 #include <catch2/catch.hpp>
 
