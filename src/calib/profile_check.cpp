@@ -6,7 +6,7 @@
 
 #include "core/format.h"
 #include "cost/compute_cost.h"
-#include "report/text_table.h"
+#include "core/text_table.h"
 
 namespace paraplan {
 namespace {

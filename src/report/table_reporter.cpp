@@ -4,7 +4,7 @@
 #include "core/format.h"
 #include "core/units.h"
 #include "report/plan_reporter.h"
-#include "report/text_table.h"
+#include "core/text_table.h"
 #include "search/objective.h"
 
 namespace paraplan {

@@ -11,7 +11,7 @@
 
 #include "core/error.h"
 #include "core/units.h"
-#include "report/text_table.h"
+#include "core/text_table.h"
 
 namespace paraplan {
 namespace {

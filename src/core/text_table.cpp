@@ -1,4 +1,4 @@
-#include "report/text_table.h"
+#include "core/text_table.h"
 
 #include <algorithm>
 #include <cstdint>
