@@ -12,7 +12,7 @@
 #include "cli/common_inputs.h"
 #include "config/efficiency_loader.h"
 #include "core/error.h"
-#include "cost/step_model.h"
+#include "evaluate/step_model.h"
 #include "report/plan_reporter.h"
 #include "search/objective.h"
 #include "search/plan_summary.h"

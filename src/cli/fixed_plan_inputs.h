@@ -7,7 +7,7 @@
 #include <string>
 
 #include "cli/common_inputs.h"
-#include "cost/step_model.h"
+#include "evaluate/step_model.h"
 #include "plan/parallel_plan.h"
 
 namespace paraplan {

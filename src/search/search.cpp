@@ -1,6 +1,6 @@
 #include "search/search.h"
 
-#include "cost/step_model.h"
+#include "evaluate/step_model.h"
 #include "search/plan_space.h"
 #include "search/search_core.h"
 #include "search/step_model_evaluator.h"

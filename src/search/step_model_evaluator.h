@@ -1,7 +1,7 @@
 // PlanEvaluator backed by the real cost model (StepModel) and the plan rules (PlanViolations).
 #pragma once
 
-#include "cost/step_model.h"
+#include "evaluate/step_model.h"
 #include "search/plan_evaluator.h"
 
 namespace paraplan {

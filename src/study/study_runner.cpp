@@ -7,7 +7,7 @@
 #include <thread>
 
 #include "config/study_file.h"
-#include "cost/step_model.h"
+#include "evaluate/step_model.h"
 #include "plan/plan_resolve.h"
 #include "plan/plan_rules.h"
 #include "search/search.h"

@@ -6,7 +6,7 @@
 #include <set>
 
 #include "core/error.h"
-#include "cost/step_model.h"
+#include "evaluate/step_model.h"
 #include "validate/holdout.h"
 #include "validate/parallel_for.h"
 #include "validate/validation_json.h"

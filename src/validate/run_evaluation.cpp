@@ -4,7 +4,7 @@
 
 #include "core/error.h"
 #include "core/units.h"
-#include "cost/step_model.h"
+#include "evaluate/step_model.h"
 #include "plan/plan_rules.h"
 #include "search/search.h"
 #include "validate/framework_conventions.h"

@@ -7,7 +7,7 @@
 #include <ctime>
 #include <vector>
 
-#include "cost/step_model.h"
+#include "evaluate/step_model.h"
 #include "cost/test_specs.h"
 #include "hardware/cluster.h"
 #include "model/model_spec.h"

@@ -16,7 +16,7 @@
 #include "config/efficiency_loader.h"
 #include "config/resolve.h"
 #include "core/units.h"
-#include "cost/step_model.h"
+#include "evaluate/step_model.h"
 #include "plan/plan_rules.h"
 #include "search/plan_space.h"
 #include "search/plan_summary.h"

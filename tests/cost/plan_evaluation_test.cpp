@@ -4,7 +4,7 @@
 #include <catch2/catch.hpp>
 #include <vector>
 
-#include "cost/step_model.h"
+#include "evaluate/step_model.h"
 #include "test_specs.h"
 
 using namespace paraplan;

@@ -6,7 +6,7 @@
 #include <random>
 #include <vector>
 
-#include "cost/step_model.h"
+#include "evaluate/step_model.h"
 #include "plan/plan_rules.h"
 
 using namespace paraplan;

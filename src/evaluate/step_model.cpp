@@ -1,4 +1,4 @@
-#include "cost/step_model.h"
+#include "evaluate/step_model.h"
 
 #include <algorithm>
 

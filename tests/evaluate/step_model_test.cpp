@@ -1,9 +1,9 @@
-#include "cost/step_model.h"
+#include "evaluate/step_model.h"
 
 #include <catch2/catch.hpp>
 
 #include "plan/plan_rules.h"
-#include "test_specs.h"
+#include "../cost/test_specs.h"
 
 using namespace paraplan;
 
