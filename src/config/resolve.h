@@ -7,19 +7,12 @@
 #include <vector>
 
 #include "core/error.h"
+#include "core/override.h"
 #include "hardware/cluster.h"
 #include "model/model_spec.h"
 #include "plan/plan_constraints.h"
 
 namespace paraplan {
-
-// One `--set PATH=VALUE` (or an `overrides:` entry). path is dotted and starts with its root:
-// "model.seq_len", "cluster.gpu.memory_GiB", "cluster.network.scaleout.bandwidth_GBps".
-struct Override {
-  std::string path;
-  std::string value;     // YAML scalar or flow text ("100", "[1, 2]", "{fp8: 1979}")
-  SourceLocation where;  // where the override was written (the flag, or a file position)
-};
 
 // Parses "a.b.c=value" from --set; throws InputError naming the flag when malformed.
 Override ParseOverrideFlag(const std::string& text);
