@@ -15,7 +15,7 @@
 #include "core/error.h"
 #include "study/study_runner.h"
 #include "study/study_shard.h"
-#include "study/sweep.h"
+#include "config/sweep.h"
 
 namespace paraplan {
 

@@ -9,7 +9,7 @@
 #include "config/overrides.h"
 #include "config/plan_loader.h"
 #include "config/yaml_reader.h"
-#include "study/study_metric.h"
+#include "config/study_metric.h"
 
 namespace paraplan {
 

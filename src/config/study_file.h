@@ -9,8 +9,8 @@
 #include "hardware/cluster.h"
 #include "model/model_spec.h"
 #include "plan/plan_constraints.h"
-#include "study/study_spec.h"
-#include "study/sweep.h"
+#include "config/study_spec.h"
+#include "config/sweep.h"
 
 namespace paraplan {
 

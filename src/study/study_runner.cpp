@@ -11,7 +11,7 @@
 #include "plan/plan_resolve.h"
 #include "plan/plan_rules.h"
 #include "search/search.h"
-#include "study/sweep.h"
+#include "config/sweep.h"
 
 namespace paraplan {
 

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <functional>
 
-#include "study/study_spec.h"
+#include "config/study_spec.h"
 #include "study/study_table.h"
 
 namespace paraplan {

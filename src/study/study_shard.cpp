@@ -9,7 +9,7 @@
 
 #include "core/error.h"
 #include "core/format.h"
-#include "study/study_metric.h"
+#include "config/study_metric.h"
 
 namespace paraplan {
 

@@ -13,7 +13,7 @@
 #include "core/format.h"
 #include "core/json.h"
 #include "core/units.h"
-#include "study/study_metric.h"
+#include "config/study_metric.h"
 
 namespace paraplan {
 

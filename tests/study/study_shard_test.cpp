@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "core/error.h"
-#include "study/study_metric.h"
+#include "config/study_metric.h"
 
 using namespace paraplan;
 

@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "config/resolve.h"
+#include "core/override.h"
 #include "core/error.h"
 #include "plan/plan_constraints.h"
 

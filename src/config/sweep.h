@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "study/study_spec.h"
+#include "config/study_spec.h"
 
 namespace paraplan {
 

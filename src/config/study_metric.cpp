@@ -1,4 +1,4 @@
-#include "study/study_metric.h"
+#include "config/study_metric.h"
 
 #include <utility>
 

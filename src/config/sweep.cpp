@@ -1,4 +1,4 @@
-#include "study/sweep.h"
+#include "config/sweep.h"
 
 #include <charconv>
 
