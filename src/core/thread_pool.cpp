@@ -1,5 +1,7 @@
 #include "core/thread_pool.h"
 
+#include <algorithm>
+#include <atomic>
 #include <exception>
 #include <mutex>
 #include <thread>
@@ -31,6 +33,24 @@ void RunOnWorkers(int threads, const std::function<void(int worker)>& fn) {
   guarded(0);
   for (auto& t : workers) t.join();
   if (first_error) std::rethrow_exception(first_error);
+}
+
+void ParallelFor(size_t n, int threads, const std::function<void(size_t)>& fn) {
+  const size_t workers = std::min(static_cast<size_t>(ResolveThreads(threads)), n);
+  if (workers <= 1) {
+    for (size_t i = 0; i < n; ++i) fn(i);
+    return;
+  }
+  std::atomic<size_t> next{0};
+  std::atomic<bool> failed{false};
+  RunOnWorkers(static_cast<int>(workers), [&](int) {
+    try {
+      for (size_t i = next++; i < n && !failed; i = next++) fn(i);
+    } catch (...) {
+      failed = true;
+      throw;
+    }
+  });
 }
 
 }  // namespace paraplan

@@ -1,12 +1,10 @@
 #include "study/study_runner.h"
 
-#include <algorithm>
-#include <atomic>
 #include <exception>
 #include <mutex>
-#include <thread>
 
 #include "config/study_file.h"
+#include "core/thread_pool.h"
 #include "evaluate/step_model.h"
 #include "plan/plan_resolve.h"
 #include "plan/plan_rules.h"
@@ -76,11 +74,6 @@ StudyRow EvaluatePoint(const StudySpec& spec, const StudyPoint& point, const Stu
   return row;
 }
 
-int HardwareThreads(int requested) {
-  if (requested > 0) return requested;
-  return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-}
-
 }  // namespace
 
 StudyTable MakeStudyTable(const StudySpec& spec) {
@@ -107,32 +100,25 @@ StudyTable RunStudy(const StudySpec& spec, const StudyRunOptions& options) {
   inputs.reserve(points.size());
   for (const StudyPoint& p : points) inputs.push_back(ResolveStudyPoint(spec, p));
 
-  const int threads = HardwareThreads(options.threads);
+  const int threads = ResolveThreads(options.threads);
   const bool across_points = static_cast<int64_t>(points.size()) >= threads;
   const int workers = across_points ? threads : 1;
   const int search_threads = across_points ? 1 : threads;
   table.rows.resize(points.size());
-  std::atomic<size_t> next{0};
   std::mutex mutex;
   int64_t done = 0;
   std::exception_ptr failure;
-  auto work = [&] {
-    for (size_t i = next++; i < points.size(); i = next++) {
-      try {
-        table.rows[i] = EvaluatePoint(spec, points[i], inputs[i], search_threads);
-      } catch (...) {
-        std::lock_guard<std::mutex> lock(mutex);
-        if (!failure) failure = std::current_exception();
-      }
+  ParallelFor(points.size(), workers, [&](size_t i) {
+    try {
+      table.rows[i] = EvaluatePoint(spec, points[i], inputs[i], search_threads);
+    } catch (...) {
       std::lock_guard<std::mutex> lock(mutex);
-      ++done;
-      if (options.progress) options.progress(done, static_cast<int64_t>(points.size()));
+      if (!failure) failure = std::current_exception();
     }
-  };
-  std::vector<std::thread> pool;
-  for (int w = 1; w < workers; ++w) pool.emplace_back(work);
-  work();
-  for (auto& t : pool) t.join();
+    std::lock_guard<std::mutex> lock(mutex);
+    ++done;
+    if (options.progress) options.progress(done, static_cast<int64_t>(points.size()));
+  });
   if (failure) std::rethrow_exception(failure);
   return table;
 }

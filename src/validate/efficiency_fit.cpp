@@ -8,7 +8,7 @@
 #include "core/error.h"
 #include "evaluate/step_model.h"
 #include "validate/holdout.h"
-#include "validate/parallel_for.h"
+#include "core/thread_pool.h"
 #include "validate/validation_json.h"
 
 namespace paraplan {

@@ -2,7 +2,7 @@
 
 #include "config/efficiency_loader.h"
 #include "validate/holdout.h"
-#include "validate/parallel_for.h"
+#include "core/thread_pool.h"
 
 namespace paraplan {
 

@@ -1,4 +1,4 @@
-#include "validate/parallel_for.h"
+#include "core/thread_pool.h"
 
 #include <atomic>
 #include <catch2/catch.hpp>
