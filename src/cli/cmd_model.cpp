@@ -13,6 +13,7 @@
 #include "core/json.h"
 #include "model/layer_graph.h"
 #include "model/model_counts.h"
+#include "model/model_names.h"
 
 namespace paraplan {
 
@@ -23,48 +24,6 @@ struct ShowOptions {
   std::string format = "table";
   std::vector<std::string> sets;
 };
-
-const char* ActivationName(Activation a) {
-  switch (a) {
-    case Activation::kGelu:
-      return "gelu";
-    case Activation::kSwiglu:
-      return "swiglu";
-    case Activation::kSquaredRelu:
-      return "squared_relu";
-    case Activation::kRelu:
-      return "relu";
-  }
-  return "?";
-}
-
-const char* AttentionName(AttentionKind a) {
-  switch (a) {
-    case AttentionKind::kMha:
-      return "mha";
-    case AttentionKind::kGqa:
-      return "gqa";
-    case AttentionKind::kMla:
-      return "mla";
-  }
-  return "?";
-}
-
-const char* NormName(Norm n) {
-  return n == Norm::kLayerNorm ? "layernorm" : "rmsnorm";
-}
-
-const char* PositionName(Position p) {
-  switch (p) {
-    case Position::kRope:
-      return "rope";
-    case Position::kLearned:
-      return "learned";
-    case Position::kAlibi:
-      return "alibi";
-  }
-  return "?";
-}
 
 // The component breakdown model show prints: the main model's groups, then the MTP modules.
 struct Component {
@@ -88,7 +47,7 @@ std::vector<Component> Components(const ModelCounts& c) {
 
 Json DimsJson(const ModelSpec& m, const LayerGraph& g) {
   Json attention = Json::MakeObject();
-  attention.Set("kind", AttentionName(m.attention_kind));
+  attention.Set("kind", ToString(m.attention_kind));
   if (m.attention_kind == AttentionKind::kMla) {
     attention.Set("q_lora_rank", m.mla.q_lora_rank)
         .Set("kv_lora_rank", m.mla.kv_lora_rank)
@@ -117,8 +76,8 @@ Json DimsJson(const ModelSpec& m, const LayerGraph& g) {
   d.Set("kv_heads", m.kv_heads > 0 ? m.kv_heads : m.heads);
   d.Set("head_dim", m.head_dim > 0 ? m.head_dim : m.hidden / m.heads);
   d.Set("ffn_hidden", m.ffn_hidden).Set("vocab", m.vocab).Set("seq_len", m.seq_len);
-  d.Set("activation", ActivationName(m.activation)).Set("norm", NormName(m.norm));
-  d.Set("position", PositionName(m.position)).Set("tied_embeddings", m.tied_embeddings);
+  d.Set("activation", ToString(m.activation)).Set("norm", ToString(m.norm));
+  d.Set("position", ToString(m.position)).Set("tied_embeddings", m.tied_embeddings);
   d.Set("mtp_layers", m.mtp_layers).Set("attention", attention).Set("moe", moe);
   d.Set("layer_kinds", kinds);
   return d;
@@ -174,7 +133,7 @@ std::string Pad(const std::string& s, size_t width) {
 
 std::string Describe(const ModelSpec& m) {
   std::string s = std::to_string(m.layers) + " layers, hidden " + std::to_string(m.hidden) + ", " +
-                  std::to_string(m.heads) + " heads (" + AttentionName(m.attention_kind) + ", " +
+                  std::to_string(m.heads) + " heads (" + ToString(m.attention_kind) + ", " +
                   std::to_string(m.kv_heads > 0 ? m.kv_heads : m.heads) + " kv)";
   if (m.IsMoe()) {
     s += ", " + std::to_string(m.moe->experts) + " experts top-" + std::to_string(m.moe->top_k);
@@ -182,7 +141,7 @@ std::string Describe(const ModelSpec& m) {
   }
   if (m.sliding_window > 0) s += ", sliding window " + std::to_string(m.sliding_window);
   if (m.mtp_layers > 0) s += ", " + std::to_string(m.mtp_layers) + " MTP";
-  return s + ", vocab " + std::to_string(m.vocab) + ", " + ActivationName(m.activation);
+  return s + ", vocab " + std::to_string(m.vocab) + ", " + ToString(m.activation);
 }
 
 void ShowTable(std::ostream& out, const ModelSpec& m, const ModelCounts& c) {

@@ -4,22 +4,11 @@
 
 #include "config/hf_import.h"
 #include "config/overrides.h"
+#include "model/model_names.h"
 
 namespace paraplan {
 
 namespace {
-
-const std::vector<std::pair<const char*, Activation>> kActivations = {
-    {"gelu", Activation::kGelu},
-    {"swiglu", Activation::kSwiglu},
-    {"squared_relu", Activation::kSquaredRelu},
-    {"relu", Activation::kRelu}};
-const std::vector<std::pair<const char*, Norm>> kNorms = {{"layernorm", Norm::kLayerNorm},
-                                                          {"rmsnorm", Norm::kRmsNorm}};
-const std::vector<std::pair<const char*, Position>> kPositions = {
-    {"rope", Position::kRope}, {"learned", Position::kLearned}, {"alibi", Position::kAlibi}};
-const std::vector<std::pair<const char*, AttentionKind>> kAttentionKinds = {
-    {"mha", AttentionKind::kMha}, {"gqa", AttentionKind::kGqa}, {"mla", AttentionKind::kMla}};
 
 const std::vector<std::string> kModelKeys = {
     "name",      "layers",  "hidden",     "heads", "kv_heads", "head_dim",        "ffn_hidden",
@@ -86,7 +75,7 @@ void ReadAttentionBlock(const YamlMap& top, ModelSpec& m) {
   m.attention_kind = DefaultKind(m, attention);
   if (attention && attention->Has("kind")) {
     const YamlNode kind = attention->Required("kind");
-    m.attention_kind = kind.AsEnum(kAttentionKinds);
+    m.attention_kind = kind.AsEnum(AttentionKindNames());
     if (m.attention_kind == AttentionKind::kMha && m.kv_heads != m.heads) {
       kind.Fail("mha needs kv_heads == heads (" + Num(m.heads) + "), got kv_heads " +
                 Num(m.kv_heads) + "; use gqa");
@@ -148,11 +137,11 @@ ModelSpec ReadModel(const YamlNode& node, const std::string& default_name) {
   } else {
     m.ffn_hidden = m.moe->expert_ffn_hidden;
   }
-  m.activation = top.Required("activation").AsEnum(kActivations);
+  m.activation = top.Required("activation").AsEnum(ActivationNames());
   const bool gated = m.activation == Activation::kSwiglu;
-  m.norm = top.Has("norm") ? top.Required("norm").AsEnum(kNorms)
+  m.norm = top.Has("norm") ? top.Required("norm").AsEnum(NormNames())
                            : (gated ? Norm::kRmsNorm : Norm::kLayerNorm);
-  m.position = top.Has("position") ? top.Required("position").AsEnum(kPositions)
+  m.position = top.Has("position") ? top.Required("position").AsEnum(PositionNames())
                                    : (gated ? Position::kRope : Position::kLearned);
   m.tied_embeddings = top.Bool("tied_embeddings", false);
   m.mtp_layers = top.NonNegativeInt("mtp_layers", 0);

@@ -63,11 +63,7 @@ std::vector<int64_t> Ints(const std::vector<std::string>& values, int64_t min_va
 }
 
 std::array<ParallelDim, 5> ParsePlacement(const std::string& text) {
-  const std::vector<std::pair<const char*, ParallelDim>> dims = {{"tp", ParallelDim::kTp},
-                                                                 {"cp", ParallelDim::kCp},
-                                                                 {"ep", ParallelDim::kEp},
-                                                                 {"dp", ParallelDim::kDp},
-                                                                 {"pp", ParallelDim::kPp}};
+  const NameTable<ParallelDim>& dims = ParallelDimNames();
   std::array<ParallelDim, 5> order{};
   size_t count = 0;
   size_t start = 0;
@@ -109,24 +105,6 @@ struct KnobEntry {
   KnobSetter set;
 };
 
-const std::vector<std::pair<const char*, Recompute>> kRecompute = {
-    {"none", Recompute::kNone},
-    {"selective", Recompute::kSelective},
-    {"full", Recompute::kFull},
-    {"op", Recompute::kOp}};
-const std::vector<std::pair<const char*, Precision>> kPrecision = {
-    {"bf16", Precision::kBf16}, {"fp16", Precision::kFp16}, {"fp8", Precision::kFp8}};
-const std::vector<std::pair<const char*, Schedule>> kSchedule = {
-    {"gpipe", Schedule::kGpipe},
-    {"1f1b", Schedule::k1F1B},
-    {"interleaved", Schedule::kInterleaved},
-    {"zero-bubble", Schedule::kZeroBubble},
-    {"dualpipe", Schedule::kDualPipe}};
-const std::vector<std::pair<const char*, MoeRouting>> kRouting = {
-    {"dropless", MoeRouting::kDropless}, {"drop", MoeRouting::kDrop}};
-const std::vector<std::pair<const char*, CommDtype>> kCommDtype = {
-    {"fp32", CommDtype::kFp32}, {"bf16", CommDtype::kBf16}, {"fp8", CommDtype::kFp8}};
-
 #define PARAPLAN_INT_KNOB(field)                                                                  \
   {                                                                                               \
 #field, [](PlanConstraints & p, const std::vector <std::string>& v) { p.field = Ints(v, 1); } \
@@ -163,7 +141,7 @@ const std::vector<KnobEntry>& KnobTable() {
       PARAPLAN_INT_KNOB(micro_batch),
       PARAPLAN_INT_KNOB(global_batch),
       PARAPLAN_INT_KNOB(seq_len),
-      PARAPLAN_ENUM_KNOB(recompute, kRecompute),
+      PARAPLAN_ENUM_KNOB(recompute, RecomputeNames()),
       PARAPLAN_BOOL_KNOB(sequence_parallel),
       {"zero",
        [](PlanConstraints& p, const std::vector<std::string>& v) {
@@ -173,12 +151,12 @@ const std::vector<KnobEntry>& KnobTable() {
            return static_cast<int>(z);
          });
        }},
-      PARAPLAN_ENUM_KNOB(precision, kPrecision),
-      PARAPLAN_ENUM_KNOB(schedule, kSchedule),
-      PARAPLAN_ENUM_KNOB(moe_routing, kRouting),
+      PARAPLAN_ENUM_KNOB(precision, PrecisionNames()),
+      PARAPLAN_ENUM_KNOB(schedule, ScheduleNames()),
+      PARAPLAN_ENUM_KNOB(moe_routing, MoeRoutingNames()),
       PARAPLAN_NUMBER_KNOB(moe_capacity_factor, 0.0, false),
       PARAPLAN_NUMBER_KNOB(moe_imbalance, 1.0, true),
-      PARAPLAN_ENUM_KNOB(dp_comm_dtype, kCommDtype),
+      PARAPLAN_ENUM_KNOB(dp_comm_dtype, CommDtypeNames()),
       PARAPLAN_NUMBER_KNOB(dp_bucket_MB, 0.0, true),
       {"placement",
        [](PlanConstraints& p, const std::vector<std::string>& v) {

@@ -8,8 +8,8 @@
 #include "config/model_loader.h"
 #include "config/overrides.h"
 #include "config/plan_loader.h"
-#include "config/yaml_reader.h"
 #include "config/study_metric.h"
+#include "config/yaml_reader.h"
 
 namespace paraplan {
 
@@ -169,10 +169,7 @@ StudySpec ReadStudy(const YamlDocument& doc, const std::string& base_dir) {
   spec.inline_specs = inline_specs;
   if (auto o = top.Find("overrides")) spec.overrides = ReadOverrides(*o, {"model", "cluster"});
   if (auto p = top.Find("plan")) spec.plan = ReadPlanConstraints(*p);
-  spec.mode = top.Has("mode")
-                  ? top.Required("mode").AsEnum<StudyMode>(
-                        {{"plan", StudyMode::kPlan}, {"simulate", StudyMode::kSimulate}})
-                  : StudyMode::kPlan;
+  spec.mode = top.Has("mode") ? top.Required("mode").AsEnum(StudyModeNames()) : StudyMode::kPlan;
   spec.simulate_top = top.PositiveInt("simulate_top", spec.simulate_top);
   if (auto m = top.Find("metric")) {
     try {

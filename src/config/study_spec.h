@@ -9,8 +9,9 @@
 #include <utility>
 #include <vector>
 
-#include "core/override.h"
 #include "core/error.h"
+#include "core/name_table.h"
+#include "core/override.h"
 #include "plan/plan_constraints.h"
 
 namespace paraplan {
@@ -18,6 +19,7 @@ namespace paraplan {
 struct StudyInlineSpecs;
 
 enum class StudyMode { kPlan, kSimulate };
+const NameTable<StudyMode>& StudyModeNames();  // plan simulate
 const char* ToString(StudyMode mode);
 
 // What a swept key changes: a model or cluster field (dotted override), the whole model or

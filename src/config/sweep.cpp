@@ -6,8 +6,14 @@
 
 namespace paraplan {
 
+const NameTable<StudyMode>& StudyModeNames() {
+  static const NameTable<StudyMode> kTable = {{"plan", StudyMode::kPlan},
+                                              {"simulate", StudyMode::kSimulate}};
+  return kTable;
+}
+
 const char* ToString(StudyMode mode) {
-  return mode == StudyMode::kPlan ? "plan" : "simulate";
+  return NameOf(StudyModeNames(), mode);
 }
 
 void CheckDimension(const SweepDimension& dimension) {

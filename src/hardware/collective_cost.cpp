@@ -7,20 +7,17 @@
 
 namespace paraplan {
 
+const NameTable<CollectiveOp>& CollectiveOpNames() {
+  static const NameTable<CollectiveOp> kTable = {{"all_reduce", CollectiveOp::kAllReduce},
+                                                 {"all_gather", CollectiveOp::kAllGather},
+                                                 {"reduce_scatter", CollectiveOp::kReduceScatter},
+                                                 {"all_to_all", CollectiveOp::kAllToAll},
+                                                 {"send_recv", CollectiveOp::kSendRecv}};
+  return kTable;
+}
+
 const char* ToString(CollectiveOp op) {
-  switch (op) {
-    case CollectiveOp::kAllReduce:
-      return "all_reduce";
-    case CollectiveOp::kAllGather:
-      return "all_gather";
-    case CollectiveOp::kReduceScatter:
-      return "reduce_scatter";
-    case CollectiveOp::kAllToAll:
-      return "all_to_all";
-    case CollectiveOp::kSendRecv:
-      return "send_recv";
-  }
-  return "?";
+  return NameOf(CollectiveOpNames(), op);
 }
 
 double BusFactor(CollectiveOp op, int64_t ranks) {

@@ -7,6 +7,7 @@
 #include <array>
 #include <cstdint>
 
+#include "core/name_table.h"
 #include "hardware/cluster.h"
 #include "hardware/group_placement.h"
 
@@ -16,10 +17,12 @@ enum class CollectiveOp { kAllReduce, kAllGather, kReduceScatter, kAllToAll, kSe
 inline constexpr int kCollectiveOps = 5;
 
 // Profile names: all_reduce | all_gather | reduce_scatter | all_to_all | send_recv.
+const NameTable<CollectiveOp>& CollectiveOpNames();
 const char* ToString(CollectiveOp op);
 
 // nccl-tests bus factor for n ranks: all-reduce 2(n-1)/n; all-gather, reduce-scatter and
-// all-to-all (n-1)/n; send/recv 1. n < 2 gives 0 (nothing moves).
+// all-to-all (n-1)/n; send/recv 1. n < 2 gives 0 (nothing moves). The one bus-factor formula:
+// BusBandwidthFactor (hardware/profile_lookup.h) reads it for profile fits.
 double BusFactor(CollectiveOp op, int64_t ranks);
 
 // Latency steps of one collective over n ranks on one tier: ring all-reduce 2(n-1), tree

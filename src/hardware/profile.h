@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -32,8 +33,8 @@ struct AttentionPoint {
 struct CalibrationProfile {
   // collectives[op][tier]: op is all_reduce | all_gather | reduce_scatter | all_to_all | send_recv.
   std::map<std::string, std::map<std::string, CollectiveFit>> collectives;
-  // gemm[dtype]: measured points; dtype is bf16 | fp16 | fp8.
-  std::map<std::string, std::vector<GemmPoint>> gemm;
+  // gemm[dtype]: measured points; dtype is bf16 | fp16 | fp8 (found by a name without copying).
+  std::map<std::string, std::vector<GemmPoint>, std::less<>> gemm;
   std::vector<AttentionPoint> attention;
   double memory_bandwidth_GBps = 0;             // 0 = not measured
   std::map<std::string, std::string> metadata;  // gpu, driver, cuda, nccl, date, ...

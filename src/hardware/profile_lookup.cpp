@@ -3,8 +3,11 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <string>
+#include <vector>
 
 #include "core/error.h"
+#include "hardware/collective_cost.h"
 
 namespace paraplan {
 namespace {
@@ -49,7 +52,7 @@ double InverseDistanceWeighted(const std::vector<Point>& points, const LogPoint&
 
 }  // namespace
 
-double ProfileGemmTflops(const CalibrationProfile& profile, const std::string& dtype, int64_t m,
+double ProfileGemmTflops(const CalibrationProfile& profile, std::string_view dtype, int64_t m,
                          int64_t n, int64_t k, bool* found) {
   if (found != nullptr) *found = false;
   const auto it = profile.gemm.find(dtype);
@@ -89,14 +92,15 @@ double CollectiveTimeUs(const CollectiveFit& fit, double bus_bytes) {
 }
 
 double BusBandwidthFactor(const std::string& op, int ranks) {
-  const double n = ranks < 2 ? 1.0 : static_cast<double>(ranks);
-  if (op == "all_reduce") return ranks < 2 ? 1.0 : 2.0 * (n - 1.0) / n;
-  if (op == "all_gather" || op == "reduce_scatter" || op == "all_to_all") {
-    return ranks < 2 ? 1.0 : (n - 1.0) / n;
+  std::vector<std::string> valid;
+  for (const auto& [name, value] : CollectiveOpNames()) {
+    if (op == name) return ranks < 2 ? 1.0 : BusFactor(value, ranks);
+    valid.emplace_back(name);
   }
-  if (op == "send_recv") return 1.0;
-  throw InputError("unknown collective '" + op +
-                   "' (valid: all_gather, all_reduce, all_to_all, reduce_scatter, send_recv)");
+  std::sort(valid.begin(), valid.end());
+  std::string list;
+  for (const std::string& name : valid) list += (list.empty() ? "" : ", ") + name;
+  throw InputError("unknown collective '" + op + "' (valid: " + list + ")");
 }
 
 }  // namespace paraplan

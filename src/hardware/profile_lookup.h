@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "hardware/profile.h"
 
@@ -13,7 +14,7 @@ namespace paraplan {
 // returns its value; otherwise inverse-distance weighting (power 2) over the nearest measured
 // shapes (up to 4) in (ln m, ln n, ln k) space. *found (when not null) is false, and the result
 // 0, when the profile has no point for the dtype or a dimension is < 1.
-double ProfileGemmTflops(const CalibrationProfile& profile, const std::string& dtype, int64_t m,
+double ProfileGemmTflops(const CalibrationProfile& profile, std::string_view dtype, int64_t m,
                          int64_t n, int64_t k, bool* found);
 
 // Achieved TFLOP/s of causal attention (FLOPs: 4·seq²·heads·head_dim/2 forward, 2.5× that
@@ -34,9 +35,9 @@ bool ProfileCollective(const CalibrationProfile& profile, const std::string& op,
 // bus_bytes is the payload times the nccl-tests bus factor for the op and rank count.
 double CollectiveTimeUs(const CollectiveFit& fit, double bus_bytes);
 
-// nccl-tests bus-bandwidth factor (nccl-tests doc/PERFORMANCE.md): all_reduce 2(n−1)/n,
-// all_gather / reduce_scatter / all_to_all (n−1)/n, send_recv 1. Throws InputError on an
-// unknown op; ranks < 2 gives 1.
+// BusFactor (hardware/collective_cost.h, nccl-tests doc/PERFORMANCE.md) of the collective named
+// `op`, as a profile fit reads it. Throws InputError on an unknown op. ranks < 2 gives 1 (the
+// cost model's BusFactor gives 0: nothing moves); fits skip single-rank rows before asking.
 double BusBandwidthFactor(const std::string& op, int ranks);
 
 }  // namespace paraplan

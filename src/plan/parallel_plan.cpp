@@ -13,78 +13,67 @@ double DpBucketBytes(const ParallelPlan& plan) {
   return elements * bytes_per_element;
 }
 
+const NameTable<Recompute>& RecomputeNames() {
+  static const NameTable<Recompute> kTable = {{"none", Recompute::kNone},
+                                              {"selective", Recompute::kSelective},
+                                              {"full", Recompute::kFull},
+                                              {"op", Recompute::kOp}};
+  return kTable;
+}
+
+const NameTable<Precision>& PrecisionNames() {
+  static const NameTable<Precision> kTable = {
+      {"bf16", Precision::kBf16}, {"fp16", Precision::kFp16}, {"fp8", Precision::kFp8}};
+  return kTable;
+}
+
+const NameTable<Schedule>& ScheduleNames() {
+  static const NameTable<Schedule> kTable = {{"gpipe", Schedule::kGpipe},
+                                             {"1f1b", Schedule::k1F1B},
+                                             {"interleaved", Schedule::kInterleaved},
+                                             {"zero-bubble", Schedule::kZeroBubble},
+                                             {"dualpipe", Schedule::kDualPipe}};
+  return kTable;
+}
+
+const NameTable<MoeRouting>& MoeRoutingNames() {
+  static const NameTable<MoeRouting> kTable = {{"dropless", MoeRouting::kDropless},
+                                               {"drop", MoeRouting::kDrop}};
+  return kTable;
+}
+
+const NameTable<CommDtype>& CommDtypeNames() {
+  static const NameTable<CommDtype> kTable = {
+      {"fp32", CommDtype::kFp32}, {"bf16", CommDtype::kBf16}, {"fp8", CommDtype::kFp8}};
+  return kTable;
+}
+
+const NameTable<ParallelDim>& ParallelDimNames() {
+  static const NameTable<ParallelDim> kTable = {{"tp", ParallelDim::kTp},
+                                                {"cp", ParallelDim::kCp},
+                                                {"ep", ParallelDim::kEp},
+                                                {"dp", ParallelDim::kDp},
+                                                {"pp", ParallelDim::kPp}};
+  return kTable;
+}
+
 const char* ToString(Recompute v) {
-  switch (v) {
-    case Recompute::kNone:
-      return "none";
-    case Recompute::kSelective:
-      return "selective";
-    case Recompute::kFull:
-      return "full";
-    case Recompute::kOp:
-      return "op";
-  }
-  return "?";
+  return NameOf(RecomputeNames(), v);
 }
-
 const char* ToString(Precision v) {
-  switch (v) {
-    case Precision::kBf16:
-      return "bf16";
-    case Precision::kFp16:
-      return "fp16";
-    case Precision::kFp8:
-      return "fp8";
-  }
-  return "?";
+  return NameOf(PrecisionNames(), v);
 }
-
 const char* ToString(Schedule v) {
-  switch (v) {
-    case Schedule::kGpipe:
-      return "gpipe";
-    case Schedule::k1F1B:
-      return "1f1b";
-    case Schedule::kInterleaved:
-      return "interleaved";
-    case Schedule::kZeroBubble:
-      return "zero-bubble";
-    case Schedule::kDualPipe:
-      return "dualpipe";
-  }
-  return "?";
+  return NameOf(ScheduleNames(), v);
 }
-
 const char* ToString(MoeRouting v) {
-  return v == MoeRouting::kDrop ? "drop" : "dropless";
+  return NameOf(MoeRoutingNames(), v);
 }
-
 const char* ToString(CommDtype v) {
-  switch (v) {
-    case CommDtype::kFp32:
-      return "fp32";
-    case CommDtype::kBf16:
-      return "bf16";
-    case CommDtype::kFp8:
-      return "fp8";
-  }
-  return "?";
+  return NameOf(CommDtypeNames(), v);
 }
-
 const char* ToString(ParallelDim v) {
-  switch (v) {
-    case ParallelDim::kTp:
-      return "tp";
-    case ParallelDim::kCp:
-      return "cp";
-    case ParallelDim::kEp:
-      return "ep";
-    case ParallelDim::kDp:
-      return "dp";
-    case ParallelDim::kPp:
-      return "pp";
-  }
-  return "?";
+  return NameOf(ParallelDimNames(), v);
 }
 
 std::string PlacementToString(const std::array<ParallelDim, 5>& placement) {

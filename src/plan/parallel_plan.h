@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "core/name_table.h"
+
 namespace paraplan {
 
 // kSelective is Megatron-LM's (core attention recomputed); kOp is torchtitan's per-op selective
@@ -58,7 +60,15 @@ struct ParallelPlan {
 // per bucket, so that per-bucket latency does not grow with the data-parallel size.
 double DpBucketBytes(const ParallelPlan& plan);
 
-// Names as they appear in files, flags and JSON ("1f1b", "selective", ...).
+// Names as they appear in files, flags and JSON ("1f1b", "selective", ...), one table per enum
+// in the order messages list them; ToString and the plan loader read them.
+const NameTable<Recompute>& RecomputeNames();
+const NameTable<Precision>& PrecisionNames();
+const NameTable<Schedule>& ScheduleNames();
+const NameTable<MoeRouting>& MoeRoutingNames();
+const NameTable<CommDtype>& CommDtypeNames();
+const NameTable<ParallelDim>& ParallelDimNames();
+
 const char* ToString(Recompute v);
 const char* ToString(Precision v);
 const char* ToString(Schedule v);
