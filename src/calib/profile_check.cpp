@@ -5,8 +5,8 @@
 #include <sstream>
 
 #include "core/format.h"
-#include "cost/compute_cost.h"
 #include "core/text_table.h"
+#include "cost/compute_cost.h"
 
 namespace paraplan {
 namespace {

@@ -8,8 +8,8 @@
 #include <utility>
 
 #include "calib/alpha_beta_fit.h"
-#include "hardware/profile_lookup.h"
 #include "core/error.h"
+#include "hardware/profile_lookup.h"
 
 namespace paraplan {
 namespace {

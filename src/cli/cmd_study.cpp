@@ -12,10 +12,10 @@
 
 #include "cli/command.h"
 #include "config/study_file.h"
+#include "config/sweep.h"
 #include "core/error.h"
 #include "study/study_runner.h"
 #include "study/study_shard.h"
-#include "config/sweep.h"
 
 namespace paraplan {
 

@@ -6,11 +6,11 @@
 #include <cstdint>
 #include <string>
 
+#include "config/study_spec.h"
+#include "config/sweep.h"
 #include "hardware/cluster.h"
 #include "model/model_spec.h"
 #include "plan/plan_constraints.h"
-#include "config/study_spec.h"
-#include "config/sweep.h"
 
 namespace paraplan {
 

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "hardware/profile_lookup.h"
 #include "core/units.h"
+#include "hardware/profile_lookup.h"
 
 namespace paraplan {
 

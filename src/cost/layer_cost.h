@@ -9,8 +9,8 @@
 #include "cost/model_dims.h"
 #include "hardware/cluster.h"
 #include "hardware/collective_cost.h"
-#include "plan/placement.h"
 #include "plan/parallel_plan.h"
+#include "plan/placement.h"
 
 namespace paraplan {
 

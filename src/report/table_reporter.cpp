@@ -2,9 +2,9 @@
 #include <cmath>
 
 #include "core/format.h"
+#include "core/text_table.h"
 #include "core/units.h"
 #include "report/plan_reporter.h"
-#include "core/text_table.h"
 #include "search/objective.h"
 
 namespace paraplan {

@@ -7,9 +7,9 @@
 #include <limits>
 #include <set>
 
+#include "config/study_metric.h"
 #include "core/error.h"
 #include "core/format.h"
-#include "config/study_metric.h"
 
 namespace paraplan {
 

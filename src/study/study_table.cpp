@@ -9,11 +9,11 @@
 #include <map>
 #include <sstream>
 
+#include "config/study_metric.h"
 #include "core/error.h"
 #include "core/format.h"
 #include "core/json.h"
 #include "core/units.h"
-#include "config/study_metric.h"
 
 namespace paraplan {
 

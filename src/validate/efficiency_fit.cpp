@@ -6,9 +6,9 @@
 #include <set>
 
 #include "core/error.h"
+#include "core/thread_pool.h"
 #include "evaluate/step_model.h"
 #include "validate/holdout.h"
-#include "core/thread_pool.h"
 #include "validate/validation_json.h"
 
 namespace paraplan {

@@ -7,8 +7,8 @@
 #include <ctime>
 #include <vector>
 
-#include "evaluate/step_model.h"
 #include "cost/test_specs.h"
+#include "evaluate/step_model.h"
 #include "hardware/cluster.h"
 #include "model/model_spec.h"
 #include "plan/plan_rules.h"

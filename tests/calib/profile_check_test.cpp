@@ -8,12 +8,12 @@
 #include <sstream>
 
 #include "calib/profile_fit.h"
-#include "hardware/profile_lookup.h"
 #include "calib/raw_csv.h"
 #include "cli/cli_runner.h"
 #include "config/efficiency_loader.h"
 #include "config/resolve.h"
 #include "cost/compute_cost.h"
+#include "hardware/profile_lookup.h"
 
 namespace paraplan {
 namespace {

@@ -3,9 +3,9 @@
 #include <catch2/catch.hpp>
 #include <string>
 
-#include "hardware/profile_lookup.h"
 #include "calib/raw_csv.h"
 #include "core/error.h"
+#include "hardware/profile_lookup.h"
 
 namespace paraplan {
 namespace {

@@ -1,9 +1,9 @@
-#include "core/thread_pool.h"
-
 #include <atomic>
 #include <catch2/catch.hpp>
 #include <stdexcept>
 #include <vector>
+
+#include "core/thread_pool.h"
 
 using namespace paraplan;
 

@@ -2,8 +2,8 @@
 
 #include <catch2/catch.hpp>
 
-#include "plan/plan_rules.h"
 #include "../cost/test_specs.h"
+#include "plan/plan_rules.h"
 
 using namespace paraplan;
 

@@ -1,7 +1,7 @@
 // Property tests over random valid models, clusters and plans (issue 9). Seeded, bounded in
 // count: the same cases every run. Each property is one the cost model must hold for any input.
-#include <catch2/catch.hpp>
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <random>
 #include <vector>
@@ -57,9 +57,9 @@ Cluster RandomCluster(std::mt19937_64& rng) {
   const double bf16 = static_cast<double>(Pick(rng, {312, 989, 2250}));
   c.gpu.peak_tflops = {bf16 / 10, bf16 / 2, bf16, bf16, 2 * bf16};
   const int64_t node = Pick(rng, {4, 8, 72});
-  c.network = {{"nvlink", node, static_cast<double>(Pick(rng, {150, 300, 450, 900})), 3, 1.0, false},
-               {"scaleout", 1 << 20, static_cast<double>(Pick(rng, {12, 25, 50, 100})), 10, 1.0,
-                false}};
+  c.network = {
+      {"nvlink", node, static_cast<double>(Pick(rng, {150, 300, 450, 900})), 3, 1.0, false},
+      {"scaleout", 1 << 20, static_cast<double>(Pick(rng, {12, 25, 50, 100})), 10, 1.0, false}};
   return c;
 }
 

@@ -10,8 +10,8 @@
 #include <sstream>
 
 #include "core/error.h"
-#include "core/units.h"
 #include "core/text_table.h"
+#include "core/units.h"
 
 namespace paraplan {
 namespace {

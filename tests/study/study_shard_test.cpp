@@ -4,8 +4,8 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
-#include "core/error.h"
 #include "config/study_metric.h"
+#include "core/error.h"
 
 using namespace paraplan;
 
