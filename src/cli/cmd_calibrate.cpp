@@ -10,7 +10,6 @@
 #include "calib/profile_fit.h"
 #include "calib/raw_csv.h"
 #include "cli/command.h"
-#include "config/efficiency_loader.h"
 #include "config/profile_io.h"
 #include "config/resolve.h"
 #include "core/error.h"
@@ -80,7 +79,6 @@ struct CheckOptions {
 
 void RunCheck(const CheckOptions& options, CliContext& ctx) {
   Cluster cluster = LoadCluster(options.cluster);
-  ApplyDefaultEfficiency(cluster);
   if (!cluster.profile && !ctx.quiet) {
     *ctx.err << "paraplan: warning: cluster '" << cluster.name
              << "' has no calibration profile; both columns show the built-in defaults\n";

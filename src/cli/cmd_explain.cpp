@@ -22,9 +22,8 @@ void AddExplainCommand(CLI::App& app, CliContext& ctx) {
       "\"tp=8,pp=2,micro_batch=1,global_batch=64\"");
   AddFixedPlanOptions(sub, *options);
   sub->callback([&ctx, options] {
-    const FixedPlanRun run = LoadFixedPlan(*options);
-    const StepResult result = RunFixedPlan(run, *options);
-    const PipelineInput stages = run.model.BuildPipelineInput(run.plan);
+    PipelineInput stages;
+    const StepResult result = SimulateFixedPlan(*options, &stages);
     if (options->format == "json") {
       Json j = StepResultToJson(result);
       j.Set("advice", TimeAdvice(result) + MemoryAdvice(result));

@@ -10,17 +10,13 @@
 
 #include "cli/command.h"
 #include "cli/common_inputs.h"
-#include "config/efficiency_loader.h"
 #include "core/error.h"
 #include "evaluate/step_model.h"
+#include "report/chrome_trace.h"
 #include "report/plan_reporter.h"
 #include "search/objective.h"
 #include "search/plan_summary.h"
 #include "search/search.h"
-#if __has_include("report/chrome_trace.h")
-#include "report/chrome_trace.h"
-#define PARAPLAN_HAS_CHROME_TRACE 1
-#endif
 
 namespace paraplan {
 
@@ -112,21 +108,14 @@ SearchOptions MakeSearchOptions(const PlanOptions& o) {
 void WriteBestTrace(const LoadedInputs& in, const ParallelPlan& plan, const std::string& path) {
   std::ofstream out(path, std::ios::binary);
   if (!out) throw InputError("--trace: cannot write " + path);
-#ifdef PARAPLAN_HAS_CHROME_TRACE
   const StepModel model(in.model, in.cluster, in.gpus);
   std::vector<TimelineEvent> timeline;
   model.Simulate(plan, &timeline);
   out << ChromeTraceJson(timeline, "paraplan plan: best plan, " + PlanSummary(plan));
-#else
-  (void)in;
-  (void)plan;
-  throw InputError("--trace: the Chrome trace writer is not part of this build");
-#endif
 }
 
 void RunPlan(const PlanOptions& o, CliContext& ctx) {
   LoadedInputs in = LoadInputs(o.inputs);
-  ApplyDefaultEfficiency(in.cluster);
   const PlanConstraints constraints = Constraints(o, in.plan);
   SearchOptions search = MakeSearchOptions(o);
   std::ofstream file;

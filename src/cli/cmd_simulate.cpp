@@ -22,8 +22,7 @@ void AddSimulateCommand(CLI::App& app, CliContext& ctx) {
       "\"tp=8,pp=16,vpp=2,global_batch=1536,recompute=full\" --format json --trace t.json");
   AddFixedPlanOptions(sub, *options);
   sub->callback([&ctx, options] {
-    const FixedPlanRun run = LoadFixedPlan(*options);
-    const StepResult result = RunFixedPlan(run, *options);
+    const StepResult result = SimulateFixedPlan(*options);
     if (options->format == "json") {
       *ctx.out << StepResultToJson(result).Dump(2) << "\n";
     } else {

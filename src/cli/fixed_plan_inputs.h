@@ -1,14 +1,13 @@
 // What `simulate` and `explain` share: the common inputs, resolved to one fixed plan that obeys
-// the rules, and the cost model for it. Built-in efficiency defaults come from
-// hardware/efficiency.yaml here (the library itself does no file I/O).
+// the rules, and the cost model for it.
 #pragma once
 
 #include <CLI/CLI.hpp>
 #include <string>
 
 #include "cli/common_inputs.h"
-#include "evaluate/step_model.h"
-#include "plan/parallel_plan.h"
+#include "cost/step_result.h"
+#include "sim/pipeline_input.h"
 
 namespace paraplan {
 
@@ -22,16 +21,9 @@ struct FixedPlanOptions {
 // -m -c -g --plan --set --format --trace --analytic.
 void AddFixedPlanOptions(CLI::App* sub, FixedPlanOptions& options);
 
-struct FixedPlanRun {
-  StepModel model;
-  ParallelPlan plan;
-};
-
-// Loads inputs, applies efficiency defaults, resolves the plan and checks every rule; throws
-// InputError listing the violated rules.
-FixedPlanRun LoadFixedPlan(const FixedPlanOptions& options);
-
-// Estimate or simulate as the options say; writes the trace when asked.
-StepResult RunFixedPlan(const FixedPlanRun& run, const FixedPlanOptions& options);
+// Loads the inputs, resolves the plan and runs it (evaluate/fixed_plan.h): estimate or simulate
+// as the options say, writing the trace when asked; `stages` (when set) gets the simulator's
+// input. Throws InputError listing the violated rules.
+StepResult SimulateFixedPlan(const FixedPlanOptions& options, PipelineInput* stages = nullptr);
 
 }  // namespace paraplan

@@ -1,7 +1,7 @@
 // Built-in efficiency defaults per GPU family, read from hardware/efficiency.yaml (found through
-// DataSearchDirs()). The library never caches this file: the CLI (and any other entry point
-// that loads a cluster) calls ApplyDefaultEfficiency once after LoadCluster; StepModel does no
-// file I/O and uses cluster.efficiency as given.
+// DataSearchDirs()). The library never caches this file: the cluster loader (ReadCluster, so
+// LoadCluster and every inline cluster of a runs or study file) applies it where the cluster is
+// resolved, so no caller has to; StepModel does no file I/O and uses cluster.efficiency as given.
 #pragma once
 
 #include <string>

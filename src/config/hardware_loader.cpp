@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <set>
 
+#include "config/efficiency_loader.h"
 #include "config/overrides.h"
 #include "config/profile_io.h"
 #include "core/format.h"
@@ -96,6 +97,7 @@ Cluster ReadCluster(const YamlNode& node, const std::string& default_name,
     }
     cluster.profile = LoadCalibrationProfile(path.lexically_normal().string());
   }
+  ApplyDefaultEfficiency(cluster);
   return cluster;
 }
 

@@ -12,7 +12,8 @@
 namespace paraplan {
 
 // Reads and validates a cluster mapping. A relative `profile:` path is resolved against
-// `base_dir` (the directory of the file the mapping is in) and loaded.
+// `base_dir` (the directory of the file the mapping is in) and loaded. Every cluster, from a file
+// or inline, leaves here with its GPU family's efficiency defaults (ApplyDefaultEfficiency).
 Cluster ReadCluster(const YamlNode& node, const std::string& default_name,
                     const std::string& base_dir);
 

@@ -3,7 +3,6 @@
 #include <filesystem>
 #include <set>
 
-#include "config/efficiency_loader.h"
 #include "config/hardware_loader.h"
 #include "config/model_loader.h"
 #include "config/overrides.h"
@@ -245,7 +244,6 @@ StudyPointInput ResolveStudyPoint(const StudySpec& spec, const StudyPoint& point
   in.cluster = cluster.empty() ? ReadCluster(InlineNode(spec, inl.cluster, "cluster", overrides),
                                              spec.name, inl.base_dir)
                                : LoadCluster(cluster, overrides);
-  ApplyDefaultEfficiency(in.cluster);
   return in;
 }
 

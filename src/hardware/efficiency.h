@@ -1,7 +1,9 @@
 // Achievable fractions of the datasheet numbers: the built-in defaults the cost model uses when
-// no calibration profile has a measured number. Defaults per GPU family live in
-// hardware/efficiency.yaml, fitted to the public runs as a whole (docs/validation.md says how);
-// a hardware file or `--set cluster.efficiency.KEY=V` may override any of them.
+// no calibration profile has a measured number. The generic values are this struct's (the one
+// place they are written); hardware/efficiency.yaml starts from them and holds what differs —
+// the values per GPU family, fitted to the public runs as a whole (docs/validation.md says how),
+// and scale-out 0.85 for a GPU it does not name. The cluster loader applies the file
+// (config/efficiency_loader.h); a cluster built in code keeps these values.
 #pragma once
 
 #include <map>

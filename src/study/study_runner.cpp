@@ -4,12 +4,11 @@
 #include <mutex>
 
 #include "config/study_file.h"
-#include "core/thread_pool.h"
-#include "evaluate/step_model.h"
-#include "plan/plan_resolve.h"
-#include "plan/plan_rules.h"
-#include "search/search.h"
 #include "config/sweep.h"
+#include "core/thread_pool.h"
+#include "evaluate/fixed_plan.h"
+#include "plan/plan_resolve.h"
+#include "search/search.h"
 
 namespace paraplan {
 
@@ -47,14 +46,13 @@ void EvaluateSimulateMode(const StudyPointInput& in, StudyRow& row) {
     row.reason = e.message();
     return;
   }
-  const std::vector<std::string> violations = PlanViolations(in.model, in.cluster, in.gpus, plan);
-  if (!violations.empty()) {
+  const FixedPlanOutcome fixed = RunFixedPlan(in.model, in.cluster, in.gpus, plan);
+  if (!fixed.violations.empty()) {
     row.status = "invalid";
-    row.reason = JoinReasons(violations);
+    row.reason = JoinReasons(fixed.violations);
     return;
   }
-  const StepModel model(in.model, in.cluster, in.gpus);
-  SetRowResult(row, model.Simulate(plan));
+  SetRowResult(row, *fixed.result);
 }
 
 StudyRow EvaluatePoint(const StudySpec& spec, const StudyPoint& point, const StudyPointInput& in,

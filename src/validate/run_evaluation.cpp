@@ -4,8 +4,7 @@
 
 #include "core/error.h"
 #include "core/units.h"
-#include "evaluate/step_model.h"
-#include "plan/plan_rules.h"
+#include "evaluate/fixed_plan.h"
 #include "search/search.h"
 #include "validate/framework_conventions.h"
 #include "validate/holdout.h"
@@ -64,17 +63,16 @@ StepResult ChoosePlan(const RunSpec& run, const RunEvaluationOptions& options, R
     out.message = "no plan fits in memory: " + found.why_nothing_fits;
     return found.closest.front();
   }
-  ParallelPlan plan = ResolveWithDefaults(run.plan, run.gpus);
-  std::vector<std::string> violations = PlanViolations(run.model, run.cluster, run.gpus, plan);
-  if (!violations.empty()) {
+  FixedPlanOutcome fixed =
+      RunFixedPlan(run.model, run.cluster, run.gpus, ResolveWithDefaults(run.plan, run.gpus));
+  if (!fixed.violations.empty()) {
     throw InputError(run.where, "plan",
-                     "the stated plan breaks the rules: " + JoinLines(violations));
+                     "the stated plan breaks the rules: " + JoinLines(fixed.violations));
   }
-  StepModel model(run.model, run.cluster, run.gpus);
   out.message = found.why_nothing_fits.empty()
                     ? "the search found no plan; evaluated the stated plan"
                     : found.why_nothing_fits;
-  return model.Simulate(plan);
+  return std::move(*fixed.result);
 }
 
 }  // namespace

@@ -1,8 +1,7 @@
 #include "validate/validation_report.h"
 
-#include "config/efficiency_loader.h"
-#include "validate/holdout.h"
 #include "core/thread_pool.h"
+#include "validate/holdout.h"
 
 namespace paraplan {
 
@@ -43,11 +42,7 @@ void SummarizeReport(ValidationReport& report, int64_t holdout_every) {
 }
 
 std::vector<RunSpec> LoadValidationRuns(const std::string& path) {
-  std::vector<RunSpec> runs = LoadRunsFile(path);
-  for (auto& run : runs) {
-    if (run.error.empty()) ApplyDefaultEfficiency(run.cluster);
-  }
-  return runs;
+  return LoadRunsFile(path);
 }
 
 ValidationReport ValidateRuns(const std::vector<RunSpec>& runs, const ValidationOptions& options) {

@@ -45,8 +45,8 @@ SummarySet SummarizeRuns(const std::vector<RunOutcome>& runs,
 // Marks held-out runs and fills the three summaries from report.runs.
 void SummarizeReport(ValidationReport& report, int64_t holdout_every);
 
-// LoadRunsFile plus each run's default efficiencies (hardware/efficiency.yaml, by GPU family),
-// as every CLI entry point applies them after loading a cluster.
+// LoadRunsFile: each run's cluster carries its GPU family's default efficiencies
+// (hardware/efficiency.yaml), applied where the cluster is loaded.
 std::vector<RunSpec> LoadValidationRuns(const std::string& path);
 
 // Evaluates every run (a bad run becomes an error outcome; the others go on).
