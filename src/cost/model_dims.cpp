@@ -1,6 +1,9 @@
 #include "cost/model_dims.h"
 
 #include <algorithm>
+#include <vector>
+
+#include "model/layer_graph.h"
 
 namespace paraplan {
 namespace {
@@ -9,24 +12,29 @@ double D(int64_t v) {
   return static_cast<double>(v);
 }
 
-void FillAttention(const ModelSpec& m, ModelDims& d) {
-  const double h = d.hidden;
-  const double norm = m.norm == Norm::kLayerNorm ? 2 * h : h;
-  if (d.mla) {
-    const double qk = d.qk_head_dim;
-    const double q_in = d.q_lora > 0 ? d.q_lora : h;
-    const double q_down = d.q_lora > 0 ? h * d.q_lora + d.q_lora : 0;  // + its norm
-    const double kv_down = h * (d.kv_lora + d.rope_dim) + d.kv_lora;
-    const double q_up = q_in * d.heads * qk;
-    const double kv_up = d.kv_lora * d.heads * ((qk - d.rope_dim) + d.v_head_dim);
-    const double out = d.heads * d.v_head_dim * h;
-    d.attn_params_replicated = q_down + kv_down + norm;
-    d.attn_params = d.attn_params_replicated + q_up + kv_up + out;
-    return;
+// One transformer layer's weights read off its layer-graph ops: the attention half (up to the
+// first residual add, with its norm; `attn_replicated`: the TP-replicated ops — norms, MLA down
+// projections) and the MLP half (with its norm; `mlp_expert`: the routed experts).
+struct LayerParams {
+  double attn = 0, attn_replicated = 0, mlp = 0, mlp_expert = 0;
+};
+
+LayerParams ParamsOf(const std::vector<Op>& ops) {
+  LayerParams p;
+  bool in_mlp = false;
+  for (const Op& op : ops) {
+    if (op.kind == OpKind::kResidualAdd) {
+      in_mlp = true;
+    } else if (!in_mlp) {
+      p.attn += op.params;
+      if (op.tp == TpSplit::kReplicated) p.attn_replicated += op.params;
+    } else if (op.expert) {
+      p.mlp_expert += op.params;
+    } else {
+      p.mlp += op.params;
+    }
   }
-  const double q = d.heads * d.qk_head_dim, kv = d.kv_heads * d.qk_head_dim;
-  d.attn_params_replicated = norm;
-  d.attn_params = h * (q + 2 * kv) + q * h + norm;
+  return p;
 }
 
 }  // namespace
@@ -56,20 +64,20 @@ ModelDims BuildModelDims(const ModelSpec& m) {
   d.tied_embeddings = m.tied_embeddings;
   d.layers = m.layers;
   d.seq_len = m.seq_len;
-  FillAttention(m, d);
-  const double h = d.hidden;
-  const double norm = m.norm == Norm::kLayerNorm ? 2 * h : h;
-  d.dense_mlp_params = (d.gate + 1.0) * h * d.ffn + norm;
+  const LayerParams dense = ParamsOf(TransformerLayerOps(m, LayerKind::kDense));
+  d.attn_params = dense.attn;
+  d.attn_params_replicated = dense.attn_replicated;
+  d.dense_mlp_params = dense.mlp;
   if (m.IsMoe()) {
     d.experts = D(m.moe->experts);
     d.top_k = D(m.moe->top_k);
     d.shared_experts = D(m.moe->shared_experts);
     d.expert_ffn = D(m.moe->expert_ffn_hidden);
-    d.moe_expert_params = d.experts * (d.gate + 1.0) * h * d.expert_ffn;
-    d.moe_other_params =
-        h * d.experts + d.shared_experts * (d.gate + 1.0) * h * d.expert_ffn + norm;
+    const LayerParams moe = ParamsOf(TransformerLayerOps(m, LayerKind::kMoe));
+    d.moe_expert_params = moe.mlp_expert;
+    d.moe_other_params = moe.mlp;
   }
-  d.embedding_params = d.vocab * h;
+  d.embedding_params = d.vocab * d.hidden;
   d.prefix.assign(static_cast<size_t>(std::max<int64_t>(m.layers, 0)) + 1, {});
   for (int64_t i = 0; i < m.layers; ++i) {
     d.prefix[i + 1] = d.prefix[i];

@@ -1,7 +1,8 @@
 // The plan-independent shape of a model as the cost model needs it: projection widths, MLP and
 // expert widths, parameter counts per layer kind, and which layers are of which kind. Built once
-// per StepModel from the ModelSpec (src/model builds the full op graph; this is the compact
-// summary the ~1 µs estimate works from).
+// per StepModel: the compact summary of the one layer graph (model/layer_graph.h, which `model
+// show` prints) that the ~1 µs estimate works from — its parameter counts are the graph's ops
+// summed, so the cost model and `model show` count the same weights.
 #pragma once
 
 #include <array>

@@ -26,7 +26,8 @@ Dims ResolveDims(const ModelSpec& m) {
   d.h = static_cast<double>(m.hidden);
   d.heads = static_cast<double>(m.heads);
   d.kv_heads = static_cast<double>(m.kv_heads > 0 ? m.kv_heads : m.heads);
-  d.head_dim = static_cast<double>(m.head_dim > 0 ? m.head_dim : m.hidden / m.heads);
+  d.head_dim =
+      static_cast<double>(m.head_dim > 0 ? m.head_dim : (m.heads > 0 ? m.hidden / m.heads : 0));
   d.ffn = static_cast<double>(m.ffn_hidden);
   d.vocab = static_cast<double>(m.vocab);
   d.gated = m.activation == Activation::kSwiglu;
@@ -265,6 +266,14 @@ double LayerSummary::FwdFlopsPerToken(int64_t seq) const {
   return fwd_flops_no_attn_per_token + AttnCoreFwdFlopsPerToken(seq);
 }
 
+std::vector<Op> TransformerLayerOps(const ModelSpec& model, LayerKind kind) {
+  const bool moe = kind == LayerKind::kMoe || kind == LayerKind::kMoeSliding;
+  const bool sliding = kind == LayerKind::kDenseSliding || kind == LayerKind::kMoeSliding;
+  std::vector<Op> ops;
+  AddTransformerLayer(model, ResolveDims(model), moe, sliding, ops);
+  return ops;
+}
+
 LayerKind KindOfLayer(const ModelSpec& model, int64_t layer) {
   const bool moe = model.IsMoeLayer(layer);
   const bool sliding = model.IsSlidingLayer(layer);
@@ -285,9 +294,7 @@ LayerGraph BuildLayerGraph(const ModelSpec& model) {
        {LayerKind::kDense, LayerKind::kDenseSliding, LayerKind::kMoe, LayerKind::kMoeSliding}) {
     LayerBlock& b = block(kind);
     if (b.count == 0) continue;
-    const bool moe = kind == LayerKind::kMoe || kind == LayerKind::kMoeSliding;
-    const bool sliding = kind == LayerKind::kDenseSliding || kind == LayerKind::kMoeSliding;
-    AddTransformerLayer(model, d, moe, sliding, b.ops);
+    b.ops = TransformerLayerOps(model, kind);
   }
   block(LayerKind::kEmbedding).count = 1;
   block(LayerKind::kEmbedding).ops = EmbeddingOps(model, d);
