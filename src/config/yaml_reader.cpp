@@ -205,12 +205,6 @@ std::vector<YamlNode> YamlNode::Elements() const {
   return items;
 }
 
-std::vector<int64_t> YamlNode::AsPositiveIntList() const {
-  std::vector<int64_t> values;
-  for (const YamlNode& item : Elements()) values.push_back(item.AsPositiveInt());
-  return values;
-}
-
 std::string YamlNode::AsText() const {
   if (node_.IsScalar()) return node_.Scalar();
   if (node_.IsNull()) return "null";

@@ -89,7 +89,6 @@ class YamlNode {
   bool AsBool() const;                     // true | false
   std::string AsString() const;            // any scalar, as written
   std::vector<YamlNode> Elements() const;  // a sequence's items, paths "path[i]"
-  std::vector<int64_t> AsPositiveIntList() const;
   // Whatever the node holds, as one line of YAML text ("100", "[4, 8]", "{fp8: 1979}").
   std::string AsText() const;
 
