@@ -106,8 +106,7 @@ TEST_CASE("The include check finds a back edge, a mutual inclusion and an unknow
   WriteFile(root / "extra" / "d.h", "#include \"low/a.h\"\n");
   WriteFile(root / "high" / "e.h", "#include \"nowhere/x.h\"\n");
   const auto found = IncludeViolations(root, {"low", "high"});
-  CHECK(std::count(found.begin(), found.end(), "extra: folder missing from the folder order") ==
-        1);
+  CHECK(std::count(found.begin(), found.end(), "extra: folder missing from the folder order") == 1);
   CHECK(std::count(found.begin(), found.end(), "high/e.h:1: high -> nowhere") == 1);
   fs::remove_all(root);
 }
