@@ -1,7 +1,7 @@
 // Rank placement of a plan onto network tiers. Ranks are laid out in the plan's `placement` order,
 // innermost first (Megatron-LM's default tp-cp-ep-dp-pp): the first dimension varies fastest.
-// A group of n ranks with stride st covers n*st consecutive ranks; it lives inside the innermost
-// tier whose span holds that extent, and pays the tiers beyond when it does not fit.
+// Each of the plan's communicator groups is then placed on the tiers by PlaceGroup
+// (hardware/group_placement.h).
 #pragma once
 
 #include "hardware/cluster.h"
