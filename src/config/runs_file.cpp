@@ -77,9 +77,7 @@ RunSpec ReadRun(const YamlNode& node, const std::string& base_dir) {
   if (run.id.empty()) map.Required("id").Fail("must not be empty");
   run.source = map.String("source", "");
   if (const auto f = map.Find("framework")) {
-    run.framework = f->AsEnum<Framework>({{"megatron", Framework::kMegatron},
-                                          {"nemo", Framework::kMegatron},
-                                          {"torchtitan", Framework::kTorchtitan}});
+    run.framework = f->AsEnum(FrameworkNames());
   }
   run.gpus = map.Required("gpus").AsPositiveInt();
   std::vector<Override> overrides;
@@ -92,16 +90,15 @@ RunSpec ReadRun(const YamlNode& node, const std::string& base_dir) {
 
 }  // namespace
 
+const NameTable<Framework>& FrameworkNames() {
+  static const NameTable<Framework> kTable = {{"megatron", Framework::kMegatron},
+                                              {"nemo", Framework::kMegatron},
+                                              {"torchtitan", Framework::kTorchtitan}};
+  return kTable;
+}
+
 const char* ToString(Framework framework) {
-  switch (framework) {
-    case Framework::kUnstated:
-      return "unstated";
-    case Framework::kMegatron:
-      return "megatron";
-    case Framework::kTorchtitan:
-      return "torchtitan";
-  }
-  return "?";
+  return framework == Framework::kUnstated ? "unstated" : NameOf(FrameworkNames(), framework);
 }
 
 std::vector<RunSpec> LoadRunsFile(const std::string& path) {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "core/name_table.h"
 #include "hardware/cluster.h"
 #include "model/model_spec.h"
 #include "plan/plan_constraints.h"
@@ -18,6 +19,8 @@ namespace paraplan {
 // validator infers it from the source citation.
 enum class Framework { kUnstated, kMegatron, kTorchtitan };
 
+// `framework:` values (nemo reads as megatron); ToString gives "unstated" for kUnstated.
+const NameTable<Framework>& FrameworkNames();
 const char* ToString(Framework framework);
 
 struct RunSpec {
