@@ -13,7 +13,6 @@
 #include <string>
 #include <vector>
 
-#include "config/efficiency_loader.h"
 #include "config/resolve.h"
 #include "core/units.h"
 #include "evaluate/step_model.h"
@@ -97,8 +96,7 @@ int main(int argc, char** argv) {
   const Args args = Parse(argc, argv);
   try {
     const ModelSpec model = LoadModel(args.model);
-    Cluster cluster = LoadCluster(args.cluster);
-    ApplyDefaultEfficiency(cluster);
+    const Cluster cluster = LoadCluster(args.cluster);  // with its efficiency defaults
     PlanConstraints constraints;
     constraints.global_batch = std::vector<int64_t>{args.global_batch};
     std::printf("search_bench: %s on %lld GPUs of %s, global batch %lld\n", args.model.c_str(),
