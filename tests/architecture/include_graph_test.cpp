@@ -35,12 +35,14 @@ std::vector<std::string> ReadFolderOrder(const fs::path& doc) {
 }
 
 // Every include under `root` that names a folder outside `order` or one above the including
-// file's folder, as "file:line: folder -> included". Also flags src/ folders missing from it.
+// file's folder, as "file:line: folder -> included", and every quoted include that names no
+// folder ("x.h", "../x.h"), which the check could not place. Also flags folders missing from it.
 std::vector<std::string> IncludeViolations(const fs::path& root,
                                            const std::vector<std::string>& order) {
   std::map<std::string, size_t> rank;
   for (size_t i = 0; i < order.size(); ++i) rank[order[i]] = i;
   const std::regex include_re(R"(^\s*#\s*include\s+\"([A-Za-z0-9_]+)/)");
+  const std::regex quoted_re(R"(^\s*#\s*include\s+\")");
   std::vector<std::string> out;
   for (const fs::directory_entry& dir : fs::directory_iterator(root)) {
     if (!dir.is_directory()) continue;
@@ -55,12 +57,15 @@ std::vector<std::string> IncludeViolations(const fs::path& root,
       std::string line;
       for (int n = 1; std::getline(in, line); ++n) {
         std::smatch m;
-        if (!std::regex_search(line, m, include_re)) continue;
+        const std::string where = fs::relative(f.path(), root).string() + ":" + std::to_string(n);
+        if (!std::regex_search(line, m, include_re)) {
+          if (std::regex_search(line, quoted_re)) out.push_back(where + ": not folder/file.h");
+          continue;
+        }
         const std::string target = m[1].str();
         const auto it = rank.find(target);
         if (it == rank.end() || it->second > rank[folder]) {
-          out.push_back(fs::relative(f.path(), root).string() + ":" + std::to_string(n) + ": " +
-                        folder + " -> " + target);
+          out.push_back(where + ": " + folder + " -> " + target);
         }
       }
     }
@@ -104,8 +109,9 @@ TEST_CASE("The include check finds a back edge, a mutual inclusion and an unknow
         std::vector<std::string>{"high/c.cpp:1: high -> low"});
 
   WriteFile(root / "extra" / "d.h", "#include \"low/a.h\"\n");
-  WriteFile(root / "high" / "e.h", "#include \"nowhere/x.h\"\n");
+  WriteFile(root / "high" / "e.h", "#include \"nowhere/x.h\"\n#include \"../low/a.h\"\n");
   const auto found = IncludeViolations(root, {"low", "high"});
+  CHECK(std::count(found.begin(), found.end(), "high/e.h:2: not folder/file.h") == 1);
   CHECK(std::count(found.begin(), found.end(), "extra: folder missing from the folder order") == 1);
   CHECK(std::count(found.begin(), found.end(), "high/e.h:1: high -> nowhere") == 1);
   fs::remove_all(root);
