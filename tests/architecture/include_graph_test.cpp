@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <random>
 #include <regex>
 #include <sstream>
 #include <string>
@@ -96,7 +97,9 @@ TEST_CASE("src/ includes follow the folder order of docs/architecture.md", "[arc
 
 TEST_CASE("The include check finds a back edge, a mutual inclusion and an unknown folder",
           "[architecture]") {
-  const fs::path root = fs::temp_directory_path() / "paraplan_include_graph_test";
+  // A name of its own: several checkouts may run their tests at once on one machine.
+  const fs::path root = fs::temp_directory_path() /
+                        ("paraplan_include_graph_test_" + std::to_string(std::random_device{}()));
   fs::remove_all(root);
   WriteFile(root / "low" / "a.h", "#pragma once\n#include \"low/b.h\"\n");
   WriteFile(root / "high" / "c.cpp", "#include \"low/a.h\"\n#include <vector>\n");
