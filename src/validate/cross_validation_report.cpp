@@ -82,7 +82,7 @@ Json FoldJson(const SourceFold& fold) {
 
 std::vector<Row> SourceRows(const CrossValidationResult& cv) {
   std::vector<Row> rows = {{"left-out source", "runs", "fitted on", "families from the prior",
-                            "step-time MAPE", "max |error|"}};
+                            "step-time MAPE", "max abs error"}};
   for (const auto& fold : cv.folds) {
     rows.push_back({fold.source, std::to_string(fold.step_time.n),
                     std::to_string(fold.fitted_ids.size()) + " runs of other sources",
@@ -211,7 +211,8 @@ std::string CrossValidationMarkdown(const CrossValidationResult& cv,
       "`--fit-efficiency` with nothing else held out, on every other source's runs, and the "
       "left-out runs are predicted with that fold's numbers. A GPU family that only the "
       "left-out source has takes its prior (the sourced starting points), never a fit that saw "
-      "those runs. No number below was fitted to the runs it predicts.\n\n";
+      "those runs. No number below was fitted to the runs it predicts; the notes further down "
+      "say what each fold teaches.\n\n";
   out += MarkdownRows(SourceRows(cv)) + "\n";
   out +=
       "Per run (*in-sample err*: the same run with the shipped `hardware/efficiency.yaml`, "
