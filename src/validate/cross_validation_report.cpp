@@ -81,19 +81,22 @@ Json FoldJson(const SourceFold& fold) {
 }
 
 std::vector<Row> SourceRows(const CrossValidationResult& cv) {
-  std::vector<Row> rows = {{"left-out source", "runs", "fitted on", "families from the prior",
-                            "step-time MAPE", "max abs error"}};
+  std::vector<Row> rows = {{"left-out source", "runs", "compared", "fitted on",
+                            "families from the prior", "step-time MAPE", "max abs error"}};
   for (const auto& fold : cv.folds) {
-    rows.push_back({fold.source, std::to_string(fold.step_time.n),
-                    std::to_string(fold.fitted_ids.size()) + " runs of other sources",
-                    Join(fold.prior_families),
-                    fold.step_time.n > 0 ? Pct(fold.step_time.mape_pct) : "-",
-                    fold.step_time.n > 0 ? Pct(fold.step_time.max_abs_pct) : "-"});
+    rows.push_back(
+        {fold.source, std::to_string(fold.report.runs.size()), std::to_string(fold.step_time.n),
+         std::to_string(fold.fitted_ids.size()) + " runs of other sources",
+         Join(fold.prior_families), fold.step_time.n > 0 ? Pct(fold.step_time.mape_pct) : "-",
+         fold.step_time.n > 0 ? Pct(fold.step_time.max_abs_pct) : "-"});
   }
-  rows.push_back({"all sources, pooled", std::to_string(cv.overall.n), "", "",
+  size_t runs = 0;
+  for (const auto& fold : cv.folds) runs += fold.report.runs.size();
+  rows.push_back({"all sources, pooled", std::to_string(runs), std::to_string(cv.overall.n), "", "",
                   Pct(cv.overall.mape_pct), Pct(cv.overall.max_abs_pct)});
-  rows.push_back({"mean over sources", std::to_string(cv.folds.size()) + " sources", "", "",
-                  Pct(cv.source_mean_mape_pct), ""});
+  const size_t n = cv.folds.size();
+  rows.push_back({"mean over sources", std::to_string(n) + (n == 1 ? " source" : " sources"), "",
+                  "", "", Pct(cv.source_mean_mape_pct), ""});
   return rows;
 }
 
