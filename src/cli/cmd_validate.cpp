@@ -1,6 +1,7 @@
 // `paraplan validate RUNS.yaml... [--format table|json|markdown] [--threads N]
-// [--holdout-every K] [--fit-efficiency OUT.yaml] [--notes FILE] [-o FILE]`: predicted against
-// measured for published runs; optionally fits the default efficiencies first.
+// [--holdout-every K] [--fit-efficiency OUT.yaml] [--cv source] [--notes FILE] [-o FILE]`:
+// predicted against measured for published runs; optionally fits the default efficiencies
+// first, and optionally cross-validates the fit leaving one source out at a time.
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -13,6 +14,8 @@
 #include "config/resolve.h"
 #include "config/runs_file.h"
 #include "core/error.h"
+#include "validate/cross_validation.h"
+#include "validate/cross_validation_report.h"
 #include "validate/efficiency_fit.h"
 #include "validate/efficiency_yaml.h"
 #include "validate/validation_json.h"
@@ -32,6 +35,7 @@ struct ValidateOptions {
   int64_t holdout_every = 4;
   int64_t simulate_top = 4;
   std::string fit_out;
+  std::string cv;  // "" or "source"
   std::string notes;
   std::string output;
 };
@@ -87,6 +91,7 @@ std::string CommandText(const ValidateOptions& o) {
   std::string text = "paraplan validate";
   for (const auto& file : o.files) text += " " + file;
   if (!o.fit_out.empty()) text += " --fit-efficiency " + o.fit_out;
+  if (!o.cv.empty()) text += " --cv " + o.cv;
   if (o.holdout_every != 4) text += " --holdout-every " + std::to_string(o.holdout_every);
   if (o.simulate_top != 4) text += " --simulate-top " + std::to_string(o.simulate_top);
   text += " --format " + o.format;
@@ -103,19 +108,30 @@ void CheckOptions(const ValidateOptions& o) {
   if (o.format == "json" && o.files.size() != 1) {
     throw InputError({}, "--format", "json takes exactly one runs file");
   }
+  if (!o.cv.empty() && o.cv != "source") {
+    throw InputError({}, "--cv", "must be 'source'; got '" + o.cv + "'");
+  }
+  if (!o.cv.empty() && o.files.size() != 1) {
+    throw InputError({}, "--cv", "cross-validates exactly one runs file");
+  }
   if (o.holdout_every < 0) throw InputError({}, "--holdout-every", "must be >= 0");
   if (o.simulate_top < 1) throw InputError({}, "--simulate-top", "must be >= 1");
   if (o.threads < 0) throw InputError({}, "--threads", "must be >= 0");
 }
 
 std::string Render(const ValidateOptions& o, const std::vector<ValidationReport>& reports,
-                   const EfficiencyFitResult* fit) {
-  if (o.format == "json") return ValidationReportJson(reports.front()).Dump(2);
+                   const EfficiencyFitResult* fit, const CrossValidationResult* cv) {
+  if (o.format == "json") {
+    Json out = ValidationReportJson(reports.front());
+    if (cv) out.Set("cv", CrossValidationJson(*cv));
+    return out.Dump(2);
+  }
   if (o.format == "table") {
     std::string out;
     for (const auto& report : reports) {
       out += (reports.size() > 1 ? "== " + report.file + "\n" : "") + ValidationTable(report);
     }
+    if (cv) out += CrossValidationTable(*cv, &reports.front());
     return out;
   }
   MarkdownInput input;
@@ -123,6 +139,7 @@ std::string Render(const ValidateOptions& o, const std::vector<ValidationReport>
   input.fit = fit;
   input.fit_runs_file = o.files.front();
   input.command = CommandText(o);
+  if (cv) input.headline = CrossValidationMarkdown(*cv, &reports.front());
   if (!o.notes.empty()) input.notes = ReadText(o.notes, "--notes");
   return ValidationMarkdown(input);
 }
@@ -135,12 +152,17 @@ void RunValidate(const ValidateOptions& o, CliContext& ctx) {
   options.threads = o.threads;
   options.holdout_every = o.holdout_every;
   options.run.simulate_top = o.simulate_top;
+  EfficiencyFitOptions fit_options;
+  fit_options.holdout_every = o.holdout_every;
+  fit_options.threads = o.threads;
+  fit_options.run = options.run;
+  // Each fold refits from the priors, so the cross-validation never sees a fit of its own runs.
+  std::unique_ptr<CrossValidationResult> cv;
+  if (!o.cv.empty()) {
+    cv = std::make_unique<CrossValidationResult>(CrossValidateBySource(files.front(), fit_options));
+  }
   std::unique_ptr<EfficiencyFitResult> fit;
   if (!o.fit_out.empty()) {
-    EfficiencyFitOptions fit_options;
-    fit_options.holdout_every = o.holdout_every;
-    fit_options.threads = o.threads;
-    fit_options.run = options.run;
     fit = std::make_unique<EfficiencyFitResult>(FitEfficiencies(files.front(), fit_options));
     WriteFittedEfficiencies(*fit, o.fit_out, *ctx.err);
     for (auto& runs : files) runs = WithEfficiencies(std::move(runs), fit->defaults);
@@ -150,7 +172,7 @@ void RunValidate(const ValidateOptions& o, CliContext& ctx) {
     reports.push_back(ValidateRuns(files[i], options));
     reports.back().file = o.files[i];
   }
-  const std::string text = Render(o, reports, fit.get());
+  const std::string text = Render(o, reports, fit.get(), cv.get());
   if (o.output.empty()) {
     *ctx.out << text;
   } else {
@@ -175,6 +197,9 @@ void AddValidateCommand(CLI::App& app, CliContext& ctx) {
   sub->add_option("--fit-efficiency", opts->fit_out,
                   "fit the default efficiencies per GPU family to the first runs file, write "
                   "them to this hardware/efficiency.yaml-format file, and validate with them");
+  sub->add_option("--cv", opts->cv,
+                  "source: also report leave-one-source-out error (each source predicted by "
+                  "an efficiency fit on the other sources' runs)");
   sub->add_option("--notes", opts->notes, "Markdown placed in the markdown output");
   sub->add_option("-o,--output", opts->output, "write the result to this file");
   sub->footer(
@@ -183,8 +208,8 @@ void AddValidateCommand(CLI::App& app, CliContext& ctx) {
       "Examples:\n"
       "  paraplan validate docs/validation/public_runs.yaml\n"
       "  paraplan validate docs/validation/public_runs.yaml --format json\n"
-      "  paraplan validate docs/validation/public_runs_adjusted.yaml --fit-efficiency "
-      "hardware/efficiency.yaml");
+      "  paraplan validate docs/validation/public_runs.yaml --cv source\n"
+      "  paraplan validate docs/validation/public_runs.yaml --fit-efficiency my_efficiency.yaml");
   sub->callback([opts, &ctx] { RunValidate(*opts, ctx); });
 }
 

@@ -25,6 +25,7 @@ struct MarkdownInput {
   const EfficiencyFitResult* fit = nullptr;
   std::string fit_runs_file;  // the runs file the fit used
   std::string command;        // the command line that produced the document
+  std::string headline;       // Markdown placed first (the leave-one-source-out section)
   std::string notes;          // hand-written lessons (Markdown) placed after the worst rows
   size_t worst_rows = 5;
 };

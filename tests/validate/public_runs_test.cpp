@@ -1,6 +1,6 @@
 // The validation against published runs as a test (DESIGN.md "Quality bars"): the project's
-// copy of the public runs, the shipped efficiencies, the thresholds of issue 6. Tighten them as
-// the model improves; never loosen them silently (docs/validation.md has the current numbers).
+// copy of the public runs with the shipped efficiencies. Tighten the bounds as the model
+// improves; never loosen them silently (docs/validation.md has the current numbers).
 #include <catch2/catch.hpp>
 
 #include "core/format.h"
@@ -10,16 +10,16 @@ using namespace paraplan;
 
 namespace {
 
-// Issue 6's bar: step-time MAPE <= 10% and 38/38 fitting. Today's bounds (the adjusted file
-// is there; the unchanged one models the 500 W torchtitan parts as 700 W ones):
-constexpr double kIssueStepTimeMapePct = 10.0;
-constexpr double kAdjustedStepTimeMapePct = 9.4;
-static_assert(kAdjustedStepTimeMapePct <= kIssueStepTimeMapePct, "never loosen past the bar");
-constexpr double kAdjustedHeldOutMapePct = 8.2;
-constexpr int64_t kAdjustedMinFits = 38;
-constexpr double kUnchangedStepTimeMapePct = 11.9;
-constexpr int64_t kUnchangedMinFits = 38;
-constexpr double kMemoryMapePct = 9.5;  // torchtitan's measured peaks (Q01-Q14), both files
+// The in-sample error of the project's public runs with the shipped efficiencies (fitted on these
+// runs, then with the torchtitan peaks scaled by an assumed 0.8 in the since-removed adjusted
+// file), so this is not a generalization figure: that is leave-one-source-out,
+// public_runs_cv_test.cpp. Issue 6's bar (step-time MAPE <= 10%) is not met on the unchanged
+// file; the bounds are today's measured values (11.38%, held out 10.65%, memory 9.27%) plus a
+// small margin, so that a change that makes validation worse fails.
+constexpr double kStepTimeMapePct = 11.5;
+constexpr double kHeldOutMapePct = 10.8;
+constexpr int64_t kMinFits = 38;
+constexpr double kMemoryMapePct = 9.5;  // torchtitan's measured peaks (Q01-Q14)
 
 std::string Failures(const ValidationReport& report) {
   std::string text;
@@ -49,38 +49,23 @@ ValidationReport ValidateFile(const char* name) {
 
 }  // namespace
 
-// Issue 6 asks for step-time MAPE <= 10% and every published plan fitting. The adjusted file
-// (torchtitan rows on the parts they ran on) meets it; the unchanged copy, which models those
-// 500 W HBM2e parts as 700 W HBM3 ones, does not yet (docs/validation.md has the numbers and the
-// reasons). The bounds are what the model holds today, asserted so that a change that makes
-// validation worse fails. Tighten them as the model improves; never loosen them.
-TEST_CASE("Public runs (adjusted for the torchtitan parts): current error bounds",
-          "[validate][public]") {
-  const ValidationReport report = ValidateFile("public_runs_adjusted.yaml");
-  INFO(Failures(report));
-  const auto& step = report.all.metrics.at("step_time_s");
-  WARN("adjusted runs: step-time MAPE " << FormatFixed(step.mape_pct, 1) << "% over " << step.n
-                                        << ", fits " << report.all.fits_fit << "/"
-                                        << report.all.fits_n);
-  CHECK(report.all.errors == 0);
-  CHECK(step.n == 38);
-  CHECK(step.mape_pct <= kAdjustedStepTimeMapePct);
-  CHECK(report.all.fits_fit >= kAdjustedMinFits);
-  CHECK(report.all.metrics.at("memory_GiB").mape_pct <= kMemoryMapePct);
-  const auto& held = report.held_out.metrics.at("step_time_s");
-  CHECK(held.mape_pct <= kAdjustedHeldOutMapePct);
-}
-
-TEST_CASE("Public runs (unchanged copy): current error bounds", "[validate][public]") {
+// The torchtitan rows name hardware/grand-teton-h100.yaml (the 96 GB HBM2e, 500 W parts their
+// source states, at datasheet peaks: no cited sustained clock exists for the cap).
+TEST_CASE("Public runs: current in-sample error bounds", "[validate][public]") {
   const ValidationReport report = ValidateFile("public_runs.yaml");
   INFO(Failures(report));
   const auto& step = report.all.metrics.at("step_time_s");
-  WARN("published runs: step-time MAPE " << FormatFixed(step.mape_pct, 1) << "% over " << step.n
+  WARN("published runs: step-time MAPE " << FormatFixed(step.mape_pct, 2) << "% over " << step.n
                                          << ", fits " << report.all.fits_fit << "/"
                                          << report.all.fits_n);
   CHECK(report.all.errors == 0);
   CHECK(step.n == 38);
-  CHECK(step.mape_pct <= kUnchangedStepTimeMapePct);
-  CHECK(report.all.fits_fit >= kUnchangedMinFits);
+  CHECK(step.mape_pct <= kStepTimeMapePct);
+  CHECK(report.all.fits_fit >= kMinFits);
   CHECK(report.all.metrics.at("memory_GiB").mape_pct <= kMemoryMapePct);
+  const auto& held = report.held_out.metrics.at("step_time_s");
+  CHECK(held.mape_pct <= kHeldOutMapePct);
+  for (const auto& run : report.runs) {
+    if (run.id.rfind('Q', 0) == 0) CHECK(run.gpu_name == "H100-SXM5-96GB-HBM2e-500W");
+  }
 }

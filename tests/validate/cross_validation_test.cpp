@@ -1,0 +1,202 @@
+#include "validate/cross_validation.h"
+
+#include <algorithm>
+#include <catch2/catch.hpp>
+
+#include "cli/cli_runner.h"
+#include "validate/cross_validation_report.h"
+#include "validate/run_evaluation.h"
+
+using namespace paraplan;
+
+namespace {
+
+ModelSpec Dense(int64_t layers, int64_t hidden, int64_t heads) {
+  ModelSpec m;
+  m.name = "dense-" + std::to_string(hidden);
+  m.layers = layers;
+  m.hidden = hidden;
+  m.heads = heads;
+  m.kv_heads = heads;
+  m.head_dim = hidden / heads;
+  m.ffn_hidden = 4 * hidden;
+  m.vocab = 32000;
+  m.seq_len = 2048;
+  return m;
+}
+
+Cluster TestCluster(const std::string& gpu_name) {
+  Cluster c;
+  c.name = "test-" + gpu_name;
+  c.gpu = {gpu_name, 80, 3350, {67, 495, 989, 989, 1979}};
+  c.network = {{"nvlink", 8, 450, 3, 1.0, false}, {"scaleout", 32768, 50, 10, 1.0, false}};
+  return c;
+}
+
+RunSpec Run(const std::string& id, const std::string& source, ModelSpec model, int64_t gpus,
+            int64_t tp, const std::string& gpu_name = "H100-SXM5-80GB") {
+  RunSpec run;
+  run.id = id;
+  run.source = source;
+  run.model = std::move(model);
+  run.cluster = TestCluster(gpu_name);
+  run.gpus = gpus;
+  run.plan.tp = std::vector<int64_t>{tp};
+  run.plan.pp = std::vector<int64_t>{1};
+  run.plan.cp = std::vector<int64_t>{1};
+  run.plan.dp = std::vector<int64_t>{gpus / tp};
+  run.plan.micro_batch = std::vector<int64_t>{1};
+  run.plan.global_batch = std::vector<int64_t>{2 * gpus / tp};
+  run.plan.recompute = std::vector<Recompute>{Recompute::kNone};
+  run.plan.zero = std::vector<int>{1};
+  run.plan.precision = std::vector<Precision>{Precision::kBf16};
+  run.plan.sequence_parallel = std::vector<bool>{tp > 1};
+  return run;
+}
+
+EfficiencyFitOptions Options(int threads) {
+  EfficiencyFitOptions options;
+  options.threads = threads;
+  options.run.simulate_top = 1;
+  options.lm_iterations = 10;
+  return options;
+}
+
+// Three sources of H100 runs and one of an A100 run, measured as if the GPUs ran at `truth`.
+std::vector<RunSpec> SyntheticRuns() {
+  std::vector<RunSpec> runs = {
+      Run("T01", "Paper A, Table 1", Dense(8, 1024, 16), 8, 1),
+      Run("T02", "Paper A, Table 2", Dense(8, 2048, 16), 8, 2),
+      Run("T03", "Report B (2024)", Dense(12, 1536, 12), 8, 1),
+      Run("T04", "Report B (2025)", Dense(8, 4096, 32), 8, 4),
+      Run("T05", "Benchmark C", Dense(16, 2048, 16), 16, 2),
+      Run("T06", "Benchmark C", Dense(6, 3072, 24), 8, 4),
+      Run("T07", "A100 paper, Table 9", Dense(8, 2048, 16), 8, 2, "A100-SXM4-80GB"),
+  };
+  Efficiency truth;
+  truth.gemm_max = 0.62;
+  truth.attention_fwd = 0.45;
+  RunEvaluationOptions evaluation;
+  evaluation.simulate_top = 1;
+  for (auto& run : runs) {
+    RunSpec truth_run = run;
+    truth_run.cluster.efficiency = truth;
+    const RunOutcome outcome = EvaluateRun(truth_run, evaluation);
+    INFO(run.id << ": " << outcome.message);
+    REQUIRE(outcome.status == RunStatus::kOk);
+    run.measured["step_time_s"] = outcome.predicted.at("step_time_s");
+  }
+  return runs;
+}
+
+double LeftOutError(const CrossValidationResult& cv, const std::string& id) {
+  for (const auto& fold : cv.folds) {
+    for (const auto& run : fold.report.runs) {
+      if (run.id == id) return run.error_pct.at("step_time_s");
+    }
+  }
+  FAIL("no left-out prediction for " << id);
+  return 0;
+}
+
+}  // namespace
+
+TEST_CASE("A run's source is its citation up to the first comma or parenthesis", "[validate]") {
+  CHECK(SourceGroup("Narayanan et al., SC'21, 'Efficient ...', Table 1") == "Narayanan et al.");
+  CHECK(SourceGroup("PyTorch torchtitan benchmark 'x.md' (Dec 2024), Table 1") ==
+        "PyTorch torchtitan benchmark 'x.md'");
+  CHECK(SourceGroup("  NVIDIA NeMo docs (24.07)") == "NVIDIA NeMo docs");
+  CHECK(SourceGroup("Benchmark C") == "Benchmark C");
+  CHECK(SourceGroup("") == "(no source)");
+  CHECK(SourceGroup("(internal), run 3") == "(no source)");
+}
+
+TEST_CASE("Leave-one-source-out never fits a source's runs into its own prediction", "[validate]") {
+  std::vector<RunSpec> runs = SyntheticRuns();
+  const CrossValidationResult cv = CrossValidateBySource(runs, Options(2));
+  REQUIRE(cv.folds.size() == 4);
+  CHECK(cv.folds[0].source == "Paper A");
+  CHECK(cv.folds[1].source == "Report B");
+  CHECK(cv.folds[2].source == "Benchmark C");
+  CHECK(cv.folds[3].source == "A100 paper");
+  for (const auto& fold : cv.folds) {
+    for (const auto& run : fold.report.runs) {
+      INFO(fold.source << " " << run.id);
+      CHECK(std::find(fold.fitted_ids.begin(), fold.fitted_ids.end(), run.id) ==
+            fold.fitted_ids.end());
+    }
+  }
+  CHECK(cv.folds[0].fitted_ids == std::vector<std::string>{"T03", "T04", "T05", "T06", "T07"});
+  CHECK(cv.overall.n == 7);
+  // The A100 source is the only A100 one: it is predicted with the A100 prior, untouched by any
+  // fit, and every H100 fold predicts from H100 runs of the other sources.
+  CHECK(cv.folds[3].prior_families == std::vector<std::string>{"A100"});
+  CHECK(cv.folds[0].prior_families.empty());
+  // The H100 measurements come from one efficiency: a fit on the other sources predicts a
+  // source far better than the prior does.
+  std::vector<double> prior_errors;
+  for (const RunSpec* run : {&runs[2], &runs[3]}) {  // source "Report B"
+    RunSpec with_prior = *run;
+    with_prior.cluster.efficiency = PriorEfficiency("H100", {"nvlink", "scaleout"});
+    prior_errors.push_back(EvaluateRun(with_prior, Options(1).run).error_pct.at("step_time_s"));
+  }
+  const double prior_mape = Summarize(prior_errors).mape_pct;
+  CHECK(prior_mape > 10.0);
+  CHECK(cv.folds[1].step_time.mape_pct < 0.5 * prior_mape);
+
+  SECTION("a left-out run's own measurement never moves its prediction") {
+    std::vector<RunSpec> changed = runs;
+    changed[2].measured["step_time_s"] *= 3.0;  // T03, source "Report B"
+    const CrossValidationResult again = CrossValidateBySource(changed, Options(2));
+    const double before = cv.folds[1].report.runs[0].predicted.at("step_time_s");
+    const double after = again.folds[1].report.runs[0].predicted.at("step_time_s");
+    CHECK(after == before);
+    CHECK(LeftOutError(again, "T03") != LeftOutError(cv, "T03"));
+    // ...while every other source's fold, which fits T03, sees the change.
+    const double other_before = cv.folds[0].report.runs[0].predicted.at("step_time_s");
+    const double other_after = again.folds[0].report.runs[0].predicted.at("step_time_s");
+    CHECK(other_after != other_before);
+  }
+  SECTION("the result does not depend on the thread count") {
+    const CrossValidationResult one = CrossValidateBySource(runs, Options(1));
+    CHECK(CrossValidationJson(one).Dump(-1) == CrossValidationJson(cv).Dump(-1));
+  }
+}
+
+TEST_CASE("validate --cv source reports every source left out, in JSON and as a table",
+          "[validate][cli]") {
+  const std::string file = PARAPLAN_SOURCE_DIR "/tests/validate/data/cv_runs.yaml";
+  const auto json = testing::RunParaplan({"validate", file, "--cv", "source", "--format", "json",
+                                          "--threads", "2", "--simulate-top", "1"});
+  INFO(json.err);
+  REQUIRE(json.code == 0);
+  CHECK(json.out.find("\"summary\": {") != std::string::npos);  // DESIGN.md's names stay
+  CHECK(json.out.find("\"cv\": {\n    \"by\": \"source\"") != std::string::npos);
+  CHECK(json.out.find("\"source\": \"Paper A\"") != std::string::npos);
+  CHECK(json.out.find("\"source\": \"Report B\"") != std::string::npos);
+  CHECK(json.out.find("\"fitted_ids\": [\n          \"C03\",\n          \"C04\"\n        ]") !=
+        std::string::npos);
+  const auto one_thread = testing::RunParaplan({"validate", file, "--cv", "source", "--format",
+                                                "json", "--threads", "1", "--simulate-top", "1"});
+  CHECK(one_thread.out == json.out);
+
+  const auto table =
+      testing::RunParaplan({"validate", file, "--cv", "source", "--simulate-top", "1"});
+  CHECK(table.code == 0);
+  CHECK(table.out.find("Leave-one-source-out") != std::string::npos);
+  CHECK(table.out.find("all sources, pooled") != std::string::npos);
+
+  const auto plain = testing::RunParaplan({"validate", file, "--simulate-top", "1"});
+  CHECK(plain.out.find("Leave-one-source-out") == std::string::npos);
+}
+
+TEST_CASE("validate --cv rejects what it cannot do, naming the flag", "[validate][cli]") {
+  const std::string file = PARAPLAN_SOURCE_DIR "/tests/validate/data/cv_runs.yaml";
+  const auto bad = testing::RunParaplan({"validate", file, "--cv", "gpu"});
+  CHECK(bad.code == 2);
+  CHECK(bad.err.find("--cv") != std::string::npos);
+  CHECK(bad.err.find("'source'") != std::string::npos);
+  const auto two = testing::RunParaplan({"validate", file, file, "--cv", "source"});
+  CHECK(two.code == 2);
+  CHECK(two.err.find("exactly one runs file") != std::string::npos);
+}
