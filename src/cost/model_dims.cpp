@@ -56,6 +56,8 @@ ModelDims BuildModelDims(const ModelSpec& m) {
   d.tied_embeddings = m.tied_embeddings;
   d.layers = m.layers;
   d.seq_len = m.seq_len;
+  d.mtp_layers = m.mtp_layers;
+  d.mtp_kind = LayerKindOf(m, m.layers);
   FillAttention(m, d);
   const double h = d.hidden;
   const double norm = m.norm == Norm::kLayerNorm ? 2 * h : h;

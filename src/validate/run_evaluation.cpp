@@ -52,7 +52,8 @@ std::string JoinLines(const std::vector<std::string>& lines) {
 }
 
 // The search over the open knobs; when nothing fits, the closest non-fitting plan; when no plan
-// is valid at all, the stated plan with defaults if it obeys the rules.
+// is valid at all, an error with the reason (the rules the stated plan breaks, or why the search
+// found nothing).
 StepResult ChoosePlan(const RunSpec& run, const RunEvaluationOptions& options, RunOutcome& out) {
   SearchOptions search_options;
   search_options.threads = options.search_threads;
@@ -70,11 +71,14 @@ StepResult ChoosePlan(const RunSpec& run, const RunEvaluationOptions& options, R
     throw InputError(run.where, "plan",
                      "the stated plan breaks the rules: " + JoinLines(violations));
   }
-  StepModel model(run.model, run.cluster, run.gpus);
-  out.message = found.why_nothing_fits.empty()
-                    ? "the search found no plan; evaluated the stated plan"
-                    : found.why_nothing_fits;
-  return model.Simulate(plan);
+  // Never a stand-in: the stated knobs with defaults obey the rules but the search over the open
+  // ones found nothing, so no plan honours what the run states (issue 15).
+  (void)out;
+  throw InputError(
+      run.where, "plan",
+      "no plan honours the stated knobs" +
+          (found.why_nothing_fits.empty() ? std::string() : ": " + found.why_nothing_fits) +
+          " (paraplan does not score a different plan in its place)");
 }
 
 }  // namespace
@@ -105,6 +109,7 @@ ParallelPlan ResolveWithDefaults(const PlanConstraints& c, int64_t gpus) {
   p.dp_bucket_MB = FirstOr(c.dp_bucket_MB, p.dp_bucket_MB);
   p.placement = FirstOr(c.placement, p.placement);
   if (c.pp_layers) p.pp_layers = *c.pp_layers;
+  if (c.layout) p.layout = *c.layout;
   p.overlap_grad_reduce = FirstOr(c.overlap_grad_reduce, p.overlap_grad_reduce);
   p.overlap_param_gather = FirstOr(c.overlap_param_gather, p.overlap_param_gather);
   p.overlap_tp_comm = FirstOr(c.overlap_tp_comm, p.overlap_tp_comm);
