@@ -20,7 +20,8 @@ std::string FromPpLayers(const ParallelPlan& p, std::vector<int64_t>* out) {
     return "";
   }
   if (n != p.pp) {
-    return "pp_layers has " + S(n) + " entries, pp=" + S(p.pp) + " needs one per stage" +
+    return "pp_layers (or pp_layout) has " + S(n) + " entries, pp=" + S(p.pp) +
+           " needs one per stage" +
            (vpp > 1 ? " (or pp*vpp=" + S(stages) + ", one per virtual stage)" : "");
   }
   out->assign(static_cast<size_t>(stages), 0);

@@ -44,19 +44,19 @@ std::vector<std::string> MegatronLayoutFlags(const StepResult& r,
   for (int64_t n : layout) layers += n;
   const bool mtp_last = r.mtp_layers == 0 || r.mtp_virtual_stage == stages - 1;
   std::vector<std::string> flags;
-  if (mtp_last && layout == AccountedLayout(layers, stages)) {
-    flags.emplace_back("--account-for-embedding-in-pipeline-split");
-    flags.emplace_back("--account-for-loss-in-pipeline-split");
-    if (vpp > 1) flags.push_back("--num-virtual-stages-per-pipeline-rank " + std::to_string(vpp));
-    *note = "layout: embedding and loss each counted as one layer";
-    return flags;
-  }
   bool middle_equal = stages >= 3;
   for (int64_t i = 2; i + 1 < stages; ++i) middle_equal = middle_equal && layout[i] == layout[1];
   if (vpp == 1 && mtp_last && middle_equal) {
     flags.push_back("--decoder-first-pipeline-num-layers " + std::to_string(layout.front()));
     flags.push_back("--decoder-last-pipeline-num-layers " + std::to_string(layout.back()));
     *note = "layout: uneven first/last stage";
+    return flags;
+  }
+  if (mtp_last && layout == AccountedLayout(layers, stages)) {
+    flags.emplace_back("--account-for-embedding-in-pipeline-split");
+    flags.emplace_back("--account-for-loss-in-pipeline-split");
+    if (vpp > 1) flags.push_back("--num-virtual-stages-per-pipeline-rank " + std::to_string(vpp));
+    *note = "layout: embedding and loss each counted as one layer";
     return flags;
   }
   flags.push_back("--pipeline-model-parallel-layout \"" +

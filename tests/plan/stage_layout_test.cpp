@@ -79,7 +79,7 @@ TEST_CASE("bad layouts name the knob and the reason", "[plan][layout]") {
   CHECK_THAT(error, Contains("pp_layers sums to 63") && Contains("62 layers"));
   p.pp_layers = {31, 31};
   Resolve(62, p, &error);
-  CHECK_THAT(error, Contains("pp_layers has 2 entries"));
+  CHECK_THAT(error, Contains("pp_layers (or pp_layout) has 2 entries"));
   p.pp_layers = {31, 0, 16, 15};
   Resolve(62, p, &error);
   CHECK_THAT(error, Contains("virtual stage 1 holds no layer"));

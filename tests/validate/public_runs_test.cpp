@@ -13,13 +13,19 @@ namespace {
 // Issue 6's bar: step-time MAPE <= 10% and 38/38 fitting. Today's bounds (the adjusted file
 // is there; the unchanged one models the 500 W torchtitan parts as 700 W ones):
 constexpr double kIssueStepTimeMapePct = 10.0;
-constexpr double kAdjustedStepTimeMapePct = 9.4;
+// Issue 15 raised them (9.4 -> 10.0, 8.2 -> 10.6, 11.9 -> 12.6, memory 9.5 -> 9.7): Q14 was
+// scored on a stand-in plan (interleaved with vpp = 1, +1.5%) because 126 layers did not split
+// over its virtual stages; it is now scored on the plan it states (torchtitan's 2 virtual stages
+// per rank, balanced layout): -23.4% (adjusted), -38.7% (unchanged copy). Embedding and loss now
+// sit on the first and last virtual stage of interleaved plans instead of being spread over
+// every chunk (E09 +5.9 -> +8.2%, E10 +22.6 -> +25.2%).
+constexpr double kAdjustedStepTimeMapePct = 10.0;
 static_assert(kAdjustedStepTimeMapePct <= kIssueStepTimeMapePct, "never loosen past the bar");
-constexpr double kAdjustedHeldOutMapePct = 8.2;
+constexpr double kAdjustedHeldOutMapePct = 10.6;
 constexpr int64_t kAdjustedMinFits = 38;
-constexpr double kUnchangedStepTimeMapePct = 11.9;
+constexpr double kUnchangedStepTimeMapePct = 12.6;
 constexpr int64_t kUnchangedMinFits = 38;
-constexpr double kMemoryMapePct = 9.5;  // torchtitan's measured peaks (Q01-Q14), both files
+constexpr double kMemoryMapePct = 9.7;  // torchtitan's measured peaks (Q01-Q14), both files
 
 std::string Failures(const ValidationReport& report) {
   std::string text;
