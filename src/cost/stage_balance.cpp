@@ -25,28 +25,30 @@ int KindOf(const ModelDims& d, int64_t layer) {
 }
 
 // Greedy packing under bottleneck `limit`: each stage takes layers while it stays within the
-// limit and enough layers remain for the later stages that need one. Writes `out` when given.
-bool Pack(const BalanceInput& in, double limit, int64_t* out) {
-  const ModelDims& d = *in.dims;
+// limit and enough layers remain for the later stages that need one. `work[i]` is layer i's
+// work. Writes `out` when given.
+bool Pack(const BalanceInput& in, const double* work, int64_t layers, double total, double limit,
+          int64_t* out) {
   int64_t need_after = 0;  // stages after the current one that need a layer
   for (int64_t v = 1; v < in.stages; ++v) need_after += MayBeEmpty(in, v) ? 0 : 1;
   int64_t pos = 0;
+  double left = total;  // work of the layers not yet placed
   for (int64_t v = 0; v < in.stages; ++v) {
     if (v > 0 && !MayBeEmpty(in, v)) --need_after;
-    double work = Extra(in, v);
-    if (work > limit) return false;
-    int64_t taken = 0;
-    while (pos < d.layers && d.layers - pos - 1 >= need_after) {
-      const double w = in.layer_work[KindOf(d, pos)];
-      if (work + w > limit) break;
-      work += w;
-      ++pos;
-      ++taken;
+    // The stages left hold at most `limit` each: give up early when they cannot.
+    if (left > static_cast<double>(in.stages - v) * limit) return false;
+    double sum = Extra(in, v);
+    if (sum > limit) return false;
+    const int64_t stop = layers - need_after;  // layers this stage may reach
+    const int64_t begin = pos;
+    while (pos < stop && sum + work[pos] <= limit) {
+      sum += work[pos];
+      left -= work[pos++];
     }
-    if (taken == 0 && !MayBeEmpty(in, v)) return false;
-    if (out) out[v] = taken;
+    if (pos == begin && !MayBeEmpty(in, v)) return false;
+    if (out) out[v] = pos - begin;
   }
-  return pos == d.layers;
+  return pos == layers;
 }
 
 }  // namespace
@@ -54,15 +56,29 @@ bool Pack(const BalanceInput& in, double limit, int64_t* out) {
 void BalanceVirtualStages(const BalanceInput& in, StageVector<int64_t>& out) {
   out.Resize(in.stages);
   const ModelDims& d = *in.dims;
-  double lo = 0, hi = in.first_extra + in.last_extra + in.mtp_extra;
-  for (int64_t i = 0; i < d.layers; ++i) hi += in.layer_work[KindOf(d, i)];
-  hi = hi * (1 + 1e-12) + 1e-18;
-  // 60 halvings take the bound to the last bits of a double.
-  for (int i = 0; i < 60 && hi - lo > hi * 1e-13; ++i) {
-    const double mid = 0.5 * (lo + hi);
-    (Pack(in, mid, nullptr) ? hi : lo) = mid;
+  StageVector<double> work;
+  work.Resize(d.layers);
+  double total = 0, widest = 0;
+  for (int64_t i = 0; i < d.layers; ++i) {
+    work[i] = in.layer_work[KindOf(d, i)];
+    total += work[i];
+    widest = std::max(widest, work[i]);
   }
-  if (!Pack(in, hi, &out[0])) {
+  const double extras = in.first_extra + in.last_extra + in.mtp_extra;
+  // The bottleneck is at least the average stage and at most the average plus one layer and
+  // every extra (a greedy packing at that limit never runs out of stages); the whole model on
+  // one stage bounds it in any case.
+  double lo = (total + extras) / static_cast<double>(in.stages) * (1 - 1e-12);
+  double hi = lo + widest + extras;
+  if (!Pack(in, work.data(), d.layers, total, hi, nullptr))
+    hi = (total + extras) * (1 + 1e-12) + 1e-18;
+  // Bisect to a relative 1e-5: the layout at `hi` is then within that of the optimum, and is the
+  // optimum wherever layouts' bottlenecks differ by more (a layer is a few % of a stage).
+  while (hi - lo > hi * 1e-5) {
+    const double mid = 0.5 * (lo + hi);
+    (Pack(in, work.data(), d.layers, total, mid, nullptr) ? hi : lo) = mid;
+  }
+  if (!Pack(in, work.data(), d.layers, total, hi, &out[0])) {
     // Unreachable for stages <= layers + 2; spread evenly rather than leave garbage.
     for (int64_t v = 0; v < in.stages; ++v) {
       out[v] = d.layers / in.stages + (v >= in.stages - d.layers % in.stages ? 1 : 0);

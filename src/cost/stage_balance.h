@@ -1,7 +1,8 @@
 // Balanced pipeline layouts for any layer count (issue 15): layers per virtual stage, contiguous
 // in model order, that minimise the slowest virtual stage's work, the embedding counted on the
-// first virtual stage and the loss (and MTP) on theirs. Exact for any per-layer work: a binary
-// search on the bottleneck with a greedy feasibility test (the linear-partition argument).
+// first virtual stage and the loss (and MTP) on theirs. For any per-layer work: a binary search
+// on the bottleneck (to a relative 1e-5) with a greedy feasibility test (the linear-partition
+// argument).
 #pragma once
 
 #include <array>

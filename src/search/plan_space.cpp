@@ -55,9 +55,10 @@ int64_t UniformStageLayers(const ModelSpec& model, const ParallelPlan& plan) {
 
 // vpp values searched for an interleaved schedule: with a fixed per-stage split, those dividing
 // every stage; otherwise those Megatron-LM can lay out with its split flags, where pp*vpp divides
-// the layers (uniform chunks), the layers + 1 or the layers + 2 (the embedding and the loss
-// accounted as layers: --account-for-embedding/loss-in-pipeline-split). The cost model then
-// balances the virtual stages itself (cost/stage_balance.h).
+// the layers (uniform chunks) or the layers + 2 (the embedding and the loss accounted as layers:
+// --account-for-embedding-in-pipeline-split --account-for-loss-in-pipeline-split, Llama 3's
+// layout). The cost model then balances the virtual stages itself (cost/stage_balance.h). Any
+// other vpp is evaluated when asked for (`vpp=N`).
 std::vector<int64_t> InterleavedVppValues(const ModelSpec& model, const ParallelPlan& plan) {
   std::vector<int64_t> out;
   const auto entries = static_cast<int64_t>(plan.pp_layers.size());
@@ -70,7 +71,7 @@ std::vector<int64_t> InterleavedVppValues(const ModelSpec& model, const Parallel
     }
     return out;
   }
-  for (int64_t extra = 0; extra <= 2; ++extra) {
+  for (int64_t extra : {0, 2}) {
     const int64_t total = model.layers + extra;
     if (total % plan.pp != 0) continue;
     for (int64_t v : Divisors(total / plan.pp)) {

@@ -23,13 +23,13 @@ int64_t CountDivisors(int64_t n) {
   return count;
 }
 
-// vpp > 1 values for an interleaved schedule: pp*vpp divides the layers, the layers + 1 or the
-// layers + 2 (the embedding and the loss counted as layers).
+// vpp > 1 values for an interleaved schedule: pp*vpp divides the layers or the layers + 2 (the
+// embedding and the loss counted as layers).
 int64_t InterleavedVpps(int64_t layers, int64_t pp) {
   int64_t count = 0;
   for (int64_t v = 2; v * pp <= layers + 2; ++v) {
     bool ok = false;
-    for (int64_t e = 0; e <= 2; ++e) ok = ok || (layers + e) % (pp * v) == 0;
+    for (int64_t e : {0, 2}) ok = ok || (layers + e) % (pp * v) == 0;
     count += ok ? 1 : 0;
   }
   return count;
