@@ -4,6 +4,7 @@
 #include <cmath>
 #include <utility>
 
+#include "config/megatron_layout.h"
 #include "config/resolve.h"
 #include "core/format.h"
 
@@ -83,19 +84,42 @@ std::array<ParallelDim, 5> ParsePlacement(const std::string& text) {
   return order;
 }
 
+// "15/16/16/15"; an entry may repeat as N*k ("7/8*14/7"). 0 is allowed (a virtual stage that
+// holds only the embedding, the loss or the MTP modules); plan/stage_layout.cpp checks where.
 std::vector<int64_t> ParseLayerSplit(const std::vector<std::string>& values) {
   if (values.size() != 1) throw InputError("takes one split (e.g. 15/16/16/15), not alternatives");
-  std::vector<std::string> parts;
+  std::vector<int64_t> out;
   std::string current;
   for (char c : values[0] + "/") {
-    if (c == '/') {
-      parts.push_back(current);
-      current.clear();
-    } else {
+    if (c != '/') {
       current += c;
+      continue;
     }
+    const size_t star = current.find('*');
+    const int64_t n = ParseInt(current.substr(0, star), 0);
+    const int64_t repeat = star == std::string::npos ? 1 : ParseInt(current.substr(star + 1), 1);
+    if (repeat > 1 << 20) throw InputError("repeat count " + std::to_string(repeat) + " too large");
+    out.insert(out.end(), static_cast<size_t>(repeat), n);
+    current.clear();
   }
-  return Ints(parts, 1);
+  return out;
+}
+
+std::string OneValue(const std::vector<std::string>& values) {
+  if (values.size() != 1) throw InputError("takes one value, not alternatives");
+  return values[0];
+}
+
+StageLayoutRule& LayoutOf(PlanConstraints& p) {
+  if (!p.layout) p.layout = StageLayoutRule{};
+  return *p.layout;
+}
+
+// Megatron-LM's layout string: layers per virtual stage and the MTP stage.
+void SetMegatronLayout(PlanConstraints& p, const std::vector<std::string>& v) {
+  const MegatronLayout layout = ParseMegatronLayout(OneValue(v));
+  p.pp_layers = layout.layers;
+  LayoutOf(p).mtp_stage = layout.mtp_stage;
 }
 
 using KnobSetter = void (*)(PlanConstraints&, const std::vector<std::string>&);
@@ -164,6 +188,27 @@ const std::vector<KnobEntry>& KnobTable() {
        }},
       {"pp_layers", [](PlanConstraints& p,
                        const std::vector<std::string>& v) { p.pp_layers = ParseLayerSplit(v); }},
+      {"pp_layout", SetMegatronLayout},
+      {"pp_first_layers",
+       [](PlanConstraints& p, const std::vector<std::string>& v) {
+         LayoutOf(p).first_stage_layers = ParseInt(OneValue(v), 1);
+       }},
+      {"pp_last_layers",
+       [](PlanConstraints& p, const std::vector<std::string>& v) {
+         LayoutOf(p).last_stage_layers = ParseInt(OneValue(v), 1);
+       }},
+      {"pp_account_embedding",
+       [](PlanConstraints& p, const std::vector<std::string>& v) {
+         LayoutOf(p).account_embedding = ParseBool(OneValue(v));
+       }},
+      {"pp_account_loss",
+       [](PlanConstraints& p, const std::vector<std::string>& v) {
+         LayoutOf(p).account_loss = ParseBool(OneValue(v));
+       }},
+      {"pp_split_points",
+       [](PlanConstraints& p, const std::vector<std::string>& v) {
+         LayoutOf(p).split_points = ParseSplitPoints(OneValue(v));
+       }},
       PARAPLAN_BOOL_KNOB(overlap_grad_reduce),
       PARAPLAN_BOOL_KNOB(overlap_param_gather),
       PARAPLAN_BOOL_KNOB(overlap_tp_comm),
@@ -179,18 +224,33 @@ const std::vector<KnobEntry>& KnobTable() {
 #undef PARAPLAN_ENUM_KNOB
 #undef PARAPLAN_NUMBER_KNOB
 
+// Splits on `separator` outside single quotes (pp_layout='Et|tL' keeps its '|' and ','); the
+// quotes themselves are dropped, as are spaces and tabs.
 std::vector<std::string> SplitOn(const std::string& text, char separator) {
   std::vector<std::string> parts;
   std::string current;
+  bool quoted = false;
   for (char c : text + std::string(1, separator)) {
-    if (c == separator) {
+    if (c == '\'') {
+      quoted = !quoted;
+      current += c;
+    } else if (c == separator && !quoted) {
       parts.push_back(current);
       current.clear();
     } else if (c != ' ' && c != '\t') {
       current += c;
     }
   }
+  if (quoted) throw InputError(SourceLocation{"--plan", 0, 0}, "plan", "unbalanced ' quote");
   return parts;
+}
+
+std::string Unquote(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    if (c != '\'') out += c;
+  }
+  return out;
 }
 
 }  // namespace
@@ -224,12 +284,14 @@ PlanConstraints ReadPlanConstraints(const YamlNode& node) {
       std::string split;
       for (const YamlNode& item : value.Elements()) {
         if (knob == "pp_layers") {
-          split += (split.empty() ? "" : "/") + std::to_string(item.AsPositiveInt());
+          split += (split.empty() ? "" : "/") + std::to_string(item.AsNonNegativeInt());
+        } else if (knob == "pp_split_points") {
+          split += (split.empty() ? "" : "/") + item.AsString();
         } else {
           values.push_back(item.AsString());
         }
       }
-      if (knob == "pp_layers") values.push_back(split);
+      if (knob == "pp_layers" || knob == "pp_split_points") values.push_back(split);
     } else {
       values.push_back(value.AsString());
     }
@@ -258,8 +320,9 @@ PlanConstraints ParsePlanString(const std::string& text) {
       if (s == knob) throw InputError(where, knob, "given twice");
     }
     seen.push_back(knob);
-    const std::vector<std::string> values = SplitOn(item.substr(equals + 1), '|');
-    for (const std::string& v : values) {
+    std::vector<std::string> values = SplitOn(item.substr(equals + 1), '|');
+    for (std::string& v : values) {
+      v = Unquote(v);
       if (v.empty()) throw InputError(where, knob, "empty alternative in '" + item + "'");
     }
     try {

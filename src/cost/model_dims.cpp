@@ -64,6 +64,8 @@ ModelDims BuildModelDims(const ModelSpec& m) {
   d.tied_embeddings = m.tied_embeddings;
   d.layers = m.layers;
   d.seq_len = m.seq_len;
+  d.mtp_layers = m.mtp_layers;
+  d.mtp_kind = LayerKindOf(m, m.layers);
   const LayerParams dense = ParamsOf(TransformerLayerOps(m, LayerKind::kDense));
   d.attn_params = dense.attn;
   d.attn_params_replicated = dense.attn_replicated;

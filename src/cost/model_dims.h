@@ -33,6 +33,8 @@ struct ModelDims {
   bool tied_embeddings = false;
   int64_t layers = 0;
   int64_t seq_len = 0;
+  int64_t mtp_layers = 0;  // multi-token-prediction modules (each one layer + projection + head)
+  int mtp_kind = 0;        // the layer kind of an MTP module's layer (that of layer index `layers`)
 
   // Parameters per layer: attention (incl. its norm) and MLP (incl. its norm). MoE layers split
   // the MLP into expert parameters (all experts) and the rest (router + shared experts).

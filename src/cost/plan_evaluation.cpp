@@ -3,9 +3,12 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/error.h"
 #include "cost/compute_cost.h"
 #include "cost/memory_model.h"
+#include "cost/stage_balance.h"
 #include "hardware/collective_cost.h"
+#include "plan/stage_layout.h"
 
 namespace paraplan {
 namespace {
@@ -36,13 +39,29 @@ double LayerTotal(const LayerCost& c) {
   return c.fwd_s + c.bwd_s + c.recompute_s + c.tp_comm_s + c.cp_comm_s + c.ep_comm_s;
 }
 
+// One micro-batch through the MTP modules, forward + backward: each a layer, its 2h -> h
+// projection, the shared output head and loss, and the embedding of the shifted tokens
+// (DeepSeek-V3 report, Sec. 2.2).
+double MtpWork(const ModelDims& d, const PlanEvaluation& e) {
+  if (d.mtp_layers == 0) return 0;
+  return static_cast<double>(d.mtp_layers) *
+         (LayerTotal(e.kinds[d.mtp_kind]) + 3 * e.mtp_proj_fwd_s + e.logits_fwd_s + e.logits_bwd_s +
+          3 * e.embed_fwd_s);
+}
+
+// Work on the last stage besides its layers: the loss, and the MTP modules when they sit there.
+double LastExtra(const ModelDims& d, const PlanEvaluation& e) {
+  return e.logits_fwd_s + e.logits_bwd_s +
+         (e.mtp_chunk == e.chunk_layers.size() - 1 ? MtpWork(d, e) : 0);
+}
+
 double StageWork(const ModelDims& d, const PlanEvaluation& e, int64_t begin, int64_t end,
                  bool first, bool last) {
   double t = 0;
   const auto counts = KindCounts(d, begin, end);
   for (int k = 0; k < kLayerKinds; ++k) t += counts[k] * LayerTotal(e.kinds[k]);
   if (first) t += e.embed_fwd_s * 3;
-  if (last) t += e.logits_fwd_s + e.logits_bwd_s;
+  if (last) t += LastExtra(d, e);
   return t;
 }
 
@@ -64,19 +83,13 @@ void StageWorks(const ModelDims& d, const ParallelPlan& p, const PlanEvaluation&
   }
 }
 
-// Layers per stage: pp_layers when given; uniform when vpp > 1; otherwise balanced by moving
-// one layer at a time from the heaviest to the lightest stage while the maximum drops. A move
-// changes the work of the two stages only (and of those between them, whose first layer shifts,
-// when the model mixes layer kinds).
-void AssignLayers(const ModelDims& d, const ParallelPlan& p, PlanEvaluation& e) {
-  e.layers.Resize(p.pp);
-  if (!p.pp_layers.empty()) {
-    for (int64_t s = 0; s < p.pp; ++s) e.layers[s] = p.pp_layers[s];
-    return;
-  }
+// vpp = 1, no fixed layout: balanced by moving one layer at a time from the heaviest to the
+// lightest stage while the maximum drops. A move changes the work of the two stages only (and of
+// those between them, whose first layer shifts, when the model mixes layer kinds).
+void BalancePhysicalStages(const ModelDims& d, const ParallelPlan& p, PlanEvaluation& e) {
   const int64_t base = d.layers / p.pp, extra = d.layers % p.pp;
   for (int64_t s = 0; s < p.pp; ++s) e.layers[s] = base + (s >= p.pp - extra ? 1 : 0);
-  if (p.pp == 1 || p.vpp > 1) return;
+  if (p.pp == 1) return;
   const bool one_kind = OneLayerKind(d);
   StageVector<double> work;
   work.Resize(p.pp);
@@ -88,9 +101,9 @@ void AssignLayers(const ModelDims& d, const ParallelPlan& p, PlanEvaluation& e) 
       if (work[s] < work[lo]) lo = s;
     }
     if (e.layers[hi] <= 1 || hi == lo) return;
-    const double per_layer = (work[hi] - (hi == 0 ? e.embed_fwd_s * 3 : 0) -
-                              (hi == p.pp - 1 ? e.logits_fwd_s + e.logits_bwd_s : 0)) /
-                             D(e.layers[hi]);
+    const double per_layer =
+        (work[hi] - (hi == 0 ? e.embed_fwd_s * 3 : 0) - (hi == p.pp - 1 ? LastExtra(d, e) : 0)) /
+        D(e.layers[hi]);
     if (work[lo] + per_layer >= work[hi]) return;
     --e.layers[hi];
     ++e.layers[lo];
@@ -100,6 +113,53 @@ void AssignLayers(const ModelDims& d, const ParallelPlan& p, PlanEvaluation& e) 
     } else {
       StageWorks(d, p, e, std::min(hi, lo), std::max(hi, lo), work);
     }
+  }
+}
+
+// Layers per virtual stage: the fixed layout when the plan states one (plan/stage_layout.h);
+// uniform chunks when vpp > 1 divides the layers evenly (Megatron-LM's default); otherwise
+// balanced over the virtual stages, embedding, loss and MTP counted (stage_balance.h).
+void AssignChunkLayers(const ModelDims& d, const ParallelPlan& p, PlanEvaluation& e) {
+  const int64_t chunks = VirtualStages(p);
+  e.chunk_layers.Resize(chunks);
+  e.layers.Resize(p.pp);
+  if (HasFixedLayout(p)) {
+    std::vector<int64_t> fixed;
+    const std::string error = ResolveVirtualLayers(d.layers, d.mtp_layers, p, &fixed);
+    if (!error.empty()) throw InputError(error);
+    for (int64_t v = 0; v < chunks; ++v) e.chunk_layers[v] = fixed[v];
+  } else if (p.vpp > 1 && d.layers % chunks != 0) {
+    BalanceInput in;
+    in.dims = &d;
+    for (int k = 0; k < kLayerKinds; ++k) in.layer_work[k] = LayerTotal(e.kinds[k]);
+    in.stages = chunks;
+    in.first_extra = 3 * e.embed_fwd_s;
+    in.last_extra = e.logits_fwd_s + e.logits_bwd_s;
+    in.mtp_stage = e.mtp_chunk;
+    in.mtp_extra = MtpWork(d, e);
+    BalanceVirtualStages(in, e.chunk_layers);
+  } else if (p.vpp > 1) {
+    for (int64_t v = 0; v < chunks; ++v) e.chunk_layers[v] = d.layers / chunks;
+  } else {
+    BalancePhysicalStages(d, p, e);
+    for (int64_t v = 0; v < chunks; ++v) e.chunk_layers[v] = e.layers[v];
+  }
+}
+
+// Physical stages from the virtual ones: layers, kind counts, first layers.
+void StagesFromChunks(const ModelDims& d, const ParallelPlan& p, PlanEvaluation& e) {
+  const int64_t chunks = VirtualStages(p);
+  e.chunk_begins.Resize(chunks);
+  e.counts.Resize(p.pp);
+  for (int64_t s = 0; s < p.pp; ++s) e.layers[s] = 0;
+  int64_t begin = 0;
+  for (int64_t v = 0; v < chunks; ++v) {
+    const int64_t s = v % p.pp, n = e.chunk_layers[v];
+    e.chunk_begins[v] = begin;
+    e.layers[s] += n;
+    const auto c = KindCounts(d, begin, begin + n);
+    for (int k = 0; k < kLayerKinds; ++k) e.counts[s][k] += c[k];
+    begin += n;
   }
 }
 
@@ -113,6 +173,8 @@ void EdgeCosts(const ModelDims& d, const Cluster& c, const NetworkLinks& links,
                    MemoryBoundSeconds(c, s.tokens * vocab * 4.0 * 3.0);
   e.logits_bwd_s = 2 * GemmSeconds(c, Precision::kBf16, s.tokens, vocab, d.hidden) +
                    MemoryBoundSeconds(c, s.tokens * vocab * 4.0 * 2.0);
+  e.mtp_proj_fwd_s =
+      d.mtp_layers > 0 ? GemmSeconds(c, p.precision, s.tokens, d.hidden / s.tp, 2 * d.hidden) : 0;
   if (p.pp > 1) {
     e.p2p_s = CollectiveSeconds(CollectiveOp::kSendRecv, kAct * s.norm_tokens * d.hidden,
                                 PlaceGroup(2, s.groups.pp.stride, c), links);
@@ -126,12 +188,15 @@ void EvaluatePlanLayers(const ModelDims& d, const Cluster& c, const NetworkLinks
   PlanEvaluation& e = *out;
   e.shape = MakePlanShape(d, p, c);
   e.micro_batches = std::max<int64_t>(p.MicroBatches(), 1);
+  e.mtp_chunk = d.mtp_layers > 0 ? MtpVirtualStage(p) : -1;
   for (int k = 0; k < kLayerKinds; ++k) {
     e.present[k] = d.prefix[d.layers][k] > 0;
-    e.kinds[k] = e.present[k] ? ComputeLayerCost(d, k, e.shape, c, links) : LayerCost{};
+    const bool mtp = d.mtp_layers > 0 && k == d.mtp_kind;
+    e.kinds[k] = e.present[k] || mtp ? ComputeLayerCost(d, k, e.shape, c, links) : LayerCost{};
   }
   EdgeCosts(d, c, links, p, e);
-  AssignLayers(d, p, e);
+  AssignChunkLayers(d, p, e);
+  StagesFromChunks(d, p, e);
   e.begins.Resize(p.pp);
   int64_t begin = 0;
   for (int64_t s = 0; s < p.pp; ++s) {
@@ -146,19 +211,21 @@ namespace {
 // (first stage) or the output layer (last stage). Stages with equal keys cost the same.
 struct StageKey {
   std::array<int32_t, kLayerKinds> counts{};
-  bool first = false, last = false;
+  bool first = false, last = false, mtp = false;
   bool operator==(const StageKey& o) const {
     return counts[0] == o.counts[0] && counts[1] == o.counts[1] && counts[2] == o.counts[2] &&
-           counts[3] == o.counts[3] && first == o.first && last == o.last;
+           counts[3] == o.counts[3] && first == o.first && last == o.last && mtp == o.mtp;
   }
 };
 static_assert(kLayerKinds == 4, "StageKey::operator== compares four kinds");
 
 StageKey KeyOf(const ModelDims& d, const ParallelPlan& p, const PlanEvaluation& e, int64_t s) {
+  (void)d;
   StageKey key;
-  key.counts = KindCounts(d, e.begins[s], e.begins[s] + e.layers[s]);
+  key.counts = e.counts[s];
   key.first = s == 0;
   key.last = s == p.pp - 1;
+  key.mtp = e.mtp_chunk >= 0 && e.mtp_chunk % p.pp == s;
   return key;
 }
 
@@ -174,6 +241,15 @@ void StageParams(const ModelDims& d, const ParallelPlan& p, const PlanEvaluation
   const double embed = d.embedding_params / D(p.tp);
   if (key.first) *dense += embed;
   if (key.last && (!d.tied_embeddings || p.pp > 1)) *dense += embed;
+  if (key.mtp) {
+    // Each module's layer and 2h -> h projection; the MTP stage keeps a copy of the embedding
+    // unless it is the first stage (shared like tied embeddings in Megatron-LM).
+    const LayerCost& l = e.kinds[d.mtp_kind];
+    const double n = D(d.mtp_layers);
+    *dense += n * (l.params_local + 2 * d.hidden * d.hidden / D(p.tp));
+    *expert += n * l.expert_params_local;
+    if (!key.first) *dense += embed;
+  }
 }
 
 // Gradient reduction, distributed-optimizer gather, ZeRO-3 gathers and optimizer of one stage.
@@ -212,8 +288,9 @@ StageDp StageDataParallel(const Cluster& c, const NetworkLinks& links, const Par
 
 // One stage's forward / input-backward / weight-backward seconds per micro-batch, exposed
 // TP/CP/EP/ZeRO-3/P2P communication folded in.
-void StageTimesOf(const ParallelPlan& p, const PlanEvaluation& e, const StageKey& key,
-                  double zero3_gather_s, StageTimes* times, StageComm* stage_comm) {
+void StageTimesOf(const ModelDims& d, const ParallelPlan& p, const PlanEvaluation& e,
+                  const StageKey& key, double zero3_gather_s, double sends, StageTimes* times,
+                  StageComm* stage_comm) {
   StageTimes t;
   StageComm comm;
   int64_t layers = 0;
@@ -240,6 +317,20 @@ void StageTimesOf(const ParallelPlan& p, const PlanEvaluation& e, const StageKey
     t.f += e.logits_fwd_s;
     t.b += e.logits_bwd_s;
   }
+  if (key.mtp) {
+    const LayerCost& l = e.kinds[d.mtp_kind];
+    const double n = D(d.mtp_layers);
+    layers += d.mtp_layers;
+    t.f += n * (l.fwd_s + l.tp_comm_fwd_s + l.cp_comm_fwd_s + l.ep_comm_fwd_s + e.mtp_proj_fwd_s +
+                e.logits_fwd_s + e.embed_fwd_s);
+    t.b += n * (l.bwd_s - l.bwd_weight_s + l.recompute_s + l.tp_comm_s - l.tp_comm_fwd_s +
+                l.cp_comm_s - l.cp_comm_fwd_s + l.ep_comm_s - l.ep_comm_fwd_s + e.mtp_proj_fwd_s +
+                e.logits_bwd_s + 2 * e.embed_fwd_s);
+    t.w += n * (l.bwd_weight_s + e.mtp_proj_fwd_s);
+    comm.tp_s += n * l.tp_comm_s;
+    comm.cp_s += n * l.cp_comm_s;
+    comm.ep_s += n * l.ep_comm_s;
+  }
   const double gather = zero3_gather_s;
   if (gather > 0) {
     // ZeRO-3 gathers each layer's weights before its forward and again before its backward;
@@ -252,7 +343,6 @@ void StageTimesOf(const ParallelPlan& p, const PlanEvaluation& e, const StageKey
     comm.zero3_s = fwd + bwd;
   }
   if (p.pp > 1 && !p.overlap_pp_comm) {
-    const double sends = D(std::max<int64_t>(p.vpp, 1));
     t.f += sends * e.p2p_s;
     t.b += sends * e.p2p_s;
     comm.p2p_s = 2 * sends * e.p2p_s;
@@ -300,7 +390,8 @@ void StageCosts(const ModelDims& d, const Cluster& c, const NetworkLinks& links,
     double dense = 0, expert = 0;
     StageParams(d, p, e, key, &dense, &expert);
     e.dp[s] = StageDataParallel(c, links, p, e, dense, expert);
-    StageTimesOf(p, e, key, e.dp[s].zero3_gather_s, &e.times[s], &e.comm[s]);
+    StageTimesOf(d, p, e, key, e.dp[s].zero3_gather_s, D(std::max<int64_t>(p.vpp, 1)), &e.times[s],
+                 &e.comm[s]);
     StageDpExposure(p, e.times[s], e.dp[s]);
     costed[next] = {key, s};
     next = (next + 1) % kRemembered;
@@ -324,6 +415,22 @@ void DataParallelExposure(const ParallelPlan& p, PlanEvaluation& e) {
 }
 
 }  // namespace
+
+StageTimes EvaluateChunkTimes(const ModelDims& d, const ParallelPlan& p, const PlanEvaluation& e,
+                              int64_t chunk) {
+  const int64_t chunks = VirtualStages(p), s = chunk % p.pp;
+  StageKey key;
+  key.counts = KindCounts(d, e.chunk_begins[chunk], e.chunk_begins[chunk] + e.chunk_layers[chunk]);
+  key.first = chunk == 0;
+  key.last = chunk == chunks - 1;
+  key.mtp = chunk == e.mtp_chunk;
+  const double share =
+      e.layers[s] > 0 ? D(e.chunk_layers[chunk]) / D(e.layers[s]) : 1.0 / D(chunks / p.pp);
+  StageTimes t;
+  StageComm comm;
+  StageTimesOf(d, p, e, key, e.dp[s].zero3_gather_s * share, 1.0, &t, &comm);
+  return t;
+}
 
 void EvaluatePlanTime(const ModelDims& d, const Cluster& c, const NetworkLinks& links,
                       const ParallelPlan& p, PlanEvaluation* out) {
@@ -362,9 +469,16 @@ StageMemoryInput StageMemoryInputOf(const ModelDims& d, const ParallelPlan& p,
   }
   if (stage == 0) in.act_per_micro_batch += kAct * s.norm_tokens * d.hidden;  // embedding out
   in.micro_batches_held = MicroBatchesHeld(p, stage);
-  if (stage == p.pp - 1) {
-    // bf16 logits, fp32 logits for the loss and their gradient (vocab-parallel cross-entropy).
-    in.logits_bytes = s.tokens * (d.vocab / s.tp) * (2.0 + 4.0 * 2.0);
+  // bf16 logits, fp32 logits for the loss and their gradient (vocab-parallel cross-entropy).
+  const double logits = s.tokens * (d.vocab / s.tp) * (2.0 + 4.0 * 2.0);
+  if (stage == p.pp - 1) in.logits_bytes = logits;
+  if (key.mtp) {
+    // Each MTP module stores its layer's activations and its concatenated 2h input, and
+    // computes its own logits and loss.
+    const double n = D(d.mtp_layers);
+    in.act_per_micro_batch +=
+        n * (e.kinds[d.mtp_kind].act_bytes + 2 * kAct * s.norm_tokens * d.hidden);
+    in.logits_bytes += n * logits;
   }
   double buffers = s.tp > 1 ? 2 * kAct * s.tokens * d.hidden : 0;  // SP / TP gather outputs
   const bool keep_gathered = p.zero >= 3 && p.zero3_keep_gathered && p.dp * p.cp > 1;

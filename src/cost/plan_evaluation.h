@@ -40,10 +40,15 @@ struct PlanEvaluation {
   std::array<LayerCost, kLayerKinds> kinds{};
   std::array<bool, kLayerKinds> present{};
   double embed_fwd_s = 0, logits_fwd_s = 0, logits_bwd_s = 0;
-  double p2p_s = 0;  // one micro-batch's activations to the next stage
+  double mtp_proj_fwd_s = 0;  // one MTP module's 2h -> h projection, forward
+  double p2p_s = 0;           // one micro-batch's activations to the next stage
   int64_t micro_batches = 1;
-  StageVector<int64_t> layers;  // layers per stage
-  StageVector<int64_t> begins;  // index of each stage's first layer
+  StageVector<int64_t> layers;        // layers per stage
+  StageVector<int64_t> begins;        // index of each stage's first layer (vpp = 1)
+  StageVector<int64_t> chunk_layers;  // layers per virtual stage (pp*vpp, model order)
+  StageVector<int64_t> chunk_begins;  // index of each virtual stage's first layer
+  StageVector<std::array<int32_t, kLayerKinds>> counts;  // layers of each kind per stage
+  int64_t mtp_chunk = -1;  // virtual stage holding the MTP modules, -1 = none
   StageVector<StageTimes> times;
   StageVector<StageComm> comm;
   StageVector<StageDp> dp;
@@ -65,6 +70,12 @@ StageMemory EvaluateStageMemory(const ModelDims& dims, const ParallelPlan& plan,
 // that cannot be the largest.
 double EvaluatePeakMemory(const ModelDims& dims, const ParallelPlan& plan,
                           const PlanEvaluation& eval);
+
+// One virtual stage's forward / input-backward / weight-backward seconds per micro-batch (for the
+// simulator's per-chunk costs): its layers, embedding, loss and MTP; one send per chunk when
+// P2P is not overlapped; ZeRO-3 gathers pro rata of the stage's layers.
+StageTimes EvaluateChunkTimes(const ModelDims& dims, const ParallelPlan& plan,
+                              const PlanEvaluation& eval, int64_t chunk);
 
 // Layer and embedding/logits costs and the layers per stage only (what memory needs).
 void EvaluatePlanLayers(const ModelDims& dims, const Cluster& cluster, const NetworkLinks& links,

@@ -35,6 +35,14 @@ struct TimeBreakdown {
   double optimizer_s = 0;
 };
 
+// One pipeline stage's layers and per-micro-batch compute (communication folded in as the cost
+// model exposes it): what `explain` shows to point at the bottleneck stage.
+struct StageLoad {
+  int64_t layers = 0;                    // decoder layers over all the stage's chunks
+  double forward_s = 0, backward_s = 0;  // per micro-batch; backward includes weight gradients
+  bool embedding = false, loss = false, mtp = false;
+};
+
 struct StepResult {
   ParallelPlan plan;
   bool fits = false;
@@ -44,7 +52,11 @@ struct StepResult {
   double hfu = 0;
   double peak_memory_bytes = 0;
   double memory_capacity_bytes = 0;
-  std::vector<StageMemory> memory;  // one per pipeline stage
+  std::vector<StageMemory> memory;            // one per pipeline stage
+  std::vector<StageLoad> loads;               // one per pipeline stage
+  std::vector<int64_t> virtual_stage_layers;  // the layout: layers per virtual stage, model order
+  int64_t mtp_virtual_stage = -1;             // virtual stage holding the MTP modules, -1 = none
+  int64_t mtp_layers = 0;                     // MTP modules there
   TimeBreakdown time;
   bool simulated = false;          // true when the event simulator produced step_time_s
   std::vector<std::string> notes;  // short explanations (dominant cost, what would help)

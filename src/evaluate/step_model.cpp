@@ -69,6 +69,21 @@ void FillCommon(const ModelDims& d, const Cluster& c, int64_t gpus, const Parall
     r.memory.push_back(EvaluateStageMemory(d, p, e, s));
     r.peak_memory_bytes = std::max(r.peak_memory_bytes, r.memory.back().TotalBytes());
   }
+  r.loads.clear();
+  for (int64_t s = 0; s < p.pp; ++s) {
+    StageLoad load;
+    load.layers = e.layers[s];
+    load.forward_s = e.times[s].f;
+    load.backward_s = e.times[s].b + e.times[s].w;
+    load.embedding = s == 0;
+    load.loss = s == p.pp - 1;
+    load.mtp = e.mtp_chunk >= 0 && e.mtp_chunk % p.pp == s;
+    r.loads.push_back(load);
+  }
+  r.virtual_stage_layers.assign(e.chunk_layers.data(),
+                                e.chunk_layers.data() + e.chunk_layers.size());
+  r.mtp_virtual_stage = e.mtp_chunk;
+  r.mtp_layers = d.mtp_layers;
   r.memory_capacity_bytes = c.gpu.memory_GiB * 1024.0 * 1024.0 * 1024.0;
   r.fits = r.peak_memory_bytes <= r.memory_capacity_bytes;
   const double seq = e.shape.seq;
@@ -154,20 +169,22 @@ PipelineInput StepModel::BuildPipelineInput(const ParallelPlan& plan) const {
   in.p2p = plan.pp > 1 ? ToNanos(e.p2p_s) : 0;
   in.overlap_pp_comm = plan.overlap_pp_comm;
   in.overlap_grad_reduce = plan.overlap_grad_reduce;
-  const double vpp = static_cast<double>(in.vpp);
   for (int64_t s = 0; s < plan.pp; ++s) {
-    StageTimes t = e.times[s];
-    if (!plan.overlap_pp_comm && plan.pp > 1) {  // the simulator adds the sends itself
-      t.f -= vpp * e.p2p_s;
-      t.b -= vpp * e.p2p_s;
-    }
     StageCost stage;
-    ChunkCost chunk;
-    chunk.forward = ToNanos(t.f / vpp);
-    chunk.backward_input = ToNanos(t.b / vpp);
-    chunk.backward_weight = ToNanos(t.w / vpp);
-    chunk.recompute = 0;  // already inside backward_input
-    stage.chunks.assign(static_cast<size_t>(in.vpp), chunk);
+    for (int64_t c = 0; c < in.vpp; ++c) {
+      // Each chunk's own layers, embedding, loss and MTP: uneven layouts reach the simulator.
+      StageTimes t = EvaluateChunkTimes(impl_->dims, plan, e, c * plan.pp + s);
+      if (!plan.overlap_pp_comm && plan.pp > 1) {  // the simulator adds the sends itself
+        t.f -= e.p2p_s;
+        t.b -= e.p2p_s;
+      }
+      ChunkCost chunk;
+      chunk.forward = ToNanos(t.f);
+      chunk.backward_input = ToNanos(t.b);
+      chunk.backward_weight = ToNanos(t.w);
+      chunk.recompute = 0;  // already inside backward_input
+      stage.chunks.push_back(chunk);
+    }
     stage.dp_grad_comm = ToNanos(e.dp[s].grad_s);
     stage.dp_buckets = e.dp[s].buckets;
     stage.param_gather = ToNanos(e.dp[s].param_gather_s);

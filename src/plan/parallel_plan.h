@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/name_table.h"
+#include "plan/stage_layout_rule.h"
 
 namespace paraplan {
 
@@ -39,7 +40,10 @@ struct ParallelPlan {
   double dp_bucket_MB = 0;  // 0 = auto, as Megatron-LM: see DpBucketBytes
   std::array<ParallelDim, 5> placement = {ParallelDim::kTp, ParallelDim::kCp, ParallelDim::kEp,
                                           ParallelDim::kDp, ParallelDim::kPp};
-  std::vector<int64_t> pp_layers;  // empty = balanced automatically
+  // Layers per stage (pp entries) or per virtual stage (pp*vpp, model order); empty = balanced
+  // automatically (plan/stage_layout.h).
+  std::vector<int64_t> pp_layers;
+  StageLayoutRule layout;  // Megatron-LM split flags, torchtitan split points, MTP placement
   bool overlap_grad_reduce = true;
   bool overlap_param_gather = true;
   bool overlap_tp_comm = false;

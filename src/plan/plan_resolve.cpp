@@ -66,6 +66,7 @@ ParallelPlan ResolvePlan(const PlanConstraints& c, int64_t gpus, const ModelSpec
   Take(c.overlap_pp_comm, "overlap_pp_comm", &p.overlap_pp_comm);
   Take(c.zero3_keep_gathered, "zero3_keep_gathered", &p.zero3_keep_gathered);
   if (c.pp_layers) p.pp_layers = *c.pp_layers;
+  if (c.layout) p.layout = *c.layout;
   if (!c.global_batch) {
     throw InputError(
         "simulate needs global_batch (sequences per step), e.g. --plan "

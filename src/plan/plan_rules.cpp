@@ -4,6 +4,8 @@
 
 #include <numeric>
 
+#include "plan/stage_layout.h"
+
 namespace paraplan {
 namespace {
 
@@ -116,26 +118,16 @@ bool CheckPipelineLayers(const ModelSpec& m, const ParallelPlan& p, Violations& 
   if (p.pp > m.layers &&
       v.Add("pp=" + Str(p.pp) + " exceeds layers=" + Str(m.layers) + " (a stage needs a layer)"))
     return true;
-  if (!p.pp_layers.empty()) {
-    if (static_cast<int64_t>(p.pp_layers.size()) != p.pp &&
-        v.Add("pp_layers has " + Str(static_cast<int64_t>(p.pp_layers.size())) +
-              " entries, pp=" + Str(p.pp) + " needs one per stage"))
-      return true;
-    const int64_t sum = std::accumulate(p.pp_layers.begin(), p.pp_layers.end(), int64_t{0});
-    if (sum != m.layers &&
-        v.Add("pp_layers sums to " + Str(sum) + ", the model has " + Str(m.layers) + " layers"))
-      return true;
-    for (int64_t n : p.pp_layers) {
-      if (n < 1 && v.Add("pp_layers entries must be >= 1, got " + Str(n))) return true;
-      if (p.vpp > 1 && n % p.vpp != 0 &&
-          v.Add("vpp=" + Str(p.vpp) + " does not divide a stage's " + Str(n) + " layers"))
-        return true;
-    }
-  } else if (p.vpp > 1 && m.layers % (p.pp * p.vpp) != 0 &&
-             v.Add("vpp=" + Str(p.vpp) + ": layers=" + Str(m.layers) +
-                   " must be divisible by pp*vpp=" + Str(p.pp * p.vpp))) {
+  std::vector<int64_t> layout;
+  const std::string error = ResolveVirtualLayers(m.layers, m.mtp_layers, p, &layout);
+  if (!error.empty() && v.Add(error)) return true;
+  // An automatic layout balances the virtual stages; the first and the last may hold only the
+  // embedding or the loss, every other needs a layer.
+  const int64_t stages = VirtualStages(p);
+  if (!HasFixedLayout(p) && p.vpp > 1 && stages > m.layers + 2 &&
+      v.Add("vpp=" + Str(p.vpp) + ": pp*vpp=" + Str(stages) + " virtual stages need at least " +
+            Str(stages - 2) + " layers, the model has " + Str(m.layers)))
     return true;
-  }
   return false;
 }
 

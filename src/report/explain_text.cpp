@@ -6,6 +6,7 @@
 #include "core/format.h"
 #include "core/units.h"
 #include "report/relief_advice.h"
+#include "report/stage_layout_text.h"
 
 namespace paraplan {
 namespace {
@@ -139,7 +140,7 @@ std::string MemoryAdvice(const StepResult& r) {
 
 std::string ExplainText(const StepResult& r, const PipelineInput& stages) {
   std::string out = Summary(r) + "\n" + TimeTable(r) + "\n" + StageTimeTable(stages) + "\n" +
-                    MemoryTable(r) + "\n" + TimeAdvice(r);
+                    MemoryTable(r) + "\n" + StageLayoutText(r) + TimeAdvice(r);
   out += MemoryAdvice(r);
   return out;
 }

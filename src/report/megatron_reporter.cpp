@@ -3,6 +3,7 @@
 // Knobs Megatron-LM has no flag for are written as comments.
 #include "core/format.h"
 #include "core/units.h"
+#include "report/layout_flags.h"
 #include "report/plan_reporter.h"
 
 namespace paraplan {
@@ -15,24 +16,20 @@ void Add(Flags& flags, const std::string& name, int64_t value) {
   flags.push_back(name + " " + std::to_string(value));
 }
 
-// --decoder-first/last-pipeline-num-layers express splits whose middle stages are equal.
-void PipelineFlags(const ParallelPlan& p, const PlanReportContext& ctx, Flags& flags,
-                   Flags& notes) {
+// The pipeline size and, for a layout other than equal virtual stages, the flags reproducing it
+// (layout_flags.h).
+void PipelineFlags(const StepResult& r, const PlanReportContext& ctx, Flags& flags, Flags& notes) {
+  const ParallelPlan& p = r.plan;
   Add(flags, "--pipeline-model-parallel-size", p.pp);
-  if (p.vpp > 1)
-    Add(flags, "--num-layers-per-virtual-pipeline-stage", ctx.model_layers / (p.pp * p.vpp));
-  if (p.pp_layers.empty() || p.pp < 2) return;
-  const auto& l = p.pp_layers;
-  bool middle_equal = true;
-  for (size_t i = 2; i + 1 < l.size(); ++i) middle_equal = middle_equal && l[i] == l[1];
-  if (!middle_equal) {
-    notes.push_back(
-        "uneven stages with unequal middle stages: Megatron-LM cannot express this "
-        "split with flags; use --pipeline-model-parallel-layout");
+  const std::vector<int64_t> layout = ResultLayout(r);
+  if (p.pp < 2 || layout.empty() || IsDefaultLayout(r, layout)) {
+    if (p.vpp > 1)
+      Add(flags, "--num-layers-per-virtual-pipeline-stage", ctx.model_layers / (p.pp * p.vpp));
     return;
   }
-  Add(flags, "--decoder-first-pipeline-num-layers", l.front());
-  Add(flags, "--decoder-last-pipeline-num-layers", l.back());
+  std::string note;
+  for (std::string& f : MegatronLayoutFlags(r, layout, &note)) flags.push_back(std::move(f));
+  notes.push_back(note);
 }
 
 void RecomputeFlags(const ParallelPlan& p, Flags& flags) {
@@ -74,10 +71,11 @@ void ScheduleNotes(const ParallelPlan& p, Flags& notes) {
   }
 }
 
-Flags BuildFlags(const ParallelPlan& p, const PlanReportContext& ctx, Flags& notes) {
+Flags BuildFlags(const StepResult& r, const PlanReportContext& ctx, Flags& notes) {
+  const ParallelPlan& p = r.plan;
   Flags flags;
   Add(flags, "--tensor-model-parallel-size", p.tp);
-  PipelineFlags(p, ctx, flags, notes);
+  PipelineFlags(r, ctx, flags, notes);
   Add(flags, "--context-parallel-size", p.cp);
   if (ctx.moe) {
     Add(flags, "--expert-model-parallel-size", p.ep);
@@ -116,7 +114,7 @@ class MegatronReporter : public PlanReporter {
     const StepResult& best = result.plans.front();
     const ParallelPlan& p = best.plan;
     Flags notes;
-    const Flags flags = BuildFlags(p, ctx, notes);
+    const Flags flags = BuildFlags(best, ctx, notes);
     WriteBestPlanHeader(out(), "Megatron-LM arguments", ctx, best);
     out() << "# data-parallel size is implied: " << ctx.gpus << " GPUs / (tp " << p.tp << " x pp "
           << p.pp << " x cp " << p.cp << ") = " << p.dp << "\n";

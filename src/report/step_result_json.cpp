@@ -1,6 +1,7 @@
 #include "report/step_result_json.h"
 
 #include "core/units.h"
+#include "plan/stage_layout.h"
 
 namespace paraplan {
 
@@ -30,9 +31,13 @@ Json PlanToJson(const ParallelPlan& p) {
 
 namespace {
 
-Json StageToJson(const StageMemory& m) {
+Json StageToJson(const StageMemory& m, const StageLoad* load) {
   Json j = Json::MakeObject();
   j.Set("stage", m.stage);
+  if (load) {  // the stage's part of the layout and its per-micro-batch compute
+    j.Set("layers", load->layers);
+    j.Set("forward_s", load->forward_s).Set("backward_s", load->backward_s);
+  }
   j.Set("weights_GiB", BytesToGiB(m.weights_bytes));
   j.Set("grads_GiB", BytesToGiB(m.grads_bytes));
   j.Set("optimizer_GiB", BytesToGiB(m.optimizer_bytes));
@@ -63,10 +68,21 @@ Json StepResultToJson(const StepResult& r) {
   Json memory = Json::MakeObject();
   memory.Set("capacity_GiB", BytesToGiB(r.memory_capacity_bytes));
   Json stages = Json::MakeArray();
-  for (const StageMemory& m : r.memory) stages.Push(StageToJson(m));
+  for (size_t s = 0; s < r.memory.size(); ++s) {
+    stages.Push(StageToJson(r.memory[s], s < r.loads.size() ? &r.loads[s] : nullptr));
+  }
   memory.Set("per_stage", std::move(stages));
   j.Set("memory", std::move(memory));
   j.Set("time", TimeToJson(r.time));
+  if (!r.virtual_stage_layers.empty()) {
+    Json layout = Json::MakeObject();
+    Json layers = Json::MakeArray();
+    for (int64_t n : r.virtual_stage_layers) layers.Push(n);
+    layout.Set("virtual_stage_layers", std::move(layers));
+    layout.Set("megatron",
+               MegatronLayoutString(r.virtual_stage_layers, r.mtp_virtual_stage, r.mtp_layers));
+    j.Set("layout", std::move(layout));
+  }
   j.Set("simulated", r.simulated);
   Json notes = Json::MakeArray();
   for (const std::string& n : r.notes) notes.Push(n);

@@ -5,6 +5,7 @@
 #include "core/text_table.h"
 #include "core/units.h"
 #include "report/plan_reporter.h"
+#include "report/stage_layout_text.h"
 #include "search/objective.h"
 
 namespace paraplan {
@@ -73,6 +74,8 @@ class TableReporter : public PlanReporter {
     out() << "Best plans (step time from the event simulator; cost in GPU-hours per billion "
              "tokens):\n"
           << PlansTable(ctx, result.plans) << "\n";
+    const std::string stages = StageLayoutText(result.plans.front());  // empty when pp = 1
+    if (!stages.empty()) out() << "Best plan, per stage:\n" << stages << "\n";
     out() << "Pareto front (step time against peak memory per GPU):\n"
           << PlansTable(ctx, result.pareto);
   }

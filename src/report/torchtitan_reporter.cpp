@@ -3,6 +3,7 @@
 // JobConfig (torchtitan/config/job_config.py).
 #include "core/format.h"
 #include "core/units.h"
+#include "report/layout_flags.h"
 #include "report/plan_reporter.h"
 
 namespace paraplan {
@@ -35,7 +36,8 @@ void Training(std::ostream& out, const ParallelPlan& p, const PlanReportContext&
       << "seq_len = " << EffectiveSeqLen(p, ctx) << "\n\n";
 }
 
-void Parallelism(std::ostream& out, const ParallelPlan& p, const PlanReportContext& ctx) {
+void Parallelism(std::ostream& out, const StepResult& r, const PlanReportContext& ctx) {
+  const ParallelPlan& p = r.plan;
   // ZeRO 0 = DDP (replicate); ZeRO 1-2 ~ FSDP without resharding after forward; ZeRO 3 = FSDP.
   const bool shard = p.zero >= 1;
   out << "[parallelism]\n"
@@ -50,7 +52,10 @@ void Parallelism(std::ostream& out, const ParallelPlan& p, const PlanReportConte
   if (p.pp > 1) {
     out << "pipeline_parallel_schedule = \"" << TitanSchedule(p) << "\"\n"
         << "pipeline_parallel_microbatch_size = " << p.micro_batch << "\n";
-    if (p.vpp > 1 && ctx.model_layers > 0) {
+    const std::vector<int64_t> layout = ResultLayout(r);
+    if (!layout.empty() && !IsDefaultLayout(r, layout)) {
+      out << "module_fqns_per_model_part = " << TorchtitanModuleFqns(layout) << "\n";
+    } else if (p.vpp > 1 && ctx.model_layers > 0) {
       out << "pipeline_parallel_layers_per_stage = " << ctx.model_layers / (p.pp * p.vpp) << "\n";
     }
   }
@@ -84,7 +89,7 @@ class TorchtitanReporter : public PlanReporter {
     WriteBestPlanHeader(out(), "torchtitan job config", ctx, best);
     out() << "\n";
     Training(out(), p, ctx);
-    Parallelism(out(), p, ctx);
+    Parallelism(out(), best, ctx);
     Checkpointing(out(), p);
     if (p.precision == Precision::kFp8) {
       out() << "\n[model]\nconverters = [\"float8\"]\n\n"

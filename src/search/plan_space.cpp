@@ -53,6 +53,36 @@ int64_t UniformStageLayers(const ModelSpec& model, const ParallelPlan& plan) {
   return model.layers % plan.pp == 0 ? model.layers / plan.pp : 0;
 }
 
+// vpp values searched for an interleaved schedule: with a fixed per-stage split, those dividing
+// every stage; otherwise those Megatron-LM can lay out with its split flags, where pp*vpp divides
+// the layers (uniform chunks) or the layers + 2 (the embedding and the loss accounted as layers:
+// --account-for-embedding-in-pipeline-split --account-for-loss-in-pipeline-split, Llama 3's
+// layout). The cost model then balances the virtual stages itself (cost/stage_balance.h). Any
+// other vpp is evaluated when asked for (`vpp=N`).
+std::vector<int64_t> InterleavedVppValues(const ModelSpec& model, const ParallelPlan& plan) {
+  std::vector<int64_t> out;
+  const auto entries = static_cast<int64_t>(plan.pp_layers.size());
+  if (entries > plan.pp && entries % plan.pp == 0) return {entries / plan.pp};  // per virtual stage
+  if (!plan.pp_layers.empty() || plan.layout.AnySplit()) {
+    const int64_t per_stage = UniformStageLayers(model, plan);
+    if (per_stage == 0) return out;
+    for (int64_t v : Divisors(per_stage)) {
+      if (v > 1) out.push_back(v);
+    }
+    return out;
+  }
+  for (int64_t extra : {0, 2}) {
+    const int64_t total = model.layers + extra;
+    if (total % plan.pp != 0) continue;
+    for (int64_t v : Divisors(total / plan.pp)) {
+      if (v > 1) out.push_back(v);
+    }
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
 std::vector<std::pair<Schedule, int64_t>> ScheduleVppValues(const ModelSpec& model,
                                                             const PlanConstraints& c,
                                                             const ParallelPlan& plan) {
@@ -73,11 +103,8 @@ std::vector<std::pair<Schedule, int64_t>> ScheduleVppValues(const ModelSpec& mod
       for (int64_t v : *c.vpp) out.emplace_back(s, v);
       continue;
     }
-    const int64_t per_stage = UniformStageLayers(model, plan);
-    if (plan.pp == 1 || per_stage == 0) continue;
-    for (int64_t v : Divisors(per_stage)) {
-      if (v > 1) out.emplace_back(s, v);
-    }
+    if (plan.pp == 1) continue;
+    for (int64_t v : InterleavedVppValues(model, plan)) out.emplace_back(s, v);
   }
   return out;
 }
@@ -145,6 +172,7 @@ void PlanSpace::BuildShapes(const ModelSpec& model, const PlanConstraints& c) {
               shape.base.etp = etp;
               shape.base.global_batch = gb;
               if (c.pp_layers) shape.base.pp_layers = *c.pp_layers;
+              if (c.layout) shape.base.layout = *c.layout;
               if (!FillShape(model, c, shape)) continue;
               shape.first_index = size_;
               size_ += shape.count;

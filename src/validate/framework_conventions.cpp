@@ -46,7 +46,10 @@ void TorchtitanLocalBatch(const ModelSpec& m, PlanConstraints& c, std::vector<st
   if (c.micro_batch && !(IsFixed(c.micro_batch) && c.micro_batch->front() == local)) return;
   const bool looped = IsFixed(c.schedule) && c.schedule->front() == Schedule::kInterleaved;
   const int64_t per_rank = looped ? 2 : 1;
-  if (looped && !c.vpp && m.layers % (pp * per_rank) == 0) c.vpp = std::vector<int64_t>{per_rank};
+  // Layers that do not split evenly get a balanced layout (cost/stage_balance.h), as torchtitan
+  // balances its stages itself.
+  if (looped && !c.vpp) c.vpp = std::vector<int64_t>{per_rank};
+  (void)m;
   const int64_t micro_batches = pp * per_rank;
   if (local % micro_batches != 0) return;
   c.micro_batch = std::vector<int64_t>{local / micro_batches};

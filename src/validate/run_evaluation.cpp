@@ -4,7 +4,7 @@
 
 #include "core/error.h"
 #include "core/units.h"
-#include "evaluate/fixed_plan.h"
+#include "plan/plan_rules.h"
 #include "search/search.h"
 #include "validate/framework_conventions.h"
 #include "validate/holdout.h"
@@ -51,7 +51,8 @@ std::string JoinLines(const std::vector<std::string>& lines) {
 }
 
 // The search over the open knobs; when nothing fits, the closest non-fitting plan; when no plan
-// is valid at all, the stated plan with defaults if it obeys the rules.
+// is valid at all, an error with the reason (the rules the stated plan breaks, or why the search
+// found nothing).
 StepResult ChoosePlan(const RunSpec& run, const RunEvaluationOptions& options, RunOutcome& out) {
   SearchOptions search_options;
   search_options.threads = options.search_threads;
@@ -63,16 +64,20 @@ StepResult ChoosePlan(const RunSpec& run, const RunEvaluationOptions& options, R
     out.message = "no plan fits in memory: " + found.why_nothing_fits;
     return found.closest.front();
   }
-  FixedPlanOutcome fixed =
-      RunFixedPlan(run.model, run.cluster, run.gpus, ResolveWithDefaults(run.plan, run.gpus));
-  if (!fixed.violations.empty()) {
+  const std::vector<std::string> violations =
+      PlanViolations(run.model, run.cluster, run.gpus, ResolveWithDefaults(run.plan, run.gpus));
+  if (!violations.empty()) {
     throw InputError(run.where, "plan",
-                     "the stated plan breaks the rules: " + JoinLines(fixed.violations));
+                     "the stated plan breaks the rules: " + JoinLines(violations));
   }
-  out.message = found.why_nothing_fits.empty()
-                    ? "the search found no plan; evaluated the stated plan"
-                    : found.why_nothing_fits;
-  return std::move(*fixed.result);
+  // Never a stand-in: the stated knobs with defaults obey the rules but the search over the open
+  // ones found nothing, so no plan honours what the run states (issue 15).
+  (void)out;
+  throw InputError(
+      run.where, "plan",
+      "no plan honours the stated knobs" +
+          (found.why_nothing_fits.empty() ? std::string() : ": " + found.why_nothing_fits) +
+          " (paraplan does not score a different plan in its place)");
 }
 
 }  // namespace
@@ -103,6 +108,7 @@ ParallelPlan ResolveWithDefaults(const PlanConstraints& c, int64_t gpus) {
   p.dp_bucket_MB = FirstOr(c.dp_bucket_MB, p.dp_bucket_MB);
   p.placement = FirstOr(c.placement, p.placement);
   if (c.pp_layers) p.pp_layers = *c.pp_layers;
+  if (c.layout) p.layout = *c.layout;
   p.overlap_grad_reduce = FirstOr(c.overlap_grad_reduce, p.overlap_grad_reduce);
   p.overlap_param_gather = FirstOr(c.overlap_param_gather, p.overlap_param_gather);
   p.overlap_tp_comm = FirstOr(c.overlap_tp_comm, p.overlap_tp_comm);

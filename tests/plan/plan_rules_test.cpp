@@ -84,10 +84,15 @@ TEST_CASE("each plan rule is reported in words", "[plan]") {
     p.vpp = 2;
     ExpectViolation(m, c, 64, p, "needs schedule=interleaved");
   }
-  SECTION("vpp divides stage layers") {
-    p.vpp = 3;
+  SECTION("an automatic layout needs a layer per inner virtual stage") {
+    p.vpp = 21;
     p.schedule = Schedule::kInterleaved;
-    ExpectViolation(m, c, 64, p, "pp*vpp=12");
+    ExpectViolation(m, c, 64, p, "pp*vpp=84 virtual stages need at least 82 layers");
+  }
+  SECTION("uneven virtual stages are valid (balanced automatically)") {
+    p.vpp = 3;  // 80 layers on 12 virtual stages
+    p.schedule = Schedule::kInterleaved;
+    CHECK(PlanViolations(m, c, 64, p).empty());
   }
   SECTION("fp8 needs fp8 hardware") {
     p.precision = Precision::kFp8;

@@ -23,6 +23,18 @@ int64_t CountDivisors(int64_t n) {
   return count;
 }
 
+// vpp > 1 values for an interleaved schedule: pp*vpp divides the layers or the layers + 2 (the
+// embedding and the loss counted as layers).
+int64_t InterleavedVpps(int64_t layers, int64_t pp) {
+  int64_t count = 0;
+  for (int64_t v = 2; v * pp <= layers + 2; ++v) {
+    bool ok = false;
+    for (int64_t e : {0, 2}) ok = ok || (layers + e) % (pp * v) == 0;
+    count += ok ? 1 : 0;
+  }
+  return count;
+}
+
 // The space's size by brute force over every tuple, from the documented rules.
 int64_t BruteForceCount(int64_t gpus, int64_t layers, int64_t global_batch) {
   int64_t total = 0;
@@ -35,7 +47,7 @@ int64_t BruteForceCount(int64_t gpus, int64_t layers, int64_t global_batch) {
           int64_t schedules = 1;
           if (pp > 1) {
             schedules = 3;  // 1f1b, zero-bubble, dualpipe
-            if (layers % pp == 0) schedules += CountDivisors(layers / pp) - 1;  // interleaved
+            schedules += InterleavedVpps(layers, pp);
           }
           const int64_t zero = dp * cp == 1 ? 1 : 4;
           const int64_t tp_overlap = tp > 1 ? 2 : 1;

@@ -16,14 +16,17 @@ using namespace paraplan;
 namespace {
 
 // Measured at commit time with the CLI's defaults (`paraplan validate
-// docs/validation/public_runs.yaml --cv source`): pooled 29.58%; per source below.
+// docs/validation/public_runs.yaml --cv source`): pooled 33.01%; per source below. Issue 15
+// (Q14 scored on its stated interleaved plan; embedding and loss on the end chunks) moved them
+// from 29.58% pooled (NeMo 32.21, torchtitan 25.86): the fits that leave a source out now see an
+// honest Q14, and the NeMo fold's H100 fit is pulled faster by it.
 constexpr double kMarginPct = 0.5;  // percentage points, for changes elsewhere in the model
-constexpr double kPooledMapePct = 29.58 + kMarginPct;
+constexpr double kPooledMapePct = 33.01 + kMarginPct;
 const std::map<std::string, double> kSourceMapePct = {
-    {"Narayanan et al.", 31.68 + kMarginPct},  // the only A100 source: predicted from the prior
-    {"NVIDIA NeMo docs 'Performance Benchmarks'", 32.21 + kMarginPct},
-    {"NVIDIA Megatron-Bridge Performance Summary Archive", 29.35 + kMarginPct},
-    {"PyTorch torchtitan benchmark 'llama3_h100_202412_torchtitan.md'", 25.86 + kMarginPct},
+    {"Narayanan et al.", 31.57 + kMarginPct},  // the only A100 source: predicted from the prior
+    {"NVIDIA NeMo docs 'Performance Benchmarks'", 41.66 + kMarginPct},
+    {"NVIDIA Megatron-Bridge Performance Summary Archive", 29.32 + kMarginPct},
+    {"PyTorch torchtitan benchmark 'llama3_h100_202412_torchtitan.md'", 27.15 + kMarginPct},
 };
 
 }  // namespace

@@ -14,12 +14,14 @@ namespace {
 // runs, then with the torchtitan peaks scaled by an assumed 0.8 in the since-removed adjusted
 // file), so this is not a generalization figure: that is leave-one-source-out,
 // public_runs_cv_test.cpp. Issue 6's bar (step-time MAPE <= 10%) is not met on the unchanged
-// file; the bounds are today's measured values (11.38%, held out 10.65%, memory 9.27%) plus a
-// small margin, so that a change that makes validation worse fails.
-constexpr double kStepTimeMapePct = 11.5;
-constexpr double kHeldOutMapePct = 10.8;
+// file; the bounds are today's measured values plus a small margin, so that a change that makes
+// validation worse fails. Issue 15 moved them (11.38 -> 12.13%, held out 10.65 -> 13.2%, memory
+// 9.27 -> 9.64%): Q14 is now scored on the interleaved plan it states instead of a vpp = 1
+// stand-in, and interleaved plans carry embedding and loss on their first and last chunks.
+constexpr double kStepTimeMapePct = 12.3;
+constexpr double kHeldOutMapePct = 13.4;
 constexpr int64_t kMinFits = 38;
-constexpr double kMemoryMapePct = 9.5;  // torchtitan's measured peaks (Q01-Q14)
+constexpr double kMemoryMapePct = 9.8;  // torchtitan's measured peaks (Q01-Q14)
 
 std::string Failures(const ValidationReport& report) {
   std::string text;

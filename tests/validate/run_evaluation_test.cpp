@@ -2,6 +2,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "../cost/test_specs.h"
+#include "config/resolve.h"
 #include "validate/validation_json.h"
 #include "validate/validation_report.h"
 
@@ -90,4 +92,19 @@ TEST_CASE("Validation output is the same whatever the thread count", "[validate]
   many.threads = 4;
   CHECK(ValidationReportJson(ValidateRuns(runs, one)).Dump(2) ==
         ValidationReportJson(ValidateRuns(runs, many)).Dump(2));
+}
+
+TEST_CASE("a run no plan can honour is an error, never a stand-in plan", "[validate][layout]") {
+  RunSpec run;
+  run.id = "L01";
+  run.model = test::Llama3_70B();
+  run.model.layers = 7;  // interleaving on pp = 2 has no layout: 7 and 9 split over no 2·vpp
+  run.cluster = test::DgxH100();
+  run.gpus = 16;
+  run.plan = ParsePlanString("tp=8,pp=2,dp=1,schedule=interleaved,global_batch=8,micro_batch=1");
+  run.measured = {{"step_time_s", 1.0}};
+  const RunOutcome out = EvaluateRun(run, RunEvaluationOptions{});
+  CHECK(out.status == RunStatus::kError);
+  CHECK(out.message.find("no plan honours the stated knobs") != std::string::npos);
+  CHECK(out.predicted.empty());
 }
