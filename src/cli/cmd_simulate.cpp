@@ -4,7 +4,9 @@
 
 #include "cli/command.h"
 #include "cli/fixed_plan_inputs.h"
+#include "cli/rerun_context.h"
 #include "report/explain_text.h"
+#include "report/plan_rerun.h"
 #include "report/step_result_json.h"
 
 namespace paraplan {
@@ -24,10 +26,13 @@ void AddSimulateCommand(CLI::App& app, CliContext& ctx) {
   sub->callback([&ctx, options] {
     const FixedPlanRun run = LoadFixedPlan(*options);
     const StepResult result = RunFixedPlan(run, *options);
+    const PlanReportContext rc = RerunContext(options->inputs, run.model);
     if (options->format == "json") {
-      *ctx.out << StepResultToJson(result).Dump(2) << "\n";
+      Json j = StepResultToJson(result);
+      AddRerunFields(j, rc, run.plan);
+      *ctx.out << j.Dump(2) << "\n";
     } else {
-      *ctx.out << StepResultTable(result);
+      *ctx.out << StepResultTable(result) << "re-run: " << RerunCommand(rc, run.plan) << "\n";
     }
     ctx.exit_code = 0;
   });
