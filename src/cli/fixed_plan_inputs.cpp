@@ -15,6 +15,7 @@ namespace paraplan {
 
 void AddFixedPlanOptions(CLI::App* sub, FixedPlanOptions& options) {
   AddInputOptions(sub, options.inputs, /*need_gpus=*/true);
+  AddGlobalBatchOption(sub, options.inputs);
   sub->add_option("--format", options.format, "output format")
       ->check(CLI::IsMember({"table", "json"}));
   sub->add_option("--trace", options.trace,
