@@ -233,6 +233,7 @@ void RunShow(const ShowOptions& opts, CliContext& ctx) {
 void AddModelCommand(CLI::App& app, CliContext& ctx) {
   auto* model = app.add_subcommand("model", "describe models: parameters and FLOPs per token");
   model->require_subcommand(1);
+  AddCatalogListCommand(*model, ctx, "models");
   auto opts = std::make_shared<ShowOptions>();
   auto* show = model->add_subcommand(
       "show", "print a model's dimensions, parameters (total, active) and training FLOPs");
