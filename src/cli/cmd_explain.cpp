@@ -1,22 +1,43 @@
 // `paraplan explain`: why a fixed plan costs what it costs — per-stage time and memory, the
-// dominant cost and the knob that would relieve it.
+// dominant cost and the knob that would relieve it; for a plan that does not fit, the nearest
+// plan that does (search/nearest_fit.h).
 #include <memory>
+#include <optional>
 #include <ostream>
 
 #include "cli/command.h"
 #include "cli/fixed_plan_inputs.h"
+#include "cli/rerun_context.h"
 #include "core/json.h"
+#include "report/explain_advice.h"
 #include "report/explain_text.h"
+#include "report/plan_rerun.h"
 #include "report/step_result_json.h"
+#include "search/nearest_fit.h"
+#include "search/step_model_evaluator.h"
 
 namespace paraplan {
+
+namespace {
+
+std::optional<NearestFitResult> SearchNearestFit(const FixedPlanRun& run) {
+  const PlanSpace space(run.model.model(), run.model.gpus(), NearestFitConstraints(run.plan));
+  const StepModelEvaluator evaluator(run.model);
+  std::optional<NearestFit> fit = FindNearestFit(space, evaluator, run.plan);
+  if (!fit) return std::nullopt;
+  StepResult result = run.model.Simulate(fit->plan);
+  return NearestFitResult{std::move(*fit), std::move(result)};
+}
+
+}  // namespace
 
 void AddExplainCommand(CLI::App& app, CliContext& ctx) {
   auto options = std::make_shared<FixedPlanOptions>();
   auto* sub = app.add_subcommand("explain",
                                  "why a fixed plan costs what it costs: per-stage time and memory");
   sub->footer(
-      "Same flags as simulate. Exit 0 also when the plan does not fit.\n\n"
+      "Same flags as simulate. Exit 0 also when the plan does not fit; then the nearest plan\n"
+      "that fits (fewest knobs changed, fastest among those) is searched and shown.\n\n"
       "Example:\n"
       "  paraplan explain -m llama3-70b -c dgx-h100 -g 64 --plan "
       "\"tp=8,pp=2,micro_batch=1,global_batch=64\"");
@@ -25,12 +46,19 @@ void AddExplainCommand(CLI::App& app, CliContext& ctx) {
     const FixedPlanRun run = LoadFixedPlan(*options);
     const StepResult result = RunFixedPlan(run, *options);
     const PipelineInput stages = run.model.BuildPipelineInput(run.plan);
+    const PlanReportContext rc = RerunContext(options->inputs, run.model);
+    std::optional<NearestFitResult> nearest;
+    if (!result.fits) nearest = SearchNearestFit(run);
     if (options->format == "json") {
       Json j = StepResultToJson(result);
       j.Set("advice", TimeAdvice(result) + MemoryAdvice(result));
+      j.Set("advice_items", AdviceItemsJson(result, nearest, !result.fits, rc));
+      AddRerunFields(j, rc, run.plan);
       *ctx.out << j.Dump(2) << "\n";
     } else {
       *ctx.out << ExplainText(result, stages);
+      if (!result.fits) *ctx.out << NearestFitText(nearest, rc);
+      *ctx.out << "re-run: " << RerunCommand(rc, run.plan) << "\n";
     }
     ctx.exit_code = 0;
   });
