@@ -62,7 +62,11 @@ CommentParts SplitSourceComment(const std::string& comment) {
     return {Trim(comment.substr(0, at)), Trim(comment.substr(at + std::string(marker).size()))};
   }
   // No marker: the first sentence says what it is, the rest where the numbers come from.
-  const size_t stop = comment.find(". ");
+  size_t stop = comment.find(". ");
+  while (stop != std::string::npos && stop >= 3 &&
+         (comment.compare(stop - 3, 3, "e.g") == 0 || comment.compare(stop - 3, 3, "i.e") == 0)) {
+    stop = comment.find(". ", stop + 2);  // an abbreviation, not the end of the sentence
+  }
   if (stop == std::string::npos) return {comment, ""};
   return {comment.substr(0, stop + 1), Trim(comment.substr(stop + 2))};
 }

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "cli/cli_runner.h"
+#include "config/data_catalog.h"
 
 namespace paraplan {
 namespace {
@@ -30,6 +31,16 @@ TEST_CASE("hardware list names the clusters, not the efficiency defaults", "[cli
   CHECK_THAT(run.out, !Catch::Contains("efficiency"));
   const auto names = RunParaplan({"hardware", "list", "--names"});
   CHECK_THAT(names.out, Catch::StartsWith("dgx-a100-80gb\n"));
+}
+
+TEST_CASE("a file's opening comment splits into what it is and its source", "[cli]") {
+  const CommentParts a = SplitSourceComment("Llama 3 8B. Source: Meta config.json. More.");
+  CHECK(a.about == "Llama 3 8B.");
+  CHECK(a.source == "Meta config.json. More.");
+  const CommentParts b =
+      SplitSourceComment("HGX H800, used e.g. for DeepSeek-V3. GPU: the H100 datasheet.");
+  CHECK(b.about == "HGX H800, used e.g. for DeepSeek-V3.");
+  CHECK(b.source == "GPU: the H100 datasheet.");
 }
 
 TEST_CASE("completion bash lists every command and option", "[cli]") {
