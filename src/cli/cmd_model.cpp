@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/cli_checks.h"
 #include "cli/command.h"
 #include "config/resolve.h"
 #include "core/error.h"
@@ -22,6 +23,7 @@ struct ShowOptions {
   std::string model;
   std::string format = "table";
   std::vector<std::string> sets;
+  int64_t seq_len = 0;  // --seq-len: FLOPs per token at this sequence length
 };
 
 const char* ActivationName(Activation a) {
@@ -217,6 +219,9 @@ void RunShow(const ShowOptions& opts, CliContext& ctx) {
       throw InputError({}, "--set", "model show takes model.* overrides only, got '" + text + "'");
     }
   }
+  if (opts.seq_len > 0) {
+    overrides.push_back({"model.seq_len", std::to_string(opts.seq_len), {"--seq-len", 0, 0}});
+  }
   const ModelSpec model = LoadModel(opts.model, overrides);
   const LayerGraph graph = BuildLayerGraph(model);
   const ModelCounts counts = CountModel(model, graph);
@@ -245,6 +250,9 @@ void AddModelCommand(CLI::App& app, CliContext& ctx) {
                    "override a model field by dotted path, e.g. model.seq_len=32768 "
                    "(repeatable)")
       ->allow_extra_args(false);
+  show->add_option("--seq-len", opts->seq_len,
+                   "sequence length for the FLOPs per token (as --set model.seq_len=N)")
+      ->check(CountRange(kMaxSeqLen));
   show->footer(
       "Examples:\n"
       "  paraplan model show llama3-70b\n"

@@ -86,7 +86,7 @@ std::string NearestFitText(const std::optional<NearestFitResult>& nearest,
                            const PlanReportContext& ctx) {
   if (!nearest) {
     return "nearest plan that fits: none with this GPU count, global batch and precision; more "
-           "GPUs or a smaller global batch\n";
+           "GPUs, or GPUs with more memory\n";
   }
   std::string changes;
   for (const std::string& c : nearest->fit.changes) changes += (changes.empty() ? "" : ", ") + c;

@@ -1,7 +1,5 @@
 #include "search/nearest_fit.h"
 
-#include <limits>
-
 #include "core/error.h"
 
 namespace paraplan {
@@ -23,6 +21,8 @@ template <typename T>
 void Compare(std::vector<std::string>& out, const char* knob, const T& a, const T& b) {
   if (a != b) out.push_back(std::string(knob) + ": " + Text(a) + " -> " + Text(b));
 }
+
+constexpr int kDistanceKnobs = 14;  // the knobs Distance compares
 
 int Distance(const ParallelPlan& a, const ParallelPlan& b) {
   return (a.tp != b.tp) + (a.pp != b.pp) + (a.dp != b.dp) + (a.cp != b.cp) + (a.ep != b.ep) +
@@ -75,30 +75,31 @@ PlanConstraints NearestFitConstraints(const ParallelPlan& from) {
 
 std::optional<NearestFit> FindNearestFit(const PlanSpace& space, const PlanEvaluator& evaluator,
                                          const ParallelPlan& from) {
+  // Level by level: walking the space costs a distance per plan; only plans at the level being
+  // searched are evaluated, so a large space with a near fit stays cheap.
   const double capacity = evaluator.MemoryCapacityBytes();
-  int best_distance = std::numeric_limits<int>::max();
-  double best_step = 0;
-  std::optional<ParallelPlan> best;
-  for (PlanCursor cursor(space, 0); !cursor.AtEnd(); cursor.Next()) {
-    const ParallelPlan& plan = cursor.plan();
-    const int d = Distance(from, plan);
-    if (d > best_distance || d == 0) continue;
-    if (!evaluator.Violations(plan, true).empty()) continue;
-    double step = 0;
-    try {  // a plan the cost model refuses is skipped, as in the search
-      if (evaluator.PeakMemoryBytes(plan) > capacity) continue;
-      step = evaluator.EstimateStepSeconds(plan);
-    } catch (const InputError&) {
-      continue;
+  for (int level = 1; level <= kDistanceKnobs; ++level) {
+    double best_step = 0;
+    std::optional<ParallelPlan> best;
+    for (PlanCursor cursor(space, 0); !cursor.AtEnd(); cursor.Next()) {
+      const ParallelPlan& plan = cursor.plan();
+      if (Distance(from, plan) != level) continue;
+      if (!evaluator.Violations(plan, true).empty()) continue;
+      double step = 0;
+      try {  // a plan the cost model refuses is skipped, as in the search
+        if (evaluator.PeakMemoryBytes(plan) > capacity) continue;
+        step = evaluator.EstimateStepSeconds(plan);
+      } catch (const InputError&) {
+        continue;
+      }
+      if (!best || step < best_step) {
+        best_step = step;
+        best = plan;
+      }
     }
-    if (d < best_distance || step < best_step) {
-      best_distance = d;
-      best_step = step;
-      best = plan;
-    }
+    if (best) return NearestFit{*best, level, KnobChanges(from, *best), space.size()};
   }
-  if (!best) return std::nullopt;
-  return NearestFit{*best, best_distance, KnobChanges(from, *best), space.size()};
+  return std::nullopt;
 }
 
 }  // namespace paraplan

@@ -57,3 +57,21 @@ TEST_CASE("completion bash lists every command and option", "[cli]") {
 
 }  // namespace
 }  // namespace paraplan
+
+namespace paraplan {
+namespace {
+
+TEST_CASE("model show --seq-len is model.seq_len", "[cli]") {
+  const auto flag = testing::RunParaplan(
+      {"model", "show", "llama3-8b", "--seq-len", "32768", "--format", "json"});
+  const auto set = testing::RunParaplan(
+      {"model", "show", "llama3-8b", "--set", "model.seq_len=32768", "--format", "json"});
+  REQUIRE(flag.code == 0);
+  CHECK(flag.out == set.out);
+  const auto bad = testing::RunParaplan({"model", "show", "llama3-8b", "--seq-len", "0"});
+  CHECK(bad.code == 2);
+  CHECK_THAT(bad.err, Catch::Contains("--seq-len"));
+}
+
+}  // namespace
+}  // namespace paraplan
