@@ -71,10 +71,14 @@ std::string UnknownCommandMessage(const CLI::App& app, int argc, const char* con
     }
     if (names.empty()) return "";  // a leaf command: the rest are its arguments
     if (next == nullptr) {
-      std::string message = "unknown command '" + path + " " + word + "'";
+      std::string message = "unknown command '";
+      message.append(path).append(" ").append(word).append("'");
       const std::string near = NearestName(word, names);
-      if (!near.empty()) message += " (did you mean '" + path + " " + near + "'?)";
-      return message + "; commands: " + Join(names) + " (" + path + " --help)";
+      if (!near.empty()) {
+        message.append(" (did you mean '").append(path).append(" ").append(near).append("'?)");
+      }
+      message.append("; commands: ").append(Join(names)).append(" (").append(path);
+      return message.append(" --help)");
     }
     current = next;
     path += " " + word;
@@ -95,7 +99,7 @@ std::string LeftoverArgumentMessage(const CLI::App& app) {
   const std::vector<std::string> rest = app.remaining(true);
   if (rest.empty()) return "";
   const std::string& word = rest.front();
-  return (word.rfind("-", 0) == 0 ? "unknown option '" : "unexpected argument '") + word +
+  return (word.rfind('-', 0) == 0 ? "unknown option '" : "unexpected argument '") + word +
          "' (--help lists the options)";
 }
 
