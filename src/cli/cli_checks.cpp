@@ -41,7 +41,7 @@ CLI::Validator CountRange(int64_t max) {
         }
         return "";
       },
-      "INT in [1, " + std::to_string(max) + "]");
+      "[1, " + std::to_string(max) + "]");
 }
 
 std::string NearestName(const std::string& word, const std::vector<std::string>& names) {
