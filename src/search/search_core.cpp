@@ -148,8 +148,11 @@ std::vector<StepResult> SimulateAll(const PlanSpace& space, const PlanEvaluator&
       skipped.Add(errors[i]);
       continue;
     }
-    indices[kept] = indices[i];
-    results[kept++] = std::move(results[i]);
+    if (kept != i) {  // never self-move: that would empty the result's vectors
+      indices[kept] = indices[i];
+      results[kept] = std::move(results[i]);
+    }
+    ++kept;
   }
   indices.resize(kept);
   results.resize(kept);

@@ -61,11 +61,18 @@ void CheckRoundTrip(const std::vector<std::string>& job, const std::string& extr
   CHECK(Field(rerun.out, "step_time_s") == Field(plan.out, "step_time_s", first));
   CHECK(Field(rerun.out, "memory_GiB") == Field(plan.out, "memory_GiB", first));
   CHECK(Field(rerun.out, "plan_string") == plan_string);
+  // The ranked result keeps its per-stage breakdown (not emptied on the way to the report).
+  CHECK(Field(plan.out, "total_GiB", first) == Field(rerun.out, "total_GiB"));
 }
 
 TEST_CASE("rank 1 re-runs exactly from its --plan string", "[cli][search]") {
   CheckRoundTrip({"-m", "llama3-8b", "-c", "dgx-h100", "-g", "8", "--global-batch", "16"}, "");
   CheckRoundTrip({"-m", "llama3-70b", "-c", "dgx-h100", "-g", "64", "--global-batch", "480"}, "");
+  // A MoE model: ep and the expert overlap switch travel in the string too.
+  CheckRoundTrip({"-m", "mixtral-8x7b", "-c", "dgx-h100", "-g", "16", "--global-batch", "64"}, "");
+  // A pinned uneven layer split and a non-default placement.
+  CheckRoundTrip({"-m", "llama3-8b", "-c", "dgx-h100", "-g", "8", "--global-batch", "16"},
+                 "pp=2,pp_layers=15/17,placement=tp-dp-cp-ep-pp");
   // With an override the re-run command carries it.
   const auto run =
       RunParaplan({"plan", "-m", "llama3-8b", "-c", "dgx-h100", "-g", "8", "--global-batch", "16",
