@@ -77,8 +77,10 @@ void PrintTable(const Cluster& c, std::ostream& out) {
 }  // namespace
 
 void AddHardwareCommand(CLI::App& app, CliContext& ctx) {
-  auto* hardware = app.add_subcommand("hardware", "describe clusters: `hardware show NAME`");
+  auto* hardware = app.add_subcommand(
+      "hardware", "list and describe clusters: `hardware list`, `hardware show NAME`");
   hardware->require_subcommand(1);
+  AddCatalogListCommand(*hardware, ctx, "hardware");
   auto options = std::make_shared<HardwareShowOptions>();
   auto* show =
       hardware->add_subcommand("show",

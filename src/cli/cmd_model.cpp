@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/cli_checks.h"
 #include "cli/command.h"
 #include "config/resolve.h"
 #include "core/error.h"
@@ -23,6 +24,7 @@ struct ShowOptions {
   std::string model;
   std::string format = "table";
   std::vector<std::string> sets;
+  int64_t seq_len = 0;  // --seq-len: FLOPs per token at this sequence length
 };
 
 // The component breakdown model show prints: the main model's groups, then the MTP modules.
@@ -176,6 +178,9 @@ void RunShow(const ShowOptions& opts, CliContext& ctx) {
       throw InputError({}, "--set", "model show takes model.* overrides only, got '" + text + "'");
     }
   }
+  if (opts.seq_len > 0) {
+    overrides.push_back({"model.seq_len", std::to_string(opts.seq_len), {"--seq-len", 0, 0}});
+  }
   const ModelSpec model = LoadModel(opts.model, overrides);
   const LayerGraph graph = BuildLayerGraph(model);
   const ModelCounts counts = CountModel(model, graph);
@@ -192,6 +197,7 @@ void RunShow(const ShowOptions& opts, CliContext& ctx) {
 void AddModelCommand(CLI::App& app, CliContext& ctx) {
   auto* model = app.add_subcommand("model", "describe models: parameters and FLOPs per token");
   model->require_subcommand(1);
+  AddCatalogListCommand(*model, ctx, "models");
   auto opts = std::make_shared<ShowOptions>();
   auto* show = model->add_subcommand(
       "show", "print a model's dimensions, parameters (total, active) and training FLOPs");
@@ -203,6 +209,9 @@ void AddModelCommand(CLI::App& app, CliContext& ctx) {
                    "override a model field by dotted path, e.g. model.seq_len=32768 "
                    "(repeatable)")
       ->allow_extra_args(false);
+  show->add_option("--seq-len", opts->seq_len,
+                   "sequence length for the FLOPs per token (as --set model.seq_len=N)")
+      ->check(CountRange(kMaxSeqLen));
   show->footer(
       "Examples:\n"
       "  paraplan model show llama3-70b\n"

@@ -2,14 +2,15 @@
 // "Command line"). Exit 0 with plans, 1 when nothing fits (with the explanation), 2 on bad input.
 #include <unistd.h>
 
-#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <memory>
 
+#include "cli/cli_checks.h"
 #include "cli/command.h"
 #include "cli/common_inputs.h"
+#include "cli/progress_bar.h"
 #include "core/error.h"
 #include "evaluate/step_model.h"
 #include "report/chrome_trace.h"
@@ -26,6 +27,7 @@ struct PlanOptions {
   InputOptions inputs;
   int64_t global_batch = 0;
   int64_t top = 10;
+  int64_t pareto = 10;
   int64_t simulate_top = 64;
   std::string objective = "step_time";
   std::string format = "table";
@@ -46,38 +48,6 @@ constexpr const char* kPlanHelp =
     "Knobs left out of --plan are searched; `tp=4|8` restricts a knob to a list.\n"
     "Exit status: 0 plans found, 1 nothing fits (the reason is printed), 2 bad input.";
 
-// A one-line bar on a terminal, drawn only once the search has run for more than a second.
-class ProgressBar {
- public:
-  explicit ProgressBar(bool enabled) : enabled_(enabled) {}
-  ~ProgressBar() { Finish(); }
-  void Update(int64_t done, int64_t total) {
-    if (!enabled_ || total <= 0) return;
-    const double elapsed_s = std::chrono::duration<double>(Clock::now() - start_).count();
-    if (elapsed_s < 1.0) return;
-    const int percent = static_cast<int>(100 * done / total);
-    if (percent == last_percent_) return;
-    last_percent_ = percent;
-    constexpr int kWidth = 30;
-    const int filled = percent * kWidth / 100;
-    std::fprintf(stderr, "\r[%s%s] %3d %% of %lld plans", std::string(filled, '#').c_str(),
-                 std::string(kWidth - filled, '.').c_str(), percent, static_cast<long long>(total));
-    std::fflush(stderr);
-    drawn_ = true;
-  }
-  void Finish() {
-    if (drawn_) std::fprintf(stderr, "\r%60s\r", "");
-    drawn_ = false;
-  }
-
- private:
-  using Clock = std::chrono::steady_clock;
-  bool enabled_;
-  bool drawn_ = false;
-  int last_percent_ = -1;
-  Clock::time_point start_ = Clock::now();
-};
-
 PlanConstraints Constraints(const PlanOptions& o, PlanConstraints plan) {
   if (o.global_batch > 0) {
     if (plan.global_batch && *plan.global_batch != std::vector<int64_t>{o.global_batch}) {
@@ -92,6 +62,7 @@ PlanConstraints Constraints(const PlanOptions& o, PlanConstraints plan) {
 
 SearchOptions MakeSearchOptions(const PlanOptions& o) {
   if (o.top < 1) throw InputError("--top: must be >= 1, got " + std::to_string(o.top));
+  if (o.pareto < 0) throw InputError("--pareto: must be >= 0, got " + std::to_string(o.pareto));
   if (o.simulate_top < 1) {
     throw InputError("--simulate-top: must be >= 1, got " + std::to_string(o.simulate_top));
   }
@@ -99,6 +70,7 @@ SearchOptions MakeSearchOptions(const PlanOptions& o) {
   SearchOptions s;
   s.threads = o.threads;
   s.top_k = o.top;
+  s.pareto_k = o.pareto;
   s.simulate_top = o.simulate_top;
   s.objective = ParseObjective(o.objective);
   return s;
@@ -125,7 +97,7 @@ void RunPlan(const PlanOptions& o, CliContext& ctx) {
   }
   std::ostream& out = o.output.empty() ? *ctx.out : file;
   auto reporter = MakePlanReporter(o.format, out);  // bad --format fails before the search
-  ProgressBar bar(!ctx.quiet && ctx.err == &std::cerr && isatty(STDERR_FILENO));
+  ProgressBar bar(stderr, !ctx.quiet && ctx.err == &std::cerr && isatty(STDERR_FILENO));
   search.progress = [&bar](int64_t done, int64_t total) { bar.Update(done, total); };
   const SearchResult result = SearchPlans(in.model, in.cluster, in.gpus, constraints, search);
   bar.Finish();
@@ -138,6 +110,9 @@ void RunPlan(const PlanOptions& o, CliContext& ctx) {
   rc.model_seq_len = in.model.seq_len;
   rc.moe = in.model.IsMoe();
   rc.objective = search.objective;
+  rc.model_arg = o.inputs.model;
+  rc.cluster_arg = o.inputs.cluster;
+  rc.sets = o.inputs.sets;
   reporter->Report(rc, result);
   if (result.plans.empty()) {
     if (o.format != "table" || !o.output.empty()) *ctx.err << result.why_nothing_fits;
@@ -154,8 +129,11 @@ void AddPlanCommand(CLI::App& app, CliContext& ctx) {
   auto* sub = app.add_subcommand("plan", kPlanHelp);
   AddInputOptions(sub, options->inputs, true);
   sub->add_option("--global-batch", options->global_batch, "sequences per step")
-      ->check(CLI::PositiveNumber);
-  sub->add_option("--top", options->top, "plans to print (default 10)");
+      ->check(CountRange(kMaxGlobalBatch));
+  sub->add_option("--top", options->top,
+                  "plans to print (default 10), equivalent plans folded into one");
+  sub->add_option("--pareto", options->pareto,
+                  "Pareto-front points to print, spread along the front (default 10; 0 = none)");
   sub->add_option("--simulate-top", options->simulate_top,
                   "best analytical estimates re-run in the event simulator (default 64)");
   sub->add_option("--objective", options->objective,

@@ -4,7 +4,9 @@
 
 #include "cli/command.h"
 #include "cli/fixed_plan_inputs.h"
+#include "cli/rerun_context.h"
 #include "report/explain_text.h"
+#include "report/plan_rerun.h"
 #include "report/step_result_json.h"
 
 namespace paraplan {
@@ -22,11 +24,15 @@ void AddSimulateCommand(CLI::App& app, CliContext& ctx) {
       "\"tp=8,pp=16,vpp=2,global_batch=1536,recompute=full\" --format json --trace t.json");
   AddFixedPlanOptions(sub, *options);
   sub->callback([&ctx, options] {
-    const StepResult result = SimulateFixedPlan(*options);
+    const FixedPlanRun run = SimulateFixedPlan(*options);
+    const StepResult& result = run.result;
+    const PlanReportContext rc = RerunContext(options->inputs, run.inputs);
     if (options->format == "json") {
-      *ctx.out << StepResultToJson(result).Dump(2) << "\n";
+      Json j = StepResultToJson(result);
+      AddRerunFields(j, rc, run.plan);
+      *ctx.out << j.Dump(2) << "\n";
     } else {
-      *ctx.out << StepResultTable(result);
+      *ctx.out << StepResultTable(result) << "re-run: " << RerunCommand(rc, run.plan) << "\n";
     }
     ctx.exit_code = 0;
   });

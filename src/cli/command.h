@@ -32,6 +32,9 @@ void AddValidateCommand(CLI::App& app, CliContext& ctx);
 void AddModelCommand(CLI::App& app, CliContext& ctx);
 void AddHardwareCommand(CLI::App& app, CliContext& ctx);
 void AddCalibrateCommand(CLI::App& app, CliContext& ctx);
+void AddCompletionCommand(CLI::App& app, CliContext& ctx);
+// `model list` / `hardware list` under `parent`; subdir "models" or "hardware".
+void AddCatalogListCommand(CLI::App& parent, CliContext& ctx, const std::string& subdir);
 
 // The table, in the order `paraplan --help` lists it.
 const CommandEntry* Commands(size_t* count);

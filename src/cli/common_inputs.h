@@ -20,11 +20,14 @@ struct InputOptions {
   int64_t gpus = 0;
   std::string plan;               // --plan "tp=8,pp=2|4,..."; empty = every knob free
   std::vector<std::string> sets;  // --set PATH=VALUE, repeatable
+  int64_t seq_len = 0;            // --seq-len: the seq_len knob (0 = the model's)
+  int64_t global_batch = 0;       // --global-batch where the command has it (0 = not given)
 };
 
 // Registers -m/--model and -c/--cluster (required), -g/--gpus (required when need_gpus),
-// --plan and --set on `sub`.
+// --plan, --set and --seq-len on `sub`; --global-batch with AddGlobalBatchOption.
 void AddInputOptions(CLI::App* sub, InputOptions& options, bool need_gpus);
+void AddGlobalBatchOption(CLI::App* sub, InputOptions& options);
 
 struct LoadedInputs {
   ModelSpec model;
@@ -34,6 +37,8 @@ struct LoadedInputs {
 };
 
 // Resolves everything; throws InputError (exit 2) naming the flag or file:line:col on mistakes.
+// --seq-len and --global-batch become the seq_len and global_batch knobs (an error when --plan
+// gives the knob another value).
 LoadedInputs LoadInputs(const InputOptions& options);
 
 }  // namespace paraplan

@@ -10,6 +10,7 @@ namespace paraplan {
 
 void AddFixedPlanOptions(CLI::App* sub, FixedPlanOptions& options) {
   AddInputOptions(sub, options.inputs, /*need_gpus=*/true);
+  AddGlobalBatchOption(sub, options.inputs);
   sub->add_option("--format", options.format, "output format")
       ->check(CLI::IsMember({"table", "json"}));
   sub->add_option("--trace", options.trace,
@@ -18,8 +19,8 @@ void AddFixedPlanOptions(CLI::App* sub, FixedPlanOptions& options) {
                 "use the closed-form estimate instead of the event-driven simulator");
 }
 
-StepResult SimulateFixedPlan(const FixedPlanOptions& options, PipelineInput* stages) {
-  const LoadedInputs in = LoadInputs(options.inputs);
+FixedPlanRun SimulateFixedPlan(const FixedPlanOptions& options, PipelineInput* stages) {
+  LoadedInputs in = LoadInputs(options.inputs);
   std::vector<TimelineEvent> timeline;
   FixedPlanRequest request;
   request.analytic = options.analytic;
@@ -38,7 +39,7 @@ StepResult SimulateFixedPlan(const FixedPlanOptions& options, PipelineInput* sta
     if (!out) throw InputError("--trace: cannot write " + options.trace);
     out << ChromeTraceJson(timeline, "paraplan simulate");
   }
-  return std::move(*run.result);
+  return FixedPlanRun{std::move(in), run.plan, std::move(*run.result)};
 }
 
 }  // namespace paraplan

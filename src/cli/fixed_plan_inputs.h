@@ -7,6 +7,7 @@
 
 #include "cli/common_inputs.h"
 #include "cost/step_result.h"
+#include "plan/parallel_plan.h"
 #include "sim/pipeline_input.h"
 
 namespace paraplan {
@@ -21,9 +22,16 @@ struct FixedPlanOptions {
 // -m -c -g --plan --set --format --trace --analytic.
 void AddFixedPlanOptions(CLI::App* sub, FixedPlanOptions& options);
 
+// What a fixed-plan command ran: its resolved inputs, the plan and its result.
+struct FixedPlanRun {
+  LoadedInputs inputs;
+  ParallelPlan plan;
+  StepResult result;
+};
+
 // Loads the inputs, resolves the plan and runs it (evaluate/fixed_plan.h): estimate or simulate
 // as the options say, writing the trace when asked; `stages` (when set) gets the simulator's
 // input. Throws InputError listing the violated rules.
-StepResult SimulateFixedPlan(const FixedPlanOptions& options, PipelineInput* stages = nullptr);
+FixedPlanRun SimulateFixedPlan(const FixedPlanOptions& options, PipelineInput* stages = nullptr);
 
 }  // namespace paraplan

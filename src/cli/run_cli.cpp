@@ -4,6 +4,7 @@
 #include <exception>
 #include <ostream>
 
+#include "cli/cli_checks.h"
 #include "cli/command.h"
 #include "core/error.h"
 
@@ -18,9 +19,11 @@ const CommandEntry* Commands(size_t* count) {
        AddExplainCommand},
       {"study", "run a what-if study file (sweeps) and chart it", AddStudyCommand},
       {"validate", "compare predictions with measured training runs", AddValidateCommand},
-      {"model", "describe models: `model show NAME`", AddModelCommand},
-      {"hardware", "describe clusters: `hardware show NAME`", AddHardwareCommand},
+      {"model", "list and describe models: `model list`, `model show NAME`", AddModelCommand},
+      {"hardware", "list and describe clusters: `hardware list`, `hardware show NAME`",
+       AddHardwareCommand},
       {"calibrate", "fit GPU measurements into a calibration profile", AddCalibrateCommand},
+      {"completion", "print a shell completion script: `completion bash`", AddCompletionCommand},
   };
   *count = sizeof(kCommands) / sizeof(kCommands[0]);
   return kCommands;
@@ -68,6 +71,10 @@ int RunCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
   const CommandEntry* commands = Commands(&count);
   for (size_t i = 0; i < count; ++i) commands[i].add(app, ctx);
   app.parse_complete_callback([&ctx] { SetUpLogging(ctx); });
+  if (const std::string unknown = UnknownCommandMessage(app, argc, argv); !unknown.empty()) {
+    err << "paraplan: error: " << unknown << "\n";
+    return 2;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -75,7 +82,9 @@ int RunCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
       app.exit(e, out, err);
       return 0;
     }
-    err << "paraplan: " << e.what() << "\n";
+    // CLI11 checks required options before unknown ones: name the unknown one first.
+    const std::string leftover = LeftoverArgumentMessage(app);
+    err << "paraplan: error: " << (leftover.empty() ? std::string(e.what()) : leftover) << "\n";
     return 2;
   } catch (const InputError& e) {
     err << "paraplan: error: " << e.what() << "\n";

@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <set>
 
+#include "config/count_bounds.h"
 #include "config/efficiency_loader.h"
 #include "config/overrides.h"
 #include "config/profile_io.h"
@@ -46,6 +47,7 @@ NetworkTier ReadTier(const YamlNode& node) {
   tier.name = map.Required("name").AsString();
   if (tier.name.empty()) map.Required("name").Fail("must not be empty");
   tier.span = map.Required("span").AsPositiveInt();
+  CheckCounts(map, {{"span", tier.span, kMaxTierSpan}});
   tier.bandwidth_GBps = map.Required("bandwidth_GBps").AsPositiveDouble();
   tier.latency_us = map.Required("latency_us").AsPositiveDouble();
   tier.oversubscription = map.PositiveDouble("oversubscription", 1.0);
@@ -60,6 +62,7 @@ NetworkTier ReadTier(const YamlNode& node) {
 std::vector<NetworkTier> ReadNetwork(const YamlNode& node) {
   const std::vector<YamlNode> items = node.Elements();
   if (items.empty()) node.Fail("needs at least one tier");
+  CheckBound(node, static_cast<int64_t>(items.size()), kMaxNetworkTiers);
   std::vector<NetworkTier> tiers;
   std::set<std::string> names;
   for (const YamlNode& item : items) {

@@ -2,6 +2,7 @@
 
 #include <filesystem>
 
+#include "config/count_bounds.h"
 #include "config/hf_import.h"
 #include "config/overrides.h"
 #include "model/model_names.h"
@@ -52,6 +53,10 @@ void ReadMoe(const YamlMap& top, ModelSpec& m) {
         .Fail("must be < layers (" + Num(m.layers) + "), got " + Num(moe.dense_layers));
   }
   moe.every = map.PositiveInt("every", 1);
+  CheckCounts(map, {{"experts", moe.experts, kMaxExperts},
+                    {"shared_experts", moe.shared_experts, kMaxExperts},
+                    {"expert_ffn_hidden", moe.expert_ffn_hidden, kMaxFfnHidden},
+                    {"every", moe.every, m.layers}});
   if (const auto cf = map.Find("capacity_factor")) moe.capacity_factor = cf->AsPositiveDouble();
   m.moe = moe;
 }
@@ -62,6 +67,11 @@ void ReadMla(const YamlMap& attention, ModelSpec& m) {
   m.mla.qk_nope_head_dim = attention.Required("qk_nope_head_dim").AsPositiveInt();
   m.mla.qk_rope_head_dim = attention.Required("qk_rope_head_dim").AsPositiveInt();
   m.mla.v_head_dim = attention.Required("v_head_dim").AsPositiveInt();
+  CheckCounts(attention, {{"q_lora_rank", m.mla.q_lora_rank, kMaxLoraRank},
+                          {"kv_lora_rank", m.mla.kv_lora_rank, kMaxLoraRank},
+                          {"qk_nope_head_dim", m.mla.qk_nope_head_dim, kMaxLoraRank},
+                          {"qk_rope_head_dim", m.mla.qk_rope_head_dim, kMaxLoraRank},
+                          {"v_head_dim", m.mla.v_head_dim, kMaxLoraRank}});
 }
 
 AttentionKind DefaultKind(const ModelSpec& m, const std::optional<YamlMap>& attention) {
@@ -95,6 +105,8 @@ void ReadAttentionBlock(const YamlMap& top, ModelSpec& m) {
   if (!attention) return;
   m.sliding_window = attention->NonNegativeInt("sliding_window", 0);
   m.sliding_window_every = attention->PositiveInt("sliding_window_every", 1);
+  CheckCounts(*attention, {{"sliding_window", m.sliding_window, kMaxModelSeqLen},
+                           {"sliding_window_every", m.sliding_window_every, m.layers}});
   if (attention->Has("sliding_window_every") && m.sliding_window == 0) {
     attention->Required("sliding_window_every").Fail("needs a sliding_window > 0");
   }
@@ -131,9 +143,17 @@ ModelSpec ReadModel(const YamlNode& node, const std::string& default_name) {
   m.heads = top.Required("heads").AsPositiveInt();
   m.vocab = top.Required("vocab").AsPositiveInt();
   m.seq_len = top.Required("seq_len").AsPositiveInt();
+  m.mtp_layers = top.NonNegativeInt("mtp_layers", 0);
+  CheckCounts(top, {{"layers", m.layers, kMaxModelLayers},
+                    {"hidden", m.hidden, kMaxHidden},
+                    {"heads", m.heads, kMaxHeads},
+                    {"vocab", m.vocab, kMaxVocab},
+                    {"seq_len", m.seq_len, kMaxModelSeqLen},
+                    {"mtp_layers", m.mtp_layers, kMaxMtpLayers}});
   ReadMoe(top, m);
   if (top.Has("ffn_hidden") || !m.moe) {
     m.ffn_hidden = top.Required("ffn_hidden").AsPositiveInt();
+    CheckCounts(top, {{"ffn_hidden", m.ffn_hidden, kMaxFfnHidden}});
   } else {
     m.ffn_hidden = m.moe->expert_ffn_hidden;
   }
@@ -144,8 +164,8 @@ ModelSpec ReadModel(const YamlNode& node, const std::string& default_name) {
   m.position = top.Has("position") ? top.Required("position").AsEnum(PositionNames())
                                    : (gated ? Position::kRope : Position::kLearned);
   m.tied_embeddings = top.Bool("tied_embeddings", false);
-  m.mtp_layers = top.NonNegativeInt("mtp_layers", 0);
   ReadHeads(top, m);
+  CheckCounts(top, {{"kv_heads", m.kv_heads, kMaxHeads}, {"head_dim", m.head_dim, kMaxHeads}});
   return m;
 }
 

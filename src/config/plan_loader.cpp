@@ -4,6 +4,7 @@
 #include <cmath>
 #include <utility>
 
+#include "config/knob_aliases.h"
 #include "config/megatron_layout.h"
 #include "config/resolve.h"
 #include "core/format.h"
@@ -270,7 +271,8 @@ void SetPlanKnob(PlanConstraints& plan, const std::string& knob,
     return;
   }
   std::string message = "unknown plan knob '" + knob + "'";
-  const std::string close = ClosestMatch(knob, PlanKnobNames());
+  const std::string alias = KnobForAlias(knob);
+  const std::string close = alias.empty() ? ClosestMatch(knob, PlanKnobNames()) : alias;
   if (!close.empty()) message += " (did you mean '" + close + "'?)";
   throw InputError(message + "; valid knobs: " + JoinNames(PlanKnobNames()));
 }
@@ -305,6 +307,7 @@ PlanConstraints ReadPlanConstraints(const YamlNode& node) {
 }
 
 PlanConstraints ParsePlanString(const std::string& text) {
+  CheckKnobSeparators(text);
   PlanConstraints plan;
   std::vector<std::string> seen;
   for (const std::string& item : SplitOn(text, ',')) {

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "core/error.h"
+#include "plan/plan_defaults.h"
 
 namespace paraplan {
 namespace {
@@ -49,6 +50,7 @@ ParallelPlan ResolvePlan(const PlanConstraints& c, int64_t gpus, const ModelSpec
   Take(c.micro_batch, "micro_batch", &p.micro_batch);
   Take(c.seq_len, "seq_len", &p.seq_len);
   Take(c.recompute, "recompute", &p.recompute);
+  p.sequence_parallel = DefaultSequenceParallel(p.tp);  // as `plan` assumes
   Take(c.sequence_parallel, "sequence_parallel", &p.sequence_parallel);
   Take(c.zero, "zero", &p.zero);
   Take(c.precision, "precision", &p.precision);

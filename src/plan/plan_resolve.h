@@ -1,6 +1,7 @@
 // Turning what the user fixed on the command line into the one plan `simulate` and `explain`
 // run: every knob given once is taken, a knob given as a list is an error, dp is derived from the
-// GPU count, the rest keep ParallelPlan's defaults.
+// GPU count, the rest keep the defaults every command shares (plan_defaults.h: sequence
+// parallelism on when tp > 1; otherwise ParallelPlan's).
 #pragma once
 
 #include <cstdint>

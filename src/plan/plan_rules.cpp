@@ -148,6 +148,10 @@ bool CheckSchedule(const ParallelPlan& p, Violations& v) {
     if (m < 2 * p.pp &&
         v.Add("schedule=dualpipe needs micro-batches >= 2*pp=" + Str(2 * p.pp) + ", got " + Str(m)))
       return true;
+    // DualPipe feeds micro-batches from both ends in pairs (sim/schedule_dualpipe.cpp).
+    if (m % 2 != 0 &&
+        v.Add("schedule=dualpipe needs an even number of micro-batches, got " + Str(m)))
+      return true;
   }
   return false;
 }

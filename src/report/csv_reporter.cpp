@@ -1,7 +1,9 @@
 // `--format csv`: one row per ranked plan, units in the column names, then the Pareto front's
-// plans flagged in the `pareto` column (a plan on both lists appears once).
+// plans flagged in the `pareto` column (a plan on both lists appears once); `plan_string`, quoted,
+// re-runs the row with `simulate --plan`.
 #include "core/format.h"
 #include "core/units.h"
+#include "plan/plan_string.h"
 #include "report/plan_reporter.h"
 #include "search/objective.h"
 
@@ -12,7 +14,7 @@ namespace {
 constexpr const char* kHeader =
     "rank,tp,pp,dp,cp,ep,etp,vpp,micro_batch,global_batch,seq_len,recompute,sequence_parallel,"
     "zero,precision,schedule,overlap_tp_comm,overlap_ep_comm,step_time_s,tokens_per_s_per_gpu,"
-    "mfu,hfu,memory_GiB,cost_gpu_hours_per_billion_tokens,simulated,pareto";
+    "mfu,hfu,memory_GiB,cost_gpu_hours_per_billion_tokens,simulated,pareto,plan_string";
 
 bool SamePlan(const StepResult& a, const StepResult& b) {
   const ParallelPlan& p = a.plan;
@@ -65,7 +67,8 @@ class CsvReporter : public PlanReporter {
           << Bool(p.overlap_ep_comm) << ',' << FormatShortest(r.step_time_s) << ','
           << FormatShortest(r.tokens_per_s_per_gpu) << ',' << FormatShortest(r.mfu) << ','
           << FormatShortest(r.hfu) << ',' << FormatShortest(BytesToGiB(r.peak_memory_bytes)) << ','
-          << FormatShortest(cost) << ',' << Bool(r.simulated) << ',' << Bool(pareto) << "\n";
+          << FormatShortest(cost) << ',' << Bool(r.simulated) << ',' << Bool(pareto) << ",\""
+          << PlanString(p, ctx.model_seq_len) << "\"\n";
   }
 };
 

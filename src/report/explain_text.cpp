@@ -112,7 +112,7 @@ std::string TimeAdvice(const StepResult& r) {
     return a.seconds < b.seconds;
   });
   const std::string name = top.name;
-  const std::string advice = JoinRelief(TimeRelief(r.plan, name));
+  const std::string advice = JoinRelief(TimeRelief(r.plan, name, r.fits));
   return "dominant cost: " + name + " (" + FormatFixed(top.seconds, 3) +
          " s); would relieve it: " + advice + "\n";
 }

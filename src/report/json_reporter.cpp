@@ -1,17 +1,27 @@
 // `--format json`: DESIGN.md's plan document — {"plans": [...], "pareto": [...], "searched",
-// "feasible", "seconds"} with StepResultToJson per plan; when nothing fits, also
-// "why_nothing_fits" and the "closest" plans.
+// "feasible", "seconds"} with StepResultToJson per plan (plus its plan_string, rerun command,
+// model, cluster, gpus and resolved seq_len) and "skipped" (the rule tally); when nothing fits,
+// also "why_nothing_fits" and the "closest" plans.
 #include "core/json.h"
 #include "report/plan_reporter.h"
+#include "report/plan_rerun.h"
+#include "report/search_notes.h"
 #include "report/step_result_json.h"
 
 namespace paraplan {
 
 namespace {
 
-Json ResultArray(const std::vector<StepResult>& results) {
+// folded[i] (when given): the equivalent plans folded into results[i] (search/plan_folding.h).
+Json ResultArray(const PlanReportContext& ctx, const std::vector<StepResult>& results,
+                 const std::vector<int64_t>& folded = {}) {
   Json array = Json::MakeArray();
-  for (const StepResult& r : results) array.Push(StepResultToJson(r));
+  for (size_t i = 0; i < results.size(); ++i) {
+    Json j = StepResultToJson(results[i]);
+    AddRerunFields(j, ctx, results[i].plan);
+    if (i < folded.size()) j.Set("folded", folded[i]);
+    array.Push(std::move(j));
+  }
   return array;
 }
 
@@ -19,16 +29,19 @@ class JsonReporter : public PlanReporter {
  public:
   using PlanReporter::PlanReporter;
 
-  void Report(const PlanReportContext&, const SearchResult& result) override {
+  void Report(const PlanReportContext& ctx, const SearchResult& result) override {
     Json doc = Json::MakeObject();
-    doc.Set("plans", ResultArray(result.plans));
-    doc.Set("pareto", ResultArray(result.pareto));
+    doc.Set("plans", ResultArray(ctx, result.plans, result.plans_folded));
+    doc.Set("pareto", ResultArray(ctx, result.pareto));
     doc.Set("searched", result.searched);
     doc.Set("feasible", result.feasible);
     doc.Set("seconds", result.seconds);
+    doc.Set("skipped", SkippedJson(result));
+    doc.Set("folded", result.folded);
+    doc.Set("pareto_total", result.pareto_total);
     if (result.plans.empty()) {
       doc.Set("why_nothing_fits", result.why_nothing_fits);
-      doc.Set("closest", ResultArray(result.closest));
+      doc.Set("closest", ResultArray(ctx, result.closest));
     }
     out() << doc.Dump(2) << "\n";
   }

@@ -5,6 +5,7 @@
 #include "core/error.h"
 #include "core/format.h"
 #include "core/units.h"
+#include "report/plan_rerun.h"
 
 namespace paraplan {
 
@@ -48,7 +49,8 @@ void WriteBestPlanHeader(std::ostream& out, const char* tool, const PlanReportCo
       << context.gpus << " GPUs (" << context.cluster_name << ")\n"
       << "# predicted: step " << FormatFixed(best.step_time_s, 3) << " s, peak memory "
       << FormatFixed(BytesToGiB(best.peak_memory_bytes), 1) << " GiB per GPU, MFU "
-      << FormatFixed(best.mfu * 100.0, 1) << " %\n";
+      << FormatFixed(best.mfu * 100.0, 1) << " %\n"
+      << "# re-run: " << RerunCommand(context, best.plan) << "\n";
 }
 
 int64_t EffectiveSeqLen(const ParallelPlan& plan, const PlanReportContext& context) {

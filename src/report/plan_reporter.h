@@ -23,6 +23,11 @@ struct PlanReportContext {
   int64_t model_seq_len = 0;  // used when a plan leaves seq_len at 0
   bool moe = false;
   Objective objective = Objective::kStepTime;
+  // How the search was run, for the re-run command of each plan (report/plan_rerun.h): the -m and
+  // -c arguments as given (a name or a path) and the --set overrides.
+  std::string model_arg;
+  std::string cluster_arg;
+  std::vector<std::string> sets;
 };
 
 class PlanReporter {

@@ -9,13 +9,14 @@ void AddIf(Items& items, bool applies, const char* text) {
   if (applies) items.emplace_back(text);
 }
 
-Items ComputeRelief(const ParallelPlan& p) {
+Items ComputeRelief(const ParallelPlan& p, bool fits) {
   Items items;
-  AddIf(items, p.recompute == Recompute::kFull, "recompute=selective or none if memory allows");
-  AddIf(items, p.recompute == Recompute::kSelective || p.recompute == Recompute::kOp,
+  AddIf(items, fits && p.recompute == Recompute::kFull,
+        "recompute=selective or none if memory allows");
+  AddIf(items, fits && (p.recompute == Recompute::kSelective || p.recompute == Recompute::kOp),
         "recompute=none if memory allows");
   AddIf(items, p.precision != Precision::kFp8, "precision=fp8");
-  items.emplace_back("a larger micro_batch for better GEMM efficiency");
+  AddIf(items, fits, "a larger micro_batch for better GEMM efficiency");
   items.emplace_back("more GPUs");
   return items;
 }
@@ -62,8 +63,8 @@ Items CommRelief(const ParallelPlan& p, const std::string& cost) {
 
 }  // namespace
 
-std::vector<std::string> TimeRelief(const ParallelPlan& plan, const std::string& cost) {
-  if (cost == "compute") return ComputeRelief(plan);
+std::vector<std::string> TimeRelief(const ParallelPlan& plan, const std::string& cost, bool fits) {
+  if (cost == "compute") return ComputeRelief(plan, fits);
   if (cost == "pipeline bubble") return BubbleRelief(plan);
   if (cost == "DP communication (exposed)") return DpRelief(plan);
   if (cost == "optimizer step") {

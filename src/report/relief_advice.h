@@ -12,7 +12,10 @@ namespace paraplan {
 
 // `cost` names a part of the time breakdown as explain prints it ("compute", "pipeline bubble",
 // "TP communication", ..., "optimizer step").
-std::vector<std::string> TimeRelief(const ParallelPlan& plan, const std::string& cost);
+// When the plan does not fit (fits = false), nothing that needs more memory is suggested (a
+// larger micro_batch, less recompute).
+std::vector<std::string> TimeRelief(const ParallelPlan& plan, const std::string& cost,
+                                    bool fits = true);
 
 // `part` names a part of the memory breakdown ("activations", "optimizer state", "weights",
 // "gradients", "other").

@@ -5,6 +5,8 @@
 #include "core/text_table.h"
 #include "core/units.h"
 #include "report/plan_reporter.h"
+#include "report/plan_rerun.h"
+#include "report/search_notes.h"
 #include "report/stage_layout_text.h"
 #include "search/objective.h"
 
@@ -66,17 +68,22 @@ class TableReporter : public PlanReporter {
                                              : 0.0;
     out() << "searched " << GroupThousands(result.searched) << " plans, "
           << GroupThousands(result.feasible) << " fit (" << Percent(share) << ") in "
-          << FormatFixed(result.seconds, 2) << " s\n\n";
+          << FormatFixed(result.seconds, 2) << " s\n"
+          << SkippedText(result) << "\n";
     if (result.plans.empty()) {
       out() << result.why_nothing_fits;
       return;
     }
     out() << "Best plans (step time from the event simulator; cost in GPU-hours per billion "
-             "tokens):\n"
-          << PlansTable(ctx, result.plans) << "\n";
+             "tokens)"
+          << FoldedText(result) << ":\n"
+          << PlansTable(ctx, result.plans) << TableLegend() << "\n"
+          << RerunLines(ctx, result.plans) << "\n";
     const std::string stages = StageLayoutText(result.plans.front());  // empty when pp = 1
     if (!stages.empty()) out() << "Best plan, per stage:\n" << stages << "\n";
-    out() << "Pareto front (step time against peak memory per GPU):\n"
+    if (result.pareto.empty()) return;
+    out() << "Pareto front (step time against peak memory per GPU" << ParetoShownText(result)
+          << "):\n"
           << PlansTable(ctx, result.pareto);
   }
 };

@@ -17,9 +17,11 @@ struct Candidate {
   int64_t index = 0;  // the canonical key: ties are broken by it
 };
 
-// Total order: score, then index.
+// Total order: score, then step time (so `--objective memory` prefers the faster of two plans
+// with one footprint), then index.
 inline bool ScoreLess(const Candidate& a, const Candidate& b) {
-  return a.score != b.score ? a.score < b.score : a.index < b.index;
+  if (a.score != b.score) return a.score < b.score;
+  return a.step_s != b.step_s ? a.step_s < b.step_s : a.index < b.index;
 }
 
 // Keeps the `capacity` smallest candidates by ScoreLess.

@@ -100,9 +100,20 @@ std::string NoValidPlan(const PlanSpace& space, const PlanEvaluator& evaluator,
     for (const std::string& v : evaluator.Violations(plan, false)) {
       reasons += (reasons.empty() ? "" : "; ") + v;
     }
-    text += " The first one (" + PlanSummary(plan) + ") breaks: " + reasons + ".";
+    if (!reasons.empty()) {
+      text += " The first one (" + PlanSummary(plan) + ") breaks: " + reasons + ".";
+    }
   }
-  return text + " Loosen --plan or change the GPU count.\n";
+  text += " Loosen --plan or change the GPU count.\n";
+  if (!input.skipped.empty()) {
+    text +=
+        "The rules that stopped the candidates (each candidate counted once, by the first "
+        "rule it breaks):\n";
+    for (const SkipReason& r : input.skipped) {
+      text += "  - " + std::to_string(r.count) + " x " + r.rule + "\n";
+    }
+  }
+  return text;
 }
 
 }  // namespace

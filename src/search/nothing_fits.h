@@ -12,9 +12,10 @@
 namespace paraplan {
 
 struct NothingFitsInput {
-  std::vector<int64_t> closest;  // flat indices of rule-valid plans, closest to fitting first
-  int64_t valid = 0;             // plans that obeyed the rules
-  int64_t first_invalid = -1;    // lowest flat index that broke a rule (-1: none)
+  std::vector<int64_t> closest;     // flat indices of rule-valid plans, closest to fitting first
+  int64_t valid = 0;                // plans that obeyed the rules
+  int64_t first_invalid = -1;       // lowest flat index that broke a rule (-1: none)
+  std::vector<SkipReason> skipped;  // every rule-breaking candidate, by rule
 };
 
 // Fills result.closest (analytical results) and result.why_nothing_fits.

@@ -4,6 +4,7 @@
 #include <numeric>
 
 #include "core/error.h"
+#include "plan/plan_defaults.h"
 
 namespace paraplan {
 
@@ -192,7 +193,7 @@ bool PlanSpace::FillShape(const ModelSpec& model, const PlanConstraints& c,
   shape.micro_batches = IntValues(c.micro_batch, b.global_batch / b.dp);
   shape.schedule_vpp = ScheduleVppValues(model, c, b);
   // Sequence parallelism with tp > 1 only saves memory and traffic: it is the default there.
-  shape.sequence_parallel = BoolValues(c.sequence_parallel, {b.tp > 1});
+  shape.sequence_parallel = BoolValues(c.sequence_parallel, {DefaultSequenceParallel(b.tp)});
   if (b.tp == 1 && shape.sequence_parallel.size() > 1) shape.sequence_parallel = {false};
   shape.overlap_tp = BoolValues(
       c.overlap_tp_comm, b.tp > 1 ? std::vector<bool>{false, true} : std::vector<bool>{false});

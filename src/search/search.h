@@ -11,6 +11,7 @@
 #include "hardware/cluster.h"
 #include "model/model_spec.h"
 #include "plan/plan_constraints.h"
+#include "search/skip_tally.h"
 
 namespace paraplan {
 
@@ -19,17 +20,24 @@ enum class Objective { kStepTime, kCost, kMemory };
 struct SearchOptions {
   int threads = 0;            // 0 = all hardware threads
   int64_t simulate_top = 64;  // re-run this many of the best estimates in the simulator
-  int64_t top_k = 10;         // plans to return
+  int64_t top_k = 10;         // plans to return (after folding equivalent plans)
+  int64_t pareto_k = 10;      // Pareto points to return, spread along the front
   Objective objective = Objective::kStepTime;
   // Called now and then with (evaluated, total) from the calling thread; may be empty.
   std::function<void(int64_t, int64_t)> progress;
 };
 
 struct SearchResult {
-  std::vector<StepResult> plans;   // the top K, best first
-  std::vector<StepResult> pareto;  // (step time, peak memory) front, by step time
-  int64_t searched = 0;            // plans enumerated
-  int64_t feasible = 0;            // plans that obey the rules and fit in memory
+  std::vector<StepResult> plans;      // the top K, best first, one per equivalence class
+  std::vector<int64_t> plans_folded;  // per plan: equivalent plans folded into it
+  int64_t folded = 0;                 // all folded plans (search/plan_folding.h)
+  std::vector<StepResult> pareto;     // (step time, peak memory) front, by step time, thinned
+  int64_t pareto_total = 0;           // points on the (folded) front before thinning to pareto_k
+  int64_t searched = 0;               // plans enumerated
+  int64_t feasible = 0;               // plans that obey the rules and fit in memory
+  // Candidates skipped because they break a rule (never an abort), by rule, most frequent first.
+  std::vector<SkipReason> skipped;
+  int64_t skipped_total = 0;
   double seconds = 0;
   // When nothing fits: the plans that came closest (by memory over capacity), and why.
   std::vector<StepResult> closest;

@@ -5,10 +5,12 @@
 #include <chrono>
 #include <limits>
 
+#include "core/error.h"
 #include "core/thread_pool.h"
 #include "search/candidates.h"
 #include "search/nothing_fits.h"
 #include "search/objective.h"
+#include "search/plan_folding.h"
 
 namespace paraplan {
 
@@ -26,6 +28,7 @@ struct WorkerState {
   int64_t valid = 0;
   int64_t feasible = 0;
   int64_t first_invalid = std::numeric_limits<int64_t>::max();
+  SkipTally skipped;  // candidates that broke a rule, by rule
 };
 
 struct ScanContext {
@@ -39,18 +42,28 @@ struct ScanContext {
 void ScanChunk(const ScanContext& ctx, int64_t begin, int64_t end, WorkerState& state) {
   for (PlanCursor cursor(ctx.space, begin); cursor.index() < end; cursor.Next()) {
     const ParallelPlan& plan = cursor.plan();
-    if (!ctx.evaluator.Violations(plan, true).empty()) {
+    const std::vector<std::string> broken = ctx.evaluator.Violations(plan, true);
+    if (!broken.empty()) {
       state.first_invalid = std::min(state.first_invalid, cursor.index());
+      state.skipped.Add(broken.front());
+      continue;
+    }
+    double memory = 0;
+    double step = 0;
+    try {  // a rule the cost model enforces that PlanViolations missed: skip, never abort
+      memory = ctx.evaluator.PeakMemoryBytes(plan);
+      if (memory <= ctx.capacity_bytes) step = ctx.evaluator.EstimateStepSeconds(plan);
+    } catch (const InputError& e) {
+      state.first_invalid = std::min(state.first_invalid, cursor.index());
+      state.skipped.Add(e.message());
       continue;
     }
     ++state.valid;
-    const double memory = ctx.evaluator.PeakMemoryBytes(plan);
     if (memory > ctx.capacity_bytes) {
       state.closest.Add({memory - ctx.capacity_bytes, 0, memory, cursor.index()});
       continue;
     }
     ++state.feasible;
-    const double step = ctx.evaluator.EstimateStepSeconds(plan);
     const double score = ObjectiveScore(ctx.options.objective, step, memory, plan, ctx.space.gpus(),
                                         ctx.model_seq_len);
     const Candidate c{score, step, memory, cursor.index()};
@@ -85,6 +98,7 @@ WorkerState Scan(const ScanContext& ctx, int threads) {
     merged.valid += s.valid;
     merged.feasible += s.feasible;
     merged.first_invalid = std::min(merged.first_invalid, s.first_invalid);
+    merged.skipped.Merge(s.skipped);
   }
   if (ctx.options.progress) ctx.options.progress(total, total);
   return merged;
@@ -109,25 +123,52 @@ std::vector<int64_t> SimulationList(const WorkerState& merged, const SearchOptio
   return list;
 }
 
+// A plan the simulator refuses (a schedule rule the rules and the estimate let through) is
+// dropped from `indices` and counted in `skipped`, in list order so the result is deterministic.
 std::vector<StepResult> SimulateAll(const PlanSpace& space, const PlanEvaluator& evaluator,
-                                    const std::vector<int64_t>& indices, int threads) {
+                                    std::vector<int64_t>& indices, int threads,
+                                    SkipTally& skipped) {
   std::vector<StepResult> results(indices.size());
+  std::vector<std::string> errors(indices.size());
   if (indices.empty()) return results;
   std::atomic<size_t> next{0};
   RunOnWorkers(std::min<int>(threads, static_cast<int>(indices.size())), [&](int) {
     for (size_t i = next++; i < indices.size(); i = next++) {
-      results[i] = evaluator.Simulate(space.At(indices[i]));
+      try {
+        results[i] = evaluator.Simulate(space.At(indices[i]));
+      } catch (const InputError& e) {
+        errors[i] = e.message();
+        if (errors[i].empty()) errors[i] = "the simulator refused the plan";
+      }
     }
   });
+  size_t kept = 0;
+  for (size_t i = 0; i < indices.size(); ++i) {
+    if (!errors[i].empty()) {
+      skipped.Add(errors[i]);
+      continue;
+    }
+    if (kept != i) {  // never self-move: that would empty the result's vectors
+      indices[kept] = indices[i];
+      results[kept] = std::move(results[i]);
+    }
+    ++kept;
+  }
+  indices.resize(kept);
+  results.resize(kept);
   return results;
 }
 
 struct Ranked {
   double score;
+  double step_s;
   int64_t index;
   size_t slot;
 };
 
+// Ranks by the objective (ties: step time, then the plan's index), folds plans equivalent to a
+// better-ranked one (plan_folding.h) and keeps the top K; the front is folded the same way and
+// thinned to pareto_k points spread along it.
 void RankSimulated(const std::vector<StepResult>& sims, const std::vector<int64_t>& indices,
                    const ScanContext& ctx, SearchResult& result) {
   std::vector<Ranked> order;
@@ -136,20 +177,39 @@ void RankSimulated(const std::vector<StepResult>& sims, const std::vector<int64_
     const StepResult& r = sims[i];
     const double score = ObjectiveScore(ctx.options.objective, r.step_time_s, r.peak_memory_bytes,
                                         r.plan, ctx.space.gpus(), ctx.model_seq_len);
-    order.push_back({score, indices[i], i});
+    order.push_back({score, r.step_time_s, indices[i], i});
     front.Add({score, r.step_time_s, r.peak_memory_bytes, static_cast<int64_t>(i)});
   }
   std::sort(order.begin(), order.end(), [](const Ranked& a, const Ranked& b) {
-    return a.score != b.score ? a.score < b.score : a.index < b.index;
+    if (a.score != b.score) return a.score < b.score;
+    return a.step_s != b.step_s ? a.step_s < b.step_s : a.index < b.index;
   });
+  std::vector<FoldKey> kept;
   for (const Ranked& r : order) {
-    if (static_cast<int64_t>(result.plans.size()) >= ctx.options.top_k) break;
+    const FoldKey key = FoldKeyOf(sims[r.slot]);
+    const auto same = std::find(kept.begin(), kept.end(), key);
+    if (same != kept.end()) {
+      ++result.plans_folded[static_cast<size_t>(same - kept.begin())];
+      ++result.folded;
+      continue;
+    }
+    if (static_cast<int64_t>(result.plans.size()) >= ctx.options.top_k) continue;
+    kept.push_back(key);
     result.plans.push_back(sims[r.slot]);
+    result.plans_folded.push_back(0);
   }
   // Front keys are slots; equal (step, memory) pairs keep the lower slot, and slots follow the
   // deterministic simulation list, so the front is the same for any thread count.
+  std::vector<StepResult> folded_front;
   for (const Candidate& c : front.points()) {
-    result.pareto.push_back(sims[static_cast<size_t>(c.index)]);
+    const StepResult& r = sims[static_cast<size_t>(c.index)];
+    if (!folded_front.empty() && FoldKeyOf(folded_front.back()) == FoldKeyOf(r)) continue;
+    folded_front.push_back(r);
+  }
+  result.pareto_total = static_cast<int64_t>(folded_front.size());
+  const auto limit = static_cast<size_t>(std::max<int64_t>(ctx.options.pareto_k, 0));
+  for (size_t at : SpreadEvenly(folded_front.size(), limit)) {
+    result.pareto.push_back(folded_front[at]);
   }
 }
 
@@ -162,7 +222,7 @@ SearchResult SearchSpace(const PlanSpace& space, const PlanEvaluator& evaluator,
   const ScanContext ctx{space, evaluator, options, model_seq_len, evaluator.MemoryCapacityBytes()};
   SearchResult result;
   result.searched = space.size();
-  const WorkerState merged = Scan(ctx, threads);
+  WorkerState merged = Scan(ctx, threads);
   result.feasible = merged.feasible;
   if (merged.feasible == 0) {
     NothingFitsInput input;
@@ -171,12 +231,16 @@ SearchResult SearchSpace(const PlanSpace& space, const PlanEvaluator& evaluator,
     if (merged.first_invalid != std::numeric_limits<int64_t>::max()) {
       input.first_invalid = merged.first_invalid;
     }
+    input.skipped = merged.skipped.Sorted();
     ExplainNothingFits(space, evaluator, input, result);
   } else {
-    const std::vector<int64_t> list = SimulationList(merged, options);
-    const std::vector<StepResult> sims = SimulateAll(space, evaluator, list, threads);
+    std::vector<int64_t> list = SimulationList(merged, options);
+    const std::vector<StepResult> sims =
+        SimulateAll(space, evaluator, list, threads, merged.skipped);
     RankSimulated(sims, list, ctx, result);
   }
+  result.skipped = merged.skipped.Sorted();
+  result.skipped_total = merged.skipped.Total();
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;
 }

@@ -4,6 +4,7 @@
 
 #include "core/error.h"
 #include "core/units.h"
+#include "plan/plan_defaults.h"
 #include "plan/plan_rules.h"
 #include "search/search.h"
 #include "validate/framework_conventions.h"
@@ -97,7 +98,7 @@ ParallelPlan ResolveWithDefaults(const PlanConstraints& c, int64_t gpus) {
   p.global_batch = FirstOr(c.global_batch, p.micro_batch * p.dp);
   p.seq_len = FirstOr(c.seq_len, p.seq_len);
   p.recompute = FirstOr(c.recompute, p.recompute);
-  p.sequence_parallel = FirstOr(c.sequence_parallel, p.tp > 1);
+  p.sequence_parallel = FirstOr(c.sequence_parallel, DefaultSequenceParallel(p.tp));
   p.zero = FirstOr(c.zero, p.zero);
   p.precision = FirstOr(c.precision, p.precision);
   p.schedule = FirstOr(c.schedule, p.vpp > 1 ? Schedule::kInterleaved : p.schedule);

@@ -75,3 +75,27 @@ TEST_CASE("Time relief follows the plan's recompute, precision, schedule and ove
   CHECK_FALSE(Has(items, "dp_comm_dtype"));
   CHECK(JoinRelief({"a", "b"}) == "a, b");
 }
+
+namespace paraplan {
+namespace {
+
+TEST_CASE("Time relief for a plan that does not fit asks for no more memory", "[report]") {
+  ParallelPlan plan;
+  plan.recompute = Recompute::kFull;
+  const auto fits = TimeRelief(plan, "compute", true);
+  const auto over = TimeRelief(plan, "compute", false);
+  auto has = [](const std::vector<std::string>& items, const std::string& text) {
+    for (const std::string& i : items) {
+      if (i.find(text) != std::string::npos) return true;
+    }
+    return false;
+  };
+  CHECK(has(fits, "a larger micro_batch"));
+  CHECK(has(fits, "recompute=selective or none"));
+  CHECK_FALSE(has(over, "micro_batch"));
+  CHECK_FALSE(has(over, "recompute="));
+  CHECK(has(over, "more GPUs"));
+}
+
+}  // namespace
+}  // namespace paraplan

@@ -1,0 +1,102 @@
+#include "config/knob_aliases.h"
+
+#include <cctype>
+#include <utility>
+
+#include "core/error.h"
+
+namespace paraplan {
+
+namespace {
+
+// Lower-case, '-' as '_', leading dashes dropped: "--micro-batch-size" → "micro_batch_size".
+std::string Normalise(const std::string& name) {
+  std::string out;
+  for (char c : name) {
+    if (c == '-' && out.empty()) continue;
+    out += c == '-' ? '_' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  return out;
+}
+
+constexpr std::pair<const char*, const char*> kAliases[] = {
+    {"mbs", "micro_batch"},
+    {"micro_batch_size", "micro_batch"},
+    {"microbatch", "micro_batch"},
+    {"train_micro_batch_size_per_gpu", "micro_batch"},
+    {"gbs", "global_batch"},
+    {"global_batch_size", "global_batch"},
+    {"train_batch_size", "global_batch"},
+    {"batch_size", "global_batch"},
+    {"tensor_parallel", "tp"},
+    {"tensor_model_parallel_size", "tp"},
+    {"tp_size", "tp"},
+    {"pipeline_parallel", "pp"},
+    {"pipeline_model_parallel_size", "pp"},
+    {"pp_size", "pp"},
+    {"data_parallel", "dp"},
+    {"dp_size", "dp"},
+    {"context_parallel", "cp"},
+    {"context_parallel_size", "cp"},
+    {"cp_size", "cp"},
+    {"expert_parallel", "ep"},
+    {"expert_model_parallel_size", "ep"},
+    {"ep_size", "ep"},
+    {"expert_tensor_parallel_size", "etp"},
+    {"virtual_pipeline_model_parallel_size", "vpp"},
+    {"num_layers_per_virtual_pipeline_stage", "vpp"},
+    {"sp", "sequence_parallel"},
+    {"seq_length", "seq_len"},
+    {"seqlen", "seq_len"},
+    {"sequence_length", "seq_len"},
+    {"ac", "recompute"},
+    {"activation_checkpointing", "recompute"},
+    {"recompute_granularity", "recompute"},
+    {"zero_stage", "zero"},
+    {"use_distributed_optimizer", "zero"},
+    {"fsdp", "zero"},
+    {"dtype", "precision"},
+    {"pipeline_schedule", "schedule"},
+};
+
+bool IsGlue(char c) {
+  return c == '=' || c == '|' || c == '/' || c == ',';
+}
+
+}  // namespace
+
+std::string KnobForAlias(const std::string& name) {
+  const std::string key = Normalise(name);
+  for (const auto& [alias, knob] : kAliases) {
+    if (key == alias) return knob;
+  }
+  return "";
+}
+
+void CheckKnobSeparators(const std::string& text) {
+  // Whitespace between two characters that are neither glue nor whitespace separates items.
+  std::string corrected;
+  bool separated = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c != ' ' && c != '\t') {
+      corrected += c;
+      continue;
+    }
+    size_t next = i;
+    while (next < text.size() && (text[next] == ' ' || text[next] == '\t')) ++next;
+    const bool inside = !corrected.empty() && next < text.size() && !IsGlue(corrected.back()) &&
+                        !IsGlue(text[next]);
+    if (inside) {
+      corrected += ',';
+      separated = true;
+    }
+    i = next - 1;
+  }
+  if (!separated) return;
+  throw InputError(SourceLocation{"--plan", 0, 0}, "",
+                   "knobs are separated by commas, not spaces: got \"" + text +
+                       "\"; did you mean \"" + corrected + "\"?");
+}
+
+}  // namespace paraplan

@@ -1,0 +1,73 @@
+#include "plan/plan_string.h"
+
+#include "core/format.h"
+
+namespace paraplan {
+
+namespace {
+
+class KnobWriter {
+ public:
+  void Add(const char* knob, const std::string& value) {
+    text_ += (text_.empty() ? "" : ",") + std::string(knob) + "=" + value;
+  }
+  void Add(const char* knob, int64_t value) { Add(knob, std::to_string(value)); }
+  void Add(const char* knob, bool value) { Add(knob, std::string(value ? "true" : "false")); }
+  void Add(const char* knob, const char* value) { Add(knob, std::string(value)); }
+  std::string Take() { return std::move(text_); }
+
+ private:
+  std::string text_;
+};
+
+void AddRareKnobs(const ParallelPlan& p, KnobWriter& w) {
+  const ParallelPlan d;
+  if (p.moe_routing != d.moe_routing) w.Add("moe_routing", ToString(p.moe_routing));
+  if (p.moe_capacity_factor != d.moe_capacity_factor) {
+    w.Add("moe_capacity_factor", FormatShortest(p.moe_capacity_factor));
+  }
+  if (p.moe_imbalance != d.moe_imbalance) {
+    w.Add("moe_imbalance", FormatShortest(p.moe_imbalance));
+  }
+  if (p.dp_comm_dtype != d.dp_comm_dtype) w.Add("dp_comm_dtype", ToString(p.dp_comm_dtype));
+  if (p.dp_bucket_MB != d.dp_bucket_MB) w.Add("dp_bucket_MB", FormatShortest(p.dp_bucket_MB));
+  if (p.placement != d.placement) w.Add("placement", PlacementToString(p.placement));
+  if (!p.pp_layers.empty()) {
+    std::string split;
+    for (int64_t n : p.pp_layers) split += (split.empty() ? "" : "/") + std::to_string(n);
+    w.Add("pp_layers", split);
+  }
+  if (p.zero3_keep_gathered != d.zero3_keep_gathered) {
+    w.Add("zero3_keep_gathered", p.zero3_keep_gathered);
+  }
+}
+
+}  // namespace
+
+std::string PlanString(const ParallelPlan& p, int64_t model_seq_len) {
+  KnobWriter w;
+  w.Add("tp", p.tp);
+  w.Add("pp", p.pp);
+  w.Add("dp", p.dp);
+  w.Add("cp", p.cp);
+  w.Add("ep", p.ep);
+  w.Add("etp", p.etp);
+  w.Add("vpp", p.vpp);
+  w.Add("micro_batch", p.micro_batch);
+  w.Add("global_batch", p.global_batch);
+  w.Add("seq_len", p.seq_len > 0 ? p.seq_len : model_seq_len);
+  w.Add("recompute", ToString(p.recompute));
+  w.Add("sequence_parallel", p.sequence_parallel);
+  w.Add("zero", static_cast<int64_t>(p.zero));
+  w.Add("precision", ToString(p.precision));
+  w.Add("schedule", ToString(p.schedule));
+  w.Add("overlap_grad_reduce", p.overlap_grad_reduce);
+  w.Add("overlap_param_gather", p.overlap_param_gather);
+  w.Add("overlap_tp_comm", p.overlap_tp_comm);
+  w.Add("overlap_ep_comm", p.overlap_ep_comm);
+  w.Add("overlap_pp_comm", p.overlap_pp_comm);
+  AddRareKnobs(p, w);
+  return w.Take();
+}
+
+}  // namespace paraplan

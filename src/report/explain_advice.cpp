@@ -1,0 +1,100 @@
+#include "report/explain_advice.h"
+
+#include <algorithm>
+#include <utility>
+#include <vector>
+
+#include "core/format.h"
+#include "core/units.h"
+#include "report/plan_rerun.h"
+#include "report/relief_advice.h"
+
+namespace paraplan {
+
+namespace {
+
+Json Strings(const std::vector<std::string>& items) {
+  Json list = Json::MakeArray();
+  for (const std::string& s : items) list.Push(s);
+  return list;
+}
+
+Json TimeItem(const StepResult& r) {
+  const TimeBreakdown& t = r.time;
+  const std::pair<const char*, double> parts[] = {
+      {"compute", t.compute_s},
+      {"pipeline bubble", t.bubble_s},
+      {"TP communication", t.tp_comm_s},
+      {"CP communication", t.cp_comm_s},
+      {"EP communication", t.ep_comm_s},
+      {"PP communication", t.pp_comm_s},
+      {"DP communication (exposed)", t.dp_comm_exposed_s},
+      {"optimizer step", t.optimizer_s}};
+  const auto* top =
+      std::max_element(std::begin(parts), std::end(parts),
+                       [](const auto& a, const auto& b) { return a.second < b.second; });
+  Json j = Json::MakeObject();
+  j.Set("kind", "time").Set("cost", top->first).Set("seconds", top->second);
+  j.Set("suggestions", Strings(TimeRelief(r.plan, top->first, r.fits)));
+  return j;
+}
+
+Json MemoryItem(const StepResult& r) {
+  const auto peak = std::max_element(
+      r.memory.begin(), r.memory.end(),
+      [](const auto& a, const auto& b) { return a.TotalBytes() < b.TotalBytes(); });
+  const std::pair<const char*, double> parts[] = {{"activations", peak->activations_bytes},
+                                                  {"optimizer state", peak->optimizer_bytes},
+                                                  {"weights", peak->weights_bytes},
+                                                  {"gradients", peak->grads_bytes},
+                                                  {"other", peak->other_bytes}};
+  const auto* top =
+      std::max_element(std::begin(parts), std::end(parts),
+                       [](const auto& a, const auto& b) { return a.second < b.second; });
+  Json j = Json::MakeObject();
+  j.Set("kind", "memory").Set("stage", peak->stage).Set("part", top->first);
+  j.Set("part_GiB", BytesToGiB(top->second));
+  j.Set("over_GiB", BytesToGiB(peak->TotalBytes() - r.memory_capacity_bytes));
+  j.Set("suggestions", Strings(MemoryRelief(r.plan, top->first)));
+  return j;
+}
+
+}  // namespace
+
+Json AdviceItemsJson(const StepResult& r, const std::optional<NearestFitResult>& nearest,
+                     bool nearest_searched, const PlanReportContext& ctx) {
+  Json items = Json::MakeArray();
+  items.Push(TimeItem(r));
+  if (r.fits || r.memory.empty()) return items;
+  items.Push(MemoryItem(r));
+  if (!nearest_searched) return items;
+  Json j = Json::MakeObject();
+  j.Set("kind", "nearest_fit").Set("found", nearest.has_value());
+  if (nearest) {
+    j.Set("distance", static_cast<int64_t>(nearest->fit.distance));
+    j.Set("changes", Strings(nearest->fit.changes));
+    j.Set("step_time_s", nearest->result.step_time_s);
+    j.Set("memory_GiB", BytesToGiB(nearest->result.peak_memory_bytes));
+    j.Set("searched", nearest->fit.searched);
+    AddRerunFields(j, ctx, nearest->fit.plan);
+  }
+  items.Push(std::move(j));
+  return items;
+}
+
+std::string NearestFitText(const std::optional<NearestFitResult>& nearest,
+                           const PlanReportContext& ctx) {
+  if (!nearest) {
+    return "nearest plan that fits: none with this GPU count, global batch and precision; more "
+           "GPUs, or GPUs with more memory\n";
+  }
+  std::string changes;
+  for (const std::string& c : nearest->fit.changes) changes += (changes.empty() ? "" : ", ") + c;
+  return "nearest plan that fits (" + std::to_string(nearest->fit.distance) + " change" +
+         (nearest->fit.distance == 1 ? "" : "s") + ": " + changes + "): step " +
+         FormatFixed(nearest->result.step_time_s, 3) + " s, peak " +
+         FormatFixed(BytesToGiB(nearest->result.peak_memory_bytes), 1) +
+         " GiB\n  re-run: " + RerunCommand(ctx, nearest->fit.plan) + "\n";
+}
+
+}  // namespace paraplan

@@ -1,0 +1,68 @@
+#include "report/search_notes.h"
+
+#include "core/text_table.h"
+
+namespace paraplan {
+
+namespace {
+
+constexpr size_t kReasonsShown = 4;
+
+}  // namespace
+
+Json SkippedJson(const SearchResult& result) {
+  Json reasons = Json::MakeArray();
+  for (const SkipReason& r : result.skipped) {
+    Json item = Json::MakeObject();
+    item.Set("rule", r.rule).Set("count", r.count);
+    reasons.Push(std::move(item));
+  }
+  Json j = Json::MakeObject();
+  j.Set("total", result.skipped_total).Set("reasons", std::move(reasons));
+  return j;
+}
+
+std::string SkippedText(const SearchResult& result) {
+  if (result.skipped_total == 0) return "";
+  std::string text = "skipped " + GroupThousands(result.skipped_total) +
+                     " candidates that break a rule (counted, never an abort):";
+  for (size_t i = 0; i < result.skipped.size() && i < kReasonsShown; ++i) {
+    text += "\n  " + GroupThousands(result.skipped[i].count) + " x " + result.skipped[i].rule;
+  }
+  if (result.skipped.size() > kReasonsShown) {
+    text += "\n  ... and " + std::to_string(result.skipped.size() - kReasonsShown) +
+            " more rules (all in --format json, \"skipped\")";
+  }
+  return text + "\n";
+}
+
+std::string FoldedText(const SearchResult& result) {
+  if (result.folded == 0) return "";
+  return "; " + GroupThousands(result.folded) + " equivalent plan" +
+         (result.folded == 1 ? "" : "s") +
+         " folded (same step time to 1 ms and peak memory to 0.1 GiB as a better-ranked plan)";
+}
+
+std::string ParetoShownText(const SearchResult& result) {
+  const auto shown = static_cast<int64_t>(result.pareto.size());
+  if (shown >= result.pareto_total) return "";
+  return "; " + std::to_string(shown) + " of " + std::to_string(result.pareto_total) +
+         " points, spread along the front (--pareto N)";
+}
+
+std::string TableLegend() {
+  return "Columns: tp/pp/dp/cp tensor, pipeline, data and context parallel sizes; ep expert "
+         "parallel size\n"
+         "  (16/2 = ep 16 with expert tensor parallel etp 2); mb micro-batch (sequences); zero "
+         "ZeRO stage\n"
+         "  (1 = distributed optimizer); sp sequence parallelism; schedule the pipeline schedule\n"
+         "  (interleaved x10 = 10 virtual stages per GPU, vpp); overlap communication hidden "
+         "behind compute\n"
+         "  besides the default DP and PP overlap (tp = TP comm overlap, ep = EP all-to-all "
+         "overlap, - = none);\n"
+         "  step simulated step time; throughput tokens/s per GPU; MFU model FLOPs "
+         "utilisation; memory peak\n"
+         "  per GPU; cost GPU-hours per billion tokens.\n";
+}
+
+}  // namespace paraplan

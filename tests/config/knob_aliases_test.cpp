@@ -1,0 +1,31 @@
+#include "config/knob_aliases.h"
+
+#include <catch2/catch.hpp>
+
+#include "core/error.h"
+
+namespace paraplan {
+namespace {
+
+TEST_CASE("other tools' knob names map to paraplan's", "[config]") {
+  CHECK(KnobForAlias("mbs") == "micro_batch");
+  CHECK(KnobForAlias("--micro-batch-size") == "micro_batch");
+  CHECK(KnobForAlias("GBS") == "global_batch");
+  CHECK(KnobForAlias("tensor-model-parallel-size") == "tp");
+  CHECK(KnobForAlias("nonsense").empty());
+}
+
+TEST_CASE("knobs separated by spaces are refused with the corrected string", "[config]") {
+  CHECK_NOTHROW(CheckKnobSeparators("tp=8, pp=2"));
+  CHECK_NOTHROW(CheckKnobSeparators(" tp = 4 | 8 ,pp_layers=15 / 16 "));
+  try {
+    CheckKnobSeparators("tp=8 pp=2  recompute=full");
+    FAIL("expected an InputError");
+  } catch (const InputError& e) {
+    CHECK_THAT(e.what(), Catch::Contains("did you mean \"tp=8,pp=2,recompute=full\"?"));
+    CHECK_THAT(e.what(), Catch::StartsWith("--plan: "));
+  }
+}
+
+}  // namespace
+}  // namespace paraplan

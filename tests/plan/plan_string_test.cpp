@@ -1,0 +1,55 @@
+#include "plan/plan_string.h"
+
+#include <catch2/catch.hpp>
+
+#include "config/resolve.h"
+#include "model/model_spec.h"
+#include "plan/plan_resolve.h"
+
+namespace paraplan {
+namespace {
+
+TEST_CASE("PlanString round-trips through ParsePlanString and ResolvePlan", "[plan]") {
+  ParallelPlan p;
+  p.tp = 4;
+  p.pp = 2;
+  p.dp = 8;
+  p.vpp = 5;
+  p.micro_batch = 2;
+  p.global_batch = 480;
+  p.recompute = Recompute::kSelective;
+  p.sequence_parallel = true;
+  p.zero = 1;
+  p.schedule = Schedule::kInterleaved;
+  p.overlap_tp_comm = true;
+  p.dp_comm_dtype = CommDtype::kBf16;
+  p.moe_imbalance = 1.25;
+  p.pp_layers = {41, 39};
+  p.placement = {ParallelDim::kTp, ParallelDim::kDp, ParallelDim::kCp, ParallelDim::kEp,
+                 ParallelDim::kPp};
+  const std::string text = PlanString(p, 8192);
+  CHECK_THAT(text, Catch::StartsWith("tp=4,pp=2,dp=8,cp=1,ep=1,etp=1,vpp=5,micro_batch=2,"
+                                     "global_batch=480,seq_len=8192,recompute=selective,"
+                                     "sequence_parallel=true,zero=1"));
+  ModelSpec model;
+  model.layers = 80;
+  model.seq_len = 8192;
+  const ParallelPlan back = ResolvePlan(ParsePlanString(text), 64, model);
+  CHECK(PlanString(back, 8192) == text);
+  CHECK(back.seq_len == 8192);
+  CHECK(back.pp_layers == p.pp_layers);
+  CHECK(back.placement == p.placement);
+  CHECK(back.moe_imbalance == p.moe_imbalance);
+  CHECK(back.dp_comm_dtype == p.dp_comm_dtype);
+}
+
+TEST_CASE("ResolvePlan turns sequence parallelism on with tp > 1, as plan does", "[plan]") {
+  ModelSpec model;
+  CHECK(ResolvePlan(ParsePlanString("tp=2,global_batch=8"), 8, model).sequence_parallel);
+  CHECK_FALSE(ResolvePlan(ParsePlanString("tp=1,global_batch=8"), 8, model).sequence_parallel);
+  CHECK_FALSE(ResolvePlan(ParsePlanString("tp=2,sequence_parallel=false,global_batch=8"), 8, model)
+                  .sequence_parallel);
+}
+
+}  // namespace
+}  // namespace paraplan
