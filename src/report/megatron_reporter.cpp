@@ -1,8 +1,12 @@
 // `--format megatron`: Megatron-LM (megatron/training/arguments.py) flags for the best plan, one
-// per line with shell continuations, so the block pastes into a pretrain_gpt.py command line.
-// Knobs Megatron-LM has no flag for are written as comments.
+// per line with shell continuations, so the block pastes into a pretrain_gpt.py command line:
+// the model shape (megatron_model_flags.h) and every plan knob. A plan Megatron-LM cannot run
+// (FrameworkViolations) is not exported: the reasons are printed instead.
 #include "core/format.h"
 #include "core/units.h"
+#include "plan/framework_caps.h"
+#include "report/export_check.h"
+#include "report/megatron_model_flags.h"
 #include "report/plan_reporter.h"
 
 namespace paraplan {
@@ -19,8 +23,11 @@ void Add(Flags& flags, const std::string& name, int64_t value) {
 void PipelineFlags(const ParallelPlan& p, const PlanReportContext& ctx, Flags& flags,
                    Flags& notes) {
   Add(flags, "--pipeline-model-parallel-size", p.pp);
-  if (p.vpp > 1)
+  if (p.vpp > 1) {
     Add(flags, "--num-layers-per-virtual-pipeline-stage", ctx.model_layers / (p.pp * p.vpp));
+    // Megatron-LM overlaps P2P in the interleaved schedule by default.
+    if (!p.overlap_pp_comm) flags.push_back("--no-overlap-p2p-communication");
+  }
   if (p.pp_layers.empty() || p.pp < 2) return;
   const auto& l = p.pp_layers;
   bool middle_equal = true;
@@ -36,8 +43,7 @@ void PipelineFlags(const ParallelPlan& p, const PlanReportContext& ctx, Flags& f
 }
 
 void RecomputeFlags(const ParallelPlan& p, Flags& flags) {
-  // Megatron-LM has no per-op SAC (torchtitan's kOp): its selective granularity is the nearest.
-  if (p.recompute == Recompute::kSelective || p.recompute == Recompute::kOp) {
+  if (p.recompute == Recompute::kSelective) {
     flags.push_back("--recompute-granularity selective");
   }
   if (p.recompute == Recompute::kFull) {
@@ -60,22 +66,17 @@ void ShardingFlags(const ParallelPlan& p, Flags& flags) {
     flags.push_back("--overlap-param-gather");
   }
   if (p.dp_comm_dtype == CommDtype::kBf16) flags.push_back("--grad-reduce-in-bf16");
-}
-
-void ScheduleNotes(const ParallelPlan& p, Flags& notes) {
-  if (p.schedule == Schedule::kGpipe) {
-    notes.push_back("schedule gpipe: Megatron-LM runs 1F1B (same bubble, less memory)");
-  } else if (p.schedule == Schedule::kZeroBubble) {
-    notes.push_back(
-        "schedule zero-bubble: not in upstream Megatron-LM (see sail-sg/zero-bubble-"
-        "pipeline-parallelism); predicted with split backward (B/W)");
-  } else if (p.schedule == Schedule::kDualPipe) {
-    notes.push_back("schedule dualpipe: not in upstream Megatron-LM (DeepSeek's DualPipe)");
+  // --ddp-bucket-size counts gradient elements.
+  if (p.dp_bucket_MB > 0) {
+    const double element_bytes = p.dp_comm_dtype == CommDtype::kBf16 ? 2.0 : 4.0;
+    Add(flags, "--ddp-bucket-size",
+        static_cast<int64_t>(p.dp_bucket_MB * 1024 * 1024 / element_bytes));
   }
 }
 
 Flags BuildFlags(const ParallelPlan& p, const PlanReportContext& ctx, Flags& notes) {
   Flags flags;
+  if (ctx.model) flags = MegatronModelFlags(*ctx.model, EffectiveSeqLen(p, ctx));
   Add(flags, "--tensor-model-parallel-size", p.tp);
   PipelineFlags(p, ctx, flags, notes);
   Add(flags, "--context-parallel-size", p.cp);
@@ -89,7 +90,7 @@ Flags BuildFlags(const ParallelPlan& p, const PlanReportContext& ctx, Flags& not
   }
   Add(flags, "--micro-batch-size", p.micro_batch);
   Add(flags, "--global-batch-size", p.global_batch);
-  Add(flags, "--seq-length", EffectiveSeqLen(p, ctx));
+  if (!ctx.model) Add(flags, "--seq-length", EffectiveSeqLen(p, ctx));
   if (p.sequence_parallel) flags.push_back("--sequence-parallel");
   RecomputeFlags(p, flags);
   ShardingFlags(p, flags);
@@ -100,7 +101,6 @@ Flags BuildFlags(const ParallelPlan& p, const PlanReportContext& ctx, Flags& not
     flags.push_back("--bf16");
   }
   if (p.precision == Precision::kFp8) flags.push_back("--fp8-format hybrid");
-  ScheduleNotes(p, notes);
   return flags;
 }
 
@@ -115,6 +115,7 @@ class MegatronReporter : public PlanReporter {
     }
     const StepResult& best = result.plans.front();
     const ParallelPlan& p = best.plan;
+    if (WriteNotRunnable(out(), LaunchFramework::kMegatron, ctx, p)) return;
     Flags notes;
     const Flags flags = BuildFlags(p, ctx, notes);
     WriteBestPlanHeader(out(), "Megatron-LM arguments", ctx, best);

@@ -23,6 +23,7 @@ constexpr FormatEntry kFormats[] = {
     {"csv", MakeCsvReporter},
     {"megatron", MakeMegatronReporter},
     {"torchtitan", MakeTorchtitanReporter},
+    {"html", MakeHtmlReporter},
 };
 
 }  // namespace

@@ -9,7 +9,9 @@
 #include <string>
 #include <vector>
 
+#include "search/budget.h"
 #include "search/search.h"
+#include "sim/pipeline_input.h"
 
 namespace paraplan {
 
@@ -23,6 +25,10 @@ struct PlanReportContext {
   int64_t model_seq_len = 0;  // used when a plan leaves seq_len at 0
   bool moe = false;
   Objective objective = Objective::kStepTime;
+  const ModelSpec* model = nullptr;       // for the launch configs' model-shape flags; may be null
+  const BudgetRequest* budget = nullptr;  // --tokens/--train-days given: budget per plan
+  std::string band_note;  // where the step-time band comes from (or why there is none)
+  const std::vector<TimelineEvent>* timeline = nullptr;  // the best plan's, for --format html
 };
 
 class PlanReporter {
@@ -54,6 +60,7 @@ std::unique_ptr<PlanReporter> MakeJsonReporter(std::ostream& out);
 std::unique_ptr<PlanReporter> MakeCsvReporter(std::ostream& out);
 std::unique_ptr<PlanReporter> MakeMegatronReporter(std::ostream& out);
 std::unique_ptr<PlanReporter> MakeTorchtitanReporter(std::ostream& out);
+std::unique_ptr<PlanReporter> MakeHtmlReporter(std::ostream& out);
 
 // The comment lines that open a launch config (megatron, torchtitan): what `tool` the config is
 // for, the model and cluster, and the best plan's predicted step, memory and MFU.

@@ -1,0 +1,133 @@
+// The framework capability table (plan --framework): what each framework refuses, the narrowing
+// of constraints, and that a framework-limited search returns only plans the framework runs.
+#include "plan/framework_caps.h"
+
+#include <catch2/catch.hpp>
+
+#include "cli/common_inputs.h"
+#include "config/efficiency_loader.h"
+#include "core/error.h"
+#include "search/framework_search.h"
+
+namespace paraplan {
+namespace {
+
+using F = LaunchFramework;
+
+ModelSpec Llama() {
+  ModelSpec m;
+  m.name = "test";
+  m.layers = 32;
+  m.hidden = 4096;
+  m.heads = 32;
+  m.kv_heads = 8;
+  m.head_dim = 128;
+  m.ffn_hidden = 14336;
+  m.vocab = 128256;
+  m.seq_len = 8192;
+  m.activation = Activation::kSwiglu;
+  m.norm = Norm::kRmsNorm;
+  m.position = Position::kRope;
+  return m;
+}
+
+ParallelPlan Plan(int64_t tp, int64_t pp, int64_t dp) {
+  ParallelPlan p;
+  p.tp = tp;
+  p.pp = pp;
+  p.dp = dp;
+  p.global_batch = 64;
+  p.sequence_parallel = tp > 1;
+  return p;
+}
+
+TEST_CASE("framework names parse and bad ones name the flag", "[plan][framework]") {
+  CHECK(ParseLaunchFramework("deepspeed") == F::kDeepSpeed);
+  CHECK(ToString(ParseLaunchFramework("megatron")) == std::string("megatron"));
+  CHECK_THROWS_WITH(ParseLaunchFramework("nemo"),
+                    Catch::Contains("--framework") && Catch::Contains("torchtitan"));
+}
+
+TEST_CASE("each framework refuses what it cannot run", "[plan][framework]") {
+  const ModelSpec m = Llama();
+  ParallelPlan dual = Plan(8, 4, 2);
+  dual.schedule = Schedule::kDualPipe;
+  CHECK(FrameworkViolations(F::kAny, &m, dual).empty());
+  CHECK_FALSE(FrameworkViolations(F::kMegatron, &m, dual).empty());
+  CHECK_FALSE(FrameworkViolations(F::kTorchtitan, &m, dual).empty());
+
+  ParallelPlan p = Plan(8, 4, 2);
+  p.overlap_pp_comm = false;  // Megatron-LM's non-interleaved 1F1B does not overlap P2P
+  CHECK(FrameworkViolations(F::kMegatron, &m, p).empty());
+  p.overlap_pp_comm = true;
+  CHECK_FALSE(FrameworkViolations(F::kMegatron, &m, p).empty());
+
+  ParallelPlan zero2 = Plan(1, 4, 16);
+  zero2.zero = 2;
+  zero2.overlap_pp_comm = false;
+  const auto ds = FrameworkViolations(F::kDeepSpeed, &m, zero2);
+  REQUIRE(ds.size() == 1);
+  CHECK_THAT(ds[0], Catch::Contains("incompatible with pipeline parallelism"));
+
+  ParallelPlan zero1 = Plan(8, 1, 8);
+  zero1.zero = 1;
+  CHECK_FALSE(FrameworkViolations(F::kTorchtitan, &m, zero1).empty());
+  zero1.zero = 2;
+  CHECK(FrameworkViolations(F::kTorchtitan, &m, zero1).empty());
+  zero1.recompute = Recompute::kSelective;
+  CHECK_FALSE(FrameworkViolations(F::kTorchtitan, &m, zero1).empty());
+  zero1.recompute = Recompute::kOp;
+  CHECK(FrameworkViolations(F::kTorchtitan, &m, zero1).empty());
+  CHECK_FALSE(FrameworkViolations(F::kMegatron, &m, zero1).empty());
+
+  ModelSpec gpt = m;
+  gpt.activation = Activation::kGelu;
+  gpt.position = Position::kLearned;
+  CHECK_FALSE(FrameworkViolations(F::kTorchtitan, &gpt, Plan(8, 1, 8)).empty());
+  CHECK(FrameworkViolations(F::kTorchtitan, nullptr, Plan(8, 1, 8)).empty());  // knobs only
+}
+
+TEST_CASE("constraints narrow to the framework, and a fixed impossible knob is an error",
+          "[plan][framework]") {
+  PlanConstraints c;
+  const PlanConstraints any = RestrictToFramework(F::kAny, c);
+  CHECK_FALSE(any.schedule.has_value());
+  const PlanConstraints ds = RestrictToFramework(F::kDeepSpeed, c);
+  REQUIRE(ds.schedule);
+  CHECK(*ds.schedule == std::vector<Schedule>{Schedule::k1F1B});
+  CHECK(*ds.cp == std::vector<int64_t>{1});
+  c.schedule = std::vector<Schedule>{Schedule::kDualPipe, Schedule::kInterleaved};
+  CHECK(*RestrictToFramework(F::kMegatron, c).schedule ==
+        std::vector<Schedule>{Schedule::kInterleaved});
+  c.schedule = std::vector<Schedule>{Schedule::kDualPipe};
+  CHECK_THROWS_WITH(RestrictToFramework(F::kMegatron, c),
+                    Catch::Contains("--plan schedule") && Catch::Contains("megatron"));
+}
+
+TEST_CASE("a framework-limited search returns only plans the framework runs", "[plan][framework]") {
+  InputOptions o;
+  o.model = "llama3-8b";
+  o.cluster = "dgx-h100";
+  o.gpus = 32;
+  o.plan = "global_batch=128";
+  LoadedInputs in = LoadInputs(o);
+  ApplyDefaultEfficiency(in.cluster);
+  SearchOptions options;
+  options.threads = 2;
+  options.top_k = 10;
+  options.simulate_top = 16;
+  const SearchResult any = SearchPlansFor(F::kAny, in.model, in.cluster, 32, in.plan, options);
+  REQUIRE_FALSE(any.plans.empty());
+  for (F f : {F::kMegatron, F::kTorchtitan, F::kDeepSpeed}) {
+    INFO(ToString(f));
+    const SearchResult r = SearchPlansFor(f, in.model, in.cluster, 32, in.plan, options);
+    REQUIRE_FALSE(r.plans.empty());
+    for (const StepResult& s : r.plans) CHECK(FrameworkViolations(f, &in.model, s.plan).empty());
+    for (const StepResult& s : r.pareto) CHECK(FrameworkViolations(f, &in.model, s.plan).empty());
+    // A subset of the plans can only be as fast as the whole space's best.
+    CHECK(r.plans.front().step_time_s >= any.plans.front().step_time_s * (1 - 1e-9));
+  }
+}
+
+}  // namespace
+}  // namespace paraplan
