@@ -27,6 +27,12 @@ std::string Tokens(double tokens) {
   return FormatFixed(tokens / 1e6, 2) + " M";
 }
 
+std::string Hours(const Banded& h) {
+  auto text = [](double v) { return GroupThousands(static_cast<int64_t>(std::llround(v))); };
+  if (h.low == h.value && h.high == h.value) return text(h.value);
+  return text(h.value) + " (" + text(h.low) + "-" + text(h.high) + ")";
+}
+
 }  // namespace
 
 std::string FormatBanded(const Banded& b, int digits) {
@@ -50,11 +56,7 @@ std::string BudgetTable(const PlanReportContext& ctx, const std::vector<StepResu
             (b.tokens.low != b.tokens.high
                  ? " (" + Tokens(b.tokens.low) + "-" + Tokens(b.tokens.high) + ")"
                  : ""),
-        FormatBanded(b.days, 1) + " days",
-        FormatBanded({std::round(b.gpu_hours.value), std::round(b.gpu_hours.low),
-                      std::round(b.gpu_hours.high)},
-                     0) +
-            " GPU-h"};
+        FormatBanded(b.days, 1) + " days", Hours(b.gpu_hours) + " GPU-h"};
     if (priced) {
       row.push_back("$" + FormatBanded({b.usd.value / 1e6, b.usd.low / 1e6, b.usd.high / 1e6}, 2) +
                     " M");
