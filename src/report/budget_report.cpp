@@ -69,7 +69,7 @@ std::string BudgetTable(const PlanReportContext& ctx, const std::vector<StepResu
                                   : Tokens(ctx.budget->tokens) + " tokens") +
       (priced ? ", $" + FormatShortest(ctx.budget->price_per_gpu_hour) + " per GPU-hour" : "") +
       "; band: " + ctx.band_note + "):\n";
-  return text + table.Render() + "\n";
+  return text + table.Render();
 }
 
 Json BudgetJson(const PlanReportContext& ctx, const StepResult& r) {
