@@ -179,6 +179,11 @@ void CheckDeepSpeed(const ParallelPlan& p, Reasons& out) {
                   " with pp > 1: \"ZeRO-2 and ZeRO-3 are incompatible with pipeline parallelism\" "
                   "(deepspeed/runtime/pipe/engine.py)");
   }
+  if (p.tp > 1 && p.zero == 3) {
+    out.push_back(
+        "zero=3 with tp > 1: DeepSpeed's AutoTP training combines with ZeRO 0-2 "
+        "(deepspeed.ai/tutorials/autotp-training)");
+  }
   if (p.cp > 1) {
     out.push_back(
         "cp > 1: DeepSpeed has Ulysses (all-to-all) sequence parallelism, not ring "
@@ -208,7 +213,7 @@ void Narrow(Choice<T>& choice, const std::vector<T>& free_values, Reason reason,
   }
   std::vector<T> kept;
   std::string why;
-  for (const T& v : *choice) {
+  for (T v : *choice) {  // by value: Choice<bool> is a std::vector<bool>
     const std::string r = reason(v);
     if (r.empty()) {
       kept.push_back(v);

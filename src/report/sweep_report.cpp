@@ -1,5 +1,7 @@
 #include "report/sweep_report.h"
 
+#include <cmath>
+
 #include "core/format.h"
 #include "core/json.h"
 #include "report/budget_report.h"
@@ -57,7 +59,8 @@ void WriteSweepTable(std::ostream& out, PlanReportContext ctx,
         GroupThousands(p.gpus),
         PlanSummary(best.plan),
         FormatFixed(best.step_time_s, 3) + " s",
-        GroupThousands(static_cast<int64_t>(best.tokens_per_s_per_gpu + 0.5)) + " tok/s/GPU",
+        GroupThousands(static_cast<int64_t>(std::llround(best.tokens_per_s_per_gpu))) +
+            " tok/s/GPU",
         FormatFixed(ScalingEfficiency(*base, p) * 100.0, 1) + " %",
         FormatFixed(CostPerBillion(ctx, best, p.gpus), 2) + " GPU-h/Btok"};
     if (budget) {

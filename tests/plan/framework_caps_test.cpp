@@ -69,6 +69,13 @@ TEST_CASE("each framework refuses what it cannot run", "[plan][framework]") {
   REQUIRE(ds.size() == 1);
   CHECK_THAT(ds[0], Catch::Contains("incompatible with pipeline parallelism"));
 
+  ParallelPlan autotp = Plan(8, 1, 8);
+  autotp.sequence_parallel = false;
+  autotp.zero = 3;
+  CHECK_FALSE(FrameworkViolations(F::kDeepSpeed, &m, autotp).empty());
+  autotp.zero = 2;
+  CHECK(FrameworkViolations(F::kDeepSpeed, &m, autotp).empty());
+
   ParallelPlan zero1 = Plan(8, 1, 8);
   zero1.zero = 1;
   CHECK_FALSE(FrameworkViolations(F::kTorchtitan, &m, zero1).empty());
