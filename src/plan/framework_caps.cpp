@@ -279,9 +279,17 @@ std::vector<std::string> FrameworkViolations(LaunchFramework f, const ModelSpec*
   if (f == F::kMegatron) CheckMegatron(plan, out);
   if (f == F::kTorchtitan) CheckTorchtitan(plan, out);
   if (f == F::kDeepSpeed) CheckDeepSpeed(plan, out);
-  if (model && f == F::kMegatron) CheckMegatronModel(*model, out);
-  if (model && f == F::kTorchtitan) CheckTorchtitanModel(*model, out);
+  if (model) {
+    for (std::string& reason : FrameworkModelViolations(f, *model)) out.push_back(reason);
+  }
   if (first_only && out.size() > 1) out.resize(1);
+  return out;
+}
+
+std::vector<std::string> FrameworkModelViolations(LaunchFramework f, const ModelSpec& model) {
+  Reasons out;
+  if (f == F::kMegatron) CheckMegatronModel(model, out);
+  if (f == F::kTorchtitan) CheckTorchtitanModel(model, out);
   return out;
 }
 

@@ -26,6 +26,10 @@ const char* DisplayName(LaunchFramework framework);  // "Megatron-LM", "torchtit
 std::vector<std::string> FrameworkViolations(LaunchFramework framework, const ModelSpec* model,
                                              const ParallelPlan& plan, bool first_only = false);
 
+// The model-only part of FrameworkViolations: why no plan of this model can run there.
+std::vector<std::string> FrameworkModelViolations(LaunchFramework framework,
+                                                  const ModelSpec& model);
+
 // The constraints narrowed to what the framework can run: a knob the user left free is limited
 // to the framework's values (searched where the default search would search it); a knob the user
 // restricted keeps only the values the framework has. Throws InputError (naming --plan and the

@@ -1,5 +1,6 @@
 #include "search/framework_search.h"
 
+#include "core/error.h"
 #include "cost/step_model.h"
 #include "search/plan_space.h"
 #include "search/search_core.h"
@@ -22,6 +23,11 @@ SearchResult SearchPlansFor(LaunchFramework framework, const ModelSpec& model,
                             const PlanConstraints& constraints, const SearchOptions& options) {
   if (framework == LaunchFramework::kAny) {
     return SearchPlans(model, cluster, gpus, constraints, options);
+  }
+  const std::vector<std::string> model_reasons = FrameworkModelViolations(framework, model);
+  if (!model_reasons.empty()) {
+    throw InputError(std::string("--framework ") + ToString(framework) + ": " +
+                     model_reasons.front());
   }
   const PlanSpace space(model, gpus, RestrictToFramework(framework, constraints));
   const StepModel step_model(model, cluster, gpus);

@@ -47,6 +47,10 @@ TEST_CASE("bad budget flags exit 2 naming the flag", "[cli][budget]") {
     CHECK(run.code == 2);
     CHECK_THAT(run.err, Catch::Contains(flag));
   }
+  const auto model = RunParaplan({"plan", "-m", "gpt3-5b", "-c", "dgx-h100", "-g", "8",
+                                  "--global-batch", "16", "--framework", "torchtitan"});
+  CHECK(model.code == 2);
+  CHECK_THAT(model.err, Catch::Contains("--framework torchtitan: model gpt3-5b"));
 }
 
 TEST_CASE("a GPU-count sweep shows the best plan, scaling and cost per count", "[cli][sweep]") {

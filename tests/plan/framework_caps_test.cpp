@@ -92,6 +92,8 @@ TEST_CASE("each framework refuses what it cannot run", "[plan][framework]") {
   gpt.position = Position::kLearned;
   CHECK_FALSE(FrameworkViolations(F::kTorchtitan, &gpt, Plan(8, 1, 8)).empty());
   CHECK(FrameworkViolations(F::kTorchtitan, nullptr, Plan(8, 1, 8)).empty());  // knobs only
+  CHECK(FrameworkModelViolations(F::kTorchtitan, gpt).size() == 1);
+  CHECK(FrameworkModelViolations(F::kTorchtitan, m).empty());
 }
 
 TEST_CASE("constraints narrow to the framework, and a fixed impossible knob is an error",
