@@ -216,9 +216,13 @@ void RunPlan(const PlanOptions& options, CliContext& ctx) {
   }
   if (!o.trace.empty()) WriteBestTrace(in, result.plans.front().plan, o.trace);
   const LaunchFramework target = ExportFramework(o.format);
-  if (!ExportViolations(target, rc, result.plans.front().plan).empty()) {
+  const ParallelPlan& best = result.plans.front().plan;
+  if (!ExportViolations(target, rc, best).empty()) {
     *ctx.err << "paraplan: the best plan is not runnable in " << DisplayName(target)
              << "; re-run with --framework " << ToString(target) << "\n";
+    ctx.exit_code = 1;
+  } else if (target == LaunchFramework::kDeepSpeed && !DeepSpeedConfigGaps(best, rc).empty()) {
+    *ctx.err << "paraplan: the best plan needs DeepSpeed model code, not only a config\n";
     ctx.exit_code = 1;
   }
 }
@@ -238,7 +242,7 @@ void AddPlanCommand(CLI::App& app, CliContext& ctx) {
                   "rank by step_time (default), cost (GPU-hours per billion tokens) or memory");
   sub->add_option("--format", options->format,
                   "table (default), json, csv, megatron (Megatron-LM flags), torchtitan (TOML), "
-                  "html (a self-contained report page)");
+                  "deepspeed (config JSON), html (a self-contained report page)");
   sub->add_option("--framework", options->framework,
                   "search only plans this framework can run: any (default), megatron, "
                   "torchtitan, deepspeed");

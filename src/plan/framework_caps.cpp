@@ -200,6 +200,12 @@ void CheckDeepSpeed(const ParallelPlan& p, Reasons& out) {
   }
   if (p.zero3_keep_gathered) out.push_back("zero3_keep_gathered=true: torchtitan's behaviour");
   if (!p.overlap_param_gather) out.push_back("overlap_param_gather=false: ZeRO-3 prefetches");
+  // Below ZeRO-2 the engine reduces gradients once the backward (or the pipeline) is done; from
+  // ZeRO-2 on, zero_optimization.overlap_comm decides (runtime/zero/stage_1_and_2.py).
+  if (p.overlap_grad_reduce && p.zero < 2 && p.dp * p.cp > 1) {
+    out.push_back("overlap_grad_reduce=true with zero < 2: DeepSpeed reduces gradients after the "
+                  "backward (overlap_comm needs ZeRO-2 or 3)");
+  }
 }
 
 // --- Narrowing a constraint list.
@@ -326,6 +332,7 @@ PlanConstraints RestrictToFramework(LaunchFramework f, PlanConstraints c) {
   }
   if (speed) {
     Narrow(c.overlap_pp_comm, {false}, NoReason<bool>, f, "");
+    Narrow(c.overlap_grad_reduce, {true, false}, NoReason<bool>, f, "");
     Narrow(c.overlap_tp_comm, {false}, NoReason<bool>, f, "");
     Narrow(c.overlap_ep_comm, {false}, NoReason<bool>, f, "");
     Narrow(c.sequence_parallel, {false}, NoReason<bool>, f, "");

@@ -23,6 +23,7 @@ constexpr FormatEntry kFormats[] = {
     {"csv", MakeCsvReporter},
     {"megatron", MakeMegatronReporter},
     {"torchtitan", MakeTorchtitanReporter},
+    {"deepspeed", MakeDeepSpeedReporter},
     {"html", MakeHtmlReporter},
 };
 

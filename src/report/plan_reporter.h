@@ -61,6 +61,12 @@ std::unique_ptr<PlanReporter> MakeCsvReporter(std::ostream& out);
 std::unique_ptr<PlanReporter> MakeMegatronReporter(std::ostream& out);
 std::unique_ptr<PlanReporter> MakeTorchtitanReporter(std::ostream& out);
 std::unique_ptr<PlanReporter> MakeHtmlReporter(std::ostream& out);
+std::unique_ptr<PlanReporter> MakeDeepSpeedReporter(std::ostream& out);
+
+// Why a DeepSpeed config file alone cannot carry this plan (pipeline stages, experts and
+// activation checkpointing are model code); empty when it can.
+std::vector<std::string> DeepSpeedConfigGaps(const ParallelPlan& plan,
+                                             const PlanReportContext& context);
 
 // The comment lines that open a launch config (megatron, torchtitan): what `tool` the config is
 // for, the model and cluster, and the best plan's predicted step, memory and MFU.

@@ -3,6 +3,7 @@
 // and model-shape flag is compared with the plan and model the search used.
 #include <catch2/catch.hpp>
 #include <map>
+#include <regex>
 #include <sstream>
 #include <string>
 
@@ -207,6 +208,48 @@ TEST_CASE("torchtitan export parses back to the predicted plan", "[report][frame
     CHECK(toml.at("model.flavor") == "70B");
     if (best.pp > 1 && best.zero == 3) CHECK(best.zero3_keep_gathered);
   }
+}
+
+// "key": value pairs of a JSON document, flattened (nested keys by their own name; unique here).
+std::map<std::string, std::string> ParseJsonScalars(const std::string& text) {
+  std::map<std::string, std::string> keys;
+  const std::regex pair("\"([a-z_0-9]+)\": ([^{\\[,\\n]+)");
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), pair); it != std::sregex_iterator();
+       ++it) {
+    std::string value = (*it)[2];
+    if (value.size() > 1 && value.front() == '"') value = value.substr(1, value.size() - 2);
+    REQUIRE(keys.count((*it)[1]) == 0);
+    keys[(*it)[1]] = value;
+  }
+  return keys;
+}
+
+TEST_CASE("DeepSpeed config export parses back to the predicted plan", "[report][framework]") {
+  for (const char* plan : {"global_batch=128,pp=1,recompute=none",
+                           "global_batch=128,tp=2,pp=1,"
+                           "recompute=none,zero=1"}) {
+    Searched s = Search(LaunchFramework::kDeepSpeed, "llama3-8b", 32, plan);
+    REQUIRE_FALSE(s.result.plans.empty());
+    const ParallelPlan& p = s.result.plans.front().plan;
+    const std::string text = Export("deepspeed", s);
+    INFO(text);
+    const auto j = ParseJsonScalars(text);
+    CHECK(j.at("train_batch_size") == Str(p.global_batch));
+    CHECK(j.at("train_micro_batch_size_per_gpu") == Str(p.micro_batch));
+    CHECK(j.at("gradient_accumulation_steps") == Str(p.MicroBatches()));
+    CHECK(p.micro_batch * p.MicroBatches() * p.dp == p.global_batch);  // DeepSpeed's identity
+    CHECK(j.at("stage") == Str(p.zero));
+    CHECK(j.at("overlap_comm") == (p.overlap_grad_reduce ? "true" : "false"));
+    CHECK(j.at("enabled") == "true");
+    CHECK_THAT(text,
+               Catch::Contains(p.precision == Precision::kFp16 ? "\"fp16\": {" : "\"bf16\": {"));
+    CHECK(j.count("autotp_size") == (p.tp > 1 ? 1u : 0u));
+    if (p.tp > 1) CHECK(j.at("autotp_size") == Str(p.tp));
+    if (p.zero < 2) CHECK_FALSE(p.overlap_grad_reduce);
+  }
+  Searched piped = Search(LaunchFramework::kDeepSpeed, "llama3-8b", 32, "global_batch=128,pp=2");
+  REQUIRE_FALSE(piped.result.plans.empty());
+  CHECK_THAT(Export("deepspeed", piped), Catch::Contains("NOT EXPRESSIBLE as a DeepSpeed config"));
 }
 
 TEST_CASE("an export never writes a plan its framework cannot run", "[report][framework]") {
