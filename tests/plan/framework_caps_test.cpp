@@ -1,13 +1,10 @@
-// The framework capability table (plan --framework): what each framework refuses, the narrowing
-// of constraints, and that a framework-limited search returns only plans the framework runs.
+// The framework capability table (plan --framework): what each framework refuses and the
+// narrowing of constraints.
 #include "plan/framework_caps.h"
 
 #include <catch2/catch.hpp>
 
-#include "cli/common_inputs.h"
-#include "config/efficiency_loader.h"
 #include "core/error.h"
-#include "search/framework_search.h"
 
 namespace paraplan {
 namespace {
@@ -111,31 +108,6 @@ TEST_CASE("constraints narrow to the framework, and a fixed impossible knob is a
   c.schedule = std::vector<Schedule>{Schedule::kDualPipe};
   CHECK_THROWS_WITH(RestrictToFramework(F::kMegatron, c),
                     Catch::Contains("--plan schedule") && Catch::Contains("megatron"));
-}
-
-TEST_CASE("a framework-limited search returns only plans the framework runs", "[plan][framework]") {
-  InputOptions o;
-  o.model = "llama3-8b";
-  o.cluster = "dgx-h100";
-  o.gpus = 32;
-  o.plan = "global_batch=128";
-  LoadedInputs in = LoadInputs(o);
-  ApplyDefaultEfficiency(in.cluster);
-  SearchOptions options;
-  options.threads = 2;
-  options.top_k = 10;
-  options.simulate_top = 16;
-  const SearchResult any = SearchPlansFor(F::kAny, in.model, in.cluster, 32, in.plan, options);
-  REQUIRE_FALSE(any.plans.empty());
-  for (F f : {F::kMegatron, F::kTorchtitan, F::kDeepSpeed}) {
-    INFO(ToString(f));
-    const SearchResult r = SearchPlansFor(f, in.model, in.cluster, 32, in.plan, options);
-    REQUIRE_FALSE(r.plans.empty());
-    for (const StepResult& s : r.plans) CHECK(FrameworkViolations(f, &in.model, s.plan).empty());
-    for (const StepResult& s : r.pareto) CHECK(FrameworkViolations(f, &in.model, s.plan).empty());
-    // A subset of the plans can only be as fast as the whole space's best.
-    CHECK(r.plans.front().step_time_s >= any.plans.front().step_time_s * (1 - 1e-9));
-  }
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include "cli/common_inputs.h"
 #include "config/efficiency_loader.h"
 #include "plan/framework_caps.h"
+#include "report/megatron_model_flags.h"
 #include "report/plan_reporter.h"
 #include "search/framework_search.h"
 
@@ -153,6 +154,15 @@ TEST_CASE("Megatron-LM export parses back to the predicted plan and model", "[re
     CHECK_THAT(text, !Catch::Contains("NOT RUNNABLE"));
     CheckMegatron(ParseMegatronFlags(text), s.result.plans.front().plan, s.in.model);
   }
+}
+
+TEST_CASE("Megatron-LM's MoE layer pattern", "[report][framework]") {
+  ModelSpec m;
+  m.layers = 6;
+  m.moe = MoeSpec{8, 2, 0, 128, 2, 1, std::nullopt};
+  CHECK(MegatronMoeLayerFreq(m) == "([0]*2+[1]*4)");
+  m.moe->every = 2;
+  CHECK(MegatronMoeLayerFreq(m) == "[0,0,1,0,1,0]");
 }
 
 TEST_CASE("Megatron-LM export of a fixed interleaved plan keeps every knob",
