@@ -39,8 +39,11 @@ void Model(std::ostream& out, const ParallelPlan& p, const PlanReportContext& ct
     return;
   }
   const ModelSpec& m = *ctx.model;
-  std::string name =
-      m.IsMoe() ? (m.attention_kind == AttentionKind::kMla ? "deepseek_v3" : "qwen3") : "llama3";
+  // The torchtitan model family: by the model's own family name where torchtitan has it, else
+  // the family with the same layer structure (llama4 for GQA MoE, llama3 for dense).
+  std::string name = m.IsMoe() ? "llama4" : "llama3";
+  if (m.name.rfind("qwen3", 0) == 0) name = "qwen3";
+  if (m.attention_kind == AttentionKind::kMla) name = "deepseek_v3";
   std::string flavor = "paraplan-" + m.name;
   if (m.name == "llama3-8b") flavor = "8B";
   if (m.name == "llama3-70b") flavor = "70B";
