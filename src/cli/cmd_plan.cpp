@@ -174,6 +174,21 @@ void RunSweep(const PlanOptions& o, const LoadedInputs& in, const std::vector<in
   if (!any) ctx.exit_code = 1;
 }
 
+// A launch-config export whose framework cannot run (or, for DeepSpeed, a config cannot carry)
+// the best plan has printed why instead of a config: nothing to launch, exit 1.
+void ExitIfNotExportable(const std::string& format, const PlanReportContext& rc,
+                         const ParallelPlan& best, CliContext& ctx) {
+  const LaunchFramework target = ExportFramework(format);
+  if (!ExportViolations(target, rc, best).empty()) {
+    *ctx.err << "paraplan: the best plan is not runnable in " << DisplayName(target)
+             << "; re-run with --framework " << ToString(target) << "\n";
+    ctx.exit_code = 1;
+  } else if (target == LaunchFramework::kDeepSpeed && !DeepSpeedConfigGaps(best, rc).empty()) {
+    *ctx.err << "paraplan: the best plan needs DeepSpeed model code, not only a config\n";
+    ctx.exit_code = 1;
+  }
+}
+
 void RunPlan(const PlanOptions& options, CliContext& ctx) {
   PlanOptions o = options;
   const std::vector<int64_t> counts = ParseGpuCounts(o.budget.gpus);
@@ -215,16 +230,7 @@ void RunPlan(const PlanOptions& options, CliContext& ctx) {
     return;
   }
   if (!o.trace.empty()) WriteBestTrace(in, result.plans.front().plan, o.trace);
-  const LaunchFramework target = ExportFramework(o.format);
-  const ParallelPlan& best = result.plans.front().plan;
-  if (!ExportViolations(target, rc, best).empty()) {
-    *ctx.err << "paraplan: the best plan is not runnable in " << DisplayName(target)
-             << "; re-run with --framework " << ToString(target) << "\n";
-    ctx.exit_code = 1;
-  } else if (target == LaunchFramework::kDeepSpeed && !DeepSpeedConfigGaps(best, rc).empty()) {
-    *ctx.err << "paraplan: the best plan needs DeepSpeed model code, not only a config\n";
-    ctx.exit_code = 1;
-  }
+  ExitIfNotExportable(o.format, rc, result.plans.front().plan, ctx);
 }
 
 }  // namespace
