@@ -6,15 +6,22 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include "cli/cli_checks.h"
 #include "cli/command.h"
 #include "cli/common_inputs.h"
+#include "cli/gpu_count_list.h"
+#include "cli/plan_budget_options.h"
 #include "cli/progress_bar.h"
 #include "core/error.h"
 #include "evaluate/step_model.h"
+#include "report/budget_report.h"
 #include "report/chrome_trace.h"
+#include "report/export_check.h"
 #include "report/plan_reporter.h"
+#include "report/sweep_report.h"
+#include "search/framework_search.h"
 #include "search/objective.h"
 #include "search/plan_summary.h"
 #include "search/search.h"
@@ -31,9 +38,11 @@ struct PlanOptions {
   int64_t simulate_top = 64;
   std::string objective = "step_time";
   std::string format = "table";
+  std::string framework = "any";
   std::string trace;
   int threads = 0;
   std::string output;
+  PlanBudgetOptions budget;
 };
 
 constexpr const char* kPlanHelp =
@@ -42,9 +51,12 @@ constexpr const char* kPlanHelp =
     "  paraplan plan -m llama3-70b -c dgx-h100 -g 64 --global-batch 64\n"
     "  paraplan plan -m gpt3-175b -c dgx-h100 -g 1024 --global-batch 1536 --top 5\n"
     "  paraplan plan -m llama3-70b -c dgx-h100 -g 64 --global-batch 64 \\\n"
-    "      --plan \"tp=4|8,recompute=selective\" --format megatron\n"
+    "      --plan \"tp=4|8,recompute=selective\" --framework megatron --format megatron\n"
     "  paraplan plan -m deepseek-v3 -c gb200-nvl72 -g 1024 --global-batch 4096 \\\n"
-    "      --objective cost --format json -o plans.json --trace best.json\n\n"
+    "      --objective cost --format json -o plans.json --trace best.json\n"
+    "  paraplan plan -m llama3.1-405b -c dgx-h100 -g 8192 --global-batch 2048 \\\n"
+    "      --tokens 15T --price-per-gpu-hour 2.5\n"
+    "  paraplan plan -m llama3-70b -c dgx-h100 -g 256:2048 --global-batch 1024 --tokens 2T\n\n"
     "Knobs left out of --plan are searched; `tp=4|8` restricts a knob to a list.\n"
     "Exit status: 0 plans found, 1 nothing fits (the reason is printed), 2 bad input.";
 
@@ -86,7 +98,63 @@ void WriteBestTrace(const LoadedInputs& in, const ParallelPlan& plan, const std:
   out << ChromeTraceJson(timeline, "paraplan plan: best plan, " + PlanSummary(plan));
 }
 
-void RunPlan(const PlanOptions& o, CliContext& ctx) {
+PlanReportContext ReportContext(const LoadedInputs& in, Objective objective) {
+  PlanReportContext rc;
+  rc.model_name = in.model.name;
+  rc.cluster_name = in.cluster.name;
+  rc.gpu_name = in.cluster.gpu.name;
+  rc.gpus = in.gpus;
+  rc.model_layers = in.model.layers;
+  rc.model_seq_len = in.model.seq_len;
+  rc.moe = in.model.IsMoe();
+  rc.objective = objective;
+  rc.model = &in.model;
+  return rc;
+}
+
+// `-g A,B,C`: the best plan per count. Exit 1 when no count has a plan.
+void RunSweep(const PlanOptions& o, const LoadedInputs& in, const std::vector<int64_t>& counts,
+              const PlanReportContext& rc, std::ostream& out, CliContext& ctx) {
+  if (o.format != "table" && o.format != "json") {
+    throw InputError("--format " + o.format + ": a GPU-count sweep prints table or json");
+  }
+  if (!o.trace.empty()) throw InputError("--trace: give one GPU count, not a sweep");
+  const LaunchFramework framework = ParseLaunchFramework(o.framework);
+  const PlanConstraints constraints = Constraints(o, in.plan);
+  const SearchOptions search = MakeSearchOptions(o);
+  std::vector<SweepPoint> points;
+  bool any = false;
+  for (int64_t n : counts) {
+    points.push_back({n, SearchPlansFor(framework, in.model, in.cluster, n, constraints, search)});
+    any = any || !points.back().result.plans.empty();
+  }
+  if (o.format == "json") {
+    WriteSweepJson(out, rc, points);
+  } else {
+    WriteSweepTable(out, rc, points);
+  }
+  if (!any) ctx.exit_code = 1;
+}
+
+// A launch-config export whose framework cannot run (or, for DeepSpeed, a config cannot carry)
+// the best plan has printed why instead of a config: nothing to launch, exit 1.
+void ExitIfNotExportable(const std::string& format, const PlanReportContext& rc,
+                         const ParallelPlan& best, CliContext& ctx) {
+  const LaunchFramework target = ExportFramework(format);
+  if (!ExportViolations(target, rc, best).empty()) {
+    *ctx.err << "paraplan: the best plan is not runnable in " << DisplayName(target)
+             << "; re-run with --framework " << ToString(target) << "\n";
+    ctx.exit_code = 1;
+  } else if (target == LaunchFramework::kDeepSpeed && !DeepSpeedConfigGaps(best, rc).empty()) {
+    *ctx.err << "paraplan: the best plan needs DeepSpeed model code, not only a config\n";
+    ctx.exit_code = 1;
+  }
+}
+
+void RunPlan(const PlanOptions& options, CliContext& ctx) {
+  PlanOptions o = options;
+  const std::vector<int64_t> counts = ParseGpuCounts(o.budget.gpus);
+  o.inputs.gpus = counts.front();
   LoadedInputs in = LoadInputs(o.inputs);
   const PlanConstraints constraints = Constraints(o, in.plan);
   SearchOptions search = MakeSearchOptions(o);
@@ -97,29 +165,36 @@ void RunPlan(const PlanOptions& o, CliContext& ctx) {
   }
   std::ostream& out = o.output.empty() ? *ctx.out : file;
   auto reporter = MakePlanReporter(o.format, out);  // bad --format fails before the search
-  ProgressBar bar(stderr, !ctx.quiet && ctx.err == &std::cerr && isatty(STDERR_FILENO));
-  search.progress = [&bar](int64_t done, int64_t total) { bar.Update(done, total); };
-  const SearchResult result = SearchPlans(in.model, in.cluster, in.gpus, constraints, search);
-  bar.Finish();
-  PlanReportContext rc;
-  rc.model_name = in.model.name;
-  rc.cluster_name = in.cluster.name;
-  rc.gpu_name = in.cluster.gpu.name;
-  rc.gpus = in.gpus;
-  rc.model_layers = in.model.layers;
-  rc.model_seq_len = in.model.seq_len;
-  rc.moe = in.model.IsMoe();
-  rc.objective = search.objective;
-  rc.model_arg = o.inputs.model;
+  const LaunchFramework framework = ParseLaunchFramework(o.framework);
+  PlanReportContext rc = ReportContext(in, search.objective);
+  rc.model_arg = o.inputs.model;  // for each plan's re-run command (report/plan_rerun.h)
   rc.cluster_arg = o.inputs.cluster;
   rc.sets = o.inputs.sets;
+  const std::optional<BudgetRequest> budget =
+      MakeBudgetRequest(o.budget, in.cluster, &rc.band_note);
+  if (budget) rc.budget = &*budget;
+  if (counts.size() > 1) return RunSweep(o, in, counts, rc, out, ctx);
+  ProgressBar bar(stderr, !ctx.quiet && ctx.err == &std::cerr && isatty(STDERR_FILENO));
+  search.progress = [&bar](int64_t done, int64_t total) { bar.Update(done, total); };
+  const SearchResult result =
+      SearchPlansFor(framework, in.model, in.cluster, in.gpus, constraints, search);
+  bar.Finish();
+  std::vector<TimelineEvent> timeline;  // the HTML report draws the best plan's
+  if (o.format == "html" && !result.plans.empty()) {
+    StepModel(in.model, in.cluster, in.gpus).Simulate(result.plans.front().plan, &timeline);
+    rc.timeline = &timeline;
+  }
   reporter->Report(rc, result);
+  if (budget && o.format == "table" && !result.plans.empty()) {
+    out << "\n" << BudgetTable(rc, result.plans);
+  }
   if (result.plans.empty()) {
     if (o.format != "table" || !o.output.empty()) *ctx.err << result.why_nothing_fits;
     ctx.exit_code = 1;
     return;
   }
   if (!o.trace.empty()) WriteBestTrace(in, result.plans.front().plan, o.trace);
+  ExitIfNotExportable(o.format, rc, result.plans.front().plan, ctx);
 }
 
 }  // namespace
@@ -127,7 +202,7 @@ void RunPlan(const PlanOptions& o, CliContext& ctx) {
 void AddPlanCommand(CLI::App& app, CliContext& ctx) {
   auto options = std::make_shared<PlanOptions>();
   auto* sub = app.add_subcommand("plan", kPlanHelp);
-  AddInputOptions(sub, options->inputs, true);
+  AddInputOptions(sub, options->inputs, false);  // -g is replaced by AddPlanBudgetOptions
   sub->add_option("--global-batch", options->global_batch, "sequences per step")
       ->check(CountRange(kMaxGlobalBatch));
   sub->add_option("--top", options->top,
@@ -139,11 +214,16 @@ void AddPlanCommand(CLI::App& app, CliContext& ctx) {
   sub->add_option("--objective", options->objective,
                   "rank by step_time (default), cost (GPU-hours per billion tokens) or memory");
   sub->add_option("--format", options->format,
-                  "table (default), json, csv, megatron (Megatron-LM flags), torchtitan (TOML)");
+                  "table (default), json, csv, megatron (Megatron-LM flags), torchtitan (TOML), "
+                  "deepspeed (config JSON), html (a self-contained report page)");
+  sub->add_option("--framework", options->framework,
+                  "search only plans this framework can run: any (default), megatron, "
+                  "torchtitan, deepspeed");
   sub->add_option("--trace", options->trace,
                   "write the best plan's simulated timeline as a Chrome trace (Perfetto)");
   sub->add_option("--threads", options->threads, "search threads (default: all cores)");
   sub->add_option("-o,--output", options->output, "write the report to FILE instead of stdout");
+  AddPlanBudgetOptions(sub, options->budget);
   sub->callback([options, &ctx] { RunPlan(*options, ctx); });
 }
 

@@ -1,5 +1,6 @@
 // `paraplan study FILE [-o DIR] [--shard I/N] [--threads N]`: run a what-if study file and write
-// DIR/results.csv, DIR/results.json and DIR/chart.svg (DIR defaults to ./study-NAME). With
+// DIR/results.csv, DIR/results.json, DIR/chart.svg and DIR/report.html (DIR defaults to
+// ./study-NAME). With
 // --shard I/N only the points with index % N == I run, and DIR/shard-I-of-N.tsv is written;
 // `paraplan study merge DIR... -o OUT` joins the shards into what one run writes.
 #include <unistd.h>
@@ -14,6 +15,7 @@
 #include "config/study_file.h"
 #include "config/sweep.h"
 #include "core/error.h"
+#include "study/study_html.h"
 #include "study/study_runner.h"
 #include "study/study_shard.h"
 
@@ -40,6 +42,12 @@ void Summarize(const CliContext& ctx, const StudyTable& table, const std::string
            << " points, " << CountOk(table) << " with a result; wrote " << written << "\n";
 }
 
+// results.csv, results.json, chart.svg and the self-contained report.html.
+void WriteAll(const StudyTable& table, const std::string& dir) {
+  WriteStudyOutputs(table, dir);
+  WriteTextFile(dir + "/report.html", StudyHtml(table));
+}
+
 void RunMerge(const StudyOptions& o, const CliContext& ctx) {
   const std::vector<std::string> inputs(o.args.begin() + 1, o.args.end());
   if (inputs.empty()) throw InputError("study merge: give the shard directories (DIR...)");
@@ -50,8 +58,8 @@ void RunMerge(const StudyOptions& o, const CliContext& ctx) {
   }
   const StudyTable table = MergeShards(std::move(shards));
   const std::string dir = o.out_dir.empty() ? "study-" + table.name : o.out_dir;
-  WriteStudyOutputs(table, dir);
-  Summarize(ctx, table, dir + "/results.csv, results.json, chart.svg");
+  WriteAll(table, dir);
+  Summarize(ctx, table, dir + "/results.csv, results.json, chart.svg, report.html");
 }
 
 void RunOne(const StudyOptions& o, const CliContext& ctx) {
@@ -73,8 +81,8 @@ void RunOne(const StudyOptions& o, const CliContext& ctx) {
   const StudyTable table = RunStudy(spec, run);
   const std::string dir = o.out_dir.empty() ? "study-" + spec.name : o.out_dir;
   if (o.shard.empty()) {
-    WriteStudyOutputs(table, dir);
-    Summarize(ctx, table, dir + "/results.csv, results.json, chart.svg");
+    WriteAll(table, dir);
+    Summarize(ctx, table, dir + "/results.csv, results.json, chart.svg, report.html");
     return;
   }
   std::error_code ec;
@@ -95,7 +103,8 @@ void AddStudyCommand(CLI::App& app, CliContext& ctx) {
       "  paraplan study plans/01-dp-allreduce.yaml -o out/dp\n"
       "  paraplan study plans/05-hybrid-scaling-gpt3.yaml --shard 0/4 -o out/h   (one per job)\n"
       "  paraplan study merge out/h -o out/hybrid\n"
-      "Writes DIR/results.csv, DIR/results.json and DIR/chart.svg (DIR: ./study-NAME).");
+      "Writes DIR/results.csv, DIR/results.json, DIR/chart.svg and DIR/report.html "
+      "(DIR: ./study-NAME).");
   sub->add_option("file", options->args, "the study file (plans/NAME.yaml), or: merge DIR...")
       ->required();
   sub->add_option("-o,--output", options->out_dir, "output directory (default ./study-NAME)");

@@ -1,8 +1,10 @@
 // `--format json`: DESIGN.md's plan document — {"plans": [...], "pareto": [...], "searched",
 // "feasible", "seconds"} with StepResultToJson per plan (plus its plan_string, rerun command,
 // model, cluster, gpus and resolved seq_len) and "skipped" (the rule tally); when nothing fits,
-// also "why_nothing_fits" and the "closest" plans.
+// also "why_nothing_fits" and the "closest" plans. With --tokens/--train-days each plan also has
+// a "budget" object (budget_report.h).
 #include "core/json.h"
+#include "report/budget_report.h"
 #include "report/plan_reporter.h"
 #include "report/plan_rerun.h"
 #include "report/search_notes.h"
@@ -20,6 +22,7 @@ Json ResultArray(const PlanReportContext& ctx, const std::vector<StepResult>& re
     Json j = StepResultToJson(results[i]);
     AddRerunFields(j, ctx, results[i].plan);
     if (i < folded.size()) j.Set("folded", folded[i]);
+    if (ctx.budget) j.Set("budget", BudgetJson(ctx, results[i]));
     array.Push(std::move(j));
   }
   return array;
@@ -41,7 +44,9 @@ class JsonReporter : public PlanReporter {
     doc.Set("pareto_total", result.pareto_total);
     if (result.plans.empty()) {
       doc.Set("why_nothing_fits", result.why_nothing_fits);
-      doc.Set("closest", ResultArray(ctx, result.closest));
+      PlanReportContext unfit = ctx;  // plans that do not fit get no budget
+      unfit.budget = nullptr;
+      doc.Set("closest", ResultArray(unfit, result.closest));
     }
     out() << doc.Dump(2) << "\n";
   }

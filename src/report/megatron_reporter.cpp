@@ -1,9 +1,13 @@
 // `--format megatron`: Megatron-LM (megatron/training/arguments.py) flags for the best plan, one
-// per line with shell continuations, so the block pastes into a pretrain_gpt.py command line.
-// Knobs Megatron-LM has no flag for are written as comments.
+// per line with shell continuations, so the block pastes into a pretrain_gpt.py command line:
+// the model shape (megatron_model_flags.h) and every plan knob. A plan Megatron-LM cannot run
+// (FrameworkViolations) is not exported: the reasons are printed instead.
 #include "core/format.h"
 #include "core/units.h"
+#include "plan/framework_caps.h"
+#include "report/export_check.h"
 #include "report/layout_flags.h"
+#include "report/megatron_model_flags.h"
 #include "report/plan_reporter.h"
 
 namespace paraplan {
@@ -21,6 +25,8 @@ void Add(Flags& flags, const std::string& name, int64_t value) {
 void PipelineFlags(const StepResult& r, const PlanReportContext& ctx, Flags& flags, Flags& notes) {
   const ParallelPlan& p = r.plan;
   Add(flags, "--pipeline-model-parallel-size", p.pp);
+  // Megatron-LM overlaps P2P in the interleaved schedule by default.
+  if (p.vpp > 1 && !p.overlap_pp_comm) flags.push_back("--no-overlap-p2p-communication");
   const std::vector<int64_t> layout = ResultLayout(r);
   if (p.pp < 2 || layout.empty() || IsDefaultLayout(r, layout)) {
     if (p.vpp > 1)
@@ -33,8 +39,7 @@ void PipelineFlags(const StepResult& r, const PlanReportContext& ctx, Flags& fla
 }
 
 void RecomputeFlags(const ParallelPlan& p, Flags& flags) {
-  // Megatron-LM has no per-op SAC (torchtitan's kOp): its selective granularity is the nearest.
-  if (p.recompute == Recompute::kSelective || p.recompute == Recompute::kOp) {
+  if (p.recompute == Recompute::kSelective) {
     flags.push_back("--recompute-granularity selective");
   }
   if (p.recompute == Recompute::kFull) {
@@ -57,23 +62,18 @@ void ShardingFlags(const ParallelPlan& p, Flags& flags) {
     flags.push_back("--overlap-param-gather");
   }
   if (p.dp_comm_dtype == CommDtype::kBf16) flags.push_back("--grad-reduce-in-bf16");
-}
-
-void ScheduleNotes(const ParallelPlan& p, Flags& notes) {
-  if (p.schedule == Schedule::kGpipe) {
-    notes.push_back("schedule gpipe: Megatron-LM runs 1F1B (same bubble, less memory)");
-  } else if (p.schedule == Schedule::kZeroBubble) {
-    notes.push_back(
-        "schedule zero-bubble: not in upstream Megatron-LM (see sail-sg/zero-bubble-"
-        "pipeline-parallelism); predicted with split backward (B/W)");
-  } else if (p.schedule == Schedule::kDualPipe) {
-    notes.push_back("schedule dualpipe: not in upstream Megatron-LM (DeepSeek's DualPipe)");
+  // --ddp-bucket-size counts gradient elements.
+  if (p.dp_bucket_MB > 0) {
+    const double element_bytes = p.dp_comm_dtype == CommDtype::kBf16 ? 2.0 : 4.0;
+    Add(flags, "--ddp-bucket-size",
+        static_cast<int64_t>(p.dp_bucket_MB * 1024 * 1024 / element_bytes));
   }
 }
 
 Flags BuildFlags(const StepResult& r, const PlanReportContext& ctx, Flags& notes) {
   const ParallelPlan& p = r.plan;
   Flags flags;
+  if (ctx.model) flags = MegatronModelFlags(*ctx.model, EffectiveSeqLen(p, ctx));
   Add(flags, "--tensor-model-parallel-size", p.tp);
   PipelineFlags(r, ctx, flags, notes);
   Add(flags, "--context-parallel-size", p.cp);
@@ -87,7 +87,7 @@ Flags BuildFlags(const StepResult& r, const PlanReportContext& ctx, Flags& notes
   }
   Add(flags, "--micro-batch-size", p.micro_batch);
   Add(flags, "--global-batch-size", p.global_batch);
-  Add(flags, "--seq-length", EffectiveSeqLen(p, ctx));
+  if (!ctx.model) Add(flags, "--seq-length", EffectiveSeqLen(p, ctx));
   if (p.sequence_parallel) flags.push_back("--sequence-parallel");
   RecomputeFlags(p, flags);
   ShardingFlags(p, flags);
@@ -98,7 +98,6 @@ Flags BuildFlags(const StepResult& r, const PlanReportContext& ctx, Flags& notes
     flags.push_back("--bf16");
   }
   if (p.precision == Precision::kFp8) flags.push_back("--fp8-format hybrid");
-  ScheduleNotes(p, notes);
   return flags;
 }
 
@@ -113,6 +112,7 @@ class MegatronReporter : public PlanReporter {
     }
     const StepResult& best = result.plans.front();
     const ParallelPlan& p = best.plan;
+    if (WriteNotRunnable(out(), LaunchFramework::kMegatron, ctx, p)) return;
     Flags notes;
     const Flags flags = BuildFlags(best, ctx, notes);
     WriteBestPlanHeader(out(), "Megatron-LM arguments", ctx, best);

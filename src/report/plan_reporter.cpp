@@ -24,6 +24,8 @@ constexpr FormatEntry kFormats[] = {
     {"csv", MakeCsvReporter},
     {"megatron", MakeMegatronReporter},
     {"torchtitan", MakeTorchtitanReporter},
+    {"deepspeed", MakeDeepSpeedReporter},
+    {"html", MakeHtmlReporter},
 };
 
 }  // namespace

@@ -9,7 +9,9 @@
 #include <string>
 #include <vector>
 
+#include "search/budget.h"
 #include "search/search.h"
+#include "sim/pipeline_input.h"
 
 namespace paraplan {
 
@@ -28,6 +30,10 @@ struct PlanReportContext {
   std::string model_arg;
   std::string cluster_arg;
   std::vector<std::string> sets;
+  const ModelSpec* model = nullptr;       // for the launch configs' model-shape flags; may be null
+  const BudgetRequest* budget = nullptr;  // --tokens/--train-days given: budget per plan
+  std::string band_note;  // where the step-time band comes from (or why there is none)
+  const std::vector<TimelineEvent>* timeline = nullptr;  // the best plan's, for --format html
 };
 
 class PlanReporter {
@@ -59,6 +65,13 @@ std::unique_ptr<PlanReporter> MakeJsonReporter(std::ostream& out);
 std::unique_ptr<PlanReporter> MakeCsvReporter(std::ostream& out);
 std::unique_ptr<PlanReporter> MakeMegatronReporter(std::ostream& out);
 std::unique_ptr<PlanReporter> MakeTorchtitanReporter(std::ostream& out);
+std::unique_ptr<PlanReporter> MakeHtmlReporter(std::ostream& out);
+std::unique_ptr<PlanReporter> MakeDeepSpeedReporter(std::ostream& out);
+
+// Why a DeepSpeed config file alone cannot carry this plan (pipeline stages, experts and
+// activation checkpointing are model code); empty when it can.
+std::vector<std::string> DeepSpeedConfigGaps(const ParallelPlan& plan,
+                                             const PlanReportContext& context);
 
 // The comment lines that open a launch config (megatron, torchtitan): what `tool` the config is
 // for, the model and cluster, and the best plan's predicted step, memory and MFU.

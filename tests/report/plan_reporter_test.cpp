@@ -124,7 +124,10 @@ TEST_CASE("Plan reporters: each format says what matters", "[report]") {
   CHECK_THAT(megatron, Catch::Contains("--num-layers-per-virtual-pipeline-stage 4 \\"));
   CHECK_THAT(megatron, Catch::Contains("--tp-comm-overlap"));
   CHECK_THAT(megatron, Catch::EndsWith("--bf16\n"));
-  const std::string titan = Render("torchtitan", result, ctx);
+  SearchResult as_titan = result;  // torchtitan runs per-op SAC and FSDP2, not selective/ZeRO-1
+  as_titan.plans[0].plan.recompute = Recompute::kOp;
+  as_titan.plans[0].plan.zero = 2;
+  const std::string titan = Render("torchtitan", as_titan, ctx);
   CHECK_THAT(titan, Catch::Contains("pipeline_parallel_schedule = \"Interleaved1F1B\""));
   CHECK_THAT(titan, Catch::Contains("data_parallel_shard_degree = 16"));
   const std::string csv = Render("csv", result, ctx);
@@ -135,10 +138,15 @@ TEST_CASE("Megatron flags express uneven stages and fp8", "[report]") {
   SearchResult result = FixedResult();
   std::swap(result.plans[0], result.plans[1]);
   result.plans[0].plan.precision = Precision::kFp8;
+  result.plans[0].plan.overlap_pp_comm = false;  // Megatron-LM's 1F1B does not overlap P2P
   const std::string megatron = Render("megatron", result, Context());
   CHECK_THAT(megatron, Catch::Contains("--decoder-first-pipeline-num-layers 5"));
   CHECK_THAT(megatron, Catch::Contains("--decoder-last-pipeline-num-layers 5"));
   CHECK_THAT(megatron, Catch::Contains("--fp8-format hybrid"));
+  ParallelPlan& p = result.plans[0].plan;  // as torchtitan runs it: per-op SAC, FSDP2
+  p.recompute = Recompute::kOp;
+  p.zero = 2;
+  p.overlap_pp_comm = true;
   const std::string titan = Render("torchtitan", result, Context());
   CHECK_THAT(titan, Catch::Contains("[float8]"));
 }

@@ -1,0 +1,70 @@
+#include "cli/plan_budget_options.h"
+
+#include <cmath>
+
+#include "core/error.h"
+#include "core/format.h"
+#include "validate/step_band.h"
+
+namespace paraplan {
+
+namespace {
+
+std::string BandNote(const std::optional<StepTimeBand>& band, const std::string& gpu) {
+  if (!band) return "none (no validation runs cover " + gpu + ")";
+  std::string note = "step time -" + FormatFixed((1 - band->LowFactor()) * 100, 1) + " % / +" +
+                     FormatFixed((band->HighFactor() - 1) * 100, 1) + " %, from " +
+                     std::to_string(band->runs) + " " + band->data_family + " runs";
+  if (band->data_family != band->family) note += " (" + band->family + " has none)";
+  return note + ": " + kStepBandSource;
+}
+
+}  // namespace
+
+void AddPlanBudgetOptions(CLI::App* sub, PlanBudgetOptions& o) {
+  sub->remove_option(sub->get_option("--gpus"));
+  sub->add_option("-g,--gpus", o.gpus,
+                  "GPUs: a count (64), a list (256,512,1024) or a power-of-two range (256:4096); "
+                  "more than one count prints the best plan per count")
+      ->required();
+  sub->add_option("--tokens", o.tokens,
+                  "tokens to train (15T, 300B, 2.5e12): adds time to train and GPU-hours");
+  sub->add_option("--train-days", o.train_days,
+                  "days of training instead of --tokens: adds tokens trained and GPU-hours");
+  sub->add_option("--price-per-gpu-hour", o.price_per_gpu_hour,
+                  "USD per GPU-hour: adds the dollar cost (needs --tokens or --train-days)");
+}
+
+std::optional<BudgetRequest> MakeBudgetRequest(const PlanBudgetOptions& o, const Cluster& cluster,
+                                               std::string* band_note) {
+  BudgetRequest r;
+  if (!o.tokens.empty() && o.train_days != 0) {
+    throw InputError("--tokens and --train-days: give one of them, not both");
+  }
+  if (!std::isfinite(o.train_days) || o.train_days < 0 || o.train_days > 36500) {
+    throw InputError("--train-days: must be in (0, 36500], got " + FormatShortest(o.train_days));
+  }
+  if (!std::isfinite(o.price_per_gpu_hour) || o.price_per_gpu_hour < 0 ||
+      o.price_per_gpu_hour > 1e4) {
+    throw InputError("--price-per-gpu-hour: must be in [0, 10000] USD, got " +
+                     FormatShortest(o.price_per_gpu_hour));
+  }
+  if (!o.tokens.empty()) r.tokens = ParseTokenCount(o.tokens, "--tokens");
+  r.train_days = o.train_days;
+  r.price_per_gpu_hour = o.price_per_gpu_hour;
+  if (!r.Active()) {
+    if (r.price_per_gpu_hour > 0) {
+      throw InputError("--price-per-gpu-hour: needs --tokens or --train-days");
+    }
+    return std::nullopt;
+  }
+  const std::optional<StepTimeBand> band = StepTimeBandFor(cluster.gpu.name);
+  if (band) {
+    r.band_low = band->LowFactor();
+    r.band_high = band->HighFactor();
+  }
+  if (band_note) *band_note = BandNote(band, cluster.gpu.name);
+  return r;
+}
+
+}  // namespace paraplan

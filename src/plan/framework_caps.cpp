@@ -1,0 +1,345 @@
+#include "plan/framework_caps.h"
+
+#include <algorithm>
+
+#include "core/error.h"
+
+namespace paraplan {
+
+namespace {
+
+using F = LaunchFramework;
+using Reasons = std::vector<std::string>;
+
+// --- Per-knob answers that do not depend on the rest of the plan ("" = the framework has it).
+
+std::string ScheduleReason(F f, Schedule s) {
+  const bool megatron_ok = s == Schedule::k1F1B || s == Schedule::kInterleaved;
+  switch (f) {
+    case F::kMegatron:
+      return megatron_ok ? ""
+                         : std::string("schedule=") + ToString(s) +
+                               ": upstream Megatron-LM runs 1f1b and interleaved only "
+                               "(megatron/core/pipeline_parallel/schedules.py)";
+    case F::kTorchtitan:
+      if (s == Schedule::kZeroBubble) {
+        return "schedule=zero-bubble: paraplan's is ZB-H1 (one stage per rank); torchtitan's "
+               "zero-bubble schedules (InterleavedZeroBubble, ZBVZeroBubble) need several "
+               "stages per rank";
+      }
+      if (s == Schedule::kDualPipe) {
+        return "schedule=dualpipe: DualPipe keeps two parameter copies; torchtitan's DualPipeV is "
+               "the one-copy V variant, a different schedule";
+      }
+      return "";
+    case F::kDeepSpeed:
+      return s == Schedule::k1F1B ? ""
+                                  : std::string("schedule=") + ToString(s) +
+                                        ": DeepSpeed's PipelineEngine runs TrainSchedule (1F1B) "
+                                        "only (deepspeed/runtime/pipe/schedule.py)";
+    case F::kAny:
+      return "";
+  }
+  return "";
+}
+
+std::string ZeroReason(F f, int zero) {
+  if (f == F::kTorchtitan && zero == 1) {
+    return "zero=1: FSDP2 shards gradients with the optimizer state; torchtitan runs zero=0 "
+           "(replicate), zero=2 (fsdp_reshard_after_forward=never) or zero=3 (always)";
+  }
+  return "";
+}
+
+std::string RecomputeReason(F f, Recompute r) {
+  if (f == F::kMegatron && r == Recompute::kOp) {
+    return "recompute=op is torchtitan's per-op SAC; Megatron-LM has selective (core attention) "
+           "and full (--recompute-granularity)";
+  }
+  if (f == F::kTorchtitan && r == Recompute::kSelective) {
+    return "recompute=selective is Megatron-LM's (core attention only); torchtitan's selective "
+           "is per-op SAC: recompute=op";
+  }
+  if (f == F::kDeepSpeed && (r == Recompute::kSelective || r == Recompute::kOp)) {
+    return std::string("recompute=") + ToString(r) +
+           ": DeepSpeed's activation checkpointing recomputes whole layers (recompute=full)";
+  }
+  return "";
+}
+
+std::string PrecisionReason(F f, Precision p) {
+  if (f == F::kTorchtitan && p == Precision::kFp16) {
+    return "precision=fp16: torchtitan trains in bf16 or fp8 (float8 converter)";
+  }
+  if (f == F::kDeepSpeed && p == Precision::kFp8) {
+    return "precision=fp8: the DeepSpeed config has bf16 and fp16 only";
+  }
+  return "";
+}
+
+std::string DpDtypeReason(F f, CommDtype d) {
+  if (f == F::kTorchtitan && d != CommDtype::kFp32) {
+    return std::string("dp_comm_dtype=") + ToString(d) +
+           ": torchtitan reduces gradients in fp32 (mixed_precision_reduce)";
+  }
+  if (d == CommDtype::kFp8 && f != F::kAny) {
+    return std::string("dp_comm_dtype=fp8: ") + DisplayName(f) + " has no fp8 gradient reduction";
+  }
+  return "";
+}
+
+std::string RoutingReason(F f, MoeRouting r) {
+  if (f == F::kTorchtitan && r == MoeRouting::kDrop) {
+    return "moe_routing=drop: torchtitan's MoE is dropless (no capacity factor)";
+  }
+  return "";
+}
+
+void AddIf(Reasons& out, const std::string& reason) {
+  if (!reason.empty()) out.push_back(reason);
+}
+
+void CheckKnobs(F f, const ParallelPlan& p, Reasons& out) {
+  if (p.pp > 1 || p.schedule != Schedule::k1F1B) AddIf(out, ScheduleReason(f, p.schedule));
+  if (p.dp * p.cp > 1) AddIf(out, ZeroReason(f, p.zero));
+  AddIf(out, RecomputeReason(f, p.recompute));
+  AddIf(out, PrecisionReason(f, p.precision));
+  AddIf(out, DpDtypeReason(f, p.dp_comm_dtype));
+  AddIf(out, RoutingReason(f, p.moe_routing));
+  const ParallelPlan defaults;
+  if (p.placement != defaults.placement) {
+    out.push_back("placement=" + PlacementToString(p.placement) + ": " + DisplayName(f) +
+                  " lays ranks out tp-cp-ep-dp-pp (innermost first)");
+  }
+}
+
+// --- Rules that tie knobs together, per framework.
+
+void CheckMegatron(const ParallelPlan& p, Reasons& out) {
+  if (p.pp > 1 && p.schedule == Schedule::k1F1B && p.overlap_pp_comm) {
+    out.push_back(
+        "overlap_pp_comm=true with schedule=1f1b: Megatron-LM overlaps P2P only in the "
+        "interleaved schedule (arguments.py sets overlap_p2p_comm=False otherwise)");
+  }
+  if (p.schedule == Schedule::kInterleaved && !p.overlap_pp_comm && p.pp <= 2) {
+    out.push_back("interleaved without P2P overlap needs pp > 2 in Megatron-LM (arguments.py)");
+  }
+  if (p.overlap_tp_comm && !p.sequence_parallel) {
+    out.push_back("overlap_tp_comm=true needs sequence_parallel=true (--tp-comm-overlap)");
+  }
+  if (p.zero3_keep_gathered) out.push_back("zero3_keep_gathered=true: torchtitan's behaviour");
+}
+
+void CheckMegatronModel(const ModelSpec& m, Reasons& out) {
+  if (m.activation == Activation::kRelu) out.push_back("activation relu: Megatron-LM has no flag");
+  if (m.position == Position::kAlibi) out.push_back("position alibi: Megatron-LM has no flag");
+  if (m.sliding_window > 0 && m.sliding_window_every > 2) {
+    out.push_back(
+        "sliding_window_every > 2: Megatron-LM's --window-attn-skip-freq N runs N-1 "
+        "window layers per full layer, not one in N");
+  }
+}
+
+void CheckTorchtitan(const ParallelPlan& p, Reasons& out) {
+  if (p.tp > 1 && !p.sequence_parallel) {
+    out.push_back(
+        "sequence_parallel=false with tp > 1: torchtitan's TP always shards norms "
+        "along the sequence (SequenceParallel)");
+  }
+  const bool pipelined_fsdp = p.zero == 3 && p.pp > 1 && p.dp * p.cp > 1;
+  if (pipelined_fsdp != p.zero3_keep_gathered) {
+    out.push_back(std::string("zero3_keep_gathered=") + (p.zero3_keep_gathered ? "true" : "false") +
+                  ": torchtitan keeps FSDP weights gathered exactly when zero=3 runs with pp > 1 "
+                  "(torch/distributed/pipelining/stage.py)");
+  }
+  if (!p.overlap_grad_reduce || !p.overlap_param_gather) {
+    out.push_back("overlap_grad_reduce/overlap_param_gather=false: FSDP2 and DDP always overlap");
+  }
+  if (p.overlap_ep_comm) out.push_back("overlap_ep_comm=true: torchtitan has no EP overlap");
+  if (p.pp > 1 && !p.overlap_pp_comm) {
+    out.push_back("overlap_pp_comm=false: PyTorch pipelining posts P2P asynchronously");
+  }
+  if (p.dp_bucket_MB != 0) out.push_back("dp_bucket_MB: torchtitan has no bucket setting");
+}
+
+void CheckTorchtitanModel(const ModelSpec& m, Reasons& out) {
+  const bool family = m.norm == Norm::kRmsNorm && m.position == Position::kRope &&
+                      m.activation == Activation::kSwiglu && m.sliding_window == 0 &&
+                      m.mtp_layers == 0;
+  if (!family) {
+    out.push_back("model " + m.name +
+                  ": torchtitan's model code (llama3, llama4, deepseek_v3, qwen3) is RMSNorm + "
+                  "RoPE + SwiGLU without sliding windows or MTP");
+  }
+}
+
+void CheckDeepSpeed(const ParallelPlan& p, Reasons& out) {
+  if (p.pp > 1 && p.zero >= 2) {
+    out.push_back("zero=" + std::to_string(p.zero) +
+                  " with pp > 1: \"ZeRO-2 and ZeRO-3 are incompatible with pipeline parallelism\" "
+                  "(deepspeed/runtime/pipe/engine.py)");
+  }
+  if (p.tp > 1 && p.zero == 3) {
+    out.push_back(
+        "zero=3 with tp > 1: DeepSpeed's AutoTP training combines with ZeRO 0-2 "
+        "(deepspeed.ai/tutorials/autotp-training)");
+  }
+  if (p.cp > 1) {
+    out.push_back(
+        "cp > 1: DeepSpeed has Ulysses (all-to-all) sequence parallelism, not ring "
+        "context parallelism");
+  }
+  if (p.sequence_parallel) out.push_back("sequence_parallel: DeepSpeed AutoTP has no Megatron SP");
+  if (p.overlap_tp_comm) out.push_back("overlap_tp_comm: DeepSpeed has no TP overlap");
+  if (p.overlap_ep_comm) out.push_back("overlap_ep_comm: DeepSpeed-MoE has no EP overlap");
+  if (p.etp > 1) out.push_back("etp > 1: DeepSpeed-MoE does not tensor-split experts");
+  if (p.pp > 1 && p.overlap_pp_comm) {
+    out.push_back(
+        "overlap_pp_comm=true: DeepSpeed's pipeline sends are blocking "
+        "(deepspeed/runtime/pipe/p2p.py)");
+  }
+  if (p.zero3_keep_gathered) out.push_back("zero3_keep_gathered=true: torchtitan's behaviour");
+  if (!p.overlap_param_gather) out.push_back("overlap_param_gather=false: ZeRO-3 prefetches");
+  // Below ZeRO-2 the engine reduces gradients once the backward (or the pipeline) is done; from
+  // ZeRO-2 on, zero_optimization.overlap_comm decides (runtime/zero/stage_1_and_2.py).
+  if (p.overlap_grad_reduce && p.zero < 2 && p.dp * p.cp > 1) {
+    out.push_back("overlap_grad_reduce=true with zero < 2: DeepSpeed reduces gradients after the "
+                  "backward (overlap_comm needs ZeRO-2 or 3)");
+  }
+}
+
+// --- Narrowing a constraint list.
+
+template <typename T, typename Reason>
+void Narrow(Choice<T>& choice, const std::vector<T>& free_values, Reason reason, F f,
+            const char* knob) {
+  if (!choice) {
+    if (!free_values.empty()) choice = free_values;
+    return;
+  }
+  std::vector<T> kept;
+  std::string why;
+  for (T v : *choice) {  // by value: Choice<bool> is a std::vector<bool>
+    const std::string r = reason(v);
+    if (r.empty()) {
+      kept.push_back(v);
+    } else if (why.empty()) {
+      why = r;
+    }
+  }
+  if (kept.empty()) {
+    throw InputError(std::string("--plan ") + knob + ": --framework " + ToString(f) +
+                     " cannot run it: " + why);
+  }
+  choice = kept;
+}
+
+template <typename T>
+std::string NoReason(const T&) {
+  return "";
+}
+
+}  // namespace
+
+LaunchFramework ParseLaunchFramework(const std::string& name) {
+  for (F f : {F::kAny, F::kMegatron, F::kTorchtitan, F::kDeepSpeed}) {
+    if (name == ToString(f)) return f;
+  }
+  throw InputError("--framework: unknown framework '" + name +
+                   "'; valid values: any, megatron, torchtitan, deepspeed");
+}
+
+const char* ToString(LaunchFramework framework) {
+  switch (framework) {
+    case F::kAny:
+      return "any";
+    case F::kMegatron:
+      return "megatron";
+    case F::kTorchtitan:
+      return "torchtitan";
+    case F::kDeepSpeed:
+      return "deepspeed";
+  }
+  return "any";
+}
+
+const char* DisplayName(LaunchFramework framework) {
+  switch (framework) {
+    case F::kAny:
+      return "any framework";
+    case F::kMegatron:
+      return "Megatron-LM";
+    case F::kTorchtitan:
+      return "torchtitan";
+    case F::kDeepSpeed:
+      return "DeepSpeed";
+  }
+  return "any framework";
+}
+
+std::vector<std::string> FrameworkViolations(LaunchFramework f, const ModelSpec* model,
+                                             const ParallelPlan& plan, bool first_only) {
+  Reasons out;
+  if (f == F::kAny) return out;
+  CheckKnobs(f, plan, out);
+  if (f == F::kMegatron) CheckMegatron(plan, out);
+  if (f == F::kTorchtitan) CheckTorchtitan(plan, out);
+  if (f == F::kDeepSpeed) CheckDeepSpeed(plan, out);
+  if (model) {
+    for (std::string& reason : FrameworkModelViolations(f, *model)) out.push_back(reason);
+  }
+  if (first_only && out.size() > 1) out.resize(1);
+  return out;
+}
+
+std::vector<std::string> FrameworkModelViolations(LaunchFramework f, const ModelSpec& model) {
+  Reasons out;
+  if (f == F::kMegatron) CheckMegatronModel(model, out);
+  if (f == F::kTorchtitan) CheckTorchtitanModel(model, out);
+  return out;
+}
+
+PlanConstraints RestrictToFramework(LaunchFramework f, PlanConstraints c) {
+  if (f == F::kAny) return c;
+  const bool titan = f == F::kTorchtitan, speed = f == F::kDeepSpeed;
+  using S = Schedule;
+  using R = Recompute;
+  const std::vector<S> schedules =
+      speed ? std::vector<S>{S::k1F1B} : std::vector<S>{S::k1F1B, S::kInterleaved};
+  Narrow(
+      c.schedule, schedules, [f](S s) { return ScheduleReason(f, s); }, f, "schedule");
+  Narrow(
+      c.zero, titan ? std::vector<int>{0, 2, 3} : std::vector<int>{},
+      [f](int z) { return ZeroReason(f, z); }, f, "zero");
+  const std::vector<R> recompute = titan   ? std::vector<R>{R::kNone, R::kOp, R::kFull}
+                                   : speed ? std::vector<R>{R::kNone, R::kFull}
+                                           : std::vector<R>{};
+  Narrow(
+      c.recompute, recompute, [f](R r) { return RecomputeReason(f, r); }, f, "recompute");
+  Narrow(
+      c.precision, {}, [f](Precision p) { return PrecisionReason(f, p); }, f, "precision");
+  Narrow(
+      c.dp_comm_dtype, {}, [f](CommDtype d) { return DpDtypeReason(f, d); }, f, "dp_comm_dtype");
+  Narrow(
+      c.moe_routing,
+      titan ? std::vector<MoeRouting>{MoeRouting::kDropless} : std::vector<MoeRouting>{},
+      [f](MoeRouting r) { return RoutingReason(f, r); }, f, "moe_routing");
+  // Free switches whose framework value differs from the default search's.
+  if (f == F::kMegatron) Narrow(c.overlap_pp_comm, {true, false}, NoReason<bool>, f, "");
+  if (titan) {
+    Narrow(c.zero3_keep_gathered, {false, true}, NoReason<bool>, f, "");
+    Narrow(c.overlap_ep_comm, {false}, NoReason<bool>, f, "");
+  }
+  if (speed) {
+    Narrow(c.overlap_pp_comm, {false}, NoReason<bool>, f, "");
+    Narrow(c.overlap_grad_reduce, {true, false}, NoReason<bool>, f, "");
+    Narrow(c.overlap_tp_comm, {false}, NoReason<bool>, f, "");
+    Narrow(c.overlap_ep_comm, {false}, NoReason<bool>, f, "");
+    Narrow(c.sequence_parallel, {false}, NoReason<bool>, f, "");
+    Narrow(c.cp, {1}, NoReason<int64_t>, f, "");
+    Narrow(c.etp, {1}, NoReason<int64_t>, f, "");
+  }
+  return c;
+}
+
+}  // namespace paraplan

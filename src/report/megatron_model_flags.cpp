@@ -1,0 +1,94 @@
+#include "report/megatron_model_flags.h"
+
+#include <cstdint>
+
+namespace paraplan {
+
+namespace {
+
+using Flags = std::vector<std::string>;
+
+void Add(Flags& flags, const std::string& name, int64_t value) {
+  flags.push_back(name + " " + std::to_string(value));
+}
+
+void AttentionFlags(const ModelSpec& m, Flags& flags) {
+  Add(flags, "--num-attention-heads", m.heads);
+  if (m.attention_kind == AttentionKind::kMla) {
+    flags.push_back("--multi-latent-attention");
+    if (m.mla.q_lora_rank > 0) Add(flags, "--q-lora-rank", m.mla.q_lora_rank);
+    Add(flags, "--kv-lora-rank", m.mla.kv_lora_rank);
+    Add(flags, "--qk-head-dim", m.mla.qk_nope_head_dim);
+    Add(flags, "--qk-pos-emb-head-dim", m.mla.qk_rope_head_dim);
+    Add(flags, "--v-head-dim", m.mla.v_head_dim);
+    return;
+  }
+  Add(flags, "--kv-channels", m.head_dim);
+  if (m.kv_heads != m.heads) {
+    flags.push_back("--group-query-attention");
+    Add(flags, "--num-query-groups", m.kv_heads);
+  }
+  if (m.sliding_window > 0) {
+    flags.push_back("--window-size " + std::to_string(m.sliding_window) + ",0");
+    // N: N-1 window layers then one full layer; paraplan's "every 2" is window, full, window, ...
+    if (m.sliding_window_every == 2) Add(flags, "--window-attn-skip-freq", 2);
+  }
+}
+
+void LayerFlags(const ModelSpec& m, Flags& flags) {
+  if (m.activation == Activation::kSwiglu) flags.push_back("--swiglu");
+  if (m.activation == Activation::kSquaredRelu) flags.push_back("--squared-relu");
+  flags.push_back(std::string("--normalization ") +
+                  (m.norm == Norm::kRmsNorm ? "RMSNorm" : "LayerNorm"));
+  flags.push_back(std::string("--position-embedding-type ") +
+                  (m.position == Position::kRope ? "rope" : "learned_absolute"));
+  if (!m.tied_embeddings) flags.push_back("--untie-embeddings-and-output-weights");
+}
+
+void MoeFlags(const ModelSpec& m, Flags& flags) {
+  if (!m.IsMoe()) return;
+  const MoeSpec& moe = *m.moe;
+  Add(flags, "--num-experts", moe.experts);
+  Add(flags, "--moe-router-topk", moe.top_k);
+  Add(flags, "--moe-ffn-hidden-size", moe.expert_ffn_hidden);
+  if (moe.shared_experts > 0) {
+    Add(flags, "--moe-shared-expert-intermediate-size", moe.shared_experts * moe.expert_ffn_hidden);
+  }
+  if (moe.dense_layers > 0 || moe.every > 1) {
+    flags.push_back("--moe-layer-freq \"" + MegatronMoeLayerFreq(m) + "\"");
+  }
+  flags.push_back("--moe-grouped-gemm");
+  flags.push_back("--moe-token-dispatcher-type alltoall");
+}
+
+}  // namespace
+
+std::string MegatronMoeLayerFreq(const ModelSpec& m) {
+  if (m.moe && m.moe->every == 1) {
+    const int64_t dense = m.moe->dense_layers;
+    const std::string moe_part = "[1]*" + std::to_string(m.layers - dense);
+    return dense > 0 ? "([0]*" + std::to_string(dense) + "+" + moe_part + ")" : moe_part;
+  }
+  std::string list = "[";
+  for (int64_t i = 0; i < m.layers; ++i) {
+    list += (i ? "," : "") + std::string(m.IsMoeLayer(i) ? "1" : "0");
+  }
+  return list + "]";
+}
+
+Flags MegatronModelFlags(const ModelSpec& m, int64_t seq_len) {
+  Flags flags;
+  Add(flags, "--num-layers", m.layers);
+  Add(flags, "--hidden-size", m.hidden);
+  Add(flags, "--ffn-hidden-size", m.ffn_hidden);
+  AttentionFlags(m, flags);
+  LayerFlags(m, flags);
+  MoeFlags(m, flags);
+  if (m.mtp_layers > 0) Add(flags, "--mtp-num-layers", m.mtp_layers);
+  Add(flags, "--vocab-size", m.vocab);
+  Add(flags, "--seq-length", seq_len);
+  Add(flags, "--max-position-embeddings", seq_len);
+  return flags;
+}
+
+}  // namespace paraplan

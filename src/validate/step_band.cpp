@@ -1,0 +1,55 @@
+#include "validate/step_band.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "validate/efficiency_fit.h"
+#include "validate/holdout.h"
+
+namespace paraplan {
+
+namespace {
+
+double Percentile(const std::vector<double>& sorted, double q) {
+  const double at = q * static_cast<double>(sorted.size() - 1);
+  const size_t i = static_cast<size_t>(at);
+  if (i + 1 >= sorted.size()) return sorted.back();
+  return sorted[i] + (sorted[i + 1] - sorted[i]) * (at - static_cast<double>(i));
+}
+
+}  // namespace
+
+StepTimeBand ComputeStepTimeBand(const std::string& family, std::vector<double> errors_pct) {
+  if (errors_pct.empty()) throw std::invalid_argument("ComputeStepTimeBand: no errors");
+  std::sort(errors_pct.begin(), errors_pct.end());
+  StepTimeBand band;
+  band.family = family;
+  band.data_family = family;
+  band.runs = static_cast<int64_t>(errors_pct.size());
+  band.error_p10_pct = Percentile(errors_pct, 0.1);
+  band.error_p90_pct = Percentile(errors_pct, 0.9);
+  return band;
+}
+
+std::vector<StepTimeBand> ShippedStepTimeBands() {
+  // Recomputed by tests/validate/step_band_test.cpp (it prints the new values when they drift).
+  return {
+      {"A100", "A100", 10, -37.7, -22.4},
+      {"H100", "H100", 28, -42.3, 43.8},
+  };
+}
+
+std::optional<StepTimeBand> StepTimeBandFor(const std::string& gpu_name) {
+  const std::string family = GpuFamily(gpu_name);
+  std::string data_family = family;
+  const auto derived = DerivedFamilies();
+  if (auto it = derived.find(family); it != derived.end()) data_family = it->second;
+  for (StepTimeBand band : ShippedStepTimeBands()) {
+    if (band.family != data_family) continue;
+    band.family = family;
+    return band;
+  }
+  return std::nullopt;
+}
+
+}  // namespace paraplan

@@ -1,0 +1,44 @@
+// The step time's uncertainty band per GPU family, from the validation residuals: the 10th and
+// 90th percentiles of (predicted - measured) / measured step time over the family's published
+// runs in docs/validation/public_runs.yaml, each predicted leave-one-source-out (`paraplan
+// validate --cv source`: by efficiencies fitted without that run's source), because a user's run
+// is one nobody fitted to; the in-sample residuals would understate the band. A family without runs takes the band of the family its efficiencies
+// are derived from (H200 and H800 from H100, DerivedFamilies); one with neither has no band.
+// The shipped numbers are constants (step_band.cpp); tests/validate/step_band_test.cpp recomputes
+// them from a fresh validation run and fails when they drift.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace paraplan {
+
+inline constexpr const char* kStepBandSource =
+    "10th-90th percentile of step-time error over the family's published runs "
+    "predicted leave-one-source-out (paraplan validate docs/validation/public_runs.yaml --cv "
+    "source; docs/validation.md)";
+
+struct StepTimeBand {
+  std::string family;       // the GPU family asked about ("H200")
+  std::string data_family;  // the family whose runs give the band ("H100")
+  int64_t runs = 0;
+  double error_p10_pct = 0;  // (predicted - measured) / measured x 100
+  double error_p90_pct = 0;
+  // measured / predicted at the band's ends: a predicted step T lies in [T*Low, T*High].
+  double LowFactor() const { return 1.0 / (1.0 + error_p90_pct / 100.0); }
+  double HighFactor() const { return 1.0 / (1.0 + error_p10_pct / 100.0); }
+};
+
+// The band of one family's step-time errors (percent); linear interpolation between ranks.
+// Throws std::invalid_argument on an empty list.
+StepTimeBand ComputeStepTimeBand(const std::string& family, std::vector<double> errors_pct);
+
+// The shipped bands, one per family with validation runs.
+std::vector<StepTimeBand> ShippedStepTimeBands();
+
+// The band for a GPU by name ("H100-SXM5-80GB"), or nothing when no validation data covers it.
+std::optional<StepTimeBand> StepTimeBandFor(const std::string& gpu_name);
+
+}  // namespace paraplan

@@ -1,0 +1,114 @@
+// The framework capability table (plan --framework): what each framework refuses and the
+// narrowing of constraints.
+#include "plan/framework_caps.h"
+
+#include <catch2/catch.hpp>
+
+#include "core/error.h"
+
+namespace paraplan {
+namespace {
+
+using F = LaunchFramework;
+
+ModelSpec Llama() {
+  ModelSpec m;
+  m.name = "test";
+  m.layers = 32;
+  m.hidden = 4096;
+  m.heads = 32;
+  m.kv_heads = 8;
+  m.head_dim = 128;
+  m.ffn_hidden = 14336;
+  m.vocab = 128256;
+  m.seq_len = 8192;
+  m.activation = Activation::kSwiglu;
+  m.norm = Norm::kRmsNorm;
+  m.position = Position::kRope;
+  return m;
+}
+
+ParallelPlan Plan(int64_t tp, int64_t pp, int64_t dp) {
+  ParallelPlan p;
+  p.tp = tp;
+  p.pp = pp;
+  p.dp = dp;
+  p.global_batch = 64;
+  p.sequence_parallel = tp > 1;
+  return p;
+}
+
+TEST_CASE("framework names parse and bad ones name the flag", "[plan][framework]") {
+  CHECK(ParseLaunchFramework("deepspeed") == F::kDeepSpeed);
+  CHECK(ToString(ParseLaunchFramework("megatron")) == std::string("megatron"));
+  CHECK_THROWS_WITH(ParseLaunchFramework("nemo"),
+                    Catch::Contains("--framework") && Catch::Contains("torchtitan"));
+}
+
+TEST_CASE("each framework refuses what it cannot run", "[plan][framework]") {
+  const ModelSpec m = Llama();
+  ParallelPlan dual = Plan(8, 4, 2);
+  dual.schedule = Schedule::kDualPipe;
+  CHECK(FrameworkViolations(F::kAny, &m, dual).empty());
+  CHECK_FALSE(FrameworkViolations(F::kMegatron, &m, dual).empty());
+  CHECK_FALSE(FrameworkViolations(F::kTorchtitan, &m, dual).empty());
+
+  ParallelPlan p = Plan(8, 4, 2);
+  p.overlap_pp_comm = false;  // Megatron-LM's non-interleaved 1F1B does not overlap P2P
+  CHECK(FrameworkViolations(F::kMegatron, &m, p).empty());
+  p.overlap_pp_comm = true;
+  CHECK_FALSE(FrameworkViolations(F::kMegatron, &m, p).empty());
+
+  ParallelPlan zero2 = Plan(1, 4, 16);
+  zero2.zero = 2;
+  zero2.overlap_pp_comm = false;
+  const auto ds = FrameworkViolations(F::kDeepSpeed, &m, zero2);
+  REQUIRE(ds.size() == 1);
+  CHECK_THAT(ds[0], Catch::Contains("incompatible with pipeline parallelism"));
+
+  ParallelPlan autotp = Plan(8, 1, 8);
+  autotp.sequence_parallel = false;
+  autotp.zero = 3;
+  CHECK_FALSE(FrameworkViolations(F::kDeepSpeed, &m, autotp).empty());
+  autotp.zero = 2;
+  CHECK(FrameworkViolations(F::kDeepSpeed, &m, autotp).empty());
+
+  ParallelPlan zero1 = Plan(8, 1, 8);
+  zero1.zero = 1;
+  CHECK_FALSE(FrameworkViolations(F::kTorchtitan, &m, zero1).empty());
+  zero1.zero = 2;
+  CHECK(FrameworkViolations(F::kTorchtitan, &m, zero1).empty());
+  zero1.recompute = Recompute::kSelective;
+  CHECK_FALSE(FrameworkViolations(F::kTorchtitan, &m, zero1).empty());
+  zero1.recompute = Recompute::kOp;
+  CHECK(FrameworkViolations(F::kTorchtitan, &m, zero1).empty());
+  CHECK_FALSE(FrameworkViolations(F::kMegatron, &m, zero1).empty());
+
+  ModelSpec gpt = m;
+  gpt.activation = Activation::kGelu;
+  gpt.position = Position::kLearned;
+  CHECK_FALSE(FrameworkViolations(F::kTorchtitan, &gpt, Plan(8, 1, 8)).empty());
+  CHECK(FrameworkViolations(F::kTorchtitan, nullptr, Plan(8, 1, 8)).empty());  // knobs only
+  CHECK(FrameworkModelViolations(F::kTorchtitan, gpt).size() == 1);
+  CHECK(FrameworkModelViolations(F::kTorchtitan, m).empty());
+}
+
+TEST_CASE("constraints narrow to the framework, and a fixed impossible knob is an error",
+          "[plan][framework]") {
+  PlanConstraints c;
+  const PlanConstraints any = RestrictToFramework(F::kAny, c);
+  CHECK_FALSE(any.schedule.has_value());
+  const PlanConstraints ds = RestrictToFramework(F::kDeepSpeed, c);
+  REQUIRE(ds.schedule);
+  CHECK(*ds.schedule == std::vector<Schedule>{Schedule::k1F1B});
+  CHECK(*ds.cp == std::vector<int64_t>{1});
+  c.schedule = std::vector<Schedule>{Schedule::kDualPipe, Schedule::kInterleaved};
+  CHECK(*RestrictToFramework(F::kMegatron, c).schedule ==
+        std::vector<Schedule>{Schedule::kInterleaved});
+  c.schedule = std::vector<Schedule>{Schedule::kDualPipe};
+  CHECK_THROWS_WITH(RestrictToFramework(F::kMegatron, c),
+                    Catch::Contains("--plan schedule") && Catch::Contains("megatron"));
+}
+
+}  // namespace
+}  // namespace paraplan

@@ -1,0 +1,119 @@
+// The HTML report's content: a well-formed page (every element closed in order), nothing to
+// fetch, the plans' numbers in its tables, the memory bars and timeline SVGs, escaped names.
+#include <catch2/catch.hpp>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <vector>
+
+#include "core/units.h"
+#include "report/plan_reporter.h"
+
+namespace paraplan {
+namespace {
+
+StepResult Plan(double step_s, double memory_GiB, int64_t pp) {
+  StepResult r;
+  r.plan.tp = 8;
+  r.plan.pp = pp;
+  r.plan.dp = 64 / (8 * pp);
+  r.plan.global_batch = 256;
+  r.fits = true;
+  r.step_time_s = step_s;
+  r.tokens_per_s_per_gpu = 1234.4;
+  r.mfu = 0.4125;
+  r.peak_memory_bytes = GiBToBytes(memory_GiB);
+  r.memory_capacity_bytes = GiBToBytes(80);
+  for (int64_t s = 0; s < pp; ++s) {
+    StageMemory m;
+    m.stage = s;
+    m.weights_bytes = GiBToBytes(memory_GiB / 2);
+    m.activations_bytes = GiBToBytes(memory_GiB / 2);
+    r.memory.push_back(m);
+  }
+  r.notes = {"dominant cost: compute"};
+  return r;
+}
+
+// Tags in order; void elements (meta) need no end tag. Fails on a mismatched end tag.
+bool WellFormed(const std::string& page, std::string* why) {
+  static const std::set<std::string> kVoid = {"meta", "rect", "line"};
+  std::vector<std::string> open;
+  const std::regex tag("<(/?)([a-zA-Z][a-zA-Z0-9]*)[^>]*?(/?)>");
+  for (auto it = std::sregex_iterator(page.begin(), page.end(), tag); it != std::sregex_iterator();
+       ++it) {
+    const std::string name = (*it)[2];
+    if ((*it)[3] == "/" || (kVoid.count(name) && (*it)[1] != "/")) continue;
+    if ((*it)[1] == "/") {
+      if (open.empty() || open.back() != name) {
+        *why = "</" + name + "> closes " + (open.empty() ? "nothing" : "<" + open.back() + ">");
+        return false;
+      }
+      open.pop_back();
+    } else {
+      open.push_back(name);
+    }
+  }
+  if (!open.empty()) *why = "<" + open.back() + "> never closed";
+  return open.empty();
+}
+
+std::string Render(const SearchResult& result, const std::vector<TimelineEvent>* timeline) {
+  PlanReportContext ctx;
+  ctx.model_name = "llama<3>&70b";
+  ctx.cluster_name = "dgx-h100";
+  ctx.gpu_name = "H100";
+  ctx.gpus = 64;
+  ctx.model_seq_len = 8192;
+  ctx.timeline = timeline;
+  std::ostringstream out;
+  MakePlanReporter("html", out)->Report(ctx, result);
+  return out.str();
+}
+
+TEST_CASE("the HTML report is one well-formed page with the plans' numbers", "[report][html]") {
+  SearchResult result;
+  result.plans = {Plan(10.5, 61.25, 4), Plan(11.0, 41.5, 8)};
+  result.pareto = result.plans;
+  result.searched = 1000;
+  result.feasible = 40;
+  std::vector<TimelineEvent> timeline;
+  for (int64_t s = 0; s < 4; ++s) {
+    timeline.push_back({s, "compute", "F0", 0, 0, s * 1000, s * 1000 + 900});
+    timeline.push_back({s, "compute", "B0", 0, 0, 8000 - s * 1000, 9000 - s * 1000});
+  }
+  const std::string page = Render(result, &timeline);
+  std::string why;
+  CHECK(WellFormed(page, &why));
+  INFO(why);
+  CHECK(page.rfind("<!DOCTYPE html>", 0) == 0);
+  CHECK(page.find("http") == std::string::npos);
+  CHECK(page.find("<script") == std::string::npos);
+  CHECK(page.find("<link") == std::string::npos);
+  CHECK_THAT(page, Catch::Contains("llama&lt;3&gt;&amp;70b"));
+  CHECK_THAT(page, Catch::Contains("<td data-key=\"step_time_s\">10.500</td>"));
+  CHECK_THAT(page, Catch::Contains("<td data-key=\"step_time_s\">11.000</td>"));
+  CHECK_THAT(page, Catch::Contains("<td data-key=\"memory_GiB\">61.2</td>"));
+  CHECK_THAT(page, Catch::Contains("<td data-key=\"mfu_pct\">41.2</td>"));
+  CHECK_THAT(page, Catch::Contains("stage 3 compute"));
+  CHECK_THAT(page, Catch::Contains("80.0 GiB capacity"));
+  CHECK_THAT(page, Catch::Contains("18.8 GiB per GPU to spare"));
+  CHECK_THAT(page, Catch::Contains("dominant cost: compute"));
+}
+
+TEST_CASE("the HTML report of a search where nothing fits gives the advice", "[report][html]") {
+  SearchResult result;
+  result.searched = 10;
+  result.why_nothing_fits = "nothing fits: activations <too large>\n";
+  result.closest = {Plan(9.0, 95.0, 2)};
+  const std::string page = Render(result, nullptr);
+  std::string why;
+  CHECK(WellFormed(page, &why));
+  INFO(why);
+  CHECK_THAT(page, Catch::Contains("activations &lt;too large&gt;"));
+  CHECK_THAT(page, Catch::Contains("<table id=\"closest\">"));
+  CHECK_THAT(page, !Catch::Contains("<table id=\"plans\">"));
+}
+
+}  // namespace
+}  // namespace paraplan
