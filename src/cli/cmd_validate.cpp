@@ -10,14 +10,15 @@
 #include <string>
 #include <vector>
 
+#include "calib/cross_validation.h"
+#include "calib/cross_validation_report.h"
+#include "calib/efficiency_fit.h"
+#include "calib/efficiency_fit_text.h"
+#include "calib/efficiency_yaml.h"
 #include "cli/command.h"
 #include "config/resolve.h"
 #include "config/runs_file.h"
 #include "core/error.h"
-#include "validate/cross_validation.h"
-#include "validate/cross_validation_report.h"
-#include "validate/efficiency_fit.h"
-#include "validate/efficiency_yaml.h"
 #include "validate/validation_json.h"
 #include "validate/validation_report.h"
 #include "validate/validation_text.h"
@@ -136,8 +137,7 @@ std::string Render(const ValidateOptions& o, const std::vector<ValidationReport>
   }
   MarkdownInput input;
   input.reports = reports;
-  input.fit = fit;
-  input.fit_runs_file = o.files.front();
+  if (fit) input.fit_section = EfficiencyFitMarkdown(*fit, o.files.front());
   input.command = CommandText(o);
   if (cv) input.headline = CrossValidationMarkdown(*cv, &reports.front());
   if (!o.notes.empty()) input.notes = ReadText(o.notes, "--notes");

@@ -58,4 +58,19 @@ std::string GroupThousands(int64_t value) {
   return value < 0 ? "-" + out : out;
 }
 
+std::string MarkdownTable(const std::vector<std::vector<std::string>>& rows) {
+  std::string out;
+  for (size_t r = 0; r < rows.size(); ++r) {
+    out += "|";
+    for (const auto& cell : rows[r]) out += " " + cell + " |";
+    out += "\n";
+    if (r == 0) {
+      out += "|";
+      for (size_t c = 0; c < rows[r].size(); ++c) out += "---|";
+      out += "\n";
+    }
+  }
+  return out;
+}
+
 }  // namespace paraplan

@@ -21,6 +21,9 @@ class TextTable {
   std::vector<std::vector<std::string>> rows_;
 };
 
+// A Markdown table: the first row is the header; cells are written as given.
+std::string MarkdownTable(const std::vector<std::vector<std::string>>& rows);
+
 // 1234567 → "1,234,567".
 std::string GroupThousands(int64_t value);
 

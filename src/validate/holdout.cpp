@@ -42,4 +42,10 @@ std::vector<bool> HeldOutRuns(const std::vector<HoldoutKey>& runs, int64_t every
   return held;
 }
 
+std::map<std::string, std::string> DerivedFamilies() {
+  // Hopper parts share the H100's SMs and NVLink 4: the fractions of their own datasheet peaks
+  // carry over (the peaks themselves differ and live in the hardware files).
+  return {{"H200", "H100"}, {"H800", "H100"}};
+}
+
 }  // namespace paraplan

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,10 @@ namespace paraplan {
 // the families hardware/efficiency.yaml has defaults for: A100, H100, H200, H800, B200, GB200.
 // An unknown name is its own family.
 std::string GpuFamily(const std::string& gpu_name);
+
+// Families without runs that take a fitted family's numbers (same architecture): the efficiency
+// fit copies them, the step-time band borrows their runs.
+std::map<std::string, std::string> DerivedFamilies();
 
 struct HoldoutKey {
   std::string id;

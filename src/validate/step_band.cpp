@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "validate/efficiency_fit.h"
 #include "validate/holdout.h"
 
 namespace paraplan {

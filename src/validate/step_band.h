@@ -2,10 +2,11 @@
 // 90th percentiles of (predicted - measured) / measured step time over the family's published
 // runs in docs/validation/public_runs.yaml, each predicted leave-one-source-out (`paraplan
 // validate --cv source`: by efficiencies fitted without that run's source), because a user's run
-// is one nobody fitted to; the in-sample residuals would understate the band. A family without runs takes the band of the family its efficiencies
-// are derived from (H200 and H800 from H100, DerivedFamilies); one with neither has no band.
-// The shipped numbers are constants (step_band.cpp); tests/validate/step_band_test.cpp recomputes
-// them from a fresh validation run and fails when they drift.
+// is one nobody fitted to; the in-sample residuals would understate the band. A family without runs
+// takes the band of the family its efficiencies are derived from (H200 and H800 from H100,
+// DerivedFamilies); one with neither has no band. The shipped numbers are constants
+// (step_band.cpp); tests/validate/step_band_test.cpp recomputes them from a fresh validation run
+// and fails when they drift.
 #pragma once
 
 #include <cstdint>

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "core/format.h"
+#include "core/text_table.h"
 
 namespace paraplan {
 
@@ -28,21 +29,6 @@ std::string AlignedTable(const std::vector<Row>& rows) {
     for (size_t c = 0; c < row.size(); ++c) line += Pad(row[c], widths[c] + 2);
     while (!line.empty() && line.back() == ' ') line.pop_back();
     out += line + "\n";
-  }
-  return out;
-}
-
-std::string MarkdownTable(const std::vector<Row>& rows) {
-  std::string out;
-  for (size_t r = 0; r < rows.size(); ++r) {
-    out += "|";
-    for (const auto& cell : rows[r]) out += " " + cell + " |";
-    out += "\n";
-    if (r == 0) {
-      out += "|";
-      for (size_t c = 0; c < rows[r].size(); ++c) out += "---|";
-      out += "\n";
-    }
   }
   return out;
 }
@@ -235,7 +221,7 @@ fitted per GPU family to the family's runs as a whole — never per row — by
 `paraplan validate RUNS.yaml --fit-efficiency OUT.yaml`: Levenberg–Marquardt (Eigen) on
 log(predicted / measured step time) of every run not held out, with a numeric Jacobian, bounds
 by clamping, and a ridge row per parameter pulling it toward the prior (the sourced starting
-points listed in the header of `hardware/efficiency.yaml`, kept in `src/validate/efficiency_fit.cpp`
+points listed in the header of `hardware/efficiency.yaml`, kept in `src/calib/efficiency_fit.cpp`
 so that a refit never starts from its own result). The plans chosen for the unstated knobs are
 frozen while the
 least-squares problem is solved and searched again between outer iterations, until they stop
@@ -267,39 +253,6 @@ Memory-model notes: [validation-memory.md](validation-memory.md).
 )";
 }
 
-std::string FitSection(const EfficiencyFitResult& fit, const std::string& runs_file) {
-  std::string out = "## Efficiency fit\n\nFitted on `" + runs_file + "`.\n\n";
-  std::vector<Row> rows = {{"family", "runs fitted", "held out", "fitted: MAPE before → after",
-                            "held out: MAPE before → after", "outer / LM iterations"}};
-  for (const auto& f : fit.families) {
-    auto mape = [](const MetricSummary& s) {
-      return s.n == 0 ? std::string("-") : FormatFixed(s.mape_pct, 1) + "%";
-    };
-    rows.push_back({f.family, Join(f.fitted_ids, " "), Join(f.held_out_ids, " "),
-                    mape(f.fitted_before) + " → " + mape(f.fitted_after),
-                    mape(f.held_out_before) + " → " + mape(f.held_out_after),
-                    std::to_string(f.outer_iterations) + " / " + std::to_string(f.lm_iterations)});
-  }
-  out += MarkdownTable(rows) + "\n";
-  for (const auto& f : fit.families) {
-    std::vector<Row> params = {{"parameter", "prior", "fitted", "bounds"}};
-    for (const auto& p : f.parameters) {
-      params.push_back({p.name, FormatFixed(GetEfficiencyValue(f.prior, p.name), 3),
-                        FormatFixed(GetEfficiencyValue(f.fitted, p.name), 3),
-                        FormatFixed(p.lower, 2) + " – " + FormatFixed(p.upper, 2)});
-    }
-    out += "### " + f.family + "\n\n" + MarkdownTable(params) + "\n";
-  }
-  for (const auto& [derived, from] : fit.derived_from) {
-    out += "- ";
-    out += derived;
-    out += ": no public runs; takes the ";
-    out += from;
-    out += " fit.\n";
-  }
-  return out;
-}
-
 }  // namespace
 
 std::string ValidationMarkdown(const MarkdownInput& input) {
@@ -317,7 +270,7 @@ std::string ValidationMarkdown(const MarkdownInput& input) {
     out += "Worst rows by step-time error:\n\n" + WorstRows(report, input.worst_rows) + "\n";
   }
   if (!input.notes.empty()) out += input.notes + "\n";
-  if (input.fit) out += FitSection(*input.fit, input.fit_runs_file);
+  out += input.fit_section;
   return out;
 }
 

@@ -6,7 +6,6 @@
 #include <vector>
 
 #include "plan/parallel_plan.h"
-#include "validate/efficiency_fit.h"
 #include "validate/validation_report.h"
 
 namespace paraplan {
@@ -22,11 +21,10 @@ std::string ValidationTable(const ValidationReport& report);
 
 struct MarkdownInput {
   std::vector<ValidationReport> reports;  // one section per runs file
-  const EfficiencyFitResult* fit = nullptr;
-  std::string fit_runs_file;  // the runs file the fit used
-  std::string command;        // the command line that produced the document
-  std::string headline;       // Markdown placed first (the leave-one-source-out section)
-  std::string notes;          // hand-written lessons (Markdown) placed after the worst rows
+  std::string fit_section;  // Markdown placed last (calib/efficiency_fit_text.h), or empty
+  std::string command;      // the command line that produced the document
+  std::string headline;     // Markdown placed first (the leave-one-source-out section)
+  std::string notes;        // hand-written lessons (Markdown) placed after the worst rows
   size_t worst_rows = 5;
 };
 

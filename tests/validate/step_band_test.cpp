@@ -7,8 +7,8 @@
 #include <cmath>
 #include <map>
 
+#include "calib/cross_validation.h"
 #include "core/format.h"
-#include "validate/cross_validation.h"
 #include "validate/validation_report.h"
 
 namespace paraplan {

@@ -1,4 +1,4 @@
-#include "validate/efficiency_fit.h"
+#include "calib/efficiency_fit.h"
 
 #include <Eigen/Dense>
 #include <algorithm>
@@ -297,12 +297,6 @@ void SetEfficiencyValue(Efficiency& e, const std::string& name, double value) {
   } else {
     throw InputError("unknown efficiency parameter '" + name + "'");
   }
-}
-
-std::map<std::string, std::string> DerivedFamilies() {
-  // Hopper parts share the H100's SMs and NVLink 4: the fractions of their own datasheet peaks
-  // carry over (the peaks themselves differ and live in the hardware files).
-  return {{"H200", "H100"}, {"H800", "H100"}};
 }
 
 EfficiencyFitResult FitEfficiencies(const std::vector<RunSpec>& runs,

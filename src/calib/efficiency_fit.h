@@ -67,9 +67,6 @@ struct EfficiencyFitResult {
   std::map<std::string, std::string> derived_from;  // "H200" → "H100"
 };
 
-// Families without runs that take a fitted family's numbers (same architecture).
-std::map<std::string, std::string> DerivedFamilies();
-
 EfficiencyFitResult FitEfficiencies(const std::vector<RunSpec>& runs,
                                     const EfficiencyFitOptions& options);
 

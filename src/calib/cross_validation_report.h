@@ -4,8 +4,8 @@
 
 #include <string>
 
+#include "calib/cross_validation.h"
 #include "core/json.h"
-#include "validate/cross_validation.h"
 #include "validate/validation_report.h"
 
 namespace paraplan {

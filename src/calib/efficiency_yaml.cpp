@@ -1,11 +1,11 @@
-#include "validate/efficiency_yaml.h"
+#include "calib/efficiency_yaml.h"
 
 #include <cctype>
 #include <set>
 #include <sstream>
 
+#include "calib/efficiency_fit.h"
 #include "core/format.h"
-#include "validate/efficiency_fit.h"
 
 namespace paraplan {
 

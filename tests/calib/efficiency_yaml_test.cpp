@@ -1,8 +1,8 @@
-#include "validate/efficiency_yaml.h"
+#include "calib/efficiency_yaml.h"
 
 #include <catch2/catch.hpp>
 
-#include "validate/efficiency_fit.h"
+#include "calib/efficiency_fit.h"
 
 using namespace paraplan;
 

@@ -1,4 +1,4 @@
-#include "validate/efficiency_fit.h"
+#include "calib/efficiency_fit.h"
 
 #include <catch2/catch.hpp>
 

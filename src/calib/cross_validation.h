@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "calib/efficiency_fit.h"
 #include "config/runs_file.h"
-#include "validate/efficiency_fit.h"
 #include "validate/metric_summary.h"
 #include "validate/validation_report.h"
 

@@ -1,4 +1,4 @@
-#include "validate/cross_validation_report.h"
+#include "calib/cross_validation_report.h"
 
 #include <map>
 #include <set>
@@ -132,21 +132,6 @@ std::vector<Row> RunRows(const CrossValidationResult& cv, const ValidationReport
   return rows;
 }
 
-std::string MarkdownRows(const std::vector<Row>& rows) {
-  std::string out;
-  for (size_t r = 0; r < rows.size(); ++r) {
-    out += "|";
-    for (const auto& cell : rows[r]) out += " " + cell + " |";
-    out += "\n";
-    if (r == 0) {
-      out += "|";
-      for (size_t c = 0; c < rows[r].size(); ++c) out += "---|";
-      out += "\n";
-    }
-  }
-  return out;
-}
-
 // One table per family: its prior and each fold's fitted value of every parameter.
 std::string FoldParameterTables(const CrossValidationResult& cv) {
   std::set<std::string> families;
@@ -172,7 +157,7 @@ std::string FoldParameterTables(const CrossValidationResult& cv) {
       }
       rows.push_back(std::move(row));
     }
-    out += "### " + name + "\n\n" + MarkdownRows(rows) + "\n";
+    out += "### " + name + "\n\n" + MarkdownTable(rows) + "\n";
   }
   return out;
 }
@@ -216,11 +201,11 @@ std::string CrossValidationMarkdown(const CrossValidationResult& cv,
       "left-out source has takes its prior (the sourced starting points), never a fit that saw "
       "those runs. No number below was fitted to the runs it predicts; the notes further down "
       "say what each fold teaches.\n\n";
-  out += MarkdownRows(SourceRows(cv)) + "\n";
+  out += MarkdownTable(SourceRows(cv)) + "\n";
   out +=
       "Per run (*in-sample err*: the same run with the shipped `hardware/efficiency.yaml`, "
       "whose fit saw it):\n\n";
-  out += MarkdownRows(RunRows(cv, in_sample)) + "\n";
+  out += MarkdownTable(RunRows(cv, in_sample)) + "\n";
   out +=
       "Fitted parameters per fold (how much each number depends on which source is in the "
       "fit):\n\n";

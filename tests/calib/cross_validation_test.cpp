@@ -1,10 +1,10 @@
-#include "validate/cross_validation.h"
+#include "calib/cross_validation.h"
 
 #include <algorithm>
 #include <catch2/catch.hpp>
 
+#include "calib/cross_validation_report.h"
 #include "cli/cli_runner.h"
-#include "validate/cross_validation_report.h"
 #include "validate/run_evaluation.h"
 
 using namespace paraplan;

@@ -1,4 +1,4 @@
-#include "validate/cross_validation.h"
+#include "calib/cross_validation.h"
 
 #include <algorithm>
 #include <set>
