@@ -176,9 +176,19 @@ void StageParams(const ModelDims& d, const ParallelPlan& p, const PlanEvaluation
   if (key.last && (!d.tied_embeddings || p.pp > 1)) *dense += embed;
 }
 
+// The embedding and output-layer parameters of a stage on one GPU (StageParams counts them too).
+double StageEmbedParams(const ModelDims& d, const ParallelPlan& p, const StageKey& key) {
+  const double embed = d.embedding_params / D(p.tp);
+  double out = 0;
+  if (key.first) out += embed;
+  if (key.last && (!d.tied_embeddings || p.pp > 1)) out += embed;
+  return out;
+}
+
 // Gradient reduction, distributed-optimizer gather, ZeRO-3 gathers and optimizer of one stage.
 StageDp StageDataParallel(const Cluster& c, const NetworkLinks& links, const ParallelPlan& p,
-                          const PlanEvaluation& e, double dense, double expert) {
+                          const PlanEvaluation& e, const StageKey& key, double embed, double dense,
+                          double expert) {
   StageDp dp;
   const PlanShape& s = e.shape;
   const double dtype = CommDtypeBytes(p.dp_comm_dtype);
@@ -201,7 +211,12 @@ StageDp StageDataParallel(const Cluster& c, const NetworkLinks& links, const Par
   if (p.zero == 3 && p.zero3_keep_gathered) {
     dp.param_gather_s = gather;  // gathered once per step, like the distributed optimizer's
   } else if (p.zero == 3) {
-    dp.zero3_gather_s = gather;
+    // Unit by unit, every micro-batch: the gradients go out with each micro-batch's backward.
+    dp.zero3 =
+        Zero3StageComm(key.counts, e.kinds, embed, s.groups.dp_cp, s.groups.edp, dtype, links);
+    dp.zero3_gather_s = dp.zero3.gather_s;
+    dp.grad_s = 0;
+    dp.buckets = 1;
   }
   const double dense_shard = p.zero >= 1 ? D(s.groups.dp_cp.size) : 1.0;
   const double expert_shard = p.zero >= 1 ? D(s.groups.edp.size) : 1.0;
@@ -213,12 +228,10 @@ StageDp StageDataParallel(const Cluster& c, const NetworkLinks& links, const Par
 // One stage's forward / input-backward / weight-backward seconds per micro-batch, exposed
 // TP/CP/EP/ZeRO-3/P2P communication folded in.
 void StageTimesOf(const ParallelPlan& p, const PlanEvaluation& e, const StageKey& key,
-                  double zero3_gather_s, StageTimes* times, StageComm* stage_comm) {
+                  const Zero3Comm& zero3, StageTimes* times, StageComm* stage_comm) {
   StageTimes t;
   StageComm comm;
-  int64_t layers = 0;
   for (int k = 0; k < kLayerKinds; ++k) {
-    layers += key.counts[k];
     if (key.counts[k] == 0) continue;
     const LayerCost& l = e.kinds[k];
     const double n = key.counts[k];
@@ -240,16 +253,14 @@ void StageTimesOf(const ParallelPlan& p, const PlanEvaluation& e, const StageKey
     t.f += e.logits_fwd_s;
     t.b += e.logits_bwd_s;
   }
-  const double gather = zero3_gather_s;
-  if (gather > 0) {
-    // ZeRO-3 gathers each layer's weights before its forward and again before its backward;
-    // prefetching hides them under the previous layer's compute (FSDP, Zhao et al. VLDB'23).
-    const double first = gather / D(std::max<int64_t>(layers, 1));
-    const double fwd = p.overlap_param_gather ? std::max(first, gather - t.f) : gather;
-    const double bwd = p.overlap_param_gather ? std::max(first, gather - t.b - t.w) : gather;
-    t.f += fwd;
-    t.b += bwd;
-    comm.zero3_s = fwd + bwd;
+  if (zero3.gather_s + zero3.reduce_scatter_s > 0) {
+    // ZeRO-3 gathers each layer's weights before its forward and again before its backward and
+    // reduce-scatters its gradient after it; prefetching hides them under the compute
+    // (zero3_comm.h).
+    const Zero3Exposed x = Zero3ExposedSeconds(zero3, t.f, t.b + t.w, p.overlap_param_gather);
+    t.f += x.forward_s;
+    t.b += x.backward_s;
+    comm.zero3_s = x.forward_s + x.backward_s;
   }
   if (p.pp > 1 && !p.overlap_pp_comm) {
     const double sends = D(std::max<int64_t>(p.vpp, 1));
@@ -299,8 +310,8 @@ void StageCosts(const ModelDims& d, const Cluster& c, const NetworkLinks& links,
     }
     double dense = 0, expert = 0;
     StageParams(d, p, e, key, &dense, &expert);
-    e.dp[s] = StageDataParallel(c, links, p, e, dense, expert);
-    StageTimesOf(p, e, key, e.dp[s].zero3_gather_s, &e.times[s], &e.comm[s]);
+    e.dp[s] = StageDataParallel(c, links, p, e, key, StageEmbedParams(d, p, key), dense, expert);
+    StageTimesOf(p, e, key, e.dp[s].zero3, &e.times[s], &e.comm[s]);
     StageDpExposure(p, e.times[s], e.dp[s]);
     costed[next] = {key, s};
     next = (next + 1) % kRemembered;
@@ -335,7 +346,9 @@ void EvaluatePlanTime(const ModelDims& d, const Cluster& c, const NetworkLinks& 
   e.optimizer_s = 0;
   StageCosts(d, c, links, p, e);
   e.pipeline = PipelineMakespan(p.schedule, p.pp, p.vpp, e.micro_batches, e.times.data());
-  e.pp_comm_s = p.pp > 1 ? 2 * D(p.pp - 1) * e.p2p_s : 0;
+  // Fill and drain: with overlapped sends, 2(pp - 1) transfers delay the neighbours; without,
+  // every send is already inside the stage times the makespan adds up.
+  e.pp_comm_s = p.pp > 1 && p.overlap_pp_comm ? 2 * D(p.pp - 1) * e.p2p_s : 0;
   DataParallelExposure(p, e);
   e.step_s = e.pipeline.makespan_s + e.pp_comm_s + e.dp_exposed_s + e.optimizer_s +
              c.efficiency.step_overhead_s;
