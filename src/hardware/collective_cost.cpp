@@ -131,7 +131,7 @@ double Seconds(CollectiveOp op, double bytes, const GroupPlacement& g, const Lin
   if (op == CollectiveOp::kAllToAll) return AllToAllSeconds(bytes, g, link_at);
   bool measured = false;
   for (int t = 0; t <= g.tier; ++t) measured = measured || link_at(op, t).measured;
-  if (!measured) return NcclFastest(op, bytes, NcclFabricOf(g, op, link_at)).seconds;
+  if (!measured) return NcclFastestSeconds(op, bytes, NcclFabricOf(g, op, link_at));
   // A calibration profile's fits: measured per tier, so the levels are costed one by one.
   // Hierarchical (2D) algorithm: level t reduces among members[t]/members[t-1] ranks the data
   // left after the inner levels (bytes / members[t-1]). The phases run one after the other

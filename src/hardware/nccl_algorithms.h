@@ -47,6 +47,10 @@ NcclCost NcclPairCost(CollectiveOp op, NcclAlgorithm a, NcclProtocol p, double b
 // ranks < 2 cost 0.
 NcclCost NcclFastest(CollectiveOp op, double bytes, const NcclFabric& f);
 
+// NcclFastest(op, bytes, f).seconds without the bookkeeping: the search's hot path. The same
+// formulas, evaluated for the offered pairs only (a test checks both agree).
+double NcclFastestSeconds(CollectiveOp op, double bytes, const NcclFabric& f);
+
 // The channels' bus bandwidth before the protocol's share, per GPU: the NVLink tier inside one
 // node, else the lesser of it and the ppn NICs a node's share of the ring crosses.
 double NcclChannelBytesPerSecond(const NcclFabric& f);

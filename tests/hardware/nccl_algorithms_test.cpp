@@ -142,3 +142,23 @@ TEST_CASE("latency grows with the rank count and the cluster's hop latency", "[h
   CHECK(NcclPairCost(kAR, NcclAlgorithm::kRing, NcclProtocol::kLL, 1e3, scaled).latency_s ==
         Approx((6.6 + 14 * 0.6 * 3.0 / 3.4) * 1e-6));
 }
+
+TEST_CASE("the hot path's seconds are NcclFastest's", "[hardware]") {
+  for (bool nvls : {false, true}) {
+    for (int64_t ranks : {2, 8, 16, 64, 1024}) {
+      for (int64_t ppn : {1, 2, 8}) {
+        if (ppn > ranks) continue;
+        NcclFabric f = Node(ranks, ppn, nvls);
+        f.intra_hop_us = 3.0;
+        f.inter_hop_us = 10.0;
+        for (CollectiveOp op : {kAR, kAG, kRS}) {
+          for (double bytes : {1e3, 1e5, 1e7, 1e9}) {
+            INFO(ranks << " ranks, " << ppn << " per node, nvls " << nvls << ", " << bytes);
+            CHECK(NcclFastestSeconds(op, bytes, f) ==
+                  Approx(NcclFastest(op, bytes, f).seconds).epsilon(1e-12));
+          }
+        }
+      }
+    }
+  }
+}
