@@ -231,6 +231,7 @@ void StageTimesOf(const ParallelPlan& p, const PlanEvaluation& e, const StageKey
                   const Zero3Comm& zero3, StageTimes* times, StageComm* stage_comm) {
   StageTimes t;
   StageComm comm;
+  double net_fwd = 0, net_bwd = 0;  // network-tier time of the stage's TP/CP/EP collectives
   for (int k = 0; k < kLayerKinds; ++k) {
     if (key.counts[k] == 0) continue;
     const LayerCost& l = e.kinds[k];
@@ -241,6 +242,8 @@ void StageTimesOf(const ParallelPlan& p, const PlanEvaluation& e, const StageKey
     comm.tp_s += n * l.tp_comm_s;
     comm.cp_s += n * l.cp_comm_s;
     comm.ep_s += n * l.ep_comm_s;
+    net_fwd += n * l.net_fwd_s;
+    net_bwd += n * l.net_bwd_s;
     t.f += n * (l.tp_comm_fwd_s + l.cp_comm_fwd_s + l.ep_comm_fwd_s);
     t.b += n * (l.tp_comm_s - l.tp_comm_fwd_s + l.cp_comm_s - l.cp_comm_fwd_s + l.ep_comm_s -
                 l.ep_comm_fwd_s);
@@ -257,7 +260,13 @@ void StageTimesOf(const ParallelPlan& p, const PlanEvaluation& e, const StageKey
     // ZeRO-3 gathers each layer's weights before its forward and again before its backward and
     // reduce-scatters its gradient after it; prefetching hides them under the compute
     // (zero3_comm.h).
-    const Zero3Exposed x = Zero3ExposedSeconds(zero3, t.f, t.b + t.w, p.overlap_param_gather);
+    // When the DP group crosses the network too, it shares the NICs with that traffic: the
+    // gathers and reduce-scatters get the pass's time minus what TP/CP/EP keep the NICs busy.
+    const bool shared = e.shape.groups.dp_cp.tier >= 1;
+    const double fwd_window = std::max(0.0, t.f - (shared ? net_fwd : 0.0));
+    const double bwd_window = std::max(0.0, t.b + t.w - (shared ? net_bwd : 0.0));
+    const Zero3Exposed x =
+        Zero3ExposedSeconds(zero3, fwd_window, bwd_window, p.overlap_param_gather);
     t.f += x.forward_s;
     t.b += x.backward_s;
     comm.zero3_s = x.forward_s + x.backward_s;

@@ -2,6 +2,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "cost/model_dims.h"
+#include "cost/plan_evaluation.h"
 #include "test_specs.h"
 
 using namespace paraplan;
@@ -45,4 +47,36 @@ TEST_CASE("ZeRO-3's backward gathers and reduce-scatters share the links", "[cos
   const Zero3Exposed serial = Zero3ExposedSeconds(z, 5.0, 10.0, false);
   CHECK(serial.forward_s == Approx(1.0));
   CHECK(serial.backward_s == Approx(3.0));
+}
+
+TEST_CASE("TP across nodes keeps the NICs busy; a ZeRO-3 group crossing them shares that",
+          "[cost]") {
+  const ModelSpec m = test::Gpt3_175B();
+  const Cluster c = test::DgxH100();
+  const ModelDims d = BuildModelDims(m);
+  const NetworkLinks links = ResolveNetworkLinks(c);
+  ParallelPlan p;
+  p.tp = 16;
+  p.dp = 4;
+  p.zero = 3;
+  p.micro_batch = 1;
+  p.global_batch = 8;
+  p.sequence_parallel = true;
+  PlanEvaluation across;
+  EvaluatePlanTime(d, c, links, p, &across);
+  const LayerCost& layer = across.kinds[0];
+  // The tp=16 group spans two 8-GPU nodes: its all-gathers and reduce-scatters use the NICs.
+  CHECK(layer.net_fwd_s > 0);
+  CHECK(layer.net_bwd_s == Approx(layer.net_fwd_s));
+  p.tp = 8;
+  p.dp = 8;
+  PlanEvaluation inside;
+  EvaluatePlanTime(d, c, links, p, &inside);
+  CHECK(inside.kinds[0].net_fwd_s == 0);  // tp=8 stays on NVLink
+  // The stage's ZeRO-3 exposure is at least what the pass leaves after the TP traffic.
+  const StageDp& dp = across.dp[0];
+  const double layers = static_cast<double>(d.layers);
+  const double f_before = across.times[0].f - across.comm[0].zero3_s;  // at most the pre-ZeRO f
+  CHECK(across.comm[0].zero3_s >=
+        dp.zero3.gather_s - std::max(0.0, f_before - layers * layer.net_fwd_s) - 1e-9);
 }
