@@ -163,6 +163,24 @@ double CollectiveSeconds(CollectiveOp op, double bytes, const GroupPlacement& g,
                  [&cluster](CollectiveOp o, int t) { return ResolveTierLink(o, cluster, t); });
 }
 
+CollectiveChoice ChooseCollective(CollectiveOp op, double bytes, const GroupPlacement& g,
+                                  const NetworkLinks& links) {
+  CollectiveChoice c;
+  c.seconds = CollectiveSeconds(op, bytes, g, links);
+  const bool nccl_op = op == CollectiveOp::kAllReduce || op == CollectiveOp::kAllGather ||
+                       op == CollectiveOp::kReduceScatter;
+  if (!nccl_op || links.tiers == 0 || bytes <= 0 || g.size < 2) return c;
+  auto link_at = [&links](CollectiveOp o, int t) { return links.At(o, t); };
+  for (int t = 0; t <= g.tier; ++t) {
+    if (links.At(op, t).measured) return c;
+  }
+  const NcclCost best = NcclFastest(op, bytes, NcclFabricOf(g, op, link_at));
+  c.nccl = true;
+  c.algorithm = best.algorithm;
+  c.protocol = best.protocol;
+  return c;
+}
+
 double CollectiveSeconds(CollectiveOp op, double bytes, const GroupPlacement& g,
                          const NetworkLinks& links) {
   if (links.tiers == 0 || bytes <= 0) return 0.0;

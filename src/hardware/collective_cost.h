@@ -11,6 +11,7 @@
 #include "core/name_table.h"
 #include "hardware/cluster.h"
 #include "hardware/group_placement.h"
+#include "hardware/nccl_protocols.h"
 
 namespace paraplan {
 
@@ -64,5 +65,18 @@ NetworkLinks ResolveNetworkLinks(const Cluster& cluster);
 
 double CollectiveSeconds(CollectiveOp op, double bytes, const GroupPlacement& group,
                          const NetworkLinks& links);
+
+// What CollectiveSeconds runs for one call: for all-reduce, all-gather and reduce-scatter without
+// a profile fit, NCCL's algorithm and protocol (`nccl` true); otherwise the peer-to-peer or
+// profile-fitted path (`nccl` false). `seconds` equals CollectiveSeconds.
+struct CollectiveChoice {
+  bool nccl = false;
+  NcclAlgorithm algorithm = NcclAlgorithm::kRing;
+  NcclProtocol protocol = NcclProtocol::kSimple;
+  double seconds = 0;
+};
+
+CollectiveChoice ChooseCollective(CollectiveOp op, double bytes, const GroupPlacement& group,
+                                  const NetworkLinks& links);
 
 }  // namespace paraplan
