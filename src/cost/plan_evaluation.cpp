@@ -284,12 +284,34 @@ void StageTimesOf(const ParallelPlan& p, const PlanEvaluation& e, const StageKey
 // A stage's own exposed gradient reduction and parameter gather: Megatron-LM launches bucket
 // reductions during the last micro-batch's backward and the distributed optimizer's gathers
 // during the next forward.
+// Interleaved: chunk j's gradients (j = 0 the last to finish) are ready during its last
+// backward, pp chunk-backwards before chunk j - 1's (the cooldown runs pp micro-batches per
+// chunk, Narayanan et al. SC'21 §2.2); the buckets queue on one DP stream. Returns the seconds
+// the stream runs past the stage's last backward (what the simulator's DP tail computes).
+double InterleavedGradExposed(const ParallelPlan& p, const StageTimes& t, const StageDp& dp) {
+  const int64_t vpp = std::max<int64_t>(p.vpp, 1);
+  const double chunk = (t.b + t.w) / D(vpp);
+  const int64_t per_chunk = std::max<int64_t>(dp.buckets / vpp, 1);
+  const double bucket = dp.grad_s / D(vpp * per_chunk);
+  double stream = -1e300;
+  for (int64_t j = vpp - 1; j >= 0; --j) {
+    const double start = -D(j * p.pp) * chunk - chunk;
+    for (int64_t k = 1; k <= per_chunk; ++k) {
+      stream = std::max(stream, start + chunk * D(k) / D(per_chunk)) + bucket;
+    }
+  }
+  return std::max(stream, 0.0);
+}
+
 void StageDpExposure(const ParallelPlan& p, const StageTimes& t, StageDp& dp) {
   const double vpp = D(std::max<int64_t>(p.vpp, 1));
   const double nb = D(dp.buckets);
   const double window = (t.b + t.w) / vpp;
   dp.grad_exposed_s =
       p.overlap_grad_reduce ? std::max(dp.grad_s / nb, dp.grad_s - window) : dp.grad_s;
+  if (p.overlap_grad_reduce && p.schedule == Schedule::kInterleaved && p.vpp > 1 && dp.grad_s > 0) {
+    dp.grad_exposed_s = InterleavedGradExposed(p, t, dp);
+  }
   dp.gather_exposed_s = p.overlap_param_gather
                             ? std::max(dp.param_gather_s / nb, dp.param_gather_s - t.f / vpp)
                             : dp.param_gather_s;
