@@ -292,15 +292,21 @@ double InterleavedGradExposed(const ParallelPlan& p, const StageTimes& t, const 
   const int64_t vpp = std::max<int64_t>(p.vpp, 1);
   const double chunk = (t.b + t.w) / D(vpp);
   const int64_t per_chunk = std::max<int64_t>(dp.buckets / vpp, 1);
-  const double bucket = dp.grad_s / D(vpp * per_chunk);
-  double stream = -1e300;
-  for (int64_t j = vpp - 1; j >= 0; --j) {
-    const double start = -D(j * p.pp) * chunk - chunk;
-    for (int64_t k = 1; k <= per_chunk; ++k) {
-      stream = std::max(stream, start + chunk * D(k) / D(per_chunk)) + bucket;
+  const int64_t total = vpp * per_chunk;
+  const double bucket = dp.grad_s / D(total);
+  // A FIFO of equal buckets ends at max_i (ready_i + (total - i) bucket). Bucket k (1-based) of
+  // chunk j is ready at -j pp chunk - chunk + k chunk / per_chunk and is number
+  // i = (vpp - 1 - j) per_chunk + k - 1; the expression is linear in j and in k, so its maximum
+  // is at a corner.
+  double end = 0;
+  for (int64_t j : {int64_t{0}, vpp - 1}) {
+    for (int64_t k : {int64_t{1}, per_chunk}) {
+      const double ready = -D(j * p.pp) * chunk - chunk + chunk * D(k) / D(per_chunk);
+      const int64_t i = (vpp - 1 - j) * per_chunk + k - 1;
+      end = std::max(end, ready + D(total - i) * bucket);
     }
   }
-  return std::max(stream, 0.0);
+  return end;
 }
 
 void StageDpExposure(const ParallelPlan& p, const StageTimes& t, StageDp& dp) {
