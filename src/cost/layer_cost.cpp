@@ -139,6 +139,10 @@ void Communication(const ModelDims& d, int kind, const PlanShape& p, const Netwo
     out.tp_comm_fwd_s = p.overlap_tp ? Exposed(per_pass, w.gemm_s, p.tp) : per_pass;
     const double bwd = p.overlap_tp ? Exposed(per_pass, 2 * w.gemm_s, p.tp) : per_pass;
     out.tp_comm_s = out.tp_comm_fwd_s + bwd;
+    if (p.groups.tp.tier >= 1) {
+      out.net_fwd_s += per_pass;
+      out.net_bwd_s += per_pass;
+    }
   }
   if (p.cp > 1) {
     // Ring attention: cp-1 steps passing this rank's K/V chunk, hidden under attention compute;
@@ -149,6 +153,10 @@ void Communication(const ModelDims& d, int kind, const PlanShape& p, const Netwo
     const double fwd = (p.cp - 1) * step, bwd = 2 * fwd;
     out.cp_comm_fwd_s = std::max(0.0, fwd - attn_fwd_s);
     out.cp_comm_s = out.cp_comm_fwd_s + std::max(0.0, bwd - attn_bwd_s);
+    if (p.groups.cp.tier >= 1) {
+      out.net_fwd_s += fwd;
+      out.net_bwd_s += bwd;
+    }
   }
   if ((kind & 1) && p.ep * p.etp > 1) {
     // Dispatch + combine forward, and again backward; the busiest rank receives moe_load x.
@@ -163,6 +171,10 @@ void Communication(const ModelDims& d, int kind, const PlanShape& p, const Netwo
         p.dualpipe ? out.fwd_s + out.bwd_s : (p.overlap_ep ? attn_fwd_s + w.gemm_s : 0);
     out.ep_comm_fwd_s = std::max(0.0, pass - hide / 2);
     out.ep_comm_s = out.ep_comm_fwd_s + std::max(0.0, pass - hide / 2);
+    if (p.groups.ep.tier >= 1) {
+      out.net_fwd_s += pass;
+      out.net_bwd_s += pass;
+    }
   }
 }
 

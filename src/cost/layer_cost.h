@@ -43,6 +43,11 @@ struct LayerCost {
   double cp_comm_fwd_s = 0;
   double ep_comm_s = 0;
   double ep_comm_fwd_s = 0;
+  // Seconds this layer's TP/CP/EP collectives occupy the network tier (all of their time, hidden
+  // or not, when their group crosses a tier beyond the innermost): traffic a DP group crossing the
+  // same NICs has to share them with (plan_evaluation.cpp, ZeRO-3).
+  double net_fwd_s = 0;
+  double net_bwd_s = 0;
   double act_bytes = 0;       // activations stored for backward under the recompute mode
   double act_full_bytes = 0;  // everything the layer's backward needs (full-recompute working set)
   double act_recompute_bytes = 0;  // live only while one layer is recomputed (full, op)

@@ -252,9 +252,19 @@ void StageParams(const ModelDims& d, const ParallelPlan& p, const PlanEvaluation
   }
 }
 
+// The embedding and output-layer parameters of a stage on one GPU (StageParams counts them too).
+double StageEmbedParams(const ModelDims& d, const ParallelPlan& p, const StageKey& key) {
+  const double embed = d.embedding_params / D(p.tp);
+  double out = 0;
+  if (key.first) out += embed;
+  if (key.last && (!d.tied_embeddings || p.pp > 1)) out += embed;
+  return out;
+}
+
 // Gradient reduction, distributed-optimizer gather, ZeRO-3 gathers and optimizer of one stage.
 StageDp StageDataParallel(const Cluster& c, const NetworkLinks& links, const ParallelPlan& p,
-                          const PlanEvaluation& e, double dense, double expert) {
+                          const PlanEvaluation& e, const StageKey& key, double embed, double dense,
+                          double expert) {
   StageDp dp;
   const PlanShape& s = e.shape;
   const double dtype = CommDtypeBytes(p.dp_comm_dtype);
@@ -277,7 +287,12 @@ StageDp StageDataParallel(const Cluster& c, const NetworkLinks& links, const Par
   if (p.zero == 3 && p.zero3_keep_gathered) {
     dp.param_gather_s = gather;  // gathered once per step, like the distributed optimizer's
   } else if (p.zero == 3) {
-    dp.zero3_gather_s = gather;
+    // Unit by unit, every micro-batch: the gradients go out with each micro-batch's backward.
+    dp.zero3 =
+        Zero3StageComm(key.counts, e.kinds, embed, s.groups.dp_cp, s.groups.edp, dtype, links);
+    dp.zero3_gather_s = dp.zero3.gather_s;
+    dp.grad_s = 0;
+    dp.buckets = 1;
   }
   const double dense_shard = p.zero >= 1 ? D(s.groups.dp_cp.size) : 1.0;
   const double expert_shard = p.zero >= 1 ? D(s.groups.edp.size) : 1.0;
@@ -289,13 +304,12 @@ StageDp StageDataParallel(const Cluster& c, const NetworkLinks& links, const Par
 // One stage's forward / input-backward / weight-backward seconds per micro-batch, exposed
 // TP/CP/EP/ZeRO-3/P2P communication folded in.
 void StageTimesOf(const ModelDims& d, const ParallelPlan& p, const PlanEvaluation& e,
-                  const StageKey& key, double zero3_gather_s, double sends, StageTimes* times,
+                  const StageKey& key, const Zero3Comm& zero3, double sends, StageTimes* times,
                   StageComm* stage_comm) {
   StageTimes t;
   StageComm comm;
-  int64_t layers = 0;
+  double net_fwd = 0, net_bwd = 0;  // network-tier time of the stage's TP/CP/EP collectives
   for (int k = 0; k < kLayerKinds; ++k) {
-    layers += key.counts[k];
     if (key.counts[k] == 0) continue;
     const LayerCost& l = e.kinds[k];
     const double n = key.counts[k];
@@ -305,6 +319,8 @@ void StageTimesOf(const ModelDims& d, const ParallelPlan& p, const PlanEvaluatio
     comm.tp_s += n * l.tp_comm_s;
     comm.cp_s += n * l.cp_comm_s;
     comm.ep_s += n * l.ep_comm_s;
+    net_fwd += n * l.net_fwd_s;
+    net_bwd += n * l.net_bwd_s;
     t.f += n * (l.tp_comm_fwd_s + l.cp_comm_fwd_s + l.ep_comm_fwd_s);
     t.b += n * (l.tp_comm_s - l.tp_comm_fwd_s + l.cp_comm_s - l.cp_comm_fwd_s + l.ep_comm_s -
                 l.ep_comm_fwd_s);
@@ -320,7 +336,6 @@ void StageTimesOf(const ModelDims& d, const ParallelPlan& p, const PlanEvaluatio
   if (key.mtp) {
     const LayerCost& l = e.kinds[d.mtp_kind];
     const double n = D(d.mtp_layers);
-    layers += d.mtp_layers;
     t.f += n * (l.fwd_s + l.tp_comm_fwd_s + l.cp_comm_fwd_s + l.ep_comm_fwd_s + e.mtp_proj_fwd_s +
                 e.logits_fwd_s + e.embed_fwd_s);
     t.b += n * (l.bwd_s - l.bwd_weight_s + l.recompute_s + l.tp_comm_s - l.tp_comm_fwd_s +
@@ -330,17 +345,23 @@ void StageTimesOf(const ModelDims& d, const ParallelPlan& p, const PlanEvaluatio
     comm.tp_s += n * l.tp_comm_s;
     comm.cp_s += n * l.cp_comm_s;
     comm.ep_s += n * l.ep_comm_s;
+    net_fwd += n * l.net_fwd_s;
+    net_bwd += n * l.net_bwd_s;
   }
-  const double gather = zero3_gather_s;
-  if (gather > 0) {
-    // ZeRO-3 gathers each layer's weights before its forward and again before its backward;
-    // prefetching hides them under the previous layer's compute (FSDP, Zhao et al. VLDB'23).
-    const double first = gather / D(std::max<int64_t>(layers, 1));
-    const double fwd = p.overlap_param_gather ? std::max(first, gather - t.f) : gather;
-    const double bwd = p.overlap_param_gather ? std::max(first, gather - t.b - t.w) : gather;
-    t.f += fwd;
-    t.b += bwd;
-    comm.zero3_s = fwd + bwd;
+  if (zero3.gather_s + zero3.reduce_scatter_s > 0) {
+    // ZeRO-3 gathers each layer's weights before its forward and again before its backward and
+    // reduce-scatters its gradient after it; prefetching hides them under the compute
+    // (zero3_comm.h).
+    // When the DP group crosses the network too, it shares the NICs with that traffic: the
+    // gathers and reduce-scatters get the pass's time minus what TP/CP/EP keep the NICs busy.
+    const bool shared = e.shape.groups.dp_cp.tier >= 1;
+    const double fwd_window = std::max(0.0, t.f - (shared ? net_fwd : 0.0));
+    const double bwd_window = std::max(0.0, t.b + t.w - (shared ? net_bwd : 0.0));
+    const Zero3Exposed x =
+        Zero3ExposedSeconds(zero3, fwd_window, bwd_window, p.overlap_param_gather);
+    t.f += x.forward_s;
+    t.b += x.backward_s;
+    comm.zero3_s = x.forward_s + x.backward_s;
   }
   if (p.pp > 1 && !p.overlap_pp_comm) {
     t.f += sends * e.p2p_s;
@@ -354,12 +375,40 @@ void StageTimesOf(const ModelDims& d, const ParallelPlan& p, const PlanEvaluatio
 // A stage's own exposed gradient reduction and parameter gather: Megatron-LM launches bucket
 // reductions during the last micro-batch's backward and the distributed optimizer's gathers
 // during the next forward.
+// Interleaved: chunk j's gradients (j = 0 the last to finish) are ready during its last
+// backward, pp chunk-backwards before chunk j - 1's (the cooldown runs pp micro-batches per
+// chunk, Narayanan et al. SC'21 §2.2); the buckets queue on one DP stream. Returns the seconds
+// the stream runs past the stage's last backward (what the simulator's DP tail computes).
+double InterleavedGradExposed(const ParallelPlan& p, const StageTimes& t, const StageDp& dp) {
+  const int64_t vpp = std::max<int64_t>(p.vpp, 1);
+  const double chunk = (t.b + t.w) / D(vpp);
+  const int64_t per_chunk = std::max<int64_t>(dp.buckets / vpp, 1);
+  const int64_t total = vpp * per_chunk;
+  const double bucket = dp.grad_s / D(total);
+  // A FIFO of equal buckets ends at max_i (ready_i + (total - i) bucket). Bucket k (1-based) of
+  // chunk j is ready at -j pp chunk - chunk + k chunk / per_chunk and is number
+  // i = (vpp - 1 - j) per_chunk + k - 1; the expression is linear in j and in k, so its maximum
+  // is at a corner.
+  double end = 0;
+  for (int64_t j : {int64_t{0}, vpp - 1}) {
+    for (int64_t k : {int64_t{1}, per_chunk}) {
+      const double ready = -D(j * p.pp) * chunk - chunk + chunk * D(k) / D(per_chunk);
+      const int64_t i = (vpp - 1 - j) * per_chunk + k - 1;
+      end = std::max(end, ready + D(total - i) * bucket);
+    }
+  }
+  return end;
+}
+
 void StageDpExposure(const ParallelPlan& p, const StageTimes& t, StageDp& dp) {
   const double vpp = D(std::max<int64_t>(p.vpp, 1));
   const double nb = D(dp.buckets);
   const double window = (t.b + t.w) / vpp;
   dp.grad_exposed_s =
       p.overlap_grad_reduce ? std::max(dp.grad_s / nb, dp.grad_s - window) : dp.grad_s;
+  if (p.overlap_grad_reduce && p.schedule == Schedule::kInterleaved && p.vpp > 1 && dp.grad_s > 0) {
+    dp.grad_exposed_s = InterleavedGradExposed(p, t, dp);
+  }
   dp.gather_exposed_s = p.overlap_param_gather
                             ? std::max(dp.param_gather_s / nb, dp.param_gather_s - t.f / vpp)
                             : dp.param_gather_s;
@@ -389,8 +438,8 @@ void StageCosts(const ModelDims& d, const Cluster& c, const NetworkLinks& links,
     }
     double dense = 0, expert = 0;
     StageParams(d, p, e, key, &dense, &expert);
-    e.dp[s] = StageDataParallel(c, links, p, e, dense, expert);
-    StageTimesOf(d, p, e, key, e.dp[s].zero3_gather_s, D(std::max<int64_t>(p.vpp, 1)), &e.times[s],
+    e.dp[s] = StageDataParallel(c, links, p, e, key, StageEmbedParams(d, p, key), dense, expert);
+    StageTimesOf(d, p, e, key, e.dp[s].zero3, D(std::max<int64_t>(p.vpp, 1)), &e.times[s],
                  &e.comm[s]);
     StageDpExposure(p, e.times[s], e.dp[s]);
     costed[next] = {key, s};
@@ -428,7 +477,11 @@ StageTimes EvaluateChunkTimes(const ModelDims& d, const ParallelPlan& p, const P
       e.layers[s] > 0 ? D(e.chunk_layers[chunk]) / D(e.layers[s]) : 1.0 / D(chunks / p.pp);
   StageTimes t;
   StageComm comm;
-  StageTimesOf(d, p, e, key, e.dp[s].zero3_gather_s * share, 1.0, &t, &comm);
+  // The chunk's share of its stage's unit-by-unit ZeRO-3 traffic; the largest unit stays whole.
+  Zero3Comm zero3 = e.dp[s].zero3;
+  zero3.gather_s *= share;
+  zero3.reduce_scatter_s *= share;
+  StageTimesOf(d, p, e, key, zero3, 1.0, &t, &comm);
   return t;
 }
 
@@ -442,7 +495,9 @@ void EvaluatePlanTime(const ModelDims& d, const Cluster& c, const NetworkLinks& 
   e.optimizer_s = 0;
   StageCosts(d, c, links, p, e);
   e.pipeline = PipelineMakespan(p.schedule, p.pp, p.vpp, e.micro_batches, e.times.data());
-  e.pp_comm_s = p.pp > 1 ? 2 * D(p.pp - 1) * e.p2p_s : 0;
+  // Fill and drain: with overlapped sends, 2(pp - 1) transfers delay the neighbours; without,
+  // every send is already inside the stage times the makespan adds up.
+  e.pp_comm_s = p.pp > 1 && p.overlap_pp_comm ? 2 * D(p.pp - 1) * e.p2p_s : 0;
   DataParallelExposure(p, e);
   e.step_s = e.pipeline.makespan_s + e.pp_comm_s + e.dp_exposed_s + e.optimizer_s +
              c.efficiency.step_overhead_s;

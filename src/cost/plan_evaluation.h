@@ -13,6 +13,7 @@
 #include "cost/pipeline_time.h"
 #include "cost/stage_vector.h"
 #include "cost/step_result.h"
+#include "cost/zero3_comm.h"
 #include "hardware/cluster.h"
 #include "hardware/collective_cost.h"
 #include "plan/parallel_plan.h"
@@ -29,6 +30,7 @@ struct StageDp {
   double grad_s = 0;          // gradient all-reduce / reduce-scatter, all buckets
   double param_gather_s = 0;  // distributed-optimizer all-gather after the step (zero 1, 2)
   double zero3_gather_s = 0;  // ZeRO-3 all-gather of the stage's weights, one pass
+  Zero3Comm zero3;            // ZeRO-3 per micro-batch, unit by unit (zero3_comm.h)
   int64_t buckets = 1;
   double optimizer_s = 0;
   double grad_exposed_s = 0;  // after overlap with the last micro-batch's backward

@@ -43,6 +43,20 @@ struct StageLoad {
   bool embedding = false, loss = false, mtp = false;
 };
 
+// One collective a plan issues, as the network runs it (explain's "Collectives" table).
+struct CollectiveCall {
+  std::string group;  // tp | cp | ep | pp | dp | edp
+  std::string what;   // which call: "per layer, forward", "gradient bucket", ...
+  std::string op;     // all_reduce | all_gather | reduce_scatter | all_to_all | send_recv
+  int64_t ranks = 1;
+  int64_t per_domain = 1;  // ranks inside one innermost-tier domain (an NVLink node)
+  std::string tier;        // the outermost tier the group crosses
+  double bytes = 0;        // nccl-tests "size"
+  std::string algorithm;   // NCCL's choice (ring, tree, nvls, nvls_tree, pat), or p2p / profile
+  std::string protocol;    // LL | LL128 | Simple, or "-"
+  double seconds = 0;      // one call
+};
+
 struct StepResult {
   ParallelPlan plan;
   bool fits = false;
@@ -58,8 +72,9 @@ struct StepResult {
   int64_t mtp_virtual_stage = -1;             // virtual stage holding the MTP modules, -1 = none
   int64_t mtp_layers = 0;                     // MTP modules there
   TimeBreakdown time;
-  bool simulated = false;          // true when the event simulator produced step_time_s
-  std::vector<std::string> notes;  // short explanations (dominant cost, what would help)
+  bool simulated = false;                   // true when the event simulator produced step_time_s
+  std::vector<std::string> notes;           // short explanations (dominant cost, what would help)
+  std::vector<CollectiveCall> collectives;  // filled by StepModel::Estimate / Simulate
 };
 
 }  // namespace paraplan

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "cost/collective_calls.h"
 #include "cost/compute_cost.h"
 #include "cost/model_dims.h"
 #include "cost/op_checkpoint.h"
@@ -145,6 +146,7 @@ StepResult StepModel::Estimate(const ParallelPlan& plan) const {
   t.optimizer_s = e.optimizer_s;
   FillCommon(impl_->dims, impl_->cluster, impl_->gpus, plan, e, r);
   AddNotes(r);
+  r.collectives = DescribeCollectives(impl_->dims, impl_->cluster, impl_->links, plan, e);
   return r;
 }
 
@@ -223,6 +225,7 @@ StepResult StepModel::Simulate(const ParallelPlan& plan,
                       t.pp_comm_s - t.dp_comm_exposed_s - t.optimizer_s);
   FillCommon(impl_->dims, impl_->cluster, impl_->gpus, plan, e, r);
   AddNotes(r);
+  r.collectives = DescribeCollectives(impl_->dims, impl_->cluster, impl_->links, plan, e);
   return r;
 }
 

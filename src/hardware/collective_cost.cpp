@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "core/units.h"
+#include "hardware/nccl_algorithms.h"
 
 namespace paraplan {
 
@@ -97,6 +98,28 @@ double AllToAllSeconds(double bytes, const GroupPlacement& g, const LinkAt& link
   return latency + worst;
 }
 
+// The group as NCCL's model sees it: its members inside one innermost-tier domain, that tier's
+// bandwidth and hop latency, and the slowest (and slowest-to-answer) tier it crosses beyond.
+template <typename LinkAt>
+NcclFabric NcclFabricOf(const GroupPlacement& g, CollectiveOp op, const LinkAt& link_at) {
+  NcclFabric f;
+  const TierLink inner = link_at(op, 0);
+  f.ranks = g.size;
+  f.ppn = g.tier == 0 ? g.size : g.members[0];
+  f.intra_bytes_per_s = inner.bytes_per_s;
+  f.intra_hop_us = inner.latency_s * 1e6;
+  f.inter_bytes_per_s = inner.bytes_per_s;
+  f.inter_hop_us = f.intra_hop_us;
+  f.nvls = inner.nvls;
+  for (int t = 1; t <= g.tier; ++t) {
+    const TierLink link = link_at(op, t);
+    f.inter_bytes_per_s =
+        t == 1 ? link.bytes_per_s : std::min(f.inter_bytes_per_s, link.bytes_per_s);
+    f.inter_hop_us = t == 1 ? link.latency_s * 1e6 : std::max(f.inter_hop_us, link.latency_s * 1e6);
+  }
+  return f;
+}
+
 // `link_at(op, tier)` gives the TierLink; both public overloads share this.
 template <typename LinkAt>
 double Seconds(CollectiveOp op, double bytes, const GroupPlacement& g, const LinkAt& link_at) {
@@ -106,6 +129,10 @@ double Seconds(CollectiveOp op, double bytes, const GroupPlacement& g, const Lin
   }
   if (g.size < 2) return 0.0;
   if (op == CollectiveOp::kAllToAll) return AllToAllSeconds(bytes, g, link_at);
+  bool measured = false;
+  for (int t = 0; t <= g.tier; ++t) measured = measured || link_at(op, t).measured;
+  if (!measured) return NcclFastestSeconds(op, bytes, NcclFabricOf(g, op, link_at));
+  // A calibration profile's fits: measured per tier, so the levels are costed one by one.
   // Hierarchical (2D) algorithm: level t reduces among members[t]/members[t-1] ranks the data
   // left after the inner levels (bytes / members[t-1]). The phases run one after the other
   // (reduce-scatter inside, across, all-gather inside), and the NICs a group crosses are shared
@@ -134,6 +161,24 @@ double CollectiveSeconds(CollectiveOp op, double bytes, const GroupPlacement& g,
   if (cluster.network.empty() || bytes <= 0) return 0.0;
   return Seconds(op, bytes, g,
                  [&cluster](CollectiveOp o, int t) { return ResolveTierLink(o, cluster, t); });
+}
+
+CollectiveChoice ChooseCollective(CollectiveOp op, double bytes, const GroupPlacement& g,
+                                  const NetworkLinks& links) {
+  CollectiveChoice c;
+  c.seconds = CollectiveSeconds(op, bytes, g, links);
+  const bool nccl_op = op == CollectiveOp::kAllReduce || op == CollectiveOp::kAllGather ||
+                       op == CollectiveOp::kReduceScatter;
+  if (!nccl_op || links.tiers == 0 || bytes <= 0 || g.size < 2) return c;
+  auto link_at = [&links](CollectiveOp o, int t) { return links.At(o, t); };
+  for (int t = 0; t <= g.tier; ++t) {
+    if (links.At(op, t).measured) return c;
+  }
+  const NcclCost best = NcclFastest(op, bytes, NcclFabricOf(g, op, link_at));
+  c.nccl = true;
+  c.algorithm = best.algorithm;
+  c.protocol = best.protocol;
+  return c;
 }
 
 double CollectiveSeconds(CollectiveOp op, double bytes, const GroupPlacement& g,

@@ -1,7 +1,8 @@
-// Collective communication time: latency + bytes x bus factor / bandwidth per tier, with the
-// nccl-tests bus-bandwidth factors (github.com/NVIDIA/nccl-tests doc/PERFORMANCE.md) and a
-// hierarchical algorithm across tiers (reduce-scatter inside, the reduced 1/k across, all-gather
-// back). A calibration profile's fit for (op, tier) replaces the tier's datasheet numbers.
+// Collective communication time. All-reduce, all-gather and reduce-scatter take NCCL's fastest
+// algorithm and protocol for the group and size (hardware/nccl_algorithms.h); where a calibration
+// profile has a fit for (op, tier), the measured α–β lines are used per tier with a hierarchical
+// algorithm across tiers (reduce-scatter inside, the reduced 1/k across, all-gather back). Bus
+// factors are nccl-tests' (github.com/NVIDIA/nccl-tests doc/PERFORMANCE.md).
 #pragma once
 
 #include <array>
@@ -10,6 +11,7 @@
 #include "core/name_table.h"
 #include "hardware/cluster.h"
 #include "hardware/group_placement.h"
+#include "hardware/nccl_protocols.h"
 
 namespace paraplan {
 
@@ -25,8 +27,8 @@ const char* ToString(CollectiveOp op);
 // BusBandwidthFactor (hardware/profile_lookup.h) reads it for profile fits.
 double BusFactor(CollectiveOp op, int64_t ranks);
 
-// Latency steps of one collective over n ranks on one tier: ring all-reduce 2(n-1), tree
-// 2*ceil(log2 n) (NCCL picks the faster: the minimum is taken), all-gather / reduce-scatter
+// Latency steps of one collective over n ranks on one tier, for the profile-fit path: ring
+// all-reduce 2(n-1), tree 2*ceil(log2 n) (the minimum is taken), all-gather / reduce-scatter
 // n-1 (ring), all-to-all and send/recv 1 (all peers in parallel).
 double LatencySteps(CollectiveOp op, int64_t ranks);
 
@@ -63,5 +65,18 @@ NetworkLinks ResolveNetworkLinks(const Cluster& cluster);
 
 double CollectiveSeconds(CollectiveOp op, double bytes, const GroupPlacement& group,
                          const NetworkLinks& links);
+
+// What CollectiveSeconds runs for one call: for all-reduce, all-gather and reduce-scatter without
+// a profile fit, NCCL's algorithm and protocol (`nccl` true); otherwise the peer-to-peer or
+// profile-fitted path (`nccl` false). `seconds` equals CollectiveSeconds.
+struct CollectiveChoice {
+  bool nccl = false;
+  NcclAlgorithm algorithm = NcclAlgorithm::kRing;
+  NcclProtocol protocol = NcclProtocol::kSimple;
+  double seconds = 0;
+};
+
+CollectiveChoice ChooseCollective(CollectiveOp op, double bytes, const GroupPlacement& group,
+                                  const NetworkLinks& links);
 
 }  // namespace paraplan

@@ -104,6 +104,29 @@ std::string StageTimeTable(const PipelineInput& in) {
   return o.str();
 }
 
+std::string Bytes(double b) {
+  if (b >= 1e9) return FormatFixed(b / 1e9, 2) + " GB";
+  if (b >= 1e6) return FormatFixed(b / 1e6, 2) + " MB";
+  return FormatFixed(b / 1e3, 1) + " kB";
+}
+
+// One call of each collective the plan issues, with the tier it crosses and NCCL's choice.
+std::string CollectiveTable(const StepResult& r) {
+  if (r.collectives.empty()) return "";
+  std::ostringstream o;
+  o << "Collectives, one call each (NCCL's algorithm/protocol as its tuning model picks them):\n";
+  o << "  " << Pad("group", 6) << Pad("op", 15) << Right("ranks", 6) << Right("/node", 6) << "  "
+    << Pad("tier", 10) << Right("size", 10) << "  " << Pad("algorithm", 11) << Pad("protocol", 9)
+    << Right("time", 11) << "  what\n";
+  for (const CollectiveCall& c : r.collectives) {
+    o << "  " << Pad(c.group, 6) << Pad(c.op, 15) << Right(std::to_string(c.ranks), 6)
+      << Right(std::to_string(c.per_domain), 6) << "  " << Pad(c.tier, 10)
+      << Right(Bytes(c.bytes), 10) << "  " << Pad(c.algorithm, 11) << Pad(c.protocol, 9)
+      << Right(FormatFixed(c.seconds * 1e3, 3), 8) << " ms  " << c.what << "\n";
+  }
+  return o.str();
+}
+
 }  // namespace
 
 std::string TimeAdvice(const StepResult& r) {
@@ -140,7 +163,10 @@ std::string MemoryAdvice(const StepResult& r) {
 
 std::string ExplainText(const StepResult& r, const PipelineInput& stages) {
   std::string out = Summary(r) + "\n" + TimeTable(r) + "\n" + StageTimeTable(stages) + "\n" +
-                    MemoryTable(r) + "\n" + StageLayoutText(r) + TimeAdvice(r);
+                    MemoryTable(r) + "\n" + StageLayoutText(r);
+  const std::string collectives = CollectiveTable(r);
+  if (!collectives.empty()) out += collectives + "\n";
+  out += TimeAdvice(r);
   out += MemoryAdvice(r);
   return out;
 }

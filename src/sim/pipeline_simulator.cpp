@@ -67,6 +67,19 @@ void AddCriticalPath(const PipelineLayout& layout, const TaskLists& lists, const
   }
 }
 
+// How long stage s's first forward waits for the parameter all-gather at the start of the step:
+// all of it without overlap; with overlap_param_gather the first bucket, or the part of the
+// gather that outlasts the first chunk's forward if that is longer (the closed-form estimate
+// exposes the same, cost/plan_evaluation.cpp StageDpExposure).
+Nanos ParamGatherWait(const PipelineInput& input, const PipelineLayout& layout, int64_t s) {
+  const Nanos gather = layout.Dp(s).param_gather;
+  if (!input.overlap_param_gather || gather == 0) return gather;
+  const StageCost& stage = input.stages[static_cast<size_t>(s)];
+  const Nanos first_forward = stage.chunks.empty() ? 0 : stage.chunks.front().forward;
+  const Nanos bucket = gather / std::max<int64_t>(stage.dp_buckets, 1);
+  return std::max(bucket, gather - first_forward);
+}
+
 }  // namespace
 
 PipelineResult SimulatePipeline(const PipelineInput& input) {
@@ -79,8 +92,8 @@ PipelineResult SimulatePipeline(const PipelineInput& input) {
   }
   const int64_t pp = layout.Stages();
   PipelineRunOptions options{input.p2p, input.overlap_pp_comm, std::vector<Nanos>(pp, 0)};
-  for (int64_t s = 0; s < pp && !input.overlap_param_gather; ++s) {
-    options.stage_start[s] = layout.Dp(s).param_gather;
+  for (int64_t s = 0; s < pp; ++s) {
+    options.stage_start[s] = ParamGatherWait(input, layout, s);
   }
   const TaskTimes times = RunPipeline(layout, lists, options);
 

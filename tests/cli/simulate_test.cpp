@@ -86,6 +86,19 @@ TEST_CASE("explain names the dominant cost and a knob", "[cost][cli]") {
   CHECK(r.out.find("Time per stage") != std::string::npos);
 }
 
+TEST_CASE("explain lists each collective with its tier and NCCL's choice", "[cost][cli]") {
+  const CliRun r =
+      Run({"explain", "-m", "llama3-70b", "-c", "dgx-h100", "-g", "64", "--plan",
+           "tp=8,pp=2,dp=4,micro_batch=1,global_batch=16,sequence_parallel=true", "--analytic"});
+  INFO(r.out);
+  REQUIRE(r.code == 0);
+  CHECK(r.out.find("Collectives, one call each") != std::string::npos);
+  // TP inside the node on NVLink, PP and DP across the NICs.
+  CHECK(r.out.find("tp    all_gather          8     8  nvlink") != std::string::npos);
+  CHECK(r.out.find("pp    send_recv") != std::string::npos);
+  CHECK(r.out.find("dp    all_reduce          4     1  scaleout") != std::string::npos);
+}
+
 TEST_CASE("explain on a plan that does not fit says what overflows", "[cost][cli]") {
   const CliRun r = Run({"explain", "-m", "llama3-70b", "-c", "dgx-h100", "-g", "8", "--plan",
                         "tp=1,global_batch=8", "--analytic"});

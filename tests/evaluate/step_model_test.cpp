@@ -159,7 +159,9 @@ TEST_CASE("tensor parallelism beyond the NVLink domain is costly", "[cost]") {
   Cluster nvl = test::Nvl72();
   nvl.network[1].bandwidth_GBps = 50;
   const StepResult nv = StepModel(m, nvl, 144).Estimate(Plan(16, 1, 9, 144));
-  CHECK(nv.time.tp_comm_s < out.time.tp_comm_s / 2);
+  // A ring across two 8-NIC nodes keeps nearly NVLink's bus bandwidth (NCCL's model: min of the
+  // NVLink and the node's NICs), so what tp=16 on NVLink saves is mostly latency.
+  CHECK(nv.time.tp_comm_s < out.time.tp_comm_s);
 }
 
 TEST_CASE("expert imbalance slows MoE; drop routing caps it", "[cost]") {
@@ -240,4 +242,40 @@ TEST_CASE("analytical estimate and event simulation agree on uniform stages", "[
     CHECK(sim.simulated);
     CHECK(sim.step_time_s == Approx(est.step_time_s).epsilon(0.05));
   }
+}
+
+TEST_CASE("blocking pipeline sends are counted once, and the simulator agrees", "[cost]") {
+  const ModelSpec m = test::Gpt3_175B();
+  const Cluster c = test::DgxA100();
+  for (Schedule s : {Schedule::k1F1B, Schedule::kGpipe}) {
+    ParallelPlan p = Plan(8, 4, 1, 32);
+    p.schedule = s;
+    p.overlap_pp_comm = false;
+    const StepModel model(m, c, 32);
+    const StepResult est = model.Estimate(p);
+    const StepResult sim = model.Simulate(p);
+    INFO(ToString(s) << ": estimate " << est.step_time_s << " s, simulated " << sim.step_time_s);
+    CHECK(sim.step_time_s == Approx(est.step_time_s).epsilon(0.002));
+    p.overlap_pp_comm = true;
+    CHECK(model.Estimate(p).step_time_s < est.step_time_s);
+  }
+}
+
+TEST_CASE("interleaved: estimate and simulator hide the same DP gradient reduction", "[cost]") {
+  // Each chunk's gradients leave after its last backward, pp chunk-backwards apart in the
+  // cooldown; the estimate queues them on one stream as the simulator's DP tail does.
+  const ModelSpec m = test::Gpt3_175B();
+  const Cluster c = test::DgxH100();
+  ParallelPlan p = Plan(8, 8, 16, 1536);
+  p.schedule = Schedule::kInterleaved;
+  p.vpp = 12;
+  p.micro_batch = 3;
+  const StepModel model(m, c, p.Gpus());
+  REQUIRE(PlanViolations(m, c, p.Gpus(), p).empty());
+  const StepResult est = model.Estimate(p);
+  const StepResult sim = model.Simulate(p);
+  INFO("exposed DP: estimate " << est.time.dp_comm_exposed_s << " s, simulated "
+                               << sim.time.dp_comm_exposed_s << " s");
+  CHECK(est.time.dp_comm_exposed_s == Approx(sim.time.dp_comm_exposed_s).epsilon(0.10));
+  CHECK(est.step_time_s == Approx(sim.step_time_s).epsilon(0.02));
 }

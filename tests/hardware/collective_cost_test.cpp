@@ -28,7 +28,9 @@ TEST_CASE("a large all-reduce on one NVLink node runs at bus bandwidth", "[hardw
   const double bytes = 1e9;
   const double t = CollectiveSeconds(CollectiveOp::kAllReduce, bytes, g, c);
   const double bw = 450e9 * 0.8;
-  CHECK(t == Approx(6 * 3e-6 + bytes * 2 * 7 / 8 / bw).epsilon(1e-9));
+  // NCCL's ring/Simple (no NVLS on this cluster): base 8.4 µs + 2(n-1) = 14 NVLink hops at the
+  // cluster's 3 µs, then the bus bytes at the link's bandwidth.
+  CHECK(t == Approx(8.4e-6 + 14 * 3e-6 + bytes * 2 * 7 / 8 / bw).epsilon(1e-9));
   // Profile fit replaces the datasheet: time = latency + bus bytes / bandwidth.
   auto profile = std::make_shared<CalibrationProfile>();
   profile->collectives["all_reduce"]["nvlink"] = {20, 360, 0.99, 10};
@@ -37,14 +39,16 @@ TEST_CASE("a large all-reduce on one NVLink node runs at bus bandwidth", "[hardw
   CHECK(fit == Approx(6 * 20e-6 + bytes * 2 * 7 / 8 / 360e9).epsilon(1e-9));
 }
 
-TEST_CASE("DP ring all-reduce per-GPU time barely grows with N", "[hardware]") {
+TEST_CASE("DP all-reduce per-GPU time barely grows with N: NCCL turns to the tree", "[hardware]") {
   const Cluster c = test::DgxH100();
   const double bytes = 1e9;
   const double t16 = CollectiveSeconds(CollectiveOp::kAllReduce, bytes, PlaceGroup(16, 8, c), c);
   const double t1024 =
       CollectiveSeconds(CollectiveOp::kAllReduce, bytes, PlaceGroup(1024, 8, c), c);
   CHECK(t1024 > t16);
-  CHECK(t1024 < 1.1 * t16);
+  // A ring over 1,024 nodes would add 2,046 network hops (20 ms); the tree's 2 log2(nodes) hops
+  // cost its 2 / 0.92 bandwidth instead of the ring's 2(n - 1)/n.
+  CHECK(t1024 < 1.25 * t16);
 }
 
 TEST_CASE("hierarchical all-reduce moves 1/k of the data across the slow tier", "[hardware]") {

@@ -1,0 +1,69 @@
+#include "cost/zero3_comm.h"
+
+#include <algorithm>
+
+namespace paraplan {
+namespace {
+
+constexpr double kWeightBytes = 2.0;  // bf16 weights are gathered
+
+struct UnitComm {
+  double gather_s = 0, reduce_scatter_s = 0;
+};
+
+UnitComm Unit(double dense_params, double expert_params, const GroupPlacement& dense,
+              const GroupPlacement& expert, double grad_bytes, const NetworkLinks& links) {
+  UnitComm u;
+  if (dense.size > 1 && dense_params > 0) {
+    u.gather_s +=
+        CollectiveSeconds(CollectiveOp::kAllGather, dense_params * kWeightBytes, dense, links);
+    u.reduce_scatter_s +=
+        CollectiveSeconds(CollectiveOp::kReduceScatter, dense_params * grad_bytes, dense, links);
+  }
+  if (expert.size > 1 && expert_params > 0) {
+    u.gather_s +=
+        CollectiveSeconds(CollectiveOp::kAllGather, expert_params * kWeightBytes, expert, links);
+    u.reduce_scatter_s +=
+        CollectiveSeconds(CollectiveOp::kReduceScatter, expert_params * grad_bytes, expert, links);
+  }
+  return u;
+}
+
+}  // namespace
+
+Zero3Comm Zero3StageComm(const std::array<int32_t, kLayerKinds>& counts,
+                         const std::array<LayerCost, kLayerKinds>& kinds, double embed_params,
+                         const GroupPlacement& dense, const GroupPlacement& expert,
+                         double grad_bytes, const NetworkLinks& links) {
+  Zero3Comm c;
+  auto add = [&c](const UnitComm& u, double n) {
+    c.gather_s += n * u.gather_s;
+    c.reduce_scatter_s += n * u.reduce_scatter_s;
+    c.first_gather_s = std::max(c.first_gather_s, u.gather_s);
+    c.last_reduce_scatter_s = std::max(c.last_reduce_scatter_s, u.reduce_scatter_s);
+  };
+  for (int k = 0; k < kLayerKinds; ++k) {
+    if (counts[k] == 0) continue;
+    add(Unit(kinds[k].params_local, kinds[k].expert_params_local, dense, expert, grad_bytes, links),
+        counts[k]);
+  }
+  if (embed_params > 0) add(Unit(embed_params, 0, dense, expert, grad_bytes, links), 1.0);
+  return c;
+}
+
+Zero3Exposed Zero3ExposedSeconds(const Zero3Comm& comm, double forward_compute_s,
+                                 double backward_compute_s, bool overlap) {
+  Zero3Exposed e;
+  const double backward_comm = comm.gather_s + comm.reduce_scatter_s;
+  if (!overlap) {
+    e.forward_s = comm.gather_s;
+    e.backward_s = backward_comm;
+    return e;
+  }
+  e.forward_s = std::max(comm.first_gather_s, comm.gather_s - forward_compute_s);
+  e.backward_s = std::max(comm.first_gather_s + comm.last_reduce_scatter_s,
+                          backward_comm - backward_compute_s);
+  return e;
+}
+
+}  // namespace paraplan

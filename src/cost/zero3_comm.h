@@ -1,0 +1,47 @@
+// ZeRO-3 (DeepSpeed stage 3, FSDP FULL_SHARD) communication of one pipeline stage for one
+// micro-batch, unit by unit as the frameworks issue it: each layer's bf16 weights all-gathered
+// before its forward and again before its backward, and each layer's gradient reduce-scattered
+// right after its backward (Rajbhandari et al. SC'20 §5.3; Zhao et al. VLDB'23 §3.2-3.3: one
+// FSDP unit per transformer block). Every micro-batch pays all three: gradients are sharded, so
+// they are reduce-scattered each micro-batch rather than once per step. A message is one layer's
+// local weights (1/tp of the layer), so at large dp its 1/dp shards are small and the
+// collectives' latency counts (hardware/nccl_algorithms.h).
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "cost/layer_cost.h"
+#include "cost/model_dims.h"
+#include "hardware/collective_cost.h"
+
+namespace paraplan {
+
+struct Zero3Comm {
+  double gather_s = 0;               // one pass (forward or backward) of every unit's all-gather
+  double reduce_scatter_s = 0;       // every unit's gradient reduce-scatter, one micro-batch
+  double first_gather_s = 0;         // the largest unit's gather: waited for before the first layer
+  double last_reduce_scatter_s = 0;  // the largest unit's reduce-scatter: after the last layer
+};
+
+// `counts` layers of each kind, `kinds` their costs (params_local, expert_params_local), plus one
+// unit of `embed_params` (the stage's embedding and/or output layer, 0 for none). Dense weights
+// over `dense`, expert weights over `expert`; gradients of `grad_bytes` bytes per parameter.
+Zero3Comm Zero3StageComm(const std::array<int32_t, kLayerKinds>& counts,
+                         const std::array<LayerCost, kLayerKinds>& kinds, double embed_params,
+                         const GroupPlacement& dense, const GroupPlacement& expert,
+                         double grad_bytes, const NetworkLinks& links);
+
+// Exposed ZeRO-3 seconds of one micro-batch. With overlap (prefetch on a second stream) the
+// forward waits for the first unit and for whatever gathering outlasts the forward compute; the
+// backward's gathers and reduce-scatters share the group's links, so they queue behind each
+// other under the backward compute, and the last reduce-scatter follows it. Without overlap
+// every collective is on the critical path.
+struct Zero3Exposed {
+  double forward_s = 0;
+  double backward_s = 0;
+};
+Zero3Exposed Zero3ExposedSeconds(const Zero3Comm& comm, double forward_compute_s,
+                                 double backward_compute_s, bool overlap);
+
+}  // namespace paraplan

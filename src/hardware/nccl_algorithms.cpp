@@ -1,0 +1,186 @@
+#include "hardware/nccl_algorithms.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace paraplan {
+namespace {
+
+// CPU cost of posting one network step, µs (tuning.cc getNetOverhead: 1 µs on Intel x86, 2 on
+// AMD; ×3 for Simple). Intel is taken. An inter-node ring's NVLink steps cost at least this.
+constexpr double kNetOverheadUs = 1.0;
+// NVLS and NVLS-tree move 6/5 of the payload per GPU: algorithm bandwidth = bus bandwidth × 5/6
+// (tuning.cc, the bus-to-algorithm conversion).
+constexpr double kNvlsRatio = 5.0 / 6.0;
+
+int64_t Log2Floor(int64_t n) {
+  return n > 1 ? 63 - __builtin_clzll(static_cast<unsigned long long>(n)) : 0;
+}
+
+bool Reduces(CollectiveOp op) {
+  return op == CollectiveOp::kAllReduce;
+}
+
+// What every pair of one collective over one fabric shares, computed once.
+struct Context {
+  CollectiveOp op = CollectiveOp::kAllReduce;
+  bool all_reduce = false;
+  int64_t ppn = 1, nodes = 1;
+  double n = 1, log_nodes = 0, bus = 1, busfactor = 0;
+  double intra_scale = 1, inter_scale = 1;  // cluster hop / NCCL's ring/Simple hop
+};
+
+Context MakeContext(CollectiveOp op, const NcclFabric& f) {
+  Context x;
+  x.op = op;
+  x.all_reduce = Reduces(op);
+  x.ppn = std::max<int64_t>(f.ppn, 1);
+  x.nodes = std::max<int64_t>((f.ranks + x.ppn - 1) / x.ppn, 1);
+  x.n = static_cast<double>(f.ranks);
+  x.log_nodes = static_cast<double>(Log2Floor(x.nodes));
+  x.bus = NcclChannelBytesPerSecond(f);
+  x.busfactor = BusFactor(op, f.ranks);
+  x.intra_scale =
+      f.intra_hop_us / NcclHopLatencyUs(NcclAlgorithm::kRing, NcclProtocol::kSimple, false);
+  x.inter_scale =
+      f.inter_hop_us / NcclHopLatencyUs(NcclAlgorithm::kRing, NcclProtocol::kSimple, true);
+  return x;
+}
+
+bool Offered(const Context& x, NcclAlgorithm a, NcclProtocol p, const NcclFabric& f) {
+  const bool simple = p == NcclProtocol::kSimple;
+  switch (a) {
+    case NcclAlgorithm::kRing:
+      return true;
+    case NcclAlgorithm::kTree:
+      return x.all_reduce;
+    case NcclAlgorithm::kNvls:
+      return simple && f.nvls && x.nodes == 1;
+    case NcclAlgorithm::kNvlsTree:
+      return simple && f.nvls && x.nodes > 1 && x.all_reduce && x.ppn > 1;
+    case NcclAlgorithm::kPat:
+      return simple && !x.all_reduce && x.nodes > 1 && x.ppn == 1;
+  }
+  return false;
+}
+
+double LatencyUs(const Context& x, NcclAlgorithm a, NcclProtocol p) {
+  double intra = NcclHopLatencyUs(a, p, false) * x.intra_scale;
+  const double inter = NcclHopLatencyUs(a, p, true) * x.inter_scale;
+  const double base = NcclBaseLatencyUs(a, p);
+  switch (a) {
+    case NcclAlgorithm::kRing: {
+      const double steps = x.all_reduce ? 2.0 * (x.n - 1.0) : x.n - 1.0;
+      double inter_steps = 0;
+      if (x.nodes > 1) {
+        const double nodes = static_cast<double>(x.nodes);
+        inter_steps = x.all_reduce ? 2.0 * nodes : nodes - 1.0;
+        intra = std::max(intra, kNetOverheadUs * (p == NcclProtocol::kSimple ? 3.0 : 1.0));
+      }
+      inter_steps = std::min(inter_steps, steps);
+      return base + (steps - inter_steps) * intra + inter_steps * inter;
+    }
+    case NcclAlgorithm::kTree:
+      return base + 2.0 * ((static_cast<double>(x.ppn) - 1.0) * intra + x.log_nodes * inter);
+    case NcclAlgorithm::kNvls:
+      return base + intra;
+    case NcclAlgorithm::kNvlsTree:
+      return base + intra + 2.0 * x.log_nodes * inter;
+    case NcclAlgorithm::kPat:
+      // One network step per doubling of the node count (log2 of nodes, rounded up).
+      return base + static_cast<double>(Log2Floor(2 * x.nodes - 1)) * inter;
+  }
+  return base;
+}
+
+// Bytes each GPU's links carry per payload byte, over the bus bandwidth: the nccl-tests bus
+// factor for rings and PAT, 2 for the tree (up, then down), 6/5 for NVLS.
+double TrafficFactor(const Context& x, NcclAlgorithm a) {
+  if (a == NcclAlgorithm::kTree) return 2.0;
+  if (a == NcclAlgorithm::kNvls || a == NcclAlgorithm::kNvlsTree) return 1.0 / kNvlsRatio;
+  return x.busfactor;
+}
+
+NcclCost Pair(const Context& x, NcclAlgorithm a, NcclProtocol p, double bytes,
+              const NcclFabric& f) {
+  NcclCost c{a, p, 0, 0, -1};
+  double bus = x.bus;
+  // NVLS-tree: the tree half crosses the network at half the NICs' rate beyond two nodes.
+  if (a == NcclAlgorithm::kNvlsTree && x.nodes > 2) {
+    bus = std::min(f.intra_bytes_per_s, static_cast<double>(x.ppn) * f.inter_bytes_per_s / 2.0);
+  }
+  bus *= NcclProtocolFraction(a, p, x.all_reduce, x.nodes, x.ppn);
+  if (!(bus > 0)) return c;
+  c.algo_bytes_per_s = bus / TrafficFactor(x, a);
+  c.latency_s = LatencyUs(x, a, p) * 1e-6;
+  c.seconds = c.latency_s + bytes / c.algo_bytes_per_s;
+  return c;
+}
+
+bool Costed(CollectiveOp op, const NcclFabric& f) {
+  return f.ranks >= 2 && (op == CollectiveOp::kAllReduce || op == CollectiveOp::kAllGather ||
+                          op == CollectiveOp::kReduceScatter);
+}
+
+}  // namespace
+
+double NcclChannelBytesPerSecond(const NcclFabric& f) {
+  const int64_t ppn = std::max<int64_t>(f.ppn, 1);
+  if (f.ranks <= ppn) return f.intra_bytes_per_s;
+  return std::min(f.intra_bytes_per_s, static_cast<double>(ppn) * f.inter_bytes_per_s);
+}
+
+NcclCost NcclPairCost(CollectiveOp op, NcclAlgorithm a, NcclProtocol p, double bytes,
+                      const NcclFabric& f) {
+  if (!Costed(op, f)) return NcclCost{a, p, 0, 0, -1};
+  const Context x = MakeContext(op, f);
+  if (!Offered(x, a, p, f)) return NcclCost{a, p, 0, 0, -1};
+  return Pair(x, a, p, bytes, f);
+}
+
+NcclCost NcclFastest(CollectiveOp op, double bytes, const NcclFabric& f) {
+  NcclCost best{NcclAlgorithm::kRing, NcclProtocol::kSimple, 0, 0, 0};
+  if (!Costed(op, f)) return best;
+  const Context x = MakeContext(op, f);
+  bool found = false;
+  for (int a = 0; a < kNcclAlgorithms; ++a) {
+    for (int p = 0; p < kNcclProtocols; ++p) {
+      const auto algo = static_cast<NcclAlgorithm>(a);
+      const auto proto = static_cast<NcclProtocol>(p);
+      if (!Offered(x, algo, proto, f)) continue;
+      const NcclCost c = Pair(x, algo, proto, bytes, f);
+      if (c.seconds < 0) continue;
+      if (!found || c.seconds < best.seconds) best = c;
+      found = true;
+    }
+  }
+  return best;
+}
+
+double NcclFastestSeconds(CollectiveOp op, double bytes, const NcclFabric& f) {
+  if (!Costed(op, f)) return 0.0;
+  using A = NcclAlgorithm;
+  using P = NcclProtocol;
+  const Context x = MakeContext(op, f);
+  const double per_bus_byte = bytes / x.bus;  // seconds per payload byte at the channels' rate
+  double best = -1;
+  auto consider = [&](A a, P p, double traffic) {
+    const double frac = NcclProtocolFraction(a, p, x.all_reduce, x.nodes, x.ppn);
+    const double t = LatencyUs(x, a, p) * 1e-6 + per_bus_byte * traffic / frac;
+    if (best < 0 || t < best) best = t;
+  };
+  const double tree_or_ring = x.busfactor;
+  for (int p = 0; p < kNcclProtocols; ++p) {
+    const auto proto = static_cast<P>(p);
+    consider(A::kRing, proto, tree_or_ring);
+    if (x.all_reduce) consider(A::kTree, proto, 2.0);
+  }
+  if (Offered(x, A::kNvls, P::kSimple, f)) consider(A::kNvls, P::kSimple, 1.0 / kNvlsRatio);
+  if (Offered(x, A::kPat, P::kSimple, f)) consider(A::kPat, P::kSimple, x.busfactor);
+  if (Offered(x, A::kNvlsTree, P::kSimple, f)) {
+    best = std::min(best, Pair(x, A::kNvlsTree, P::kSimple, bytes, f).seconds);
+  }
+  return best;
+}
+
+}  // namespace paraplan

@@ -1,0 +1,82 @@
+#include "cost/zero3_comm.h"
+
+#include <catch2/catch.hpp>
+
+#include "cost/model_dims.h"
+#include "cost/plan_evaluation.h"
+#include "test_specs.h"
+
+using namespace paraplan;
+
+TEST_CASE("ZeRO-3 gathers and reduce-scatters layer by layer", "[cost]") {
+  const Cluster c = test::DgxH100();
+  const NetworkLinks links = ResolveNetworkLinks(c);
+  const GroupPlacement dp = PlaceGroup(64, 8, c);  // one GPU per node
+  const GroupPlacement one = PlaceGroup(1, 1, c);
+  std::array<LayerCost, kLayerKinds> kinds{};
+  kinds[0].params_local = 100e6;
+  const std::array<int32_t, kLayerKinds> counts{10, 0, 0, 0};
+  const Zero3Comm z = Zero3StageComm(counts, kinds, 0, dp, one, 4.0, links);
+  const double gather = CollectiveSeconds(CollectiveOp::kAllGather, 200e6, dp, links);
+  const double rs = CollectiveSeconds(CollectiveOp::kReduceScatter, 400e6, dp, links);
+  CHECK(z.gather_s == Approx(10 * gather));
+  CHECK(z.reduce_scatter_s == Approx(10 * rs));
+  CHECK(z.first_gather_s == Approx(gather));
+  CHECK(z.last_reduce_scatter_s == Approx(rs));
+  // Ten per-layer gathers cost more than one of the whole stage: each pays the latency.
+  CHECK(z.gather_s > CollectiveSeconds(CollectiveOp::kAllGather, 2e9, dp, links));
+  // No data parallelism, nothing to move.
+  const Zero3Comm none = Zero3StageComm(counts, kinds, 0, one, one, 4.0, links);
+  CHECK(none.gather_s == 0);
+  CHECK(none.reduce_scatter_s == 0);
+}
+
+TEST_CASE("ZeRO-3's backward gathers and reduce-scatters share the links", "[cost]") {
+  Zero3Comm z;
+  z.gather_s = 1.0;
+  z.reduce_scatter_s = 2.0;
+  z.first_gather_s = 0.1;
+  z.last_reduce_scatter_s = 0.2;
+  const Zero3Exposed hidden = Zero3ExposedSeconds(z, 5.0, 10.0, true);
+  CHECK(hidden.forward_s == Approx(0.1));         // the first layer's gather
+  CHECK(hidden.backward_s == Approx(0.1 + 0.2));  // first gather + last reduce-scatter
+  // Backward compute of 2 s cannot hide 1 s of gathers and 2 s of reduce-scatters.
+  const Zero3Exposed tight = Zero3ExposedSeconds(z, 0.5, 2.0, true);
+  CHECK(tight.forward_s == Approx(0.5));
+  CHECK(tight.backward_s == Approx(1.0));
+  const Zero3Exposed serial = Zero3ExposedSeconds(z, 5.0, 10.0, false);
+  CHECK(serial.forward_s == Approx(1.0));
+  CHECK(serial.backward_s == Approx(3.0));
+}
+
+TEST_CASE("TP across nodes keeps the NICs busy; a ZeRO-3 group crossing them shares that",
+          "[cost]") {
+  const ModelSpec m = test::Gpt3_175B();
+  const Cluster c = test::DgxH100();
+  const ModelDims d = BuildModelDims(m);
+  const NetworkLinks links = ResolveNetworkLinks(c);
+  ParallelPlan p;
+  p.tp = 16;
+  p.dp = 4;
+  p.zero = 3;
+  p.micro_batch = 1;
+  p.global_batch = 8;
+  p.sequence_parallel = true;
+  PlanEvaluation across;
+  EvaluatePlanTime(d, c, links, p, &across);
+  const LayerCost& layer = across.kinds[0];
+  // The tp=16 group spans two 8-GPU nodes: its all-gathers and reduce-scatters use the NICs.
+  CHECK(layer.net_fwd_s > 0);
+  CHECK(layer.net_bwd_s == Approx(layer.net_fwd_s));
+  p.tp = 8;
+  p.dp = 8;
+  PlanEvaluation inside;
+  EvaluatePlanTime(d, c, links, p, &inside);
+  CHECK(inside.kinds[0].net_fwd_s == 0);  // tp=8 stays on NVLink
+  // The stage's ZeRO-3 exposure is at least what the pass leaves after the TP traffic.
+  const StageDp& dp = across.dp[0];
+  const double layers = static_cast<double>(d.layers);
+  const double f_before = across.times[0].f - across.comm[0].zero3_s;  // at most the pre-ZeRO f
+  CHECK(across.comm[0].zero3_s >=
+        dp.zero3.gather_s - std::max(0.0, f_before - layers * layer.net_fwd_s) - 1e-9);
+}

@@ -1,0 +1,164 @@
+#include "hardware/nccl_algorithms.h"
+
+#include <catch2/catch.hpp>
+
+using namespace paraplan;
+
+namespace {
+
+// NCCL's reference hop latencies (3.4 µs NVLink, 14 µs network for ring/Simple), so every
+// (algorithm, protocol) hop is NCCL's table value.
+NcclFabric Node(int64_t ranks, int64_t ppn, bool nvls) {
+  NcclFabric f;
+  f.ranks = ranks;
+  f.ppn = ppn;
+  f.intra_bytes_per_s = 360e9;
+  f.inter_bytes_per_s = 45e9;
+  f.nvls = nvls;
+  return f;
+}
+
+double Seconds(CollectiveOp op, NcclAlgorithm a, NcclProtocol p, double bytes,
+               const NcclFabric& f) {
+  return NcclPairCost(op, a, p, bytes, f).seconds;
+}
+
+constexpr auto kAR = CollectiveOp::kAllReduce;
+constexpr auto kAG = CollectiveOp::kAllGather;
+constexpr auto kRS = CollectiveOp::kReduceScatter;
+
+}  // namespace
+
+TEST_CASE("ring all-reduce in one node: NCCL's latency and bandwidth terms", "[hardware]") {
+  const NcclFabric f = Node(8, 8, false);
+  const double s = 64e6;
+  // Simple: base 8.4 µs + 2(n-1) = 14 NVLink hops of 3.4 µs; bus bytes 2(n-1)/n at full rate.
+  CHECK(Seconds(kAR, NcclAlgorithm::kRing, NcclProtocol::kSimple, s, f) ==
+        Approx(8.4e-6 + 14 * 3.4e-6 + s * 1.75 / 360e9));
+  // LL: base 6.6 + 14 × 0.6 µs, a quarter of the bandwidth (all-reduce).
+  CHECK(Seconds(kAR, NcclAlgorithm::kRing, NcclProtocol::kLL, s, f) ==
+        Approx(6.6e-6 + 14 * 0.6e-6 + s * 1.75 / (360e9 / 4)));
+  // LL128: base 14 + 14 × 1.9 µs, 0.92 of the bandwidth.
+  CHECK(Seconds(kAR, NcclAlgorithm::kRing, NcclProtocol::kLL128, s, f) ==
+        Approx(14e-6 + 14 * 1.9e-6 + s * 1.75 / (360e9 * 0.92)));
+}
+
+TEST_CASE("all-gather and reduce-scatter rings take n-1 steps; LL is a third", "[hardware]") {
+  const NcclFabric f = Node(8, 8, false);
+  const double s = 8e6;
+  CHECK(Seconds(kAG, NcclAlgorithm::kRing, NcclProtocol::kSimple, s, f) ==
+        Approx(8.4e-6 + 7 * 3.4e-6 + s * 7 / 8 / 360e9));
+  CHECK(Seconds(kRS, NcclAlgorithm::kRing, NcclProtocol::kLL, s, f) ==
+        Approx(6.6e-6 + 7 * 0.6e-6 + s * 7 / 8 / (360e9 / 3)));
+  CHECK(Seconds(kAG, NcclAlgorithm::kTree, NcclProtocol::kSimple, s, f) < 0);  // all-reduce only
+}
+
+TEST_CASE("ring across nodes: network steps and the node's NICs", "[hardware]") {
+  // 4 nodes × 8 GPUs: 2(n-1) = 62 steps, 2 × nodes = 8 of them on the network; the NVLink steps
+  // cost at least the 3 µs network post overhead (Simple: 3 × 1 µs) and 3.4 µs is more.
+  const NcclFabric f = Node(32, 8, false);
+  const double s = 256e6;
+  const double bus = std::min(360e9, 8 * 45e9);
+  CHECK(NcclChannelBytesPerSecond(f) == Approx(bus));
+  CHECK(Seconds(kAR, NcclAlgorithm::kRing, NcclProtocol::kSimple, s, f) ==
+        Approx(8.4e-6 + 54 * 3.4e-6 + 8 * 14e-6 + s * 2 * 31 / 32 / bus));
+  // LL's NVLink hop 0.6 µs is raised to the 1 µs post overhead.
+  CHECK(Seconds(kAR, NcclAlgorithm::kRing, NcclProtocol::kLL, s, f) ==
+        Approx(6.6e-6 + 54 * 1.0e-6 + 8 * 2.7e-6 + s * 2 * 31 / 32 / (bus / 4)));
+  // One GPU per node (a DP group across rails): its one NIC, LL128 at 0.7.
+  const NcclFabric rail = Node(16, 1, false);
+  CHECK(NcclChannelBytesPerSecond(rail) == Approx(45e9));
+  CHECK(NcclPairCost(kAR, NcclAlgorithm::kRing, NcclProtocol::kLL128, s, rail).algo_bytes_per_s ==
+        Approx(45e9 * 0.7 / (2.0 * 15 / 16)));
+}
+
+TEST_CASE("tree all-reduce: log2(nodes) network hops, twice the payload", "[hardware]") {
+  const NcclFabric f = Node(64, 8, false);  // 8 nodes
+  const double s = 32e6;
+  const double bus = 360e9 * 0.92;
+  CHECK(Seconds(kAR, NcclAlgorithm::kTree, NcclProtocol::kSimple, s, f) ==
+        Approx(0 + 2 * (7 * 28e-6 + 3 * 28e-6) + 2 * s / bus));
+  CHECK(Seconds(kAR, NcclAlgorithm::kTree, NcclProtocol::kLL, s, f) ==
+        Approx(6.8e-6 + 2 * (7 * 0.6e-6 + 3 * 5.0e-6) + 2 * s / (bus / 3.8)));
+  CHECK(Seconds(kAR, NcclAlgorithm::kTree, NcclProtocol::kLL128, s, f) ==
+        Approx(14e-6 + 2 * (7 * 1.25e-6 + 3 * 8.5e-6) + 2 * s / (bus * 120 / 128)));
+}
+
+TEST_CASE("NVLS in one NVSwitch domain, NVLS-tree across, PAT at one GPU per node", "[hardware]") {
+  const double s = 128e6;
+  const NcclFabric node = Node(8, 8, true);
+  // NVLS: one 23 µs NVLink step, 6/5 of the payload per GPU; all-gather and reduce-scatter too.
+  CHECK(Seconds(kAR, NcclAlgorithm::kNvls, NcclProtocol::kSimple, s, node) ==
+        Approx(23e-6 + s * 1.2 / 360e9));
+  CHECK(Seconds(kAG, NcclAlgorithm::kNvls, NcclProtocol::kSimple, s, node) > 0);
+  CHECK(Seconds(kRS, NcclAlgorithm::kNvls, NcclProtocol::kSimple, s, node) > 0);
+  CHECK(Seconds(kAR, NcclAlgorithm::kNvls, NcclProtocol::kLL, s, node) < 0);  // Simple only
+  CHECK(Seconds(kAR, NcclAlgorithm::kNvls, NcclProtocol::kSimple, s, Node(8, 8, false)) < 0);
+  // NVLS-tree over 4 nodes: 23 µs + 2 log2(4) network hops of 14 µs, NICs at half rate.
+  const NcclFabric four = Node(32, 8, true);
+  CHECK(Seconds(kAR, NcclAlgorithm::kNvls, NcclProtocol::kSimple, s, four) < 0);
+  CHECK(Seconds(kAR, NcclAlgorithm::kNvlsTree, NcclProtocol::kSimple, s, four) ==
+        Approx(23e-6 + 4 * 14e-6 + s * 1.2 / std::min(360e9, 8 * 45e9 / 2)));
+  // PAT: all-gather at one GPU per node over 16 nodes, ceil(log2 16) = 4 network hops.
+  const NcclFabric rail = Node(16, 1, false);
+  CHECK(Seconds(kAG, NcclAlgorithm::kPat, NcclProtocol::kSimple, s, rail) ==
+        Approx(8.4e-6 + 4 * 14e-6 + s * 15 / 16 / 45e9));
+  CHECK(Seconds(kAG, NcclAlgorithm::kPat, NcclProtocol::kSimple, s, Node(16, 2, false)) < 0);
+  CHECK(Seconds(kAR, NcclAlgorithm::kPat, NcclProtocol::kSimple, s, rail) < 0);
+}
+
+TEST_CASE("NCCL's choice: LL when latency rules, Simple or NVLS when bandwidth does",
+          "[hardware]") {
+  const NcclFabric node = Node(8, 8, true);
+  const NcclCost tiny = NcclFastest(kAR, 4096, node);
+  CHECK(tiny.protocol == NcclProtocol::kLL);
+  const NcclCost big = NcclFastest(kAR, 1e9, node);
+  CHECK(big.algorithm == NcclAlgorithm::kNvls);
+  const NcclCost ring = NcclFastest(kAR, 1e9, Node(8, 8, false));
+  CHECK(ring.algorithm == NcclAlgorithm::kRing);
+  CHECK(ring.protocol == NcclProtocol::kSimple);
+  // Mid-size all-reduce over 128 nodes: the tree's log depth beats the ring's 254 steps.
+  const NcclCost mid = NcclFastest(kAR, 4e6, Node(128, 1, false));
+  CHECK(mid.algorithm == NcclAlgorithm::kTree);
+  // Small all-gathers of a 1/dp shard at one GPU per node: PAT.
+  CHECK(NcclFastest(kAG, 1e6, Node(1024, 1, false)).algorithm == NcclAlgorithm::kPat);
+  // The fastest is never slower than any pair.
+  for (int a = 0; a < kNcclAlgorithms; ++a) {
+    for (int p = 0; p < kNcclProtocols; ++p) {
+      const NcclCost c =
+          NcclPairCost(kAR, static_cast<NcclAlgorithm>(a), static_cast<NcclProtocol>(p), 1e7, node);
+      if (c.seconds >= 0) CHECK(NcclFastest(kAR, 1e7, node).seconds <= c.seconds);
+    }
+  }
+  CHECK(NcclFastest(kAR, 1e6, Node(1, 1, true)).seconds == 0);
+}
+
+TEST_CASE("latency grows with the rank count and the cluster's hop latency", "[hardware]") {
+  NcclFabric small = Node(64, 8, false), large = Node(4096, 8, false);
+  CHECK(NcclFastest(kAG, 1e6, large).latency_s > NcclFastest(kAG, 1e6, small).latency_s);
+  // A cluster file's 3 µs NVLink hop scales every NVLink hop by 3/3.4.
+  NcclFabric scaled = Node(8, 8, false);
+  scaled.intra_hop_us = 3.0;
+  CHECK(NcclPairCost(kAR, NcclAlgorithm::kRing, NcclProtocol::kLL, 1e3, scaled).latency_s ==
+        Approx((6.6 + 14 * 0.6 * 3.0 / 3.4) * 1e-6));
+}
+
+TEST_CASE("the hot path's seconds are NcclFastest's", "[hardware]") {
+  for (bool nvls : {false, true}) {
+    for (int64_t ranks : {2, 8, 16, 64, 1024}) {
+      for (int64_t ppn : {1, 2, 8}) {
+        if (ppn > ranks) continue;
+        NcclFabric f = Node(ranks, ppn, nvls);
+        f.intra_hop_us = 3.0;
+        f.inter_hop_us = 10.0;
+        for (CollectiveOp op : {kAR, kAG, kRS}) {
+          for (double bytes : {1e3, 1e5, 1e7, 1e9}) {
+            INFO(ranks << " ranks, " << ppn << " per node, nvls " << nvls << ", " << bytes);
+            CHECK(NcclFastestSeconds(op, bytes, f) ==
+                  Approx(NcclFastest(op, bytes, f).seconds).epsilon(1e-12));
+          }
+        }
+      }
+    }
+  }
+}
