@@ -242,10 +242,16 @@ const std::vector<KnobEntry>& KnobTable() {
        [](PlanConstraints& p, const std::vector<std::string>& v) {
          RecipeOf(p).fp8_act_cache = ParseBool(OneValue(v));
        }},
-      {"optimizer_moments",
+      {"optimizer_offload",
        [](PlanConstraints& p, const std::vector<std::string>& v) {
-         RecipeOf(p).optimizer_moments = ParseEnum(OneValue(v), MomentDtypeNames());
+         const double f = ParseNumber(OneValue(v), 0.0, true);
+         if (f > 1) throw InputError("must be a fraction in [0, 1], got " + OneValue(v));
+         RecipeOf(p).optimizer_offload = f;
        }},
+      {"optimizer_moments",
+       [](PlanConstraints& p,
+          const std::vector<std::string>&
+              v) { RecipeOf(p).optimizer_moments = ParseEnum(OneValue(v), MomentDtypeNames()); }},
   };
   return kTable;
 }

@@ -285,7 +285,15 @@ StageDp StageDataParallel(const Cluster& c, const NetworkLinks& links, const Par
   const double dense_shard = p.zero >= 1 ? D(s.groups.dp_cp.size) : 1.0;
   const double expert_shard = p.zero >= 1 ? D(s.groups.edp.size) : 1.0;
   const double local = dense / dense_shard + expert / expert_shard;
-  dp.optimizer_s = MemoryBoundSeconds(c, local * OptimizerTrafficBytes(p.recipe.optimizer_moments));
+  const double offload = p.recipe.optimizer_offload;
+  dp.optimizer_s = MemoryBoundSeconds(
+      c, local * (1 - offload) * OptimizerTrafficBytes(p.recipe.optimizer_moments));
+  if (offload > 0 && c.gpu.host_link_GBps > 0) {
+    // Megatron-LM's HybridDeviceOptimizer: the offloaded share's fp32 gradients go to the host
+    // and its fp32 parameters come back, one direction each, not overlapped with compute (the
+    // CPU's Adam itself is not costed: docs/cost-model.md).
+    dp.optimizer_s += local * offload * kGradBytes / (c.gpu.host_link_GBps * 1e9);
+  }
   return dp;
 }
 
@@ -502,7 +510,8 @@ StageMemoryInput StageMemoryInputOf(const ModelDims& d, const ParallelPlan& p,
   }
   in.comm_buffer_bytes = buffers;
   in.keep_gathered = keep_gathered;
-  in.optimizer_state_bytes = OptimizerStateBytes(p.recipe.optimizer_moments);
+  in.optimizer_state_bytes =
+      OptimizerStateBytes(p.recipe.optimizer_moments) * (1 - p.recipe.optimizer_offload);
   return in;
 }
 

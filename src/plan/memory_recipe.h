@@ -30,9 +30,13 @@ struct MemoryRecipe {
   uint32_t recompute_modules = 0;
   bool fp8_act_cache = false;  // Linear inputs cached in FP8 for backward (DeepSeek-V3)
   MomentDtype optimizer_moments = MomentDtype::kFp32;
+  // Share of the optimizer state (master weights and moments) kept and updated in host memory
+  // (Megatron-LM --optimizer-cpu-offload --optimizer-offload-fraction), 0..1.
+  double optimizer_offload = 0;
 
   bool IsDefault() const {
-    return recompute_modules == 0 && !fp8_act_cache && optimizer_moments == MomentDtype::kFp32;
+    return recompute_modules == 0 && !fp8_act_cache && optimizer_moments == MomentDtype::kFp32 &&
+           optimizer_offload == 0;
   }
   // The modules selective recompute redoes (the default when none were named).
   uint32_t SelectiveModules() const {

@@ -32,6 +32,7 @@ Json PlanToJson(const ParallelPlan& p) {
     }
     if (p.recipe.fp8_act_cache) j.Set("fp8_act_cache", true);
     j.Set("optimizer_moments", ToString(p.recipe.optimizer_moments));
+    j.Set("optimizer_offload", p.recipe.optimizer_offload);
   }
   return j;
 }
