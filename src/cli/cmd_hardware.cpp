@@ -29,6 +29,7 @@ Json ClusterToJson(const Cluster& c) {
       .Set("memory_GiB", c.gpu.memory_GiB)
       .Set("memory_bandwidth_GBps", c.gpu.memory_bandwidth_GBps)
       .Set("peak_tflops", std::move(peaks));
+  if (c.gpu.host_link_GBps > 0) gpu.Set("host_link_GBps", c.gpu.host_link_GBps);
   Json network = Json::MakeArray();
   for (const NetworkTier& t : c.network) {
     Json tier = Json::MakeObject();
@@ -60,6 +61,9 @@ void PrintTable(const Cluster& c, std::ostream& out) {
   out << "gpu       " << c.gpu.name << "\n";
   out << "memory    " << FormatShortest(c.gpu.memory_GiB) << " GiB at "
       << FormatShortest(c.gpu.memory_bandwidth_GBps) << " GB/s\n";
+  if (c.gpu.host_link_GBps > 0) {
+    out << "host link " << FormatShortest(c.gpu.host_link_GBps) << " GB/s per direction\n";
+  }
   out << "peak      " << Peak("bf16", p.bf16) << ", " << Peak("fp16", p.fp16) << ", "
       << Peak("fp8", p.fp8) << ", " << Peak("tf32", p.tf32) << ", " << Peak("fp32", p.fp32)
       << " (dense)\n";

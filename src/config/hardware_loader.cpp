@@ -15,7 +15,7 @@ namespace {
 
 const std::vector<std::string> kClusterKeys = {"name", "gpu", "network", "profile"};
 const std::vector<std::string> kGpuKeys = {"name", "memory_GiB", "memory_bandwidth_GBps",
-                                           "peak_tflops"};
+                                           "host_link_GBps", "peak_tflops"};
 const std::vector<std::string> kPeakKeys = {"fp32", "tf32", "bf16", "fp16", "fp8"};
 const std::vector<std::string> kTierKeys = {
     "name", "span", "bandwidth_GBps", "latency_us", "oversubscription", "nvls"};
@@ -37,6 +37,7 @@ GpuSpec ReadGpu(const YamlNode& node) {
   gpu.name = map.Required("name").AsString();
   gpu.memory_GiB = map.Required("memory_GiB").AsPositiveDouble();
   gpu.memory_bandwidth_GBps = map.Required("memory_bandwidth_GBps").AsPositiveDouble();
+  gpu.host_link_GBps = map.PositiveDouble("host_link_GBps", 0);
   gpu.peak_tflops = ReadPeaks(map.Required("peak_tflops"));
   return gpu;
 }

@@ -1,5 +1,6 @@
 #include "config/plan_loader.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <utility>
@@ -116,6 +117,24 @@ StageLayoutRule& LayoutOf(PlanConstraints& p) {
   return *p.layout;
 }
 
+MemoryRecipe& RecipeOf(PlanConstraints& p) {
+  if (!p.recipe) p.recipe = MemoryRecipe{};
+  return *p.recipe;
+}
+
+// Megatron-LM's --recompute-modules as one value, names joined by '+' ("core_attn+moe_act").
+uint32_t ParseRecomputeModules(const std::string& text) {
+  uint32_t bits = 0;
+  size_t begin = 0;
+  while (begin <= text.size()) {
+    const size_t plus = std::min(text.find('+', begin), text.size());
+    bits |=
+        static_cast<uint32_t>(ParseEnum(text.substr(begin, plus - begin), RecomputeModuleNames()));
+    begin = plus + 1;
+  }
+  return bits;
+}
+
 // Megatron-LM's layout string: layers per virtual stage and the MTP stage.
 void SetMegatronLayout(PlanConstraints& p, const std::vector<std::string>& v) {
   const MegatronLayout layout = ParseMegatronLayout(OneValue(v));
@@ -216,6 +235,24 @@ const std::vector<KnobEntry>& KnobTable() {
       PARAPLAN_BOOL_KNOB(overlap_ep_comm),
       PARAPLAN_BOOL_KNOB(overlap_pp_comm),
       PARAPLAN_BOOL_KNOB(zero3_keep_gathered),
+      {"recompute_modules",
+       [](PlanConstraints& p, const std::vector<std::string>& v) {
+         RecipeOf(p).recompute_modules = ParseRecomputeModules(OneValue(v));
+       }},
+      {"fp8_act_cache",
+       [](PlanConstraints& p, const std::vector<std::string>& v) {
+         RecipeOf(p).fp8_act_cache = ParseBool(OneValue(v));
+       }},
+      {"optimizer_offload",
+       [](PlanConstraints& p, const std::vector<std::string>& v) {
+         const double f = ParseNumber(OneValue(v), 0.0, true);
+         if (f > 1) throw InputError("must be a fraction in [0, 1], got " + OneValue(v));
+         RecipeOf(p).optimizer_offload = f;
+       }},
+      {"optimizer_moments",
+       [](PlanConstraints& p,
+          const std::vector<std::string>&
+              v) { RecipeOf(p).optimizer_moments = ParseEnum(OneValue(v), MomentDtypeNames()); }},
   };
   return kTable;
 }

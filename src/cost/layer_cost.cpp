@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "cost/activation_terms.h"
 #include "cost/compute_cost.h"
 #include "cost/op_checkpoint.h"
 #include "hardware/collective_cost.h"
@@ -75,24 +76,11 @@ void MlpWork(const ModelDims& d, int kind, const PlanShape& p, const Cluster& c,
   }
 }
 
-// Activations kept for backward (no recompute), FlashAttention (no s x s matrix), no dropout.
+// Activations kept for backward (no recompute), FlashAttention (no s x s matrix), no dropout:
+// the sum of cost/activation_terms.h's terms.
 void Activations(const ModelDims& d, int kind, const PlanShape& p, LayerCost& out) {
-  const double t = p.tokens, tn = p.norm_tokens, h = d.hidden, tp = p.tp;
-  const double heads = d.heads / tp;
-  const double kv = d.mla ? heads : std::max(d.kv_heads / tp, 1.0);
-  double bytes = kAct * tn * h * 2;  // norm in, qkv in
-  bytes += kAct * t * (heads * d.qk_head_dim + kv * (d.qk_head_dim + d.v_head_dim));  // q, k, v
-  bytes += kAct * t * heads * d.v_head_dim + 4.0 * t * heads;  // attention out (proj in), lse
-  if (d.mla) bytes += kAct * t * (d.q_lora + d.kv_lora + d.rope_dim);  // latents
-  bytes += kAct * tn * h * 2;                                          // norm in, MLP in
-  if (!(kind & 1)) {
-    bytes += kAct * t * (d.ffn / tp) * (d.gate + 1);  // act-fn in, down-proj in
-  } else {
-    const double routed = t / tp * d.top_k * p.moe_load * p.etp;
-    bytes += 4.0 * (t / tp) * d.experts;  // router probabilities
-    bytes += kAct * routed * (h + (d.expert_ffn / p.etp) * (d.gate + 1) + h);  // in, act, out
-    bytes += kAct * t * (d.shared_experts * d.expert_ffn / tp) * (d.gate + 1);
-  }
+  const double tn = p.norm_tokens, h = d.hidden;
+  const double bytes = ComputeActivationTerms(d, kind, p).Total();
   out.act_full_bytes = bytes;
   switch (p.recompute) {
     case Recompute::kFull:
@@ -102,8 +90,8 @@ void Activations(const ModelDims& d, int kind, const PlanShape& p, LayerCost& ou
     case Recompute::kOp:  // set by ComputeLayerCost from ComputeOpCheckpoint
       out.act_bytes = bytes;
       break;
-    case Recompute::kSelective:  // core attention is recomputed: only its softmax stats go
-      out.act_bytes = bytes - 4.0 * t * heads;
+    case Recompute::kSelective:  // set by ComputeLayerCost from ApplyMemoryRecipe
+      out.act_bytes = bytes;
       break;
     case Recompute::kNone:
       out.act_bytes = bytes;
@@ -195,6 +183,7 @@ PlanShape MakePlanShape(const ModelDims& d, const ParallelPlan& plan, const Clus
     p.moe_load = std::min(p.moe_load, plan.moe_capacity_factor);
   p.recompute = plan.recompute;
   p.precision = plan.precision;
+  p.recipe = plan.recipe;
   p.overlap_tp = plan.overlap_tp_comm;
   p.overlap_ep = plan.overlap_ep_comm;
   p.dualpipe = plan.schedule == Schedule::kDualPipe;
@@ -224,8 +213,15 @@ LayerCost ComputeLayerCost(const ModelDims& d, int kind, const PlanShape& p, con
   out.bwd_weight_s = gemm;
   out.bwd_s = 2 * gemm + attn_bwd + 2 * mem + 2 * overhead / 3;
   if (p.recompute == Recompute::kFull) out.recompute_s = out.fwd_s;
-  if (p.recompute == Recompute::kSelective) out.recompute_s = attn_fwd;
   Activations(d, kind, p, out);
+  if (p.recompute == Recompute::kSelective ||
+      (p.recompute == Recompute::kNone && p.recipe.fp8_act_cache)) {
+    // Megatron-LM's --recompute-modules (core_attn by default) and FP8 activation caching.
+    const RecipeActivations kept =
+        ApplyMemoryRecipe(d, kind, p, c, ComputeActivationTerms(d, kind, p), attn_fwd);
+    out.act_bytes = kept.kept_bytes;
+    out.recompute_s = kept.recompute_s;
+  }
   if (p.recompute == Recompute::kOp) {
     // Per-op SAC keeps the SDPA output, so attention is not redone: the unsaved mms and the
     // memory-bound ops (norms, RoPE, activation function) are.

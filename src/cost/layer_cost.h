@@ -25,6 +25,7 @@ struct PlanShape {
   Recompute recompute = Recompute::kNone;
   Precision precision = Precision::kBf16;
   bool overlap_tp = false, overlap_ep = false, dualpipe = false;
+  MemoryRecipe recipe;  // recompute modules, FP8 activation caching (cost/activation_terms.h)
   PlanPlacement groups;
 };
 

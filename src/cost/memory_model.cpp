@@ -35,7 +35,7 @@ StageMemory ComputeStageMemory(const StageMemoryInput& in, int zero, int64_t sta
   };
   out.weights_bytes = copies * sharded(kWeightBytes, zero >= 3);
   out.grads_bytes = copies * sharded(kGradBytes, zero >= 2);
-  out.optimizer_bytes = sharded(kOptimizerBytes, zero >= 1);
+  out.optimizer_bytes = sharded(in.optimizer_state_bytes, zero >= 1);
   if (zero >= 3 && in.keep_gathered) {
     out.weights_bytes += copies * sharded(kWeightBytes, false);
     out.grads_bytes += copies * sharded(kGradBytes, false);

@@ -20,6 +20,13 @@ inline constexpr double kRuntimeReserveBytes = 1.0 * 1024 * 1024 * 1024;
 // memory snapshots; 7% of the dynamic (activation + workspace) memory is budgeted.
 inline constexpr double kFragmentation = 0.07;
 
+// Optimizer state per parameter: the fp32 master copy and Adam's two moments in fp32 (12 bytes) or
+// bf16 (8 bytes: Megatron-LM --use-precision-aware-optimizer --exp-avg-dtype bf16
+// --exp-avg-sq-dtype bf16; DeepSeek-V3 report, Sec. 3.3.3 "Low-Precision Optimizer States").
+inline double OptimizerStateBytes(MomentDtype moments) {
+  return 4.0 + 2.0 * (moments == MomentDtype::kBf16 ? 2.0 : 4.0);
+}
+
 // What one stage holds, before the schedule multiplies activations.
 struct StageMemoryInput {
   double dense_params = 0;   // on this GPU after tp (incl. embedding/output on first/last stage)
@@ -31,7 +38,9 @@ struct StageMemoryInput {
   double micro_batches_held = 1;   // from MicroBatchesHeld()
   double logits_bytes = 0;         // last stage: logits + loss workspace of one micro-batch
   double comm_buffer_bytes = 0;    // DP buckets, ZeRO-3 gathered layers, SP gather buffers
-  bool duplicate_params = false;   // DualPipe keeps two copies of the parameters
+  bool duplicate_params =
+      false;  // two copies of every parameter (DualPipe ranks are summed instead: RankMemoryInput)
+  double optimizer_state_bytes = kOptimizerBytes;  // per parameter: OptimizerStateBytes
   // ZeRO-3 with zero3_keep_gathered: the stage's bf16 weights stay gathered and its fp32
   // gradients accumulate unsharded beside the shards for the whole step.
   bool keep_gathered = false;

@@ -15,8 +15,11 @@ namespace {
 
 constexpr double kAct = 2.0;
 // Adam step traffic per parameter (fp32 master, grad, m, v read; master, m, v, bf16 copy
-// written): 16 + 14 bytes.
-constexpr double kOptimizerTrafficBytes = 30.0;
+// written): 16 + 14 bytes with fp32 moments, 12 + 10 with bf16 moments.
+double OptimizerTrafficBytes(MomentDtype moments) {
+  const double m = moments == MomentDtype::kBf16 ? 2.0 : 4.0;
+  return (4 + 4 + 2 * m) + (4 + 2 * m + 2);
+}
 
 double D(int64_t v) {
   return static_cast<double>(v);
@@ -297,7 +300,15 @@ StageDp StageDataParallel(const Cluster& c, const NetworkLinks& links, const Par
   const double dense_shard = p.zero >= 1 ? D(s.groups.dp_cp.size) : 1.0;
   const double expert_shard = p.zero >= 1 ? D(s.groups.edp.size) : 1.0;
   const double local = dense / dense_shard + expert / expert_shard;
-  dp.optimizer_s = MemoryBoundSeconds(c, local * kOptimizerTrafficBytes);
+  const double offload = p.recipe.optimizer_offload;
+  dp.optimizer_s = MemoryBoundSeconds(
+      c, local * (1 - offload) * OptimizerTrafficBytes(p.recipe.optimizer_moments));
+  if (offload > 0 && c.gpu.host_link_GBps > 0) {
+    // Megatron-LM's HybridDeviceOptimizer: the offloaded share's fp32 gradients go to the host
+    // and its fp32 parameters come back, one direction each, not overlapped with compute (the
+    // CPU's Adam itself is not costed: docs/cost-model.md).
+    dp.optimizer_s += local * offload * kGradBytes / (c.gpu.host_link_GBps * 1e9);
+  }
   return dp;
 }
 
@@ -553,8 +564,35 @@ StageMemoryInput StageMemoryInputOf(const ModelDims& d, const ParallelPlan& p,
     buffers += std::min(2 * DpBucketBytes(p), cap);
   }
   in.comm_buffer_bytes = buffers;
-  in.duplicate_params = p.schedule == Schedule::kDualPipe;
   in.keep_gathered = keep_gathered;
+  in.optimizer_state_bytes =
+      OptimizerStateBytes(p.recipe.optimizer_moments) * (1 - p.recipe.optimizer_offload);
+  return in;
+}
+
+// DualPipe: rank r runs stage r of one direction and stage pp-1-r of the other (DeepSeek-V3
+// report, Sec. 3.2.1; Table 2's "2x parameters"), so it holds both stages' parameters. Its pp+1
+// held micro-batch chunks (MicroBatchesHeld) split between the two stages. An MTP module on the
+// rank that also holds the embedding shares it, and the output head is the main model's on the
+// same rank (Sec. 3.2.3, "Shared Embedding and Output Head for Multi-Token Prediction").
+StageMemoryInput RankMemoryInput(const ModelDims& d, const ParallelPlan& p, const PlanEvaluation& e,
+                                 int64_t stage) {
+  const StageKey key = KeyOf(d, p, e, stage);
+  StageMemoryInput in = StageMemoryInputOf(d, p, e, stage, key);
+  if (p.schedule != Schedule::kDualPipe) return in;
+  const int64_t mirror = p.pp - 1 - stage;
+  const StageKey other_key = KeyOf(d, p, e, mirror);
+  const StageMemoryInput other = StageMemoryInputOf(d, p, e, mirror, other_key);
+  in.dense_params += other.dense_params;
+  in.expert_params += other.expert_params;
+  if ((key.first && other_key.mtp && !other_key.first) ||
+      (other_key.first && key.mtp && !key.first)) {
+    in.dense_params -= d.embedding_params / D(p.tp);  // the MTP module's embedding is shared
+  }
+  in.act_per_micro_batch = (in.act_per_micro_batch + other.act_per_micro_batch) / 2;
+  in.act_working = std::max(in.act_working, other.act_working);
+  in.logits_bytes = std::max(in.logits_bytes, other.logits_bytes);
+  in.comm_buffer_bytes = std::max(in.comm_buffer_bytes, other.comm_buffer_bytes);
   return in;
 }
 
@@ -562,18 +600,23 @@ StageMemoryInput StageMemoryInputOf(const ModelDims& d, const ParallelPlan& p,
 
 StageMemory EvaluateStageMemory(const ModelDims& d, const ParallelPlan& p, const PlanEvaluation& e,
                                 int64_t stage) {
-  const StageMemoryInput in = StageMemoryInputOf(d, p, e, stage, KeyOf(d, p, e, stage));
-  return ComputeStageMemory(in, p.zero, stage);
+  return ComputeStageMemory(RankMemoryInput(d, p, e, stage), p.zero, stage);
 }
 
 double EvaluatePeakMemory(const ModelDims& d, const ParallelPlan& p, const PlanEvaluation& e) {
   // Stages with equal keys differ only in the micro-batches they hold, which never grows with
   // the stage index (MicroBatchesHeld), and every byte count grows with it when the activations
   // are not negative: a later stage never exceeds an earlier one with the same key.
+  double peak = 0;
+  if (p.schedule == Schedule::kDualPipe) {  // ranks r and pp-1-r hold the same stages
+    for (int64_t s = 0; s < (p.pp + 1) / 2; ++s) {
+      peak = std::max(peak, EvaluateStageMemory(d, p, e, s).TotalBytes());
+    }
+    return peak;
+  }
   constexpr int kRemembered = 8;
   std::array<StageKey, kRemembered> seen{};
   int remembered = 0, next = 0;
-  double peak = 0;
   for (int64_t s = 0; s < p.pp; ++s) {
     const StageKey key = KeyOf(d, p, e, s);
     bool dominated = false;

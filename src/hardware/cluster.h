@@ -20,6 +20,7 @@ struct GpuSpec {
   double memory_GiB = 0;
   double memory_bandwidth_GBps = 0;
   PeakTflops peak_tflops;
+  double host_link_GBps = 0;  // GPU <-> host memory, per direction (PCIe, NVLink-C2C); 0 = unknown
 };
 
 // One level of the network, innermost first. span = how many GPUs can talk inside this tier

@@ -28,6 +28,7 @@ struct PlanConstraints {
   Choice<std::array<ParallelDim, 5>> placement;
   std::optional<std::vector<int64_t>> pp_layers;  // one fixed split, or absent
   std::optional<StageLayoutRule> layout;          // one fixed rule, or absent
+  std::optional<MemoryRecipe> recipe;             // one fixed recipe, or absent
   Choice<bool> overlap_grad_reduce, overlap_param_gather, overlap_tp_comm, overlap_ep_comm,
       overlap_pp_comm, zero3_keep_gathered;
 };

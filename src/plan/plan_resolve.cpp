@@ -69,6 +69,11 @@ ParallelPlan ResolvePlan(const PlanConstraints& c, int64_t gpus, const ModelSpec
   Take(c.zero3_keep_gathered, "zero3_keep_gathered", &p.zero3_keep_gathered);
   if (c.pp_layers) p.pp_layers = *c.pp_layers;
   if (c.layout) p.layout = *c.layout;
+  if (c.recipe) p.recipe = *c.recipe;
+  // Naming recompute modules asks for selective recompute (Megatron-LM's granularity).
+  if (c.recipe && c.recipe->recompute_modules != 0 && !c.recompute) {
+    p.recompute = Recompute::kSelective;
+  }
   if (!c.global_batch) {
     throw InputError(
         "simulate needs global_batch (sequences per step), e.g. --plan "

@@ -171,6 +171,10 @@ bool CheckBatchAndKnobs(const ModelSpec& m, const Cluster& c, const ParallelPlan
   if (p.dp_bucket_MB < 0 &&
       v.Add("dp_bucket_MB must be >= 0 (0 = automatic), got " + std::to_string(p.dp_bucket_MB)))
     return true;
+  if (p.recipe.optimizer_offload > 0 && c.gpu.host_link_GBps <= 0 &&
+      v.Add("optimizer_offload needs the GPU's host link bandwidth (gpu.host_link_GBps); " +
+            c.gpu.name + " does not state one"))
+    return true;
   (void)m;
   return false;
 }

@@ -80,11 +80,18 @@ std::vector<std::string> MemoryRelief(const ParallelPlan& p, const std::string& 
     AddIf(items, p.recompute == Recompute::kNone, "recompute=selective or full");
     AddIf(items, p.recompute == Recompute::kSelective || p.recompute == Recompute::kOp,
           "recompute=full");
+    AddIf(items, p.recompute == Recompute::kSelective && p.recipe.recompute_modules == 0,
+          "recompute_modules=core_attn+layernorm+moe_act (+mla_up_proj with MLA)");
+    AddIf(items, p.recompute != Recompute::kFull && !p.recipe.fp8_act_cache,
+          "fp8_act_cache=true (Linear inputs in FP8)");
     AddIf(items, p.micro_batch > 1, "a smaller micro_batch");
     AddIf(items, p.tp > 1 && !p.sequence_parallel, "sequence_parallel=true");
     items.emplace_back("more tp/cp/pp");
   } else if (part == "optimizer state") {
     AddIf(items, p.zero == 0, "zero=1 (distributed optimizer)");
+    AddIf(items, p.recipe.optimizer_moments == MomentDtype::kFp32,
+          "optimizer_moments=bf16 (precision-aware optimizer)");
+    AddIf(items, p.recipe.optimizer_offload < 1, "optimizer_offload=0.5 (host memory)");
     items.emplace_back("more dp");
   } else if (part == "gradients") {
     AddIf(items, p.zero < 2, "zero=2");

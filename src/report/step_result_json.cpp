@@ -26,6 +26,14 @@ Json PlanToJson(const ParallelPlan& p) {
   j.Set("overlap_tp_comm", p.overlap_tp_comm).Set("overlap_ep_comm", p.overlap_ep_comm);
   j.Set("overlap_pp_comm", p.overlap_pp_comm);
   if (p.zero3_keep_gathered) j.Set("zero3_keep_gathered", true);  // written only when set
+  if (!p.recipe.IsDefault()) {  // written only when set (issue 17's memory recipe)
+    if (p.recipe.recompute_modules != 0) {
+      j.Set("recompute_modules", RecomputeModulesToString(p.recipe.recompute_modules));
+    }
+    if (p.recipe.fp8_act_cache) j.Set("fp8_act_cache", true);
+    j.Set("optimizer_moments", ToString(p.recipe.optimizer_moments));
+    j.Set("optimizer_offload", p.recipe.optimizer_offload);
+  }
   return j;
 }
 

@@ -110,6 +110,7 @@ ParallelPlan ResolveWithDefaults(const PlanConstraints& c, int64_t gpus) {
   p.placement = FirstOr(c.placement, p.placement);
   if (c.pp_layers) p.pp_layers = *c.pp_layers;
   if (c.layout) p.layout = *c.layout;
+  if (c.recipe) p.recipe = *c.recipe;
   p.overlap_grad_reduce = FirstOr(c.overlap_grad_reduce, p.overlap_grad_reduce);
   p.overlap_param_gather = FirstOr(c.overlap_param_gather, p.overlap_param_gather);
   p.overlap_tp_comm = FirstOr(c.overlap_tp_comm, p.overlap_tp_comm);

@@ -82,3 +82,12 @@ TEST_CASE("DeepSeek-V3 file: 685B with MTP and 37B active (rounded down)", "[mod
   CHECK(c.params_active >= 37 * kB);
   CHECK(c.params_active < 38 * kB);
 }
+
+TEST_CASE("GPT-OSS-120B file: 5.13B active without the input embedding", "[model]") {
+  // OpenAI, gpt-oss-120b & gpt-oss-20b model card (Aug 2025), Table 1: 116.83B total, 5.13B
+  // active per token (the input embedding not counted, the unembedding counted).
+  const std::string path = ModelPath("gpt-oss-120b");
+  if (!std::filesystem::exists(path)) return;
+  const ModelCounts c = CountModel(LoadModel(path));
+  CHECK(std::abs(c.params_active_no_embedding / (5.13 * kB) - 1) <= 0.01);
+}

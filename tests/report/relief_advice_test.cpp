@@ -43,6 +43,23 @@ TEST_CASE("Memory relief suggests only knobs the plan does not have yet", "[repo
   CHECK_FALSE(Has(MemoryRelief(plan, "other"), "smaller micro_batch"));
 }
 
+TEST_CASE("Memory relief names the memory recipe knobs the plan does not use", "[report]") {
+  ParallelPlan plan;
+  plan.recompute = Recompute::kSelective;
+  auto items = MemoryRelief(plan, "activations");
+  CHECK(Has(items, "recompute_modules="));
+  CHECK(Has(items, "fp8_act_cache=true"));
+  plan.recipe.recompute_modules = static_cast<uint32_t>(RecomputeModule::kLayernorm);
+  plan.recipe.fp8_act_cache = true;
+  items = MemoryRelief(plan, "activations");
+  CHECK_FALSE(Has(items, "recompute_modules="));
+  CHECK_FALSE(Has(items, "fp8_act_cache"));
+  CHECK(Has(MemoryRelief(plan, "optimizer state"), "optimizer_moments=bf16"));
+  plan.recipe.optimizer_moments = MomentDtype::kBf16;
+  plan.recipe.optimizer_offload = 1;
+  CHECK_FALSE(Has(MemoryRelief(plan, "optimizer state"), "optimizer_"));
+}
+
 TEST_CASE("Time relief follows the plan's recompute, precision, schedule and overlap", "[report]") {
   ParallelPlan plan;
   plan.recompute = Recompute::kFull;

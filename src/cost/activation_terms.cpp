@@ -1,0 +1,129 @@
+#include "cost/activation_terms.h"
+
+#include <algorithm>
+
+#include "cost/compute_cost.h"
+
+namespace paraplan {
+namespace {
+
+constexpr double kAct = 2.0;  // bytes per 16-bit activation element
+// FP8 caching: a Linear input in 1 byte of 2; the output projection's input in DeepSeek-V3's
+// E5M6 (12 bits of 16) (DeepSeek-V3 report, Sec. 3.3.3 "Low-Precision Storage").
+constexpr double kFp8Share = 0.5, kE5m6Share = 0.75;
+
+bool Moe(int kind) {
+  return (kind & 1) != 0;
+}
+
+double RoutedTokens(const ModelDims& d, const PlanShape& p) {
+  return p.tokens / p.tp * d.top_k * p.moe_load * p.etp;
+}
+
+// Forward seconds of the MLA up-projections (q and kv) and RoPE on q / k.
+double MlaUpSeconds(const ModelDims& d, const PlanShape& p, const Cluster& c) {
+  if (!d.mla) return 0;
+  const double t = p.tokens, heads = d.heads / p.tp;
+  const double q_in = d.q_lora > 0 ? d.q_lora : d.hidden;
+  return GemmSeconds(c, p.precision, t, heads * d.qk_head_dim, q_in) +
+         GemmSeconds(c, p.precision, t, heads * (d.qk_head_dim - d.rope_dim + d.v_head_dim),
+                     d.kv_lora) +
+         MemoryBoundSeconds(c, kAct * t * heads * d.qk_head_dim * 4);
+}
+
+// Forward seconds of one MLP of width f on `rows` tokens: its GEMMs and activation function.
+double MlpSeconds(const ModelDims& d, const PlanShape& p, const Cluster& c, double rows, double f,
+                  double gemms) {
+  return gemms * (GemmSeconds(c, p.precision, rows / gemms, d.gate * f, d.hidden) +
+                  GemmSeconds(c, p.precision, rows / gemms, d.hidden, f)) +
+         MemoryBoundSeconds(c, kAct * rows * f * (d.gate + 1));
+}
+
+// Forward seconds of a whole MoE block: router, the local experts, the shared experts.
+double MoeSeconds(const ModelDims& d, const PlanShape& p, const Cluster& c) {
+  const double local_experts = std::max(d.experts / p.ep, 1.0);
+  double s = GemmSeconds(c, p.precision, p.tokens / p.tp, d.experts, d.hidden);
+  s += MlpSeconds(d, p, c, RoutedTokens(d, p), d.expert_ffn / p.etp, local_experts);
+  if (d.shared_experts > 0) {
+    s += MlpSeconds(d, p, c, p.tokens, d.shared_experts * d.expert_ffn / p.tp, 1);
+  }
+  return s;
+}
+
+}  // namespace
+
+ActivationTerms ComputeActivationTerms(const ModelDims& d, int kind, const PlanShape& p) {
+  const double t = p.tokens, tn = p.norm_tokens, h = d.hidden, tp = p.tp;
+  const double heads = d.heads / tp;
+  const double kv = d.mla ? heads : std::max(d.kv_heads / tp, 1.0);
+  ActivationTerms a;
+  a.residual = 2 * kAct * tn * h;
+  a.norm_out = 2 * kAct * tn * h;
+  a.qkv = kAct * t * (heads * d.qk_head_dim + kv * (d.qk_head_dim + d.v_head_dim));
+  if (d.mla) a.latents = kAct * t * (d.q_lora + d.kv_lora + d.rope_dim);
+  a.attn_out = kAct * t * heads * d.v_head_dim;
+  a.softmax_stats = 4.0 * t * heads;
+  if (!Moe(kind)) {
+    const double f = d.ffn / tp;
+    a.mlp_act_in = kAct * t * f * d.gate;
+    a.mlp_act_out = kAct * t * f;
+    return a;
+  }
+  const double routed = RoutedTokens(d, p), fe = d.expert_ffn / p.etp;
+  const double fs = d.shared_experts * d.expert_ffn / tp;
+  a.router = 4.0 * (t / tp) * d.experts;
+  a.expert_in = kAct * routed * h;
+  a.expert_act_in = kAct * (routed * fe + t * fs) * d.gate;
+  a.expert_act_out = kAct * (routed * fe + t * fs);
+  a.expert_out = kAct * routed * h;
+  return a;
+}
+
+RecipeActivations ApplyMemoryRecipe(const ModelDims& d, int kind, const PlanShape& p,
+                                    const Cluster& c, const ActivationTerms& terms,
+                                    double attn_fwd_s) {
+  ActivationTerms a = terms;
+  RecipeActivations out;
+  const MemoryRecipe& r = p.recipe;
+  const bool selective = p.recompute == Recompute::kSelective;
+  bool act_recomputed = false;
+  if (selective && r.Recomputes(RecomputeModule::kCoreAttn)) {
+    a.softmax_stats = 0;
+    out.recompute_s += attn_fwd_s;
+  }
+  if (selective && r.Recomputes(RecomputeModule::kLayernorm)) {
+    a.norm_out = 0;  // two norms, each reading and writing tn x h
+    out.recompute_s += MemoryBoundSeconds(c, 2 * 2 * kAct * p.norm_tokens * d.hidden);
+  }
+  if (selective && d.mla && r.Recomputes(RecomputeModule::kMlaUpProj)) {
+    a.qkv = 0;
+    out.recompute_s += MlaUpSeconds(d, p, c);
+  }
+  if (selective && !Moe(kind) && r.Recomputes(RecomputeModule::kMlp)) {
+    out.recompute_s += MlpSeconds(d, p, c, p.tokens, d.ffn / p.tp, 1);
+    a.mlp_act_in = a.mlp_act_out = 0;
+  }
+  if (selective && Moe(kind) && r.Recomputes(RecomputeModule::kMoe)) {
+    out.recompute_s += MoeSeconds(d, p, c);
+    a.router = a.expert_in = a.expert_act_in = a.expert_act_out = a.expert_out = 0;
+  }
+  // moe_act, and FP8 caching of MoE's SwiGLU input (its output recomputed, DeepSeek-V3).
+  const bool moe_act = selective && r.Recomputes(RecomputeModule::kMoeAct);
+  if (Moe(kind) && a.expert_act_out > 0 && (moe_act || r.fp8_act_cache)) {
+    out.recompute_s += MemoryBoundSeconds(c, a.expert_act_in + a.expert_act_out);
+    a.expert_act_out = 0;
+    act_recomputed = true;
+  }
+  if (r.fp8_act_cache && p.recompute != Recompute::kFull) {
+    a.norm_out *= kFp8Share;  // QKV / MLP / router inputs
+    a.latents *= kFp8Share;   // MLA up-projection inputs
+    a.attn_out *= kE5m6Share;
+    a.mlp_act_out *= kFp8Share;  // dense down-projection input
+    a.expert_in *= kFp8Share;    // dispatched tokens (FC1 input)
+    if (act_recomputed) a.expert_act_in *= kFp8Share;
+  }
+  out.kept_bytes = a.Total();
+  return out;
+}
+
+}  // namespace paraplan

@@ -1,0 +1,49 @@
+// The activations one layer keeps for backward, term by term, and what a memory recipe
+// (plan/memory_recipe.h) does to them: Megatron-LM's --recompute-modules drop the terms the
+// module recomputes; FP8 activation caching stores Linear inputs in 1 byte (DeepSeek-V3 report,
+// Sec. 3.3.3). One layer, one micro-batch, one GPU; FlashAttention (no s x s matrix), no
+// dropout. Formulas and sources: docs/cost-model.md ("Memory recipes").
+#pragma once
+
+#include "cost/layer_cost.h"
+#include "cost/model_dims.h"
+#include "hardware/cluster.h"
+
+namespace paraplan {
+
+// Bytes per term at 16 bits (fp32 where noted), before any recipe.
+struct ActivationTerms {
+  double residual = 0;        // the two norm inputs (layer input, post-attention residual)
+  double norm_out = 0;        // the two norm outputs (QKV input, MLP/router input)
+  double qkv = 0;             // q, k, v per head (MLA: the up-projections' outputs)
+  double latents = 0;         // MLA q / kv latents (up-projection inputs)
+  double attn_out = 0;        // core-attention output (output-projection input)
+  double softmax_stats = 0;   // FlashAttention's logsumexp, fp32
+  double mlp_act_in = 0;      // dense MLP: activation-function input (gate and up)
+  double mlp_act_out = 0;     // dense MLP: down-projection input
+  double router = 0;          // router probabilities, fp32
+  double expert_in = 0;       // dispatched tokens (expert FC1 input)
+  double expert_act_in = 0;   // expert FC1 output (activation-function input), routed + shared
+  double expert_act_out = 0;  // expert FC2 input, routed + shared
+  double expert_out = 0;      // expert FC2 output (the combine's backward needs it)
+
+  double Total() const {
+    return residual + norm_out + qkv + latents + attn_out + softmax_stats + mlp_act_in +
+           mlp_act_out + router + expert_in + expert_act_in + expert_act_out + expert_out;
+  }
+};
+
+ActivationTerms ComputeActivationTerms(const ModelDims& dims, int kind, const PlanShape& shape);
+
+// What selective recompute with the plan's modules and FP8 caching keep, and the forward
+// seconds the backward redoes. `attn_fwd_s` is the layer's core-attention forward.
+struct RecipeActivations {
+  double kept_bytes = 0;
+  double recompute_s = 0;
+};
+
+RecipeActivations ApplyMemoryRecipe(const ModelDims& dims, int kind, const PlanShape& shape,
+                                    const Cluster& cluster, const ActivationTerms& terms,
+                                    double attn_fwd_s);
+
+}  // namespace paraplan

@@ -1,0 +1,57 @@
+// How a plan saves memory besides the recompute mode and ZeRO (issue 17): which modules
+// selective recompute redoes (Megatron-LM --recompute-modules), FP8 caching of Linear inputs
+// (DeepSeek-V3 report, Sec. 3.3.3) and the optimizer's moment precision (Megatron-LM
+// --use-precision-aware-optimizer --exp-avg-dtype/--exp-avg-sq-dtype). One fixed value per plan;
+// the formulas are in cost/activation_terms.h and cost/memory_model.h (docs/cost-model.md).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "core/name_table.h"
+
+namespace paraplan {
+
+// Megatron-LM's --recompute-modules names, one bit each (megatron/core/transformer/
+// transformer_config.py, recompute_modules).
+enum class RecomputeModule : uint32_t {
+  kCoreAttn = 1,   // core attention (FlashAttention's softmax statistics)
+  kMoeAct = 2,     // the experts' activation function: its output recomputed from its input
+  kLayernorm = 4,  // input and pre-MLP norms: their outputs recomputed
+  kMlaUpProj = 8,  // MLA up-projections (q, k, v from the latents; no-op without MLA)
+  kMlp = 16,       // the dense MLP: only its input kept
+  kMoe = 32,       // the whole MoE block (router, experts, shared experts): only its input kept
+};
+
+enum class MomentDtype { kFp32, kBf16 };
+
+struct MemoryRecipe {
+  // Bits of RecomputeModule for recompute=selective; 0 = Megatron-LM's default (core_attn).
+  uint32_t recompute_modules = 0;
+  bool fp8_act_cache = false;  // Linear inputs cached in FP8 for backward (DeepSeek-V3)
+  MomentDtype optimizer_moments = MomentDtype::kFp32;
+  // Share of the optimizer state (master weights and moments) kept and updated in host memory
+  // (Megatron-LM --optimizer-cpu-offload --optimizer-offload-fraction), 0..1.
+  double optimizer_offload = 0;
+
+  bool IsDefault() const {
+    return recompute_modules == 0 && !fp8_act_cache && optimizer_moments == MomentDtype::kFp32 &&
+           optimizer_offload == 0;
+  }
+  // The modules selective recompute redoes (the default when none were named).
+  uint32_t SelectiveModules() const {
+    return recompute_modules != 0 ? recompute_modules
+                                  : static_cast<uint32_t>(RecomputeModule::kCoreAttn);
+  }
+  bool Recomputes(RecomputeModule m) const {
+    return (SelectiveModules() & static_cast<uint32_t>(m)) != 0;
+  }
+};
+
+const NameTable<RecomputeModule>& RecomputeModuleNames();
+const NameTable<MomentDtype>& MomentDtypeNames();
+const char* ToString(MomentDtype v);
+// "core_attn+layernorm" in the table's order ("" for none).
+std::string RecomputeModulesToString(uint32_t modules);
+
+}  // namespace paraplan
