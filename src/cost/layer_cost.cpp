@@ -82,20 +82,12 @@ void Activations(const ModelDims& d, int kind, const PlanShape& p, LayerCost& ou
   const double tn = p.norm_tokens, h = d.hidden;
   const double bytes = ComputeActivationTerms(d, kind, p).Total();
   out.act_full_bytes = bytes;
-  switch (p.recompute) {
-    case Recompute::kFull:
-      out.act_bytes = kAct * tn * h;  // the layer input only
-      out.act_recompute_bytes = bytes;
-      break;
-    case Recompute::kOp:  // set by ComputeLayerCost from ComputeOpCheckpoint
-      out.act_bytes = bytes;
-      break;
-    case Recompute::kSelective:  // set by ComputeLayerCost from ApplyMemoryRecipe
-      out.act_bytes = bytes;
-      break;
-    case Recompute::kNone:
-      out.act_bytes = bytes;
-      break;
+  // Op and selective recompute start from the full set; ComputeLayerCost then applies
+  // ComputeOpCheckpoint / ApplyMemoryRecipe.
+  out.act_bytes = bytes;
+  if (p.recompute == Recompute::kFull) {
+    out.act_bytes = kAct * tn * h;  // the layer input only
+    out.act_recompute_bytes = bytes;
   }
 }
 
