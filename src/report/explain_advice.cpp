@@ -6,6 +6,7 @@
 
 #include "core/format.h"
 #include "core/units.h"
+#include "report/explain_text.h"
 #include "report/plan_rerun.h"
 #include "report/relief_advice.h"
 
@@ -40,22 +41,13 @@ Json TimeItem(const StepResult& r) {
 }
 
 Json MemoryItem(const StepResult& r) {
-  const auto peak = std::max_element(
-      r.memory.begin(), r.memory.end(),
-      [](const auto& a, const auto& b) { return a.TotalBytes() < b.TotalBytes(); });
-  const std::pair<const char*, double> parts[] = {{"activations", peak->activations_bytes},
-                                                  {"optimizer state", peak->optimizer_bytes},
-                                                  {"weights", peak->weights_bytes},
-                                                  {"gradients", peak->grads_bytes},
-                                                  {"other", peak->other_bytes}};
-  const auto* top =
-      std::max_element(std::begin(parts), std::end(parts),
-                       [](const auto& a, const auto& b) { return a.second < b.second; });
+  const PeakMemoryPart largest = LargestMemoryPart(r);
+  const StageMemory* peak = largest.stage;
   Json j = Json::MakeObject();
-  j.Set("kind", "memory").Set("stage", peak->stage).Set("part", top->first);
-  j.Set("part_GiB", BytesToGiB(top->second));
+  j.Set("kind", "memory").Set("stage", peak->stage).Set("part", largest.part);
+  j.Set("part_GiB", BytesToGiB(largest.part_bytes));
   j.Set("over_GiB", BytesToGiB(peak->TotalBytes() - r.memory_capacity_bytes));
-  j.Set("suggestions", Strings(MemoryRelief(r.plan, top->first)));
+  j.Set("suggestions", Strings(MemoryRelief(r.plan, largest.part)));
   return j;
 }
 

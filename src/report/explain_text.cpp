@@ -140,8 +140,7 @@ std::string TimeAdvice(const StepResult& r) {
          " s); would relieve it: " + advice + "\n";
 }
 
-std::string MemoryAdvice(const StepResult& r) {
-  if (r.fits || r.memory.empty()) return "";
+PeakMemoryPart LargestMemoryPart(const StepResult& r) {
   const auto peak = std::max_element(
       r.memory.begin(), r.memory.end(),
       [](const auto& a, const auto& b) { return a.TotalBytes() < b.TotalBytes(); });
@@ -153,12 +152,19 @@ std::string MemoryAdvice(const StepResult& r) {
   const auto* top =
       std::max_element(std::begin(parts), std::end(parts),
                        [](const auto& a, const auto& b) { return a.second < b.second; });
-  const std::string name = top->first;
+  return {&*peak, top->first, top->second};
+}
+
+std::string MemoryAdvice(const StepResult& r) {
+  if (r.fits || r.memory.empty()) return "";
+  const PeakMemoryPart largest = LargestMemoryPart(r);
+  const StageMemory* peak = largest.stage;
+  const std::string name = largest.part;
   const std::string advice = JoinRelief(MemoryRelief(r.plan, name));
   const double over = peak->TotalBytes() - r.memory_capacity_bytes;
   return "does not fit: stage " + std::to_string(peak->stage) + " needs " +
          GiB(peak->TotalBytes()) + " GiB, " + GiB(over) + " GiB over; largest part: " + name +
-         " (" + GiB(top->second) + " GiB); would relieve it: " + advice + "\n";
+         " (" + GiB(largest.part_bytes) + " GiB); would relieve it: " + advice + "\n";
 }
 
 std::string ExplainText(const StepResult& r, const PipelineInput& stages) {

@@ -19,4 +19,13 @@ std::string StepResultTable(const StepResult& result);
 std::string TimeAdvice(const StepResult& result);
 std::string MemoryAdvice(const StepResult& result);
 
+// The peak-memory stage and its largest part ("activations", "optimizer state", "weights",
+// "gradients", "other"): what memory advice names. `result.memory` must not be empty.
+struct PeakMemoryPart {
+  const StageMemory* stage = nullptr;
+  const char* part = "";
+  double part_bytes = 0;
+};
+PeakMemoryPart LargestMemoryPart(const StepResult& result);
+
 }  // namespace paraplan
