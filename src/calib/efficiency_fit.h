@@ -27,8 +27,14 @@ struct EfficiencyParameter {
   double prior_sigma = 0;
 };
 
-// The parameters fitted for a cluster whose tiers are `tier_names`.
+// Every field of an Efficiency for a cluster whose tiers are `tier_names`, with generic bounds
+// (what hardware/efficiency.yaml holds).
 std::vector<EfficiencyParameter> EfficiencyParameters(const std::vector<std::string>& tier_names);
+
+// The few a fit moves for a GPU family, bounded by their measured ranges; the others keep the
+// family's measured values (PriorEfficiency).
+std::vector<EfficiencyParameter> FittedParameters(const std::string& family,
+                                                  const std::vector<std::string>& tier_names);
 
 // The prior of a family: the sourced starting points (A100, Hopper), else the struct defaults;
 // one link fraction per tier name.

@@ -14,6 +14,7 @@
 #include "report/explain_text.h"
 #include "report/plan_rerun.h"
 #include "report/step_result_json.h"
+#include "report/layer_ops_text.h"
 #include "search/nearest_fit.h"
 #include "search/step_model_evaluator.h"
 
@@ -55,10 +56,12 @@ void AddExplainCommand(CLI::App& app, CliContext& ctx) {
       Json j = StepResultToJson(result);
       j.Set("advice", TimeAdvice(result) + MemoryAdvice(result));
       j.Set("advice_items", AdviceItemsJson(result, nearest, !result.fits, rc));
+      j.Set("layer_ops", LayerOpsJson(run.inputs.model, run.inputs.cluster, result.plan));
       AddRerunFields(j, rc, run.plan);
       *ctx.out << j.Dump(2) << "\n";
     } else {
       *ctx.out << ExplainText(result, stages);
+      *ctx.out << LayerOpsText(run.inputs.model, run.inputs.cluster, result.plan);
       if (!result.fits) *ctx.out << NearestFitText(nearest, rc);
       *ctx.out << "re-run: " << RerunCommand(rc, run.plan) << "\n";
     }

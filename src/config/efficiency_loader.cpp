@@ -10,7 +10,15 @@ namespace {
 
 const std::vector<std::string> kFields = {
     "gemm_max",         "gemm_half_dim",      "fp8_gemm_max",    "attention_fwd", "attention_bwd",
-    "memory_bandwidth", "kernel_overhead_us", "step_overhead_s", "link"};
+    "memory_bandwidth", "kernel_launch_us", "step_overhead_s", "fa2_attention_fwd",
+    "fa2_attention_bwd", "link"};
+
+// A fraction in [0, 1] where 0 means "the same as the fused kernel's".
+double FractionOrZero(const YamlNode& n) {
+  const double v = n.AsDouble();
+  if (v < 0 || v > 1.0) n.Fail("must be 0 or a fraction in (0, 1], got " + n.AsString());
+  return v;
+}
 
 double Fraction(const YamlNode& n) {
   const double v = n.AsPositiveDouble();
@@ -27,9 +35,11 @@ Efficiency ReadEntry(const YamlNode& node, Efficiency base, std::vector<std::str
   if (auto v = m.Find("attention_fwd")) base.attention_fwd = Fraction(*v);
   if (auto v = m.Find("attention_bwd")) base.attention_bwd = Fraction(*v);
   if (auto v = m.Find("memory_bandwidth")) base.memory_bandwidth = Fraction(*v);
-  if (auto v = m.Find("kernel_overhead_us")) {
-    base.kernel_overhead_us = v->AsDouble();
-    if (base.kernel_overhead_us < 0) v->Fail("must be >= 0");
+  if (auto v = m.Find("fa2_attention_fwd")) base.fa2_attention_fwd = FractionOrZero(*v);
+  if (auto v = m.Find("fa2_attention_bwd")) base.fa2_attention_bwd = FractionOrZero(*v);
+  if (auto v = m.Find("kernel_launch_us")) {
+    base.kernel_launch_us = v->AsDouble();
+    if (base.kernel_launch_us < 0) v->Fail("must be >= 0");
   }
   if (auto v = m.Find("step_overhead_s")) {
     base.step_overhead_s = v->AsDouble();
@@ -78,8 +88,9 @@ bool IsStructDefault(const Efficiency& e) {
   return e.gemm_max == d.gemm_max && e.gemm_half_dim == d.gemm_half_dim &&
          e.fp8_gemm_max == d.fp8_gemm_max && e.attention_fwd == d.attention_fwd &&
          e.attention_bwd == d.attention_bwd && e.memory_bandwidth == d.memory_bandwidth &&
-         e.kernel_overhead_us == d.kernel_overhead_us && e.step_overhead_s == d.step_overhead_s &&
-         e.link == d.link;
+         e.kernel_launch_us == d.kernel_launch_us && e.step_overhead_s == d.step_overhead_s &&
+         e.fa2_attention_fwd == d.fa2_attention_fwd &&
+         e.fa2_attention_bwd == d.fa2_attention_bwd && e.link == d.link;
 }
 
 void ApplyDefaultEfficiency(Cluster& cluster) {

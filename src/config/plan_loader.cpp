@@ -122,6 +122,11 @@ MemoryRecipe& RecipeOf(PlanConstraints& p) {
   return *p.recipe;
 }
 
+KernelRecipe& KernelsOf(PlanConstraints& p) {
+  if (!p.kernels) p.kernels = KernelRecipe{};
+  return *p.kernels;
+}
+
 // Megatron-LM's --recompute-modules as one value, names joined by '+' ("core_attn+moe_act").
 uint32_t ParseRecomputeModules(const std::string& text) {
   uint32_t bits = 0;
@@ -248,6 +253,14 @@ const std::vector<KnobEntry>& KnobTable() {
          const double f = ParseNumber(OneValue(v), 0.0, true);
          if (f > 1) throw InputError("must be a fraction in [0, 1], got " + OneValue(v));
          RecipeOf(p).optimizer_offload = f;
+       }},
+      {"fusion",
+       [](PlanConstraints& p, const std::vector<std::string>& v) {
+         KernelsOf(p).fusion = ParseEnum(OneValue(v), FusionNames());
+       }},
+      {"cuda_graphs",
+       [](PlanConstraints& p, const std::vector<std::string>& v) {
+         KernelsOf(p).cuda_graphs = ParseBool(OneValue(v));
        }},
       {"optimizer_moments",
        [](PlanConstraints& p,

@@ -54,8 +54,11 @@ double GemmSeconds(const Cluster& cluster, Precision precision, double m, double
 }
 
 double AttentionSeconds(const Cluster& cluster, double flops, bool backward,
-                        const AttentionShape& shape) {
+                        const AttentionShape& shape, bool fa2) {
   if (flops <= 0) return 0.0;
+  const Efficiency& e = cluster.efficiency;
+  const double fa2_frac = backward ? e.fa2_attention_bwd : e.fa2_attention_fwd;
+  if (fa2 && fa2_frac > 0) return flops / (PeakFlops(cluster.gpu, Precision::kBf16) * fa2_frac);
   if (cluster.profile && !cluster.profile->attention.empty()) {
     bool found = false;
     const double tflops = ProfileAttentionTflops(
@@ -64,7 +67,6 @@ double AttentionSeconds(const Cluster& cluster, double flops, bool backward,
         static_cast<int64_t>(std::max(shape.head_dim, 1.0)), backward, &found);
     if (found && tflops > 0) return flops / TflopsToFlops(tflops);
   }
-  const Efficiency& e = cluster.efficiency;
   const double frac = backward ? e.attention_bwd : e.attention_fwd;
   return flops / (PeakFlops(cluster.gpu, Precision::kBf16) * frac);
 }

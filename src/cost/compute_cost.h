@@ -31,8 +31,10 @@ struct AttentionShape {
 // the sliding window). The achieved rate is the profile's measured one at `shape` when the cluster
 // has a profile with an attention table, else peak bf16 × attention_fwd (or attention_bwd). Always
 // bf16 (fp8 speeds up GEMMs only).
+// `fa2`: PyTorch SDPA's FlashAttention-2 kernel (fusion eager / compile) at the family's
+// fa2_attention_fwd / _bwd where set (a profile's table measures the fused kernel, not FA2).
 double AttentionSeconds(const Cluster& cluster, double flops, bool backward,
-                        const AttentionShape& shape);
+                        const AttentionShape& shape, bool fa2 = false);
 
 // Seconds of a memory-bound kernel moving `bytes` to and from HBM.
 double MemoryBoundSeconds(const Cluster& cluster, double bytes);

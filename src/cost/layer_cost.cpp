@@ -1,9 +1,11 @@
 #include "cost/layer_cost.h"
 
 #include <algorithm>
+#include <string_view>
 
 #include "cost/activation_terms.h"
 #include "cost/compute_cost.h"
+#include "cost/elementwise_cost.h"
 #include "cost/op_checkpoint.h"
 #include "hardware/collective_cost.h"
 
@@ -25,7 +27,27 @@ struct Work {
   double gemm_s = 0;  // forward GEMMs
   double attention_flops = 0;
   AttentionShape attention_shape;
-  double memory_bytes = 0;  // forward memory-bound traffic
+  std::vector<LayerOpRow>* rows = nullptr;  // explain's per-op table, when asked for
+
+  // `count` GEMMs of m x n x k: adds their forward seconds (and a row when rows are kept).
+  void Gemm(const Cluster& c, Precision pr, const char* name, double count, double m, double n,
+            double k) {
+    const double s = count * GemmSeconds(c, pr, m, n, k);
+    gemm_s += s;
+    if (!rows || s <= 0) return;
+    const double in = pr == Precision::kFp8 ? 1.0 : 2.0;
+    const double bytes = count * ((m * k + k * n) * in + m * n * 2.0);
+    LayerOpRow row;
+    row.name = name;
+    row.flops = count * 2 * m * n * k;
+    row.bytes = bytes;
+    row.kernels = 1;
+    row.fwd_s = s;
+    row.bwd_s = 2 * s;
+    row.memory_s = MemoryBoundSeconds(c, bytes);
+    row.compute_s = s;  // GemmSeconds is the larger of compute and memory: memory_s shows which
+    rows->push_back(row);
+  }
 };
 
 void AttentionWork(const ModelDims& d, int kind, const PlanShape& p, const Cluster& c, Work& w) {
@@ -33,54 +55,66 @@ void AttentionWork(const ModelDims& d, int kind, const PlanShape& p, const Clust
   const Precision pr = p.precision;
   if (d.mla) {
     const double q_in = d.q_lora > 0 ? d.q_lora : h;
-    if (d.q_lora > 0) w.gemm_s += GemmSeconds(c, pr, t, d.q_lora, h);
-    w.gemm_s += GemmSeconds(c, pr, t, heads * d.qk_head_dim, q_in);
-    w.gemm_s += GemmSeconds(c, pr, t, d.kv_lora + d.rope_dim, h);
-    w.gemm_s +=
-        GemmSeconds(c, pr, t, heads * (d.qk_head_dim - d.rope_dim + d.v_head_dim), d.kv_lora);
+    if (d.q_lora > 0) w.Gemm(c, pr, "q down proj", 1, t, d.q_lora, h);
+    w.Gemm(c, pr, "q up proj", 1, t, heads * d.qk_head_dim, q_in);
+    w.Gemm(c, pr, "kv down proj", 1, t, d.kv_lora + d.rope_dim, h);
+    w.Gemm(c, pr, "kv up proj", 1, t, heads * (d.qk_head_dim - d.rope_dim + d.v_head_dim),
+           d.kv_lora);
   } else {
     const double kv = std::max(d.kv_heads / p.tp, 1.0);  // kv heads replicate when tp > kv_heads
-    w.gemm_s += GemmSeconds(c, pr, t, (heads + 2 * kv) * d.qk_head_dim, h);
+    w.Gemm(c, pr, "qkv proj", 1, t, (heads + 2 * kv) * d.qk_head_dim, h);
   }
-  w.gemm_s += GemmSeconds(c, pr, t, h, heads * d.v_head_dim);
+  w.Gemm(c, pr, "out proj", 1, t, h, heads * d.v_head_dim);
   w.attention_flops = t * AttentionCoreFlopsPerToken(d, kind, static_cast<int64_t>(p.seq)) / p.tp;
   w.attention_shape = {p.seq / p.cp, heads, d.qk_head_dim};
-  // norm (read + write), residual add (2 reads + write), RoPE on q/k (read + write).
-  w.memory_bytes += kAct * p.norm_tokens * h * 5 + kAct * t * heads * d.qk_head_dim * 4;
 }
 
 void MlpWork(const ModelDims& d, int kind, const PlanShape& p, const Cluster& c, Work& w) {
   const double t = p.tokens, h = d.hidden;
   const Precision pr = p.precision;
-  w.memory_bytes += kAct * p.norm_tokens * h * 5;  // norm + residual
   if (!(kind & 1)) {
     const double f = d.ffn / p.tp;
-    w.gemm_s += GemmSeconds(c, pr, t, d.gate * f, h) + GemmSeconds(c, pr, t, h, f);
-    w.memory_bytes += kAct * t * f * (d.gate + 1);
+    w.Gemm(c, pr, "mlp up", 1, t, d.gate * f, h);
+    w.Gemm(c, pr, "mlp down", 1, t, h, f);
     return;
   }
   // MoE: router on the local tokens, busiest rank's experts, shared experts like a dense MLP.
   const double local = t / p.tp;
-  w.gemm_s += GemmSeconds(c, pr, local, d.experts, h);
+  w.Gemm(c, pr, "router", 1, local, d.experts, h);
   const double routed = local * d.top_k * p.moe_load * p.etp;  // tokens through local experts
   const double local_experts = d.experts / p.ep;
   const double per_expert = routed / local_experts;
   const double fe = d.expert_ffn / p.etp;
-  w.gemm_s += local_experts * (GemmSeconds(c, pr, per_expert, d.gate * fe, h) +
-                               GemmSeconds(c, pr, per_expert, h, fe));
-  w.memory_bytes += kAct * routed * (fe * (d.gate + 1) + 4 * h);  // act fn, permute, unpermute
+  w.Gemm(c, pr, "experts up", local_experts, per_expert, d.gate * fe, h);
+  w.Gemm(c, pr, "experts down", local_experts, per_expert, h, fe);
   if (d.shared_experts > 0) {
     const double fs = d.shared_experts * d.expert_ffn / p.tp;
-    w.gemm_s += GemmSeconds(c, pr, t, d.gate * fs, h) + GemmSeconds(c, pr, t, h, fs);
-    w.memory_bytes += kAct * t * fs * (d.gate + 1);
+    w.Gemm(c, pr, "shared up", 1, t, d.gate * fs, h);
+    w.Gemm(c, pr, "shared down", 1, t, h, fs);
   }
 }
 
+// Core attention without FlashAttention (fusion=apex, Megatron-LM before 2022): the batched
+// GEMMs QKᵀ and PV over the full s x s scores of every local head (causal masking zeroes half of
+// them after the fact), at the GEMM model's rate; the softmax and dropout on the scores are
+// element-wise ops (elementwise_cost.h). Backward: twice the forward's GEMMs.
+double UnfusedAttentionSeconds(const ModelDims& d, const PlanShape& p, const Cluster& c) {
+  const double heads = d.heads / p.tp, queries = p.seq / p.cp;
+  const double blocks = (p.tokens / queries) * heads;  // (sequence, head) pairs on this GPU
+  return blocks * (GemmSeconds(c, p.precision == Precision::kFp8 ? Precision::kBf16 : p.precision,
+                               queries, p.seq, d.qk_head_dim) +
+                   GemmSeconds(c, p.precision == Precision::kFp8 ? Precision::kBf16 : p.precision,
+                               queries, d.v_head_dim, p.seq));
+}
+
 // Activations kept for backward (no recompute), FlashAttention (no s x s matrix), no dropout:
-// the sum of cost/activation_terms.h's terms.
+// the sum of cost/activation_terms.h's terms. Without FlashAttention the softmax output, the
+// dropout mask and the dropout output stay too: 5 bytes per score (Korthikanti et al. 2022's
+// 5as/h term).
 void Activations(const ModelDims& d, int kind, const PlanShape& p, LayerCost& out) {
   const double tn = p.norm_tokens, h = d.hidden;
-  const double bytes = ComputeActivationTerms(d, kind, p).Total();
+  double bytes = ComputeActivationTerms(d, kind, p).Total();
+  if (!p.kernels.FlashAttention()) bytes += 5.0 * p.tokens * (d.heads / p.tp) * p.seq;
   out.act_full_bytes = bytes;
   // Op and selective recompute start from the full set; ComputeLayerCost then applies
   // ComputeOpCheckpoint / ApplyMemoryRecipe.
@@ -158,6 +192,36 @@ void Communication(const ModelDims& d, int kind, const PlanShape& p, const Netwo
   }
 }
 
+// The core attention, the element-wise ops and the GEMM / attention launches as rows.
+void AddRows(const Cluster& c, const LayerElementwise& ew, const Work& attn, double attn_fwd,
+             double attn_bwd, double matmul_kernels, double launch, std::vector<LayerOpRow>& rows) {
+  LayerOpRow core;
+  core.name = "core attention";
+  core.flops = attn.attention_flops;
+  core.kernels = 1;
+  core.fwd_s = core.compute_s = attn_fwd;
+  core.bwd_s = attn_bwd;
+  rows.push_back(core);
+  for (size_t i = 0; i < ew.count; ++i) {
+    const ElementwiseOp& op = ew.ops[i];
+    LayerOpRow row;
+    row.name = op.name;
+    row.bytes = op.fwd_bytes;
+    row.kernels = op.fwd_kernels;
+    row.memory_s = MemoryBoundSeconds(c, op.fwd_bytes);
+    row.launch_s = op.fwd_kernels * launch;
+    row.fwd_s = row.memory_s + row.launch_s;
+    row.bwd_s = MemoryBoundSeconds(c, op.bwd_bytes) + op.bwd_kernels * launch;
+    rows.push_back(row);
+  }
+  LayerOpRow launches;
+  launches.name = "GEMM+attention launches";
+  launches.kernels = matmul_kernels;
+  launches.fwd_s = launches.launch_s = matmul_kernels * launch;
+  launches.bwd_s = 2 * launches.fwd_s;
+  rows.push_back(launches);
+}
+
 }  // namespace
 
 PlanShape MakePlanShape(const ModelDims& d, const ParallelPlan& plan, const Cluster& cluster) {
@@ -176,6 +240,7 @@ PlanShape MakePlanShape(const ModelDims& d, const ParallelPlan& plan, const Clus
   p.recompute = plan.recompute;
   p.precision = plan.precision;
   p.recipe = plan.recipe;
+  p.kernels = plan.kernels;
   p.overlap_tp = plan.overlap_tp_comm;
   p.overlap_ep = plan.overlap_ep_comm;
   p.dualpipe = plan.schedule == Schedule::kDualPipe;
@@ -188,29 +253,49 @@ LayerCost ComputeLayerCost(const ModelDims& d, int kind, const PlanShape& p, con
 }
 
 LayerCost ComputeLayerCost(const ModelDims& d, int kind, const PlanShape& p, const Cluster& c,
-                           const NetworkLinks& links) {
+                           const NetworkLinks& links, std::vector<LayerOpRow>* rows) {
   LayerCost out;
   Work attn, mlp;
+  attn.rows = rows;
+  mlp.rows = rows;
   AttentionWork(d, kind, p, c, attn);
   MlpWork(d, kind, p, c, mlp);
-  const double attn_fwd = AttentionSeconds(c, attn.attention_flops, false, attn.attention_shape);
-  // FlashAttention backward: 5 GEMM-like products to the forward's 2 (Dao 2023): 2.5x FLOPs.
-  const double attn_bwd =
-      AttentionSeconds(c, 2.5 * attn.attention_flops, true, attn.attention_shape);
+  const LayerElementwise ew = ComputeLayerElementwise(d, kind, p);
+  const double launch = LaunchSeconds(c, p);
+  const double matmul_kernels = LayerMatmulKernels(d, kind, p);
+  double attn_fwd = 0, attn_bwd = 0;
+  if (p.kernels.FlashAttention()) {
+    const bool fa2 = p.kernels.fusion == Fusion::kEager || p.kernels.fusion == Fusion::kCompile;
+    attn_fwd = AttentionSeconds(c, attn.attention_flops, false, attn.attention_shape, fa2);
+    // FlashAttention backward: 5 GEMM-like products to the forward's 2 (Dao 2023): 2.5x FLOPs.
+    attn_bwd = AttentionSeconds(c, 2.5 * attn.attention_flops, true, attn.attention_shape, fa2);
+  } else {
+    attn_fwd = UnfusedAttentionSeconds(d, p, c);
+    attn_bwd = 2 * attn_fwd;
+  }
   const double gemm = attn.gemm_s + mlp.gemm_s;
-  const double mem = MemoryBoundSeconds(c, attn.memory_bytes + mlp.memory_bytes);
-  const double overhead = c.efficiency.kernel_overhead_us * 1e-6;
-  out.fwd_s = gemm + attn_fwd + mem + overhead / 3;
-  // Backward: input-gradient and weight-gradient GEMMs (2x forward), 2x the memory traffic.
+  const double mem_fwd = MemoryBoundSeconds(c, ew.FwdBytes());
+  double softmax_fwd = 0;  // the unfused attention's softmax and dropout, redone with it
+  for (size_t i = 0; i < ew.count; ++i) {
+    if (std::string_view(ew.ops[i].name) == "softmax+dropout") {
+      softmax_fwd = MemoryBoundSeconds(c, ew.ops[i].fwd_bytes) + ew.ops[i].fwd_kernels * launch;
+    }
+  }
+  out.fwd_s = gemm + attn_fwd + mem_fwd + (matmul_kernels + ew.FwdKernels()) * launch;
+  // Backward: input-gradient and weight-gradient GEMMs (2x forward) and their launches, the
+  // element-wise ops' backward (elementwise_cost.h).
   out.bwd_weight_s = gemm;
-  out.bwd_s = 2 * gemm + attn_bwd + 2 * mem + 2 * overhead / 3;
+  out.bwd_s = 2 * gemm + attn_bwd + MemoryBoundSeconds(c, ew.BwdBytes()) +
+              (2 * matmul_kernels + ew.BwdKernels()) * launch;
+  if (rows) AddRows(c, ew, attn, attn_fwd, attn_bwd, matmul_kernels, launch, *rows);
   if (p.recompute == Recompute::kFull) out.recompute_s = out.fwd_s;
   Activations(d, kind, p, out);
   if (p.recompute == Recompute::kSelective ||
       (p.recompute == Recompute::kNone && p.recipe.fp8_act_cache)) {
     // Megatron-LM's --recompute-modules (core_attn by default) and FP8 activation caching.
     const RecipeActivations kept =
-        ApplyMemoryRecipe(d, kind, p, c, ComputeActivationTerms(d, kind, p), attn_fwd);
+        ApplyMemoryRecipe(d, kind, p, c, ComputeActivationTerms(d, kind, p),
+                          attn_fwd + (p.kernels.FlashAttention() ? 0.0 : softmax_fwd));
     out.act_bytes = kept.kept_bytes;
     out.recompute_s = kept.recompute_s;
   }
@@ -218,7 +303,7 @@ LayerCost ComputeLayerCost(const ModelDims& d, int kind, const PlanShape& p, con
     // Per-op SAC keeps the SDPA output, so attention is not redone: the unsaved mms and the
     // memory-bound ops (norms, RoPE, activation function) are.
     const OpCheckpointCost op = ComputeOpCheckpoint(d, kind, p, c);
-    out.recompute_s = op.recompute_gemm_s + mem + overhead / 3;
+    out.recompute_s = op.recompute_gemm_s + mem_fwd + ew.FwdKernels() * launch;
     out.act_bytes = std::min(op.saved_bytes, out.act_full_bytes);
     out.act_recompute_bytes = out.act_full_bytes - out.act_bytes;
   }

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <array>
+#include <vector>
 
 #include "cost/model_dims.h"
 #include "hardware/cluster.h"
@@ -26,6 +27,7 @@ struct PlanShape {
   Precision precision = Precision::kBf16;
   bool overlap_tp = false, overlap_ep = false, dualpipe = false;
   MemoryRecipe recipe;  // recompute modules, FP8 activation caching (cost/activation_terms.h)
+  KernelRecipe kernels;  // fusion profile and CUDA graphs (cost/elementwise_cost.h)
   PlanPlacement groups;
 };
 
@@ -59,9 +61,20 @@ struct LayerCost {
 LayerCost ComputeLayerCost(const ModelDims& dims, int kind, const PlanShape& shape,
                            const Cluster& cluster);
 
+// One op of the layer as ComputeLayerCost costs it (explain's per-op table, cost/layer_ops.h):
+// forward FLOPs and HBM bytes, kernels launched, forward and backward seconds (launches
+// included), and the seconds of each limit of the forward (compute, memory, launch).
+struct LayerOpRow {
+  const char* name = "";
+  double flops = 0, bytes = 0, kernels = 0;
+  double fwd_s = 0, bwd_s = 0;
+  double compute_s = 0, memory_s = 0, launch_s = 0;
+};
+
 // The same with the cluster's collective links resolved beforehand (the search's inner loop).
 LayerCost ComputeLayerCost(const ModelDims& dims, int kind, const PlanShape& shape,
-                           const Cluster& cluster, const NetworkLinks& links);
+                           const Cluster& cluster, const NetworkLinks& links,
+                           std::vector<LayerOpRow>* rows = nullptr);
 
 // Activation bytes per layer of the published GPT formula (Korthikanti et al. 2022, "Reducing
 // Activation Recomputation in Large Transformer Models", Table 2), 16-bit activations with

@@ -62,6 +62,8 @@ ModelDims BuildModelDims(const ModelSpec& m) {
   d.vocab = D(m.vocab);
   d.window = D(m.sliding_window);
   d.tied_embeddings = m.tied_embeddings;
+  d.rope = m.position == Position::kRope;
+  d.act_squared_relu = m.activation == Activation::kSquaredRelu;
   d.layers = m.layers;
   d.seq_len = m.seq_len;
   d.mtp_layers = m.mtp_layers;

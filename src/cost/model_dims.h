@@ -31,6 +31,8 @@ struct ModelDims {
   double vocab = 0;
   double window = 0;  // sliding window (tokens)
   bool tied_embeddings = false;
+  bool rope = false;  // rotary position embedding applied to q and k in every layer
+  bool act_squared_relu = false;
   int64_t layers = 0;
   int64_t seq_len = 0;
   int64_t mtp_layers = 0;  // multi-token-prediction modules (each one layer + projection + head)

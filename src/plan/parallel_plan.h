@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/name_table.h"
+#include "plan/kernel_recipe.h"
 #include "plan/memory_recipe.h"
 #include "plan/stage_layout_rule.h"
 
@@ -46,6 +47,7 @@ struct ParallelPlan {
   std::vector<int64_t> pp_layers;
   StageLayoutRule layout;  // Megatron-LM split flags, torchtitan split points, MTP placement
   MemoryRecipe recipe;     // recompute modules, FP8 activation caching, optimizer moments
+  KernelRecipe kernels;    // the framework's fusion profile and CUDA graphs (kernel_recipe.h)
   bool overlap_grad_reduce = true;
   bool overlap_param_gather = true;
   bool overlap_tp_comm = false;

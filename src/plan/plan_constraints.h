@@ -29,6 +29,7 @@ struct PlanConstraints {
   std::optional<std::vector<int64_t>> pp_layers;  // one fixed split, or absent
   std::optional<StageLayoutRule> layout;          // one fixed rule, or absent
   std::optional<MemoryRecipe> recipe;             // one fixed recipe, or absent
+  std::optional<KernelRecipe> kernels;            // one fixed fusion profile, or absent
   Choice<bool> overlap_grad_reduce, overlap_param_gather, overlap_tp_comm, overlap_ep_comm,
       overlap_pp_comm, zero3_keep_gathered;
 };

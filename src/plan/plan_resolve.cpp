@@ -70,6 +70,7 @@ ParallelPlan ResolvePlan(const PlanConstraints& c, int64_t gpus, const ModelSpec
   if (c.pp_layers) p.pp_layers = *c.pp_layers;
   if (c.layout) p.layout = *c.layout;
   if (c.recipe) p.recipe = *c.recipe;
+  if (c.kernels) p.kernels = *c.kernels;
   // Naming recompute modules asks for selective recompute (Megatron-LM's granularity).
   if (c.recipe && c.recipe->recompute_modules != 0 && !c.recompute) {
     p.recompute = Recompute::kSelective;

@@ -37,6 +37,19 @@ void AddRareKnobs(const ParallelPlan& p, KnobWriter& w) {
     for (int64_t n : p.pp_layers) split += (split.empty() ? "" : "/") + std::to_string(n);
     w.Add("pp_layers", split);
   }
+  if (p.kernels.fusion != d.kernels.fusion) w.Add("fusion", ToString(p.kernels.fusion));
+  if (p.kernels.cuda_graphs) w.Add("cuda_graphs", true);
+  // The memory recipe (issue 17): a re-run must keep it.
+  if (p.recipe.recompute_modules != 0) {
+    w.Add("recompute_modules", RecomputeModulesToString(p.recipe.recompute_modules));
+  }
+  if (p.recipe.fp8_act_cache) w.Add("fp8_act_cache", true);
+  if (p.recipe.optimizer_moments != d.recipe.optimizer_moments) {
+    w.Add("optimizer_moments", ToString(p.recipe.optimizer_moments));
+  }
+  if (p.recipe.optimizer_offload != d.recipe.optimizer_offload) {
+    w.Add("optimizer_offload", FormatShortest(p.recipe.optimizer_offload));
+  }
   if (p.zero3_keep_gathered != d.zero3_keep_gathered) {
     w.Add("zero3_keep_gathered", p.zero3_keep_gathered);
   }

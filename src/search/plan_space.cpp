@@ -175,6 +175,7 @@ void PlanSpace::BuildShapes(const ModelSpec& model, const PlanConstraints& c) {
               if (c.pp_layers) shape.base.pp_layers = *c.pp_layers;
               if (c.layout) shape.base.layout = *c.layout;
               if (c.recipe) shape.base.recipe = *c.recipe;
+              if (c.kernels) shape.base.kernels = *c.kernels;
               if (!FillShape(model, c, shape)) continue;
               shape.first_index = size_;
               size_ += shape.count;

@@ -71,7 +71,16 @@ void TorchtitanPipelinedFsdp(PlanConstraints& c, std::vector<std::string>* notes
   Note(notes, "zero3_keep_gathered=true (torchtitan does not reshard FSDP weights with PP)");
 }
 
+// torchtitan runs eager PyTorch unless its config turns torch.compile on (training.compile,
+// default false, Dec 2024): a run that does not say "compile" ran eager.
+void TorchtitanEager(PlanConstraints& c, std::vector<std::string>* notes) {
+  if (c.kernels) return;
+  c.kernels = KernelRecipe{Fusion::kEager, false};
+  Note(notes, "fusion=eager (torchtitan's default: torch.compile off)");
+}
+
 void Torchtitan(const ModelSpec& m, PlanConstraints& c, std::vector<std::string>* notes) {
+  TorchtitanEager(c, notes);
   if (c.recompute) {
     bool changed = false;
     for (Recompute& r : *c.recompute) {

@@ -1,0 +1,164 @@
+#include "cost/elementwise_cost.h"
+
+#include <algorithm>
+
+namespace paraplan {
+
+namespace {
+
+constexpr double kAct = 2.0;  // bytes per 16-bit activation element
+// Backward of an element-wise op reads what its forward saved and the output gradient and
+// writes the input gradient: twice the forward's traffic and kernels (docs/framework-fusion.md).
+constexpr double kBackwardFactor = 2.0;
+// The device-side gap between dependent kernels replayed from a CUDA graph (no host launch).
+constexpr double kGraphReplayGapUs = 1.0;
+
+// Bytes per element and kernels of one op's forward under a profile.
+struct PerElement {
+  double bytes = 0;
+  double kernels = 0;
+};
+
+struct Profile {
+  PerElement norm, residual, rope, gated_act, act, squared_relu;
+};
+
+// What each framework runs per op (docs/framework-fusion.md gives the code each row reads):
+//  norm: fused kernel r2 w2; eager torchtitan RMSNorm x.float() · rsqrt(x².mean()) → type_as ·
+//    weight: seven kernels moving 36 B per element.
+//  residual: r2 r2 w2 (apex adds the 1-byte dropout mask of bias-dropout-add); torch.compile
+//    fuses it into the next norm, which then writes the sum as well (r4 w4 for both).
+//  rope: fused r2 w2 per q/k element; eager view_as_complex(x.float()) · freqs → type_as: 20 B.
+//  gated activation (per output element): fused silu(gate)·up r4 w2; eager silu then mul: 10 B.
+const Profile& ProfileOf(Fusion fusion) {
+  static const Profile kTe = {{4, 1}, {6, 1}, {4, 2}, {6, 1}, {4, 1}, {4, 1}};
+  static const Profile kApex = {{4, 1}, {7, 1}, {4, 2}, {6, 1}, {4, 1}, {4, 1}};
+  static const Profile kEager = {{36, 7}, {6, 1}, {20, 6}, {10, 2}, {4, 1}, {8, 2}};
+  static const Profile kCompile = {{4, 1}, {4, 0}, {4, 1}, {6, 1}, {4, 1}, {4, 1}};
+  switch (fusion) {
+    case Fusion::kApex:
+      return kApex;
+    case Fusion::kEager:
+      return kEager;
+    case Fusion::kCompile:
+      return kCompile;
+    case Fusion::kTe:
+      break;
+  }
+  return kTe;
+}
+
+ElementwiseOp Op(const char* name, double elements, PerElement per) {
+  return {name, elements * per.bytes, kBackwardFactor * elements * per.bytes, per.kernels,
+          kBackwardFactor * per.kernels};
+}
+
+// Elements of the MLP's activation output (dense, or routed + shared experts of an MoE layer).
+double ActivationElements(const ModelDims& d, int kind, const PlanShape& p) {
+  if (!(kind & 1)) return p.tokens * d.ffn / p.tp;
+  const double routed = (p.tokens / p.tp) * d.top_k * p.moe_load * p.etp;
+  double out = routed * d.expert_ffn / p.etp;
+  if (d.shared_experts > 0) out += p.tokens * d.shared_experts * d.expert_ffn / p.tp;
+  return out;
+}
+
+// FP8 casts (precision fp8): TransformerEngine fuses the casts of the QKV, FC1 and FC2 inputs
+// into the norm and activation kernels and casts the attention output with a cast-transpose
+// (r2 w1 w1); torchao's dynamic float8 (eager or compiled torchtitan) casts every Linear input
+// with an amax pass (r2) and a cast (r2 w1), fused into one pass by torch.compile. The backward
+// casts every GEMM's output gradient the same way.
+ElementwiseOp Fp8Casts(const ModelDims& d, const PlanShape& p) {
+  const double heads = d.heads / p.tp, kv = std::max(d.kv_heads / p.tp, 1.0);
+  const double qkv_out = (heads + 2 * kv) * d.qk_head_dim, attn_out = heads * d.v_head_dim;
+  const double f = d.ffn / p.tp;
+  const double grads = p.tokens * (qkv_out + 2 * d.hidden + d.gate * f);
+  if (p.kernels.fusion == Fusion::kTe || p.kernels.fusion == Fusion::kApex) {
+    return {"fp8 cast", 4 * p.tokens * attn_out, 4 * grads, 1, 4};
+  }
+  const double inputs = p.tokens * (2 * d.hidden + attn_out + f);
+  const double per = p.kernels.fusion == Fusion::kCompile ? 3.0 : 5.0;
+  const double kernels = p.kernels.fusion == Fusion::kCompile ? 4.0 : 8.0;
+  return {"fp8 cast", per * inputs, per * grads, kernels, kernels};
+}
+
+}  // namespace
+
+double LayerElementwise::FwdBytes() const {
+  double s = 0;
+  for (size_t i = 0; i < count; ++i) s += ops[i].fwd_bytes;
+  return s;
+}
+double LayerElementwise::BwdBytes() const {
+  double s = 0;
+  for (size_t i = 0; i < count; ++i) s += ops[i].bwd_bytes;
+  return s;
+}
+double LayerElementwise::FwdKernels() const {
+  double s = 0;
+  for (size_t i = 0; i < count; ++i) s += ops[i].fwd_kernels;
+  return s;
+}
+double LayerElementwise::BwdKernels() const {
+  double s = 0;
+  for (size_t i = 0; i < count; ++i) s += ops[i].bwd_kernels;
+  return s;
+}
+
+LayerElementwise ComputeLayerElementwise(const ModelDims& d, int kind, const PlanShape& p) {
+  const Profile& prof = ProfileOf(p.kernels.fusion);
+  LayerElementwise out;
+  const double hidden_elems = p.norm_tokens * d.hidden;  // sequence-parallel region
+  out.Add(Op("norm", 2 * hidden_elems, {prof.norm.bytes, 2 * prof.norm.kernels}));
+  out.Add(Op("residual add", 2 * hidden_elems, {prof.residual.bytes, 2 * prof.residual.kernels}));
+  if (d.rope || d.mla) {
+    const double heads = d.heads / p.tp, kv = d.mla ? 1.0 : std::max(d.kv_heads / p.tp, 1.0);
+    const double dim = d.mla ? d.rope_dim : d.qk_head_dim;
+    out.Add(Op("rope", p.tokens * (heads + kv) * dim, prof.rope));
+  }
+  const PerElement act =
+      d.gate > 1 ? prof.gated_act : (d.act_squared_relu ? prof.squared_relu : prof.act);
+  out.Add(Op("activation", ActivationElements(d, kind, p), act));
+  if (kind & 1) {
+    // Token permute before the experts and unpermute after (r2 w2 of h per routed copy), and
+    // the router's softmax / top-k.
+    const double routed = (p.tokens / p.tp) * d.top_k * p.moe_load * p.etp;
+    out.Add({"moe permute", 2 * kAct * 2 * routed * d.hidden, 2 * 2 * kAct * 2 * routed * d.hidden,
+             3, 6});
+  }
+  if (!p.kernels.FlashAttention()) {
+    // Megatron-LM's scores [b, heads, s, s] in HBM: FusedScaleMaskSoftmax (r2 w2) and attention
+    // dropout (r2 w2 + 1-byte mask) forward; dropout (r2 r1 w2) and softmax (r2 r2 w2) backward.
+    const double scores = p.tokens * (d.heads / p.tp) * p.seq;
+    out.Add({"softmax+dropout", 9 * scores, 11 * scores, 2, 2});
+  }
+  if (p.precision == Precision::kFp8) out.Add(Fp8Casts(d, p));
+  return out;
+}
+
+double LayerMatmulKernels(const ModelDims& d, int kind, const PlanShape& p) {
+  const bool split_linears = p.kernels.fusion == Fusion::kEager ||
+                             p.kernels.fusion == Fusion::kCompile;  // torchtitan's wq/wk/wv, w1/w3
+  double n = 0;
+  if (d.mla) {
+    n += (d.q_lora > 0 ? 2 : 1) + 2;
+  } else {
+    n += split_linears ? 3 : 1;
+  }
+  n += 1;                                              // output projection
+  n += p.kernels.FlashAttention() ? 1 : 2;             // flash kernel, or QKᵀ and PV bmms
+  const double up = d.gate > 1 && split_linears ? 2 : 1;  // gate and up projections
+  if (kind & 1) {
+    n += 1 + 2;  // router, grouped expert GEMMs (up, down)
+    if (d.shared_experts > 0) n += up + 1;
+  } else {
+    n += up + 1;
+  }
+  return n;
+}
+
+double LaunchSeconds(const Cluster& c, const PlanShape& p) {
+  const double us = c.efficiency.kernel_launch_us;
+  return 1e-6 * (p.kernels.cuda_graphs ? std::min(us, kGraphReplayGapUs) : us);
+}
+
+}  // namespace paraplan

@@ -1,0 +1,51 @@
+// The memory-bound ops of one transformer layer (norms, RoPE, the MLP activation, residual adds,
+// dropout, the unfused attention's softmax, FP8 casts) and the kernels the layer launches, for
+// one micro-batch on one GPU under the plan's fusion profile (plan/kernel_recipe.h). Each op
+// moves a number of HBM bytes per element that follows from the kernels the framework runs for
+// it — read from the framework's code, listed with its source in docs/framework-fusion.md — and
+// costs bytes / achieved HBM bandwidth (compute_cost.h). Nothing here is fitted.
+#pragma once
+
+#include <array>
+#include <cstddef>
+
+#include "cost/layer_cost.h"
+#include "cost/model_dims.h"
+
+namespace paraplan {
+
+struct ElementwiseOp {
+  const char* name = "";
+  double fwd_bytes = 0;  // HBM bytes moved by the forward kernels
+  double bwd_bytes = 0;  // and by their backward
+  double fwd_kernels = 0;
+  double bwd_kernels = 0;
+};
+
+struct LayerElementwise {
+  static constexpr size_t kMaxOps = 8;
+  std::array<ElementwiseOp, kMaxOps> ops{};
+  size_t count = 0;
+
+  void Add(const ElementwiseOp& op) {
+    if (count < kMaxOps) ops[count++] = op;
+  }
+  double FwdBytes() const;
+  double BwdBytes() const;
+  double FwdKernels() const;
+  double BwdKernels() const;
+};
+
+// The element-wise ops of a layer of `kind` (attention's softmax only when the profile has no
+// FlashAttention; the core attention itself and the GEMMs are costed in layer_cost.cpp).
+LayerElementwise ComputeLayerElementwise(const ModelDims& dims, int kind, const PlanShape& shape);
+
+// Forward kernels of a layer's GEMMs and core attention under the profile (the backward launches
+// twice as many: input and weight gradients).
+double LayerMatmulKernels(const ModelDims& dims, int kind, const PlanShape& shape);
+
+// Seconds one kernel launch adds: kernel_launch_us, or the device-side gap of a CUDA-graph
+// replay (docs/framework-fusion.md).
+double LaunchSeconds(const Cluster& cluster, const PlanShape& shape);
+
+}  // namespace paraplan
