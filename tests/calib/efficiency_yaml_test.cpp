@@ -46,7 +46,7 @@ TEST_CASE("NewEfficiencyYaml writes every parameter per family", "[validate]") {
   Efficiency e;
   e.link = {{"nvlink", 0.85}};
   const std::string out = NewEfficiencyYaml({{"H100", e}}, "# header\n");
-  CHECK(out.find("# header\nH100:\n  gemm_max: 0.8\n") == 0);
+  CHECK(out.find("# header\nH100:\n  gemm_max: 0.785\n") == 0);
   CHECK(out.find("  link: {nvlink: 0.85}\n") != std::string::npos);
   // Round trip: updating the fresh text with other values changes each of them.
   Efficiency f = e;

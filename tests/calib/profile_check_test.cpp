@@ -48,9 +48,10 @@ TEST_CASE("the H200 profile predicts GEMM shapes it was not fitted on", "[calib]
   // GPT-3 175B and Llama-3 8B layer GEMMs, predicted from the grid and the Llama-3 70B layer.
   CHECK(Mape(check, "bf16", true) < 10.0);
   CHECK(Mape(check, "fp8", true) < 10.0);
-  // ... and much better than the datasheet × fitted-efficiency defaults.
-  CHECK(Mape(check, "bf16", true) < 0.5 * Mape(check, "bf16", false));
-  CHECK(Mape(check, "fp8", true) < 0.5 * Mape(check, "fp8", false));
+  // ... and better than the defaults, which condense the same harness's grid into one
+  // two-parameter curve per precision (docs/cost-model.md, "Constants").
+  CHECK(Mape(check, "bf16", true) < Mape(check, "bf16", false));
+  CHECK(Mape(check, "fp8", true) < Mape(check, "fp8", false));
 }
 
 TEST_CASE("the H200 fit: copy bandwidth, exact GEMM points, cuDNN attention rates", "[calib]") {

@@ -125,9 +125,17 @@ void CheckMegatron(const std::map<std::string, std::string>& f, const ParallelPl
   CHECK(f.count("--use-distributed-optimizer") == (p.zero >= 1 ? 1u : 0u));
   CHECK(f.count("--tp-comm-overlap") == (p.overlap_tp_comm ? 1u : 0u));
   const bool interleaved = p.schedule == Schedule::kInterleaved;
-  CHECK(f.count("--num-layers-per-virtual-pipeline-stage") == (interleaved ? 1u : 0u));
+  // Interleaving is said per virtual stage (layers divide evenly) or per rank (an uneven split
+  // with the embedding and loss accounted, Megatron-LM's --num-virtual-stages-per-pipeline-rank).
+  const size_t per_stage = f.count("--num-layers-per-virtual-pipeline-stage");
+  const size_t per_rank = f.count("--num-virtual-stages-per-pipeline-rank");
+  CHECK(per_stage + per_rank == (interleaved ? 1u : 0u));
   if (interleaved) {
-    CHECK(f.at("--num-layers-per-virtual-pipeline-stage") == Str(m.layers / (p.pp * p.vpp)));
+    if (per_stage) {
+      CHECK(f.at("--num-layers-per-virtual-pipeline-stage") == Str(m.layers / (p.pp * p.vpp)));
+    } else {
+      CHECK(f.at("--num-virtual-stages-per-pipeline-rank") == Str(p.vpp));
+    }
     CHECK(f.count("--no-overlap-p2p-communication") == (p.overlap_pp_comm ? 0u : 1u));
   }
   if (p.recompute == Recompute::kNone) CHECK(f.count("--recompute-granularity") == 0);
