@@ -46,5 +46,34 @@ TEST_CASE("explain --format json gives advice as a list", "[cli]") {
   CHECK_THAT(run.out, Catch::Contains("\"changes\""));
 }
 
+TEST_CASE("explain breaks a layer into ops, text and JSON, under the plan's fusion", "[cli]") {
+  const std::vector<std::string> base = {
+      "explain", "-m", "llama3-8b", "-c", "dgx-h100", "-g", "8", "--plan",
+      "tp=1,pp=1,micro_batch=1,global_batch=8,recompute=none,zero=1,fusion=eager"};
+  const auto text = RunParaplan(base);
+  INFO(text.err);
+  REQUIRE(text.code == 0);
+  CHECK_THAT(text.out, Catch::Contains("layer ops: one dense layer (32 in the model)"));
+  CHECK_THAT(text.out, Catch::Contains("fusion=eager"));
+  CHECK_THAT(text.out, Catch::Contains("core attention"));
+  CHECK_THAT(text.out, Catch::Contains("memory"));  // norms and RoPE are memory-bound
+  CHECK_THAT(text.out, Catch::Contains(",fusion=eager\""));  // the re-run keeps it
+  std::vector<std::string> json = base;
+  json.insert(json.end(), {"--format", "json"});
+  const auto j = RunParaplan(json);
+  REQUIRE(j.code == 0);
+  CHECK_THAT(j.out, Catch::Contains("\"layer_ops\""));
+  CHECK_THAT(j.out, Catch::Contains("\"op\": \"mlp up\""));
+  CHECK_THAT(j.out, Catch::Contains("\"bound\": \"compute\""));
+  CHECK_THAT(j.out, Catch::Contains("\"fusion\": \"eager\""));
+}
+
+TEST_CASE("a fusion profile that does not exist is a named error, exit 2", "[cli]") {
+  const auto run = RunParaplan({"simulate", "-m", "llama3-8b", "-c", "dgx-h100", "-g", "8",
+                                "--plan", "tp=1,pp=1,micro_batch=1,global_batch=8,fusion=jax"});
+  CHECK(run.code == 2);
+  CHECK_THAT(run.err, Catch::Contains("fusion"));
+}
+
 }  // namespace
 }  // namespace paraplan

@@ -1,0 +1,149 @@
+// The element-wise ops and launches of a layer under each fusion profile, against hand
+// arithmetic from docs/framework-fusion.md's table, and the per-op table summing to the layer.
+#include "cost/elementwise_cost.h"
+
+#include <catch2/catch.hpp>
+#include <string>
+
+#include "cost/layer_ops.h"
+#include "evaluate/step_model.h"
+#include "test_specs.h"
+
+using namespace paraplan;
+
+namespace {
+
+ParallelPlan OneGpu(Fusion fusion, Precision precision = Precision::kBf16) {
+  ParallelPlan p;
+  p.micro_batch = 1;
+  p.global_batch = 1;
+  p.precision = precision;
+  p.kernels.fusion = fusion;
+  return p;
+}
+
+const ElementwiseOp* Find(const LayerElementwise& ew, const std::string& name) {
+  for (size_t i = 0; i < ew.count; ++i) {
+    if (ew.ops[i].name == name) return &ew.ops[i];
+  }
+  return nullptr;
+}
+
+LayerElementwise Ops(const ModelSpec& m, const ParallelPlan& p) {
+  const ModelDims d = BuildModelDims(m);
+  return ComputeLayerElementwise(d, 0, MakePlanShape(d, p, test::DgxH100()));
+}
+
+}  // namespace
+
+TEST_CASE("Transformer Engine's fused ops move the bytes of the table", "[cost]") {
+  const ModelSpec m = test::Llama3_70B();  // h 8192, 64 q / 8 kv heads × 128, SwiGLU 28672
+  const LayerElementwise ew = Ops(m, OneGpu(Fusion::kTe));
+  const double t = 8192;  // one sequence of 8192 tokens
+  REQUIRE(Find(ew, "norm"));
+  CHECK(Find(ew, "norm")->fwd_bytes == Approx(2 * t * 8192 * 4));
+  CHECK(Find(ew, "norm")->fwd_kernels == 2);
+  CHECK(Find(ew, "residual add")->fwd_bytes == Approx(2 * t * 8192 * 6));
+  CHECK(Find(ew, "rope")->fwd_bytes == Approx(t * (64 + 8) * 128 * 4));
+  CHECK(Find(ew, "activation")->fwd_bytes == Approx(t * 28672 * 6));
+  CHECK(Find(ew, "softmax+dropout") == nullptr);  // FlashAttention keeps no scores
+  CHECK(Find(ew, "fp8 cast") == nullptr);
+  CHECK(ew.BwdBytes() == Approx(2 * ew.FwdBytes()));
+  CHECK(ew.BwdKernels() == Approx(2 * ew.FwdKernels()));
+}
+
+TEST_CASE("eager PyTorch moves more bytes in more kernels than torch.compile", "[cost]") {
+  const ModelSpec m = test::Llama3_70B();
+  const LayerElementwise eager = Ops(m, OneGpu(Fusion::kEager));
+  const LayerElementwise compiled = Ops(m, OneGpu(Fusion::kCompile));
+  const LayerElementwise te = Ops(m, OneGpu(Fusion::kTe));
+  const double t = 8192;
+  // torchtitan's RMSNorm: seven kernels, 36 bytes per element.
+  CHECK(Find(eager, "norm")->fwd_bytes == Approx(2 * t * 8192 * 36));
+  CHECK(Find(eager, "norm")->fwd_kernels == 14);
+  CHECK(eager.FwdBytes() > te.FwdBytes());
+  CHECK(te.FwdBytes() > compiled.FwdBytes());  // Inductor fuses the residual into the norm
+  CHECK(eager.FwdKernels() > compiled.FwdKernels());
+}
+
+TEST_CASE("without FlashAttention the scores' softmax and dropout are costed", "[cost]") {
+  const ModelSpec m = test::Gpt3_175B();  // 96 heads, seq 2048
+  const LayerElementwise ew = Ops(m, OneGpu(Fusion::kApex));
+  const ElementwiseOp* scores = Find(ew, "softmax+dropout");
+  REQUIRE(scores);
+  const double per_score = 2048.0 * 96 * 2048;  // tokens × heads × keys
+  CHECK(scores->fwd_bytes == Approx(9 * per_score));
+  CHECK(scores->bwd_bytes == Approx(11 * per_score));
+  // And the layer is slower than with FlashAttention, its activations larger.
+  const ModelDims d = BuildModelDims(m);
+  const Cluster c = test::DgxA100();
+  const LayerCost apex = ComputeLayerCost(d, 0, MakePlanShape(d, OneGpu(Fusion::kApex), c), c);
+  const LayerCost te = ComputeLayerCost(d, 0, MakePlanShape(d, OneGpu(Fusion::kTe), c), c);
+  CHECK(apex.fwd_s > te.fwd_s);
+  CHECK(apex.act_full_bytes - te.act_full_bytes == Approx(5 * per_score));
+}
+
+TEST_CASE("FP8 adds cast-transposes, more of them under torchao", "[cost]") {
+  const ModelSpec m = test::Llama3_70B();
+  const LayerElementwise te_ops = Ops(m, OneGpu(Fusion::kTe, Precision::kFp8));
+  const ElementwiseOp* te = Find(te_ops, "fp8 cast");
+  REQUIRE(te);
+  CHECK(te->fwd_bytes == Approx(4.0 * 8192 * 64 * 128));  // the attention output only
+  const LayerElementwise eager = Ops(m, OneGpu(Fusion::kEager, Precision::kFp8));
+  REQUIRE(Find(eager, "fp8 cast"));
+  CHECK(Find(eager, "fp8 cast")->fwd_bytes > te->fwd_bytes);
+}
+
+TEST_CASE("CUDA graphs shorten every launch to the replay gap", "[cost]") {
+  Cluster c = test::DgxH100();
+  c.efficiency.kernel_launch_us = 5;
+  const ModelDims d = BuildModelDims(test::Llama3_70B());
+  ParallelPlan p = OneGpu(Fusion::kTe);
+  CHECK(LaunchSeconds(c, MakePlanShape(d, p, c)) == Approx(5e-6));
+  p.kernels.cuda_graphs = true;
+  CHECK(LaunchSeconds(c, MakePlanShape(d, p, c)) == Approx(1e-6));
+}
+
+TEST_CASE("the per-op table sums to the layer's forward and backward", "[cost]") {
+  const Cluster c = test::DgxH100();
+  for (const ModelSpec& m : {test::Llama3_70B(), test::Mixtral8x7B(), test::Gpt3_175B()}) {
+    for (Fusion f : {Fusion::kTe, Fusion::kApex, Fusion::kEager, Fusion::kCompile}) {
+      ParallelPlan p = OneGpu(f);
+      p.tp = 2;
+      p.dp = 1;
+      p.sequence_parallel = true;
+      INFO(m.name << " " << ToString(f));
+      const std::vector<LayerOpsTable> tables = ComputeLayerOps(m, c, p);
+      REQUIRE_FALSE(tables.empty());
+      for (const LayerOpsTable& t : tables) {
+        double fwd = 0, bwd = 0;
+        for (const LayerOpRow& r : t.rows) {
+          fwd += r.fwd_s;
+          bwd += r.bwd_s;
+        }
+        CHECK(fwd == Approx(t.total.fwd_s).epsilon(1e-9));
+        CHECK(bwd == Approx(t.total.bwd_s).epsilon(1e-9));
+      }
+    }
+  }
+}
+
+TEST_CASE("a fused framework takes a shorter step than eager PyTorch", "[cost]") {
+  const ModelSpec m = test::Llama3_70B();
+  const Cluster c = test::DgxH100();
+  ParallelPlan p;
+  p.tp = 8;
+  p.dp = 1;
+  p.micro_batch = 1;
+  p.global_batch = 4;
+  p.sequence_parallel = true;
+  const StepModel model(m, c, 8);
+  p.kernels.fusion = Fusion::kEager;
+  const double eager = model.Estimate(p).step_time_s;
+  p.kernels.fusion = Fusion::kCompile;
+  const double compiled = model.Estimate(p).step_time_s;
+  p.kernels.fusion = Fusion::kTe;
+  const double te = model.Estimate(p).step_time_s;
+  CHECK(eager > compiled);
+  CHECK(eager > te);
+}
