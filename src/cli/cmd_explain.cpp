@@ -12,9 +12,9 @@
 #include "evaluate/step_model.h"
 #include "report/explain_advice.h"
 #include "report/explain_text.h"
+#include "report/layer_ops_text.h"
 #include "report/plan_rerun.h"
 #include "report/step_result_json.h"
-#include "report/layer_ops_text.h"
 #include "search/nearest_fit.h"
 #include "search/step_model_evaluator.h"
 

@@ -8,10 +8,17 @@
 namespace paraplan {
 namespace {
 
-const std::vector<std::string> kFields = {
-    "gemm_max",         "gemm_half_dim",      "fp8_gemm_max",    "attention_fwd", "attention_bwd",
-    "memory_bandwidth", "kernel_launch_us", "step_overhead_s", "fa2_attention_fwd",
-    "fa2_attention_bwd", "link"};
+const std::vector<std::string> kFields = {"gemm_max",
+                                          "gemm_half_dim",
+                                          "fp8_gemm_max",
+                                          "attention_fwd",
+                                          "attention_bwd",
+                                          "memory_bandwidth",
+                                          "kernel_launch_us",
+                                          "step_overhead_s",
+                                          "fa2_attention_fwd",
+                                          "fa2_attention_bwd",
+                                          "link"};
 
 // A fraction in [0, 1] where 0 means "the same as the fused kernel's".
 double FractionOrZero(const YamlNode& n) {
@@ -89,8 +96,8 @@ bool IsStructDefault(const Efficiency& e) {
          e.fp8_gemm_max == d.fp8_gemm_max && e.attention_fwd == d.attention_fwd &&
          e.attention_bwd == d.attention_bwd && e.memory_bandwidth == d.memory_bandwidth &&
          e.kernel_launch_us == d.kernel_launch_us && e.step_overhead_s == d.step_overhead_s &&
-         e.fa2_attention_fwd == d.fa2_attention_fwd &&
-         e.fa2_attention_bwd == d.fa2_attention_bwd && e.link == d.link;
+         e.fa2_attention_fwd == d.fa2_attention_fwd && e.fa2_attention_bwd == d.fa2_attention_bwd &&
+         e.link == d.link;
 }
 
 void ApplyDefaultEfficiency(Cluster& cluster) {

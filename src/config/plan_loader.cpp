@@ -254,14 +254,12 @@ const std::vector<KnobEntry>& KnobTable() {
          if (f > 1) throw InputError("must be a fraction in [0, 1], got " + OneValue(v));
          RecipeOf(p).optimizer_offload = f;
        }},
-      {"fusion",
-       [](PlanConstraints& p, const std::vector<std::string>& v) {
-         KernelsOf(p).fusion = ParseEnum(OneValue(v), FusionNames());
-       }},
+      {"fusion", [](PlanConstraints& p,
+                    const std::vector<std::string>&
+                        v) { KernelsOf(p).fusion = ParseEnum(OneValue(v), FusionNames()); }},
       {"cuda_graphs",
-       [](PlanConstraints& p, const std::vector<std::string>& v) {
-         KernelsOf(p).cuda_graphs = ParseBool(OneValue(v));
-       }},
+       [](PlanConstraints& p, const std::vector<std::string>&
+                                  v) { KernelsOf(p).cuda_graphs = ParseBool(OneValue(v)); }},
       {"optimizer_moments",
        [](PlanConstraints& p,
           const std::vector<std::string>&

@@ -144,8 +144,8 @@ double LayerMatmulKernels(const ModelDims& d, int kind, const PlanShape& p) {
   } else {
     n += split_linears ? 3 : 1;
   }
-  n += 1;                                              // output projection
-  n += p.kernels.FlashAttention() ? 1 : 2;             // flash kernel, or QKᵀ and PV bmms
+  n += 1;                                                 // output projection
+  n += p.kernels.FlashAttention() ? 1 : 2;                // flash kernel, or QKᵀ and PV bmms
   const double up = d.gate > 1 && split_linears ? 2 : 1;  // gate and up projections
   if (kind & 1) {
     n += 1 + 2;  // router, grouped expert GEMMs (up, down)

@@ -26,7 +26,7 @@ struct PlanShape {
   Recompute recompute = Recompute::kNone;
   Precision precision = Precision::kBf16;
   bool overlap_tp = false, overlap_ep = false, dualpipe = false;
-  MemoryRecipe recipe;  // recompute modules, FP8 activation caching (cost/activation_terms.h)
+  MemoryRecipe recipe;   // recompute modules, FP8 activation caching (cost/activation_terms.h)
   KernelRecipe kernels;  // fusion profile and CUDA graphs (cost/elementwise_cost.h)
   PlanPlacement groups;
 };

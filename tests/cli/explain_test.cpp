@@ -48,7 +48,14 @@ TEST_CASE("explain --format json gives advice as a list", "[cli]") {
 
 TEST_CASE("explain breaks a layer into ops, text and JSON, under the plan's fusion", "[cli]") {
   const std::vector<std::string> base = {
-      "explain", "-m", "llama3-8b", "-c", "dgx-h100", "-g", "8", "--plan",
+      "explain",
+      "-m",
+      "llama3-8b",
+      "-c",
+      "dgx-h100",
+      "-g",
+      "8",
+      "--plan",
       "tp=1,pp=1,micro_batch=1,global_batch=8,recompute=none,zero=1,fusion=eager"};
   const auto text = RunParaplan(base);
   INFO(text.err);
@@ -56,7 +63,7 @@ TEST_CASE("explain breaks a layer into ops, text and JSON, under the plan's fusi
   CHECK_THAT(text.out, Catch::Contains("layer ops: one dense layer (32 in the model)"));
   CHECK_THAT(text.out, Catch::Contains("fusion=eager"));
   CHECK_THAT(text.out, Catch::Contains("core attention"));
-  CHECK_THAT(text.out, Catch::Contains("memory"));  // norms and RoPE are memory-bound
+  CHECK_THAT(text.out, Catch::Contains("memory"));           // norms and RoPE are memory-bound
   CHECK_THAT(text.out, Catch::Contains(",fusion=eager\""));  // the re-run keeps it
   std::vector<std::string> json = base;
   json.insert(json.end(), {"--format", "json"});
