@@ -8,17 +8,10 @@
 namespace paraplan {
 namespace {
 
-const std::vector<std::string> kFields = {"gemm_max",
-                                          "gemm_half_dim",
-                                          "fp8_gemm_max",
-                                          "attention_fwd",
-                                          "attention_bwd",
-                                          "memory_bandwidth",
-                                          "kernel_launch_us",
-                                          "step_overhead_s",
-                                          "fa2_attention_fwd",
-                                          "fa2_attention_bwd",
-                                          "link"};
+const std::vector<std::string> kFields = {
+    "gemm_max",        "gemm_half_dim",     "fp8_gemm_max",       "attention_fwd",
+    "attention_bwd",   "memory_bandwidth",  "attention_half_seq", "kernel_launch_us",
+    "step_overhead_s", "fa2_attention_fwd", "fa2_attention_bwd",  "link"};
 
 // A fraction in [0, 1] where 0 means "the same as the fused kernel's".
 double FractionOrZero(const YamlNode& n) {
@@ -42,6 +35,10 @@ Efficiency ReadEntry(const YamlNode& node, Efficiency base, std::vector<std::str
   if (auto v = m.Find("attention_fwd")) base.attention_fwd = Fraction(*v);
   if (auto v = m.Find("attention_bwd")) base.attention_bwd = Fraction(*v);
   if (auto v = m.Find("memory_bandwidth")) base.memory_bandwidth = Fraction(*v);
+  if (auto v = m.Find("attention_half_seq")) {
+    base.attention_half_seq = v->AsDouble();
+    if (base.attention_half_seq < 0) v->Fail("must be >= 0");
+  }
   if (auto v = m.Find("fa2_attention_fwd")) base.fa2_attention_fwd = FractionOrZero(*v);
   if (auto v = m.Find("fa2_attention_bwd")) base.fa2_attention_bwd = FractionOrZero(*v);
   if (auto v = m.Find("kernel_launch_us")) {
@@ -95,9 +92,9 @@ bool IsStructDefault(const Efficiency& e) {
   return e.gemm_max == d.gemm_max && e.gemm_half_dim == d.gemm_half_dim &&
          e.fp8_gemm_max == d.fp8_gemm_max && e.attention_fwd == d.attention_fwd &&
          e.attention_bwd == d.attention_bwd && e.memory_bandwidth == d.memory_bandwidth &&
-         e.kernel_launch_us == d.kernel_launch_us && e.step_overhead_s == d.step_overhead_s &&
-         e.fa2_attention_fwd == d.fa2_attention_fwd && e.fa2_attention_bwd == d.fa2_attention_bwd &&
-         e.link == d.link;
+         e.attention_half_seq == d.attention_half_seq && e.kernel_launch_us == d.kernel_launch_us &&
+         e.step_overhead_s == d.step_overhead_s && e.fa2_attention_fwd == d.fa2_attention_fwd &&
+         e.fa2_attention_bwd == d.fa2_attention_bwd && e.link == d.link;
 }
 
 void ApplyDefaultEfficiency(Cluster& cluster) {

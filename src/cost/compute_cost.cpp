@@ -57,8 +57,12 @@ double AttentionSeconds(const Cluster& cluster, double flops, bool backward,
                         const AttentionShape& shape, bool fa2) {
   if (flops <= 0) return 0.0;
   const Efficiency& e = cluster.efficiency;
+  const double s = std::max(shape.seq, 1.0);
+  const double length = e.attention_half_seq > 0 ? s / (s + e.attention_half_seq) : 1.0;
   const double fa2_frac = backward ? e.fa2_attention_bwd : e.fa2_attention_fwd;
-  if (fa2 && fa2_frac > 0) return flops / (PeakFlops(cluster.gpu, Precision::kBf16) * fa2_frac);
+  if (fa2 && fa2_frac > 0) {
+    return flops / (PeakFlops(cluster.gpu, Precision::kBf16) * fa2_frac * length);
+  }
   if (cluster.profile && !cluster.profile->attention.empty()) {
     bool found = false;
     const double tflops = ProfileAttentionTflops(
@@ -68,7 +72,7 @@ double AttentionSeconds(const Cluster& cluster, double flops, bool backward,
     if (found && tflops > 0) return flops / TflopsToFlops(tflops);
   }
   const double frac = backward ? e.attention_bwd : e.attention_fwd;
-  return flops / (PeakFlops(cluster.gpu, Precision::kBf16) * frac);
+  return flops / (PeakFlops(cluster.gpu, Precision::kBf16) * frac * length);
 }
 
 double MemoryBoundSeconds(const Cluster& cluster, double bytes) {

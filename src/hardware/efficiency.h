@@ -16,9 +16,12 @@ struct Efficiency {
   // generic values are the measured Hopper ones (cuBLASLt on our H200, docs/cost-model.md).
   double gemm_max = 0.785;
   double gemm_half_dim = 592;
-  double fp8_gemm_max = 0.68;      // fp8 GEMMs reach a lower fraction of their (2×) peak
-  double attention_fwd = 0.60;     // FlashAttention forward, fraction of the bf16 peak
-  double attention_bwd = 0.50;     // FlashAttention backward
+  double fp8_gemm_max = 0.68;  // fp8 GEMMs reach a lower fraction of their (2×) peak
+  // FlashAttention: eff(s) = attention_fwd (or _bwd) × s / (s + attention_half_seq), s the
+  // query block length (sequence / cp); the fractions are of the bf16 peak at long sequences.
+  double attention_fwd = 0.695;
+  double attention_bwd = 0.535;
+  double attention_half_seq = 850;
   double memory_bandwidth = 0.86;  // achieved fraction of HBM bandwidth (copy-like kernels)
   double kernel_launch_us = 4;     // per kernel: launch and the gap to the next dependent one
   double step_overhead_s = 0.0;    // fixed per step (data loading, logging)
