@@ -34,11 +34,9 @@ std::vector<std::string> ApplyFoldEfficiencies(std::vector<RunSpec>& test,
   return {prior_families.begin(), prior_families.end()};
 }
 
-SourceFold RunFold(const std::vector<RunSpec>& runs, const std::vector<std::string>& groups,
+// Fits on `train` (evaluation-only runs in it are skipped by the fit) and predicts `test`.
+SourceFold RunFold(const std::vector<RunSpec>& train, std::vector<RunSpec> test,
                    const std::string& source, const EfficiencyFitOptions& options) {
-  std::vector<RunSpec> train;
-  std::vector<RunSpec> test;
-  for (size_t i = 0; i < runs.size(); ++i) (groups[i] == source ? test : train).push_back(runs[i]);
   SourceFold fold;
   fold.source = source;
   const EfficiencyFitResult fit = FitEfficiencies(train, options);
@@ -73,8 +71,9 @@ CrossValidationResult CrossValidateBySource(const std::vector<RunSpec>& runs,
   std::vector<std::string> order;
   groups.reserve(runs.size());
   for (const auto& run : runs) {
-    groups.push_back(SourceGroup(run.source));
-    if (std::find(order.begin(), order.end(), groups.back()) == order.end()) {
+    groups.push_back(run.evaluation_only ? "" : SourceGroup(run.source));
+    if (!run.evaluation_only &&
+        std::find(order.begin(), order.end(), groups.back()) == order.end()) {
       order.push_back(groups.back());
     }
   }
@@ -85,7 +84,13 @@ CrossValidationResult CrossValidateBySource(const std::vector<RunSpec>& runs,
   double mape_sum = 0;
   int folds_with_errors = 0;
   for (const auto& source : order) {
-    result.folds.push_back(RunFold(runs, groups, source, fold_options));
+    std::vector<RunSpec> train;
+    std::vector<RunSpec> test;
+    for (size_t i = 0; i < runs.size(); ++i) {
+      if (runs[i].evaluation_only) continue;
+      (groups[i] == source ? test : train).push_back(runs[i]);
+    }
+    result.folds.push_back(RunFold(train, std::move(test), source, fold_options));
     const SourceFold& fold = result.folds.back();
     for (const auto& run : fold.report.runs) {
       auto it = run.error_pct.find("step_time_s");
@@ -95,6 +100,12 @@ CrossValidationResult CrossValidateBySource(const std::vector<RunSpec>& runs,
       mape_sum += fold.step_time.mape_pct;
       ++folds_with_errors;
     }
+  }
+  std::vector<RunSpec> evaluation;
+  std::vector<RunSpec> rest;
+  for (const auto& run : runs) (run.evaluation_only ? evaluation : rest).push_back(run);
+  if (!evaluation.empty()) {
+    result.evaluation = RunFold(rest, std::move(evaluation), kEvaluationSource, fold_options);
   }
   result.overall = Summarize(pooled);
   if (folds_with_errors > 0) result.source_mean_mape_pct = mape_sum / folds_with_errors;

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -37,11 +38,18 @@ struct CrossValidationResult {
   std::vector<SourceFold> folds;    // by first appearance of the source in the runs file
   MetricSummary overall;            // step-time error pooled over every left-out prediction
   double source_mean_mape_pct = 0;  // unweighted mean of the folds' step-time MAPE (n > 0 only)
+  // The evaluation-only runs (RunSpec::evaluation_only), never in a fold: predicted by one fit on
+  // every other run (all sources), source kEvaluationSource; absent when there are none.
+  std::optional<SourceFold> evaluation;
 };
 
+// The `source` of the evaluation fold.
+inline constexpr const char* kEvaluationSource = "independent evaluation (never fitted)";
+
 // Leave-one-source-out over `runs` (runs with a load error are reported by their fold but never
-// fitted). options.holdout_every is ignored: each fold fits on all the other sources' runs.
-// Deterministic whatever options.threads.
+// fitted). Evaluation-only runs are in no fold and no fold's fit; they are predicted by a fit on
+// all the other runs (CrossValidationResult::evaluation). options.holdout_every is ignored: each
+// fold fits on all the other sources' runs. Deterministic whatever options.threads.
 CrossValidationResult CrossValidateBySource(const std::vector<RunSpec>& runs,
                                             const EfficiencyFitOptions& options);
 

@@ -100,20 +100,24 @@ std::vector<Row> SourceRows(const CrossValidationResult& cv) {
   return rows;
 }
 
-std::map<std::string, std::string> InSampleErrors(const ValidationReport* in_sample) {
+// The first report's error of each id (a run id may repeat across files; the first wins).
+std::map<std::string, std::string> InSampleErrors(const std::vector<ValidationReport>& in_sample) {
   std::map<std::string, std::string> out;
-  if (!in_sample) return out;
-  for (const auto& run : in_sample->runs) out[run.id] = SignedPct(run.error_pct);
+  for (const auto& report : in_sample) {
+    for (const auto& run : report.runs) out.emplace(run.id, SignedPct(run.error_pct));
+  }
   return out;
 }
 
-std::vector<Row> RunRows(const CrossValidationResult& cv, const ValidationReport* in_sample) {
+std::vector<Row> RunRows(const std::vector<const SourceFold*>& folds,
+                         const std::vector<ValidationReport>& in_sample, const char* source_head,
+                         const char* pred_head, const char* err_head, const char* in_head) {
   const auto in_errors = InSampleErrors(in_sample);
-  Row header = {"id",      "left-out source", "model", "GPUs", "step meas (s)", "LOSO pred (s)",
-                "LOSO err"};
-  if (in_sample) header.push_back("in-sample err");
+  Row header = {"id", source_head, "model", "GPUs", "step meas (s)", pred_head, err_head};
+  if (!in_sample.empty()) header.push_back(in_head);
   std::vector<Row> rows = {header};
-  for (const auto& fold : cv.folds) {
+  for (const SourceFold* fold_ptr : folds) {
+    const SourceFold& fold = *fold_ptr;
     for (const auto& run : fold.report.runs) {
       Row row = {run.id,
                  fold.source,
@@ -122,7 +126,7 @@ std::vector<Row> RunRows(const CrossValidationResult& cv, const ValidationReport
                  Seconds(run.measured),
                  Seconds(run.predicted),
                  run.status == RunStatus::kOk ? SignedPct(run.error_pct) : "error"};
-      if (in_sample) {
+      if (!in_sample.empty()) {
         auto it = in_errors.find(run.id);
         row.push_back(it == in_errors.end() ? "-" : it->second);
       }
@@ -130,6 +134,46 @@ std::vector<Row> RunRows(const CrossValidationResult& cv, const ValidationReport
     }
   }
   return rows;
+}
+
+std::vector<Row> LosoRows(const CrossValidationResult& cv,
+                          const std::vector<ValidationReport>& in_sample) {
+  std::vector<const SourceFold*> folds;
+  for (const auto& fold : cv.folds) folds.push_back(&fold);
+  return RunRows(folds, in_sample, "left-out source", "LOSO pred (s)", "LOSO err", "in-sample err");
+}
+
+std::vector<Row> EvaluationRows(const SourceFold& evaluation,
+                                const std::vector<ValidationReport>& in_sample) {
+  return RunRows({&evaluation}, in_sample, "set", "pred (s)", "err", "shipped-efficiency err");
+}
+
+std::string EvaluationSummary(const SourceFold& evaluation) {
+  const MetricSummary& s = evaluation.step_time;
+  std::string out =
+      std::to_string(evaluation.report.runs.size()) + " runs, " + std::to_string(s.n) + " compared";
+  if (s.n > 0) out += ": step-time MAPE " + Pct(s.mape_pct) + " (max " + Pct(s.max_abs_pct) + ")";
+  out += "; fitted on " + std::to_string(evaluation.fitted_ids.size()) + " other runs";
+  if (!evaluation.prior_families.empty()) {
+    out += "; families from the prior: " + Join(evaluation.prior_families);
+  }
+  return out;
+}
+
+std::string EvaluationMarkdown(const CrossValidationResult& cv,
+                               const std::vector<ValidationReport>& in_sample) {
+  if (!cv.evaluation) return "";
+  const SourceFold& evaluation = *cv.evaluation;
+  std::string out = "## Independent evaluation (never fitted)\n\n";
+  out +=
+      "These runs are marked `evaluation_only` (their source is reserved for independent "
+      "evaluation: `docs/validation/reserved_runs.yaml` says why). They are in no fold above and "
+      "in no fit: they are predicted by one fit, from the priors, on every other run of all "
+      "sources, and a family with no such run takes its prior. *shipped-efficiency err* is the "
+      "same run with the shipped `hardware/efficiency.yaml`.\n\n";
+  out += EvaluationSummary(evaluation) + ".\n\n";
+  out += MarkdownTable(EvaluationRows(evaluation, in_sample)) + "\n";
+  return out;
 }
 
 // One table per family: its prior and each fold's fitted value of every parameter.
@@ -181,17 +225,26 @@ Json CrossValidationJson(const CrossValidationResult& cv) {
   out.Set("folds", std::move(folds));
   out.Set("overall", std::move(overall));
   out.Set("source_mean_mape_pct", cv.source_mean_mape_pct);
+  if (cv.evaluation) out.Set("evaluation", FoldJson(*cv.evaluation));
   return out;
 }
 
 std::string CrossValidationTable(const CrossValidationResult& cv,
-                                 const ValidationReport* in_sample) {
-  return "\nLeave-one-source-out (each source predicted by a fit on the others):\n" +
-         TerminalRows(RunRows(cv, in_sample)) + "\n" + TerminalRows(SourceRows(cv));
+                                 const std::vector<ValidationReport>& in_sample) {
+  std::string out = "\nLeave-one-source-out (each source predicted by a fit on the others):\n" +
+                    TerminalRows(LosoRows(cv, in_sample)) + "\n" + TerminalRows(SourceRows(cv));
+  if (cv.evaluation) {
+    out +=
+        "\nIndependent evaluation (evaluation-only runs, never fitted; predicted by a fit on "
+        "all other runs): " +
+        EvaluationSummary(*cv.evaluation) + "\n" +
+        TerminalRows(EvaluationRows(*cv.evaluation, in_sample));
+  }
+  return out;
 }
 
 std::string CrossValidationMarkdown(const CrossValidationResult& cv,
-                                    const ValidationReport* in_sample) {
+                                    const std::vector<ValidationReport>& in_sample) {
   std::string out = "## Leave-one-source-out: the figure to read\n\n";
   out +=
       "Each source (the citation up to its first comma or parenthesis) is left out in turn: the "
@@ -205,11 +258,12 @@ std::string CrossValidationMarkdown(const CrossValidationResult& cv,
   out +=
       "Per run (*in-sample err*: the same run with the shipped `hardware/efficiency.yaml`, "
       "whose fit saw it):\n\n";
-  out += MarkdownTable(RunRows(cv, in_sample)) + "\n";
+  out += MarkdownTable(LosoRows(cv, in_sample)) + "\n";
   out +=
       "Fitted parameters per fold (how much each number depends on which source is in the "
       "fit):\n\n";
   out += FoldParameterTables(cv);
+  out += EvaluationMarkdown(cv, in_sample);
   return out;
 }
 

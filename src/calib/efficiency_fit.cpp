@@ -349,17 +349,24 @@ void SetEfficiencyValue(Efficiency& e, const std::string& name, double value) {
 
 EfficiencyFitResult FitEfficiencies(const std::vector<RunSpec>& runs,
                                     const EfficiencyFitOptions& options) {
+  EfficiencyFitResult result;
   std::vector<HoldoutKey> keys;
-  keys.reserve(runs.size());
-  for (const auto& run : runs) keys.push_back({run.id, GpuFamily(run.cluster.gpu.name)});
+  std::vector<const RunSpec*> fittable;  // the runs of keys, in order
+  for (const auto& run : runs) {
+    if (run.evaluation_only) {
+      result.evaluation_only_ids.push_back(run.id);
+      continue;
+    }
+    keys.push_back({run.id, GpuFamily(run.cluster.gpu.name)});
+    fittable.push_back(&run);
+  }
   const std::vector<bool> held = HeldOutRuns(keys, options.holdout_every);
   std::map<std::string, FamilyRuns> families;
-  for (size_t i = 0; i < runs.size(); ++i) {
-    if (!runs[i].error.empty()) continue;
+  for (size_t i = 0; i < fittable.size(); ++i) {
+    if (!fittable[i]->error.empty()) continue;
     auto& family = families[keys[i].family];
-    (held[i] ? family.held_out : family.fitted).push_back(&runs[i]);
+    (held[i] ? family.held_out : family.fitted).push_back(fittable[i]);
   }
-  EfficiencyFitResult result;
   for (const auto& [family, family_runs] : families) {
     if (family_runs.fitted.empty()) continue;
     result.families.push_back(FitFamily(family, family_runs, options));

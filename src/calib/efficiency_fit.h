@@ -71,8 +71,11 @@ struct EfficiencyFitResult {
   // The defaults to write: fitted families, plus families derived from a fitted one.
   std::map<std::string, Efficiency> defaults;
   std::map<std::string, std::string> derived_from;  // "H200" → "H100"
+  std::vector<std::string> evaluation_only_ids;     // runs given but never fitted, file order
 };
 
+// Evaluation-only runs (RunSpec::evaluation_only) are skipped: neither fitted nor held out (the
+// held-out split of the others is what it would be without them); their ids are listed.
 EfficiencyFitResult FitEfficiencies(const std::vector<RunSpec>& runs,
                                     const EfficiencyFitOptions& options);
 

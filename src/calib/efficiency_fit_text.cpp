@@ -20,7 +20,11 @@ std::string Join(const std::vector<std::string>& items, const std::string& sep) 
 }  // namespace
 
 std::string EfficiencyFitMarkdown(const EfficiencyFitResult& fit, const std::string& runs_file) {
-  std::string out = "## Efficiency fit\n\nFitted on `" + runs_file + "`.\n\n";
+  std::string out = "## Efficiency fit\n\nFitted on `" + runs_file + "`.";
+  if (!fit.evaluation_only_ids.empty()) {
+    out += " Not fitted (evaluation-only): " + Join(fit.evaluation_only_ids, " ") + ".";
+  }
+  out += "\n\n";
   std::vector<Row> rows = {{"family", "runs fitted", "held out", "fitted: MAPE before → after",
                             "held out: MAPE before → after", "outer / LM iterations"}};
   for (const auto& f : fit.families) {

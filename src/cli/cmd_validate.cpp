@@ -112,9 +112,6 @@ void CheckOptions(const ValidateOptions& o) {
   if (!o.cv.empty() && o.cv != "source") {
     throw InputError({}, "--cv", "must be 'source'; got '" + o.cv + "'");
   }
-  if (!o.cv.empty() && o.files.size() != 1) {
-    throw InputError({}, "--cv", "cross-validates exactly one runs file");
-  }
   if (o.holdout_every < 0) throw InputError({}, "--holdout-every", "must be >= 0");
   if (o.simulate_top < 1) throw InputError({}, "--simulate-top", "must be >= 1");
   if (o.threads < 0) throw InputError({}, "--threads", "must be >= 0");
@@ -132,14 +129,14 @@ std::string Render(const ValidateOptions& o, const std::vector<ValidationReport>
     for (const auto& report : reports) {
       out += (reports.size() > 1 ? "== " + report.file + "\n" : "") + ValidationTable(report);
     }
-    if (cv) out += CrossValidationTable(*cv, &reports.front());
+    if (cv) out += CrossValidationTable(*cv, reports);
     return out;
   }
   MarkdownInput input;
   input.reports = reports;
   if (fit) input.fit_section = EfficiencyFitMarkdown(*fit, o.files.front());
   input.command = CommandText(o);
-  if (cv) input.headline = CrossValidationMarkdown(*cv, &reports.front());
+  if (cv) input.headline = CrossValidationMarkdown(*cv, reports);
   if (!o.notes.empty()) input.notes = ReadText(o.notes, "--notes");
   return ValidationMarkdown(input);
 }
@@ -157,9 +154,17 @@ void RunValidate(const ValidateOptions& o, CliContext& ctx) {
   fit_options.threads = o.threads;
   fit_options.run = options.run;
   // Each fold refits from the priors, so the cross-validation never sees a fit of its own runs.
+  // The folds are the first file's sources; evaluation-only runs of every file are predicted by
+  // a fit on all the first file's other runs, and fitted by nothing.
   std::unique_ptr<CrossValidationResult> cv;
   if (!o.cv.empty()) {
-    cv = std::make_unique<CrossValidationResult>(CrossValidateBySource(files.front(), fit_options));
+    std::vector<RunSpec> cv_runs = files.front();
+    for (size_t i = 1; i < files.size(); ++i) {
+      for (const auto& run : files[i]) {
+        if (run.evaluation_only) cv_runs.push_back(run);
+      }
+    }
+    cv = std::make_unique<CrossValidationResult>(CrossValidateBySource(cv_runs, fit_options));
   }
   std::unique_ptr<EfficiencyFitResult> fit;
   if (!o.fit_out.empty()) {
@@ -195,11 +200,13 @@ void AddValidateCommand(CLI::App& app, CliContext& ctx) {
   sub->add_option("--simulate-top", opts->simulate_top,
                   "per run, re-run this many of the best estimates in the simulator (default 4)");
   sub->add_option("--fit-efficiency", opts->fit_out,
-                  "fit the default efficiencies per GPU family to the first runs file, write "
-                  "them to this hardware/efficiency.yaml-format file, and validate with them");
+                  "fit the default efficiencies per GPU family to the first runs file (its "
+                  "evaluation-only runs excluded), write them to this "
+                  "hardware/efficiency.yaml-format file, and validate with them");
   sub->add_option("--cv", opts->cv,
-                  "source: also report leave-one-source-out error (each source predicted by "
-                  "an efficiency fit on the other sources' runs)");
+                  "source: also report leave-one-source-out error (each source of the first "
+                  "runs file predicted by an efficiency fit on its other sources' runs; "
+                  "evaluation-only runs of every file are predicted by a fit on all of them)");
   sub->add_option("--notes", opts->notes, "Markdown placed in the markdown output");
   sub->add_option("-o,--output", opts->output, "write the result to this file");
   sub->footer(
@@ -209,6 +216,8 @@ void AddValidateCommand(CLI::App& app, CliContext& ctx) {
       "  paraplan validate docs/validation/public_runs.yaml\n"
       "  paraplan validate docs/validation/public_runs.yaml --format json\n"
       "  paraplan validate docs/validation/public_runs.yaml --cv source\n"
+      "  paraplan validate docs/validation/public_runs.yaml docs/validation/reserved_runs.yaml "
+      "--cv source\n"
       "  paraplan validate docs/validation/public_runs.yaml --fit-efficiency my_efficiency.yaml");
   sub->callback([opts, &ctx] { RunValidate(*opts, ctx); });
 }

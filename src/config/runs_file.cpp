@@ -16,8 +16,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const std::vector<std::string> kRunKeys = {"id",        "source", "framework", "model",   "cluster",
-                                           "overrides", "gpus",   "plan",      "measured"};
+const std::vector<std::string> kRunKeys = {"id",       "source",         "framework", "model",
+                                           "cluster",  "overrides",      "gpus",      "plan",
+                                           "measured", "evaluation_only"};
 const std::vector<std::string> kMeasuredKeys = {"step_time_s", "tokens_per_s_per_gpu", "mfu",
                                                 "memory_GiB"};
 
@@ -80,6 +81,7 @@ RunSpec ReadRun(const YamlNode& node, const std::string& base_dir) {
     run.framework = f->AsEnum(FrameworkNames());
   }
   run.gpus = map.Required("gpus").AsPositiveInt();
+  run.evaluation_only = map.Bool("evaluation_only", false);
   std::vector<Override> overrides;
   if (const auto o = map.Find("overrides")) overrides = ReadOverrides(*o, {"model", "cluster"});
   if (const auto plan = map.Find("plan")) run.plan = ReadPlanConstraints(*plan);

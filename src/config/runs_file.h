@@ -34,6 +34,10 @@ struct RunSpec {
   PlanConstraints plan;                    // knobs left out are searched
   std::map<std::string, double> measured;  // step_time_s, tokens_per_s_per_gpu, mfu, memory_GiB
   std::string error;  // non-empty: this run could not be loaded (e.g. unknown model); others go on
+  // `evaluation_only: true`: a run from a source reserved for independent evaluation. It is
+  // predicted and compared like any run, but no efficiency fit (--fit-efficiency, --cv) ever
+  // sees it (docs/formats.md, "Runs files").
+  bool evaluation_only = false;
 };
 
 // Throws InputError for a malformed file (syntax, unknown keys, wrong types); a run whose model

@@ -152,6 +152,7 @@ RunOutcome EvaluateRun(const RunSpec& run, const RunEvaluationOptions& options) 
   out.gpu_family = GpuFamily(run.cluster.gpu.name);
   out.gpus = run.gpus;
   out.measured = run.measured;
+  out.evaluation_only = run.evaluation_only;
   if (!run.error.empty()) {
     out.status = RunStatus::kError;
     out.message = run.error;

@@ -41,6 +41,7 @@ struct RunOutcome {
   std::map<std::string, double> predicted;  // all kValidationMetrics (status ok)
   std::map<std::string, double> error_pct;  // the measured ones
   bool held_out = false;                    // set by the caller's held-out split
+  bool evaluation_only = false;             // RunSpec::evaluation_only: never fitted
 };
 
 // The plan when every open knob takes its first allowed value or the ParallelPlan default

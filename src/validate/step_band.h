@@ -4,9 +4,10 @@
 // validate --cv source`: by efficiencies fitted without that run's source), because a user's run
 // is one nobody fitted to; the in-sample residuals would understate the band. A family without runs
 // takes the band of the family its efficiencies are derived from (H200 and H800 from H100,
-// DerivedFamilies); one with neither has no band. The shipped numbers are constants
-// (step_band.cpp); tests/validate/step_band_test.cpp recomputes them from a fresh validation run
-// and fails when they drift.
+// DerivedFamilies), and a derived family's own runs count toward that band (every H200 run is in
+// the H100 band: one band per architecture); one with neither has no band. The shipped numbers are
+// constants (step_band.cpp); tests/validate/step_band_test.cpp recomputes them from a fresh
+// validation run and fails when they drift.
 #pragma once
 
 #include <cstdint>

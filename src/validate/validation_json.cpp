@@ -46,6 +46,7 @@ Json RunOutcomeJson(const RunOutcome& run) {
   for (const auto& knob : run.conventions) conventions.Push(knob);
   out.Set("conventions", std::move(conventions));
   out.Set("held_out", run.held_out);
+  out.Set("evaluation_only", run.evaluation_only);
   return out;
 }
 
@@ -81,6 +82,7 @@ Json ValidationReportJson(const ValidationReport& report) {
   out.Set("runs", std::move(runs));
   out.Set("summary", SummarySetJson(report.all));
   out.Set("holdout", std::move(holdout));
+  out.Set("evaluation_only", SummarySetJson(report.evaluation_only));
   return out;
 }
 

@@ -31,14 +31,22 @@ SummarySet SummarizeRuns(const std::vector<RunOutcome>& runs,
 
 void SummarizeReport(ValidationReport& report, int64_t holdout_every) {
   std::vector<HoldoutKey> keys;
-  keys.reserve(report.runs.size());
-  for (const auto& run : report.runs) keys.push_back({run.id, run.gpu_family});
-  std::vector<bool> held = HeldOutRuns(keys, holdout_every);
-  for (size_t i = 0; i < report.runs.size(); ++i) report.runs[i].held_out = held[i];
+  std::vector<size_t> index;  // report.runs index of keys[k]
+  for (size_t i = 0; i < report.runs.size(); ++i) {
+    report.runs[i].held_out = false;
+    if (report.runs[i].evaluation_only) continue;
+    keys.push_back({report.runs[i].id, report.runs[i].gpu_family});
+    index.push_back(i);
+  }
+  const std::vector<bool> held = HeldOutRuns(keys, holdout_every);
+  for (size_t k = 0; k < keys.size(); ++k) report.runs[index[k]].held_out = held[k];
   report.holdout_every = holdout_every;
   report.all = SummarizeRuns(report.runs, [](const RunOutcome&) { return true; });
-  report.fitted = SummarizeRuns(report.runs, [](const RunOutcome& r) { return !r.held_out; });
+  report.fitted = SummarizeRuns(
+      report.runs, [](const RunOutcome& r) { return !r.held_out && !r.evaluation_only; });
   report.held_out = SummarizeRuns(report.runs, [](const RunOutcome& r) { return r.held_out; });
+  report.evaluation_only =
+      SummarizeRuns(report.runs, [](const RunOutcome& r) { return r.evaluation_only; });
 }
 
 std::vector<RunSpec> LoadValidationRuns(const std::string& path) {

@@ -34,15 +34,17 @@ struct ValidationReport {
   std::vector<RunOutcome> runs;  // file order
   int64_t holdout_every = 0;
   SummarySet all;
-  SummarySet fitted;    // runs not held out
-  SummarySet held_out;  // runs held out of the efficiency fit
+  SummarySet fitted;           // runs not held out (and not evaluation-only)
+  SummarySet held_out;         // runs held out of the efficiency fit
+  SummarySet evaluation_only;  // runs no fit may see (RunSpec::evaluation_only)
 };
 
 // Summary of the runs for which `include` is true.
 SummarySet SummarizeRuns(const std::vector<RunOutcome>& runs,
                          const std::function<bool(const RunOutcome&)>& include);
 
-// Marks held-out runs and fills the three summaries from report.runs.
+// Marks held-out runs and fills the summaries from report.runs. Evaluation-only runs take no
+// part in the held-out split (the split of the other runs is what it would be without them).
 void SummarizeReport(ValidationReport& report, int64_t holdout_every);
 
 // LoadRunsFile: each run's cluster carries its GPU family's default efficiencies

@@ -198,7 +198,79 @@ TEST_CASE("validate --cv rejects what it cannot do, naming the flag", "[validate
   CHECK(bad.code == 2);
   CHECK(bad.err.find("--cv") != std::string::npos);
   CHECK(bad.err.find("'source'") != std::string::npos);
-  const auto two = testing::RunParaplan({"validate", file, file, "--cv", "source"});
-  CHECK(two.code == 2);
-  CHECK(two.err.find("exactly one runs file") != std::string::npos);
+}
+
+TEST_CASE("Evaluation-only runs are in no fold and no fit, and are predicted by a fit on the rest",
+          "[validate]") {
+  std::vector<RunSpec> runs = SyntheticRuns();
+  runs[4].evaluation_only = true;  // T05, one of source "Benchmark C"'s two runs
+  runs[4].source = "Reserved archive, Table 1";
+  const CrossValidationResult cv = CrossValidateBySource(runs, Options(2));
+  REQUIRE(cv.folds.size() == 4);  // the reserved source is no fold
+  for (const auto& fold : cv.folds) {
+    INFO(fold.source);
+    CHECK(std::find(fold.fitted_ids.begin(), fold.fitted_ids.end(), "T05") ==
+          fold.fitted_ids.end());
+    for (const auto& run : fold.report.runs) CHECK(run.id != "T05");
+  }
+  CHECK(cv.overall.n == 6);
+  REQUIRE(cv.evaluation.has_value());
+  CHECK(cv.evaluation->source == kEvaluationSource);
+  REQUIRE(cv.evaluation->report.runs.size() == 1);
+  CHECK(cv.evaluation->report.runs[0].id == "T05");
+  CHECK(cv.evaluation->report.runs[0].evaluation_only);
+  CHECK(cv.evaluation->fitted_ids ==
+        std::vector<std::string>{"T01", "T02", "T03", "T04", "T06", "T07"});
+  CHECK(cv.evaluation->step_time.n == 1);
+
+  SECTION("its measurement moves no fit") {
+    std::vector<RunSpec> changed = runs;
+    changed[4].measured["step_time_s"] *= 3.0;
+    const CrossValidationResult again = CrossValidateBySource(changed, Options(2));
+    CHECK(CrossValidationJson(again).Dump(-1) != CrossValidationJson(cv).Dump(-1));
+    for (size_t f = 0; f < cv.folds.size(); ++f) {
+      CHECK(again.folds[f].report.runs[0].predicted.at("step_time_s") ==
+            cv.folds[f].report.runs[0].predicted.at("step_time_s"));
+    }
+    CHECK(again.evaluation->report.runs[0].predicted.at("step_time_s") ==
+          cv.evaluation->report.runs[0].predicted.at("step_time_s"));
+    const EfficiencyFitResult fit = FitEfficiencies(runs, Options(2));
+    const EfficiencyFitResult fit_changed = FitEfficiencies(changed, Options(2));
+    CHECK(fit.evaluation_only_ids == std::vector<std::string>{"T05"});
+    REQUIRE(fit.defaults.count("H100") == 1);
+    CHECK(GetEfficiencyValue(fit.defaults.at("H100"), "gemm_max") ==
+          GetEfficiencyValue(fit_changed.defaults.at("H100"), "gemm_max"));
+    for (const auto& family : fit.families) {
+      CHECK(std::find(family.fitted_ids.begin(), family.fitted_ids.end(), "T05") ==
+            family.fitted_ids.end());
+      CHECK(std::find(family.held_out_ids.begin(), family.held_out_ids.end(), "T05") ==
+            family.held_out_ids.end());
+    }
+  }
+}
+
+TEST_CASE("validate --cv with a second file predicts its evaluation-only runs, never fitting them",
+          "[validate][cli]") {
+  const std::string file = PARAPLAN_SOURCE_DIR "/tests/validate/data/cv_runs.yaml";
+  const std::string reserved = PARAPLAN_SOURCE_DIR "/tests/validate/data/cv_reserved.yaml";
+  const auto md = testing::RunParaplan({"validate", file, reserved, "--cv", "source", "--format",
+                                        "markdown", "--threads", "2", "--simulate-top", "1"});
+  INFO(md.err);
+  REQUIRE(md.code == 0);
+  CHECK(md.out.find("## Independent evaluation (never fitted)") != std::string::npos);
+  CHECK(md.out.find("| R01^ |") != std::string::npos);  // its file's runs table marks it
+  CHECK(md.out.find("evaluation only (^, never fitted)") != std::string::npos);
+  CHECK(md.out.find("| Reserved archive | 1 |") == std::string::npos);  // no fold of its own
+  CHECK(md.out.find("without Reserved archive") == std::string::npos);
+  const auto table = testing::RunParaplan(
+      {"validate", file, reserved, "--cv", "source", "--threads", "2", "--simulate-top", "1"});
+  CHECK(table.code == 0);
+  CHECK(table.out.find("Independent evaluation") != std::string::npos);
+  // Alone, the reserved file is validated with the shipped efficiencies; --cv has no fold.
+  const auto alone = testing::RunParaplan(
+      {"validate", reserved, "--cv", "source", "--format", "json", "--simulate-top", "1"});
+  REQUIRE(alone.code == 0);
+  CHECK(alone.out.find("\"folds\": []") != std::string::npos);
+  CHECK(alone.out.find("\"evaluation\": {") != std::string::npos);
+  CHECK(alone.out.find("\"evaluation_only\": true") != std::string::npos);
 }

@@ -55,6 +55,41 @@ TEST_CASE("runs file: names, inline clusters, overrides and unresolvable runs", 
   CHECK(runs[0].measured.at("mfu") == 0.4);
   CHECK_THAT(runs[1].error, Contains("unknown model 'no-such-model'"));
   CHECK(runs[1].cluster.name == "x");
+  CHECK_FALSE(runs[0].evaluation_only);
+}
+
+TEST_CASE("runs file: evaluation_only marks a run no fit may see", "[config]") {
+  const std::vector<RunSpec> runs = LoadRunsFile(testing::WriteScratch(
+      "runs/eval.yaml",
+      "runs:\n  - {id: A, gpus: 8, model: llama3-8b, cluster: dgx-h100, evaluation_only: true}\n"
+      "  - {id: B, gpus: 8, model: llama3-8b, cluster: dgx-h100, evaluation_only: false}\n"));
+  REQUIRE(runs.size() == 2);
+  CHECK(runs[0].evaluation_only);
+  CHECK_FALSE(runs[1].evaluation_only);
+  CHECK_THAT(ErrorOf([] {
+               LoadRunsFile(testing::WriteScratch(
+                   "runs/eval_bad.yaml",
+                   "runs:\n  - {id: A, gpus: 8, model: llama3-8b, cluster: dgx-h100, "
+                   "evaluation_only: maybe}\n"));
+             }),
+             Contains("evaluation_only"));
+}
+
+TEST_CASE("the project's reserved runs are all evaluation-only", "[config]") {
+  const std::vector<RunSpec> reserved =
+      LoadRunsFile(PARAPLAN_SOURCE_DIR "/docs/validation/reserved_runs.yaml");
+  REQUIRE(reserved.size() == 2);
+  for (const RunSpec& run : reserved) {
+    INFO(run.id);
+    CHECK(run.evaluation_only);
+    CHECK(run.error.empty());
+  }
+  // ...and no run of the fitted public file is one of them.
+  for (const RunSpec& run : LoadRunsFile(PARAPLAN_SOURCE_DIR "/docs/validation/public_runs.yaml")) {
+    CHECK_FALSE(run.evaluation_only);
+    for (const RunSpec& r : reserved) CHECK(run.id != r.id);
+    CHECK(run.source.find("Megatron-Bridge") == std::string::npos);
+  }
 }
 
 TEST_CASE("runs file: malformed files are errors with locations", "[config]") {

@@ -16,25 +16,37 @@ using namespace paraplan;
 namespace {
 
 // Measured at commit time with the CLI's defaults (`paraplan validate
-// docs/validation/public_runs.yaml --cv source`): pooled 33.01%; per source below. Issue 15
-// (Q14 scored on its stated interleaved plan; embedding and loss on the end chunks) moved them
-// from 29.58% pooled (NeMo 32.21, torchtitan 25.86): the fits that leave a source out now see an
-// honest Q14, and the NeMo fold's H100 fit is pulled faster by it.
+// docs/validation/public_runs.yaml docs/validation/reserved_runs.yaml --cv source`): pooled
+// 23.75% over 54 runs; per source below. Splitting off the reserved runs moved H10/H15
+// (Megatron-Bridge archive, reserved) out of every fold (36 runs left: pooled 32.3%,
+// Narayanan 31.5, NeMo 38.1, torchtitan 27.9) and added two sources: NVIDIA dgxc-benchmarking
+// (D01-D16, 700 W DGX H100, NeMo, bf16 and fp8) and Trainy's torchtitan H200 runs (W01-W02). With
+// the D rows in the NeMo fold's fit its H100 numbers no longer come almost only from the capped
+// torchtitan part: NeMo 38.1 -> 15.1. Before (38 runs with H10/H15): pooled 32.96%, NeMo 42.13,
+// torchtitan 26.61.
 constexpr double kMarginPct = 0.5;  // percentage points, for changes elsewhere in the model
-constexpr double kPooledMapePct = 32.96 + kMarginPct;
+constexpr double kPooledMapePct = 23.75 + kMarginPct;
 const std::map<std::string, double> kSourceMapePct = {
     {"Narayanan et al.", 31.46 + kMarginPct},  // the only A100 source: predicted from the prior
-    {"NVIDIA NeMo docs 'Performance Benchmarks'", 42.13 + kMarginPct},
-    {"NVIDIA Megatron-Bridge Performance Summary Archive", 30.02 + kMarginPct},
-    {"PyTorch torchtitan benchmark 'llama3_h100_202412_torchtitan.md'", 26.61 + kMarginPct},
+    {"NVIDIA NeMo docs 'Performance Benchmarks'", 15.09 + kMarginPct},
+    {"PyTorch torchtitan benchmark 'llama3_h100_202412_torchtitan.md'", 30.51 + kMarginPct},
+    {"NVIDIA DGX Cloud Benchmarking recipes", 21.31 + kMarginPct},
+    {"Trainy on WhiteFiber", 9.41 + kMarginPct},  // H200: predicted with the H100 fit (derived)
 };
+// The reserved runs (reserved_runs.yaml, evaluation only), predicted by a fit on all 54 public
+// runs that never saw them: the independent evaluation of docs/validation.md.
+constexpr double kReservedMapePct = 38.7 + kMarginPct;
 
 }  // namespace
 
 TEST_CASE("Public runs: leave-one-source-out step-time error bounds", "[validate][public]") {
-  const std::vector<RunSpec> runs =
+  std::vector<RunSpec> runs =
       LoadValidationRuns(PARAPLAN_SOURCE_DIR "/docs/validation/public_runs.yaml");
-  REQUIRE(runs.size() == 38);
+  REQUIRE(runs.size() == 54);
+  const std::vector<RunSpec> reserved =
+      LoadValidationRuns(PARAPLAN_SOURCE_DIR "/docs/validation/reserved_runs.yaml");
+  REQUIRE(reserved.size() == 2);
+  runs.insert(runs.end(), reserved.begin(), reserved.end());
   EfficiencyFitOptions options;  // the CLI's defaults, so the bound is docs/validation.md's figure
   options.threads = 2;           // CI has 2 cores; the result does not depend on it
   const CrossValidationResult cv = CrossValidateBySource(runs, options);
@@ -46,7 +58,17 @@ TEST_CASE("Public runs: leave-one-source-out step-time error bounds", "[validate
   WARN("leave-one-source-out step-time MAPE " << FormatFixed(cv.overall.mape_pct, 2) << "% over "
                                               << cv.overall.n << "\n"
                                               << summary);
-  CHECK(cv.overall.n == 38);
+  CHECK(cv.overall.n == 54);
+  REQUIRE(cv.evaluation.has_value());
+  WARN("reserved runs, never fitted: step-time MAPE "
+       << FormatFixed(cv.evaluation->step_time.mape_pct, 2) << "% over "
+       << cv.evaluation->step_time.n);
+  CHECK(cv.evaluation->step_time.n == 2);
+  CHECK(cv.evaluation->step_time.mape_pct <= kReservedMapePct);
+  CHECK(cv.evaluation->fitted_ids.size() == 54);
+  for (const auto& fold : cv.folds) {
+    for (const auto& id : fold.fitted_ids) CHECK((id != "H10" && id != "H15"));
+  }
   CHECK(cv.overall.mape_pct <= kPooledMapePct);
   REQUIRE(cv.folds.size() == kSourceMapePct.size());
   for (const auto& fold : cv.folds) {

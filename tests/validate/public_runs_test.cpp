@@ -18,10 +18,17 @@ namespace {
 // validation worse fails. Issue 15 moved them (11.38 -> 12.13%, held out 10.65 -> 13.2%, memory
 // 9.27 -> 9.64%): Q14 is now scored on the interleaved plan it states instead of a vpp = 1
 // stand-in, and interleaved plans carry embedding and loss on their first and last chunks.
-constexpr double kStepTimeMapePct = 12.4;
-constexpr double kHeldOutMapePct = 13.5;
-constexpr int64_t kMinFits = 38;
-constexpr double kMemoryMapePct = 9.8;  // torchtitan's measured peaks (Q01-Q14)
+// Splitting off the reserved runs moved H10/H15 (Megatron-Bridge archive) to reserved_runs.yaml and
+// added D01-D16 (dgxc-benchmarking) and W01-W02 (Trainy, H200): 54 runs, measured 14.29% (held out
+// 8.95%, memory 12.11% over 16); the shipped efficiencies were not refitted, and the BF16 D rows
+// (700 W DGX H100, NeMo) are 32-42% slow with the H100 bf16 numbers fitted on capped parts.
+constexpr double kStepTimeMapePct = 14.29 + 0.2;
+constexpr double kHeldOutMapePct = 8.95 + 0.2;
+constexpr int64_t kMinFits = 54;
+constexpr double kMemoryMapePct = 12.11 + 0.2;  // torchtitan's measured peaks (Q01-Q14, W01-W02)
+// The reserved runs with the shipped efficiencies (whose fit, made before the split, saw them):
+// measured 21.8%. Their never-fitted figure is public_runs_cv_test.cpp's.
+constexpr double kReservedShippedMapePct = 21.8 + 0.2;
 
 std::string Failures(const ValidationReport& report) {
   std::string text;
@@ -39,10 +46,10 @@ std::string Failures(const ValidationReport& report) {
   return text;
 }
 
-ValidationReport ValidateFile(const char* name) {
+ValidationReport ValidateFile(const char* name, size_t expected_runs) {
   const std::vector<RunSpec> runs =
       LoadValidationRuns(std::string(PARAPLAN_SOURCE_DIR "/docs/validation/") + name);
-  REQUIRE(runs.size() == 38);
+  REQUIRE(runs.size() == expected_runs);
   ValidationOptions options;
   options.threads = 2;  // CI has 2 cores
   options.run.simulate_top = 2;
@@ -54,14 +61,15 @@ ValidationReport ValidateFile(const char* name) {
 // The torchtitan rows name hardware/grand-teton-h100.yaml (the 96 GB HBM2e, 500 W parts their
 // source states, at datasheet peaks: no cited sustained clock exists for the cap).
 TEST_CASE("Public runs: current in-sample error bounds", "[validate][public]") {
-  const ValidationReport report = ValidateFile("public_runs.yaml");
+  const ValidationReport report = ValidateFile("public_runs.yaml", 54);
   INFO(Failures(report));
   const auto& step = report.all.metrics.at("step_time_s");
   WARN("published runs: step-time MAPE " << FormatFixed(step.mape_pct, 2) << "% over " << step.n
                                          << ", fits " << report.all.fits_fit << "/"
                                          << report.all.fits_n);
   CHECK(report.all.errors == 0);
-  CHECK(step.n == 38);
+  CHECK(step.n == 54);
+  CHECK(report.evaluation_only.fits_n + report.evaluation_only.errors == 0);
   CHECK(step.mape_pct <= kStepTimeMapePct);
   CHECK(report.all.fits_fit >= kMinFits);
   CHECK(report.all.metrics.at("memory_GiB").mape_pct <= kMemoryMapePct);
@@ -70,4 +78,20 @@ TEST_CASE("Public runs: current in-sample error bounds", "[validate][public]") {
   for (const auto& run : report.runs) {
     if (run.id.rfind('Q', 0) == 0) CHECK(run.gpu_name == "H100-SXM5-96GB-HBM2e-500W");
   }
+}
+
+// The reserved runs (evaluation only) are validated, never fitted: every run is its own subset,
+// none is held out or fitted.
+TEST_CASE("Reserved runs: evaluated as evaluation-only with the shipped efficiencies",
+          "[validate][public]") {
+  const ValidationReport report = ValidateFile("reserved_runs.yaml", 2);
+  INFO(Failures(report));
+  CHECK(report.all.errors == 0);
+  CHECK(report.evaluation_only.fits_n == 2);
+  CHECK(report.fitted.fits_n == 0);
+  CHECK(report.held_out.fits_n == 0);
+  const auto& step = report.evaluation_only.metrics.at("step_time_s");
+  CHECK(step.n == 2);
+  CHECK(step.mape_pct <= kReservedShippedMapePct);
+  for (const auto& run : report.runs) CHECK(run.evaluation_only);
 }
