@@ -11,24 +11,20 @@ using namespace paraplan;
 namespace {
 
 // The in-sample error of the project's public runs with the shipped efficiencies (fitted on these
-// runs, then with the torchtitan peaks scaled by an assumed 0.8 in the since-removed adjusted
-// file), so this is not a generalization figure: that is leave-one-source-out,
-// public_runs_cv_test.cpp. Issue 6's bar (step-time MAPE <= 10%) is not met on the unchanged
-// file; the bounds are today's measured values plus a small margin, so that a change that makes
-// validation worse fails. Issue 15 moved them (11.38 -> 12.13%, held out 10.65 -> 13.2%, memory
-// 9.27 -> 9.64%): Q14 is now scored on the interleaved plan it states instead of a vpp = 1
-// stand-in, and interleaved plans carry embedding and loss on their first and last chunks.
-// Splitting off the reserved runs moved H10/H15 (Megatron-Bridge archive) to reserved_runs.yaml and
-// added D01-D16 (dgxc-benchmarking) and W01-W02 (Trainy, H200): 54 runs, measured 14.29% (held out
-// 8.95%, memory 12.11% over 16); the shipped efficiencies were not refitted, and the BF16 D rows
-// (700 W DGX H100, NeMo) are 32-42% slow with the H100 bf16 numbers fitted on capped parts.
-constexpr double kStepTimeMapePct = 14.29 + 0.2;
-constexpr double kHeldOutMapePct = 8.95 + 0.2;
+// 54 runs by `paraplan validate docs/validation/public_runs.yaml --fit-efficiency
+// hardware/efficiency.yaml --holdout-every 0`), so this is not a generalization figure: that is
+// leave-one-source-out, public_runs_cv_test.cpp. The bounds are today's measured values plus a
+// small margin, so that a change that makes validation worse fails. History: 38 runs, before
+// issue 14's cost model: 12.13% (held out 13.2%, memory 9.64%); 54 runs (reserved runs split off,
+// dgxc-benchmarking and Trainy added), old cost model, not refitted: 14.29%; issue 14's op-level
+// cost model with its fit bounded to measured ranges, refitted: 12.13% (held out 11.90%, memory
+// 12.11% over 16).
+constexpr double kStepTimeMapePct = 12.13 + 0.2;
+constexpr double kHeldOutMapePct = 11.90 + 0.2;
 constexpr int64_t kMinFits = 54;
 constexpr double kMemoryMapePct = 12.11 + 0.2;  // torchtitan's measured peaks (Q01-Q14, W01-W02)
-// The reserved runs with the shipped efficiencies (whose fit, made before the split, saw them):
-// measured 21.8%. Their never-fitted figure is public_runs_cv_test.cpp's.
-constexpr double kReservedShippedMapePct = 21.8 + 0.2;
+// The reserved runs with the shipped efficiencies, whose fit never saw them: measured 35.58%.
+constexpr double kReservedShippedMapePct = 35.58 + 0.2;
 
 std::string Failures(const ValidationReport& report) {
   std::string text;
