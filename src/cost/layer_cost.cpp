@@ -275,12 +275,6 @@ LayerCost ComputeLayerCost(const ModelDims& d, int kind, const PlanShape& p, con
   }
   const double gemm = attn.gemm_s + mlp.gemm_s;
   const double mem_fwd = MemoryBoundSeconds(c, ew.FwdBytes());
-  double softmax_fwd = 0;  // the unfused attention's softmax and dropout, redone with it
-  for (size_t i = 0; i < ew.count; ++i) {
-    if (std::string_view(ew.ops[i].name) == "softmax+dropout") {
-      softmax_fwd = MemoryBoundSeconds(c, ew.ops[i].fwd_bytes) + ew.ops[i].fwd_kernels * launch;
-    }
-  }
   out.fwd_s = gemm + attn_fwd + mem_fwd + (matmul_kernels + ew.FwdKernels()) * launch;
   // Backward: input-gradient and weight-gradient GEMMs (2x forward) and their launches, the
   // element-wise ops' backward (elementwise_cost.h).
@@ -293,9 +287,14 @@ LayerCost ComputeLayerCost(const ModelDims& d, int kind, const PlanShape& p, con
   if (p.recompute == Recompute::kSelective ||
       (p.recompute == Recompute::kNone && p.recipe.fp8_act_cache)) {
     // Megatron-LM's --recompute-modules (core_attn by default) and FP8 activation caching.
-    const RecipeActivations kept =
-        ApplyMemoryRecipe(d, kind, p, c, ComputeActivationTerms(d, kind, p),
-                          attn_fwd + (p.kernels.FlashAttention() ? 0.0 : softmax_fwd));
+    double softmax_fwd = 0;  // the unfused attention's softmax and dropout, redone with it
+    for (size_t i = 0; i < ew.count && !p.kernels.FlashAttention(); ++i) {
+      if (std::string_view(ew.ops[i].name) == "softmax+dropout") {
+        softmax_fwd = MemoryBoundSeconds(c, ew.ops[i].fwd_bytes) + ew.ops[i].fwd_kernels * launch;
+      }
+    }
+    const RecipeActivations kept = ApplyMemoryRecipe(
+        d, kind, p, c, ComputeActivationTerms(d, kind, p), attn_fwd + softmax_fwd);
     out.act_bytes = kept.kept_bytes;
     out.recompute_s = kept.recompute_s;
   }
