@@ -103,8 +103,8 @@ struct ScanContext {
 // bound exceeds the capacity, or when its score bound is above the chunk's N-th best and a front
 // point dominates its (step, memory) bounds — then it can be in neither the merged best N nor the
 // merged front, which is all the rest of the search reads.
-bool Pruned(const ScanContext& ctx, const PlanCursor& cursor, BoundCache& cache,
-            WorkerState& state) {
+bool Pruned(const ScanContext& ctx, const PlanCursor& cursor, const WorkerState* before,
+            BoundCache& cache, WorkerState& state) {
   const ParallelPlan& plan = cursor.plan();
   PlanBounds b;
   try {
@@ -117,17 +117,22 @@ bool Pruned(const ScanContext& ctx, const PlanCursor& cursor, BoundCache& cache,
     ++state.pruned_memory;
     return true;
   }
-  if (!state.best.full()) return false;
+  // Either set's N-th best is at least the merged N-th best, and either front's points are
+  // feasible plans: the two tests may draw on different sets.
   const double score = ObjectiveScore(ctx.options.objective, b.step_s, b.memory_bytes, plan,
                                       ctx.space.gpus(), ctx.model_seq_len);
-  if (!(score > state.best.worst().score)) return false;
-  if (!state.front.DominatesAllAbove(b.step_s, b.memory_bytes)) return false;
+  auto beyond = [score](const BestN& best) { return best.full() && score > best.worst().score; };
+  if (!beyond(state.best) && !(before && beyond(before->best))) return false;
+  if (!state.front.DominatesAllAbove(b.step_s, b.memory_bytes) &&
+      !(before && before->front.DominatesAllAbove(b.step_s, b.memory_bytes))) {
+    return false;
+  }
   ++state.pruned;
   return true;
 }
 
-void ScanChunk(const ScanContext& ctx, int64_t begin, int64_t end, BoundCache& cache,
-               WorkerState& state) {
+void ScanChunk(const ScanContext& ctx, int64_t begin, int64_t end, const WorkerState* before,
+               BoundCache& cache, WorkerState& state) {
   for (PlanCursor cursor(ctx.space, begin); cursor.index() < end; cursor.Next()) {
     const ParallelPlan& plan = cursor.plan();
     const std::vector<std::string> broken = ctx.evaluator.Violations(plan, true);
@@ -136,7 +141,7 @@ void ScanChunk(const ScanContext& ctx, int64_t begin, int64_t end, BoundCache& c
       state.skipped.Add(broken.front());
       continue;
     }
-    if (ctx.prune && Pruned(ctx, cursor, cache, state)) continue;
+    if (ctx.prune && Pruned(ctx, cursor, before, cache, state)) continue;
     ++state.evaluated;
     double memory = 0;
     double step = 0;
@@ -162,34 +167,44 @@ void ScanChunk(const ScanContext& ctx, int64_t begin, int64_t end, BoundCache& c
   }
 }
 
-// Phase 1: every plan through rules → memory → estimate, chunks handed out in order.
+// Phase 1: every plan through rules → memory → estimate, chunks handed out in order. With
+// pruning the chunks go in rounds of kPruneRoundChunks: a round prunes against what the rounds
+// before it kept (their merged best N and front, the same whatever the threads) and against each
+// chunk's own.
 WorkerState Scan(const ScanContext& ctx, int threads) {
   const int64_t total = ctx.space.size();
   const int64_t chunk_plans = ctx.prune ? kPrunedChunkPlans : kSearchChunkPlans;
   const int64_t chunks = (total + chunk_plans - 1) / chunk_plans;
+  const int64_t per_round = ctx.prune ? kPruneRoundChunks : std::max<int64_t>(chunks, 1);
   const size_t keep = static_cast<size_t>(std::max(ctx.options.simulate_top, ctx.options.top_k));
-  std::vector<WorkerState> states(static_cast<size_t>(threads), WorkerState(keep));
-  std::atomic<int64_t> next_chunk{0};
-  std::atomic<int64_t> done{0};
-  RunOnWorkers(threads, [&](int worker) {
-    WorkerState& state = states[static_cast<size_t>(worker)];
-    BoundCache cache;
-    for (int64_t chunk = next_chunk++; chunk < chunks; chunk = next_chunk++) {
-      const int64_t begin = chunk * chunk_plans;
-      const int64_t end = std::min(total, begin + chunk_plans);
-      if (ctx.prune) {
-        WorkerState local(keep);
-        ScanChunk(ctx, begin, end, cache, local);
-        state.Merge(local);
-      } else {
-        ScanChunk(ctx, begin, end, cache, state);
-      }
-      const int64_t so_far = done += end - begin;
-      if (worker == 0 && ctx.options.progress) ctx.options.progress(so_far, total);
-    }
-  });
   WorkerState merged(keep);
-  for (const WorkerState& s : states) merged.Merge(s);
+  std::vector<BoundCache> caches(static_cast<size_t>(threads));
+  int64_t done = 0;
+  for (int64_t first = 0; first < chunks; first += per_round) {
+    const int64_t last = std::min(chunks, first + per_round);
+    std::vector<WorkerState> states(static_cast<size_t>(threads), WorkerState(keep));
+    std::atomic<int64_t> next_chunk{first};
+    std::atomic<int64_t> round_done{done};
+    RunOnWorkers(threads, [&](int worker) {
+      WorkerState& state = states[static_cast<size_t>(worker)];
+      BoundCache& cache = caches[static_cast<size_t>(worker)];
+      for (int64_t chunk = next_chunk++; chunk < last; chunk = next_chunk++) {
+        const int64_t begin = chunk * chunk_plans;
+        const int64_t end = std::min(total, begin + chunk_plans);
+        if (ctx.prune) {
+          WorkerState local(keep);
+          ScanChunk(ctx, begin, end, &merged, cache, local);
+          state.Merge(local);
+        } else {
+          ScanChunk(ctx, begin, end, nullptr, cache, state);
+        }
+        const int64_t so_far = round_done += end - begin;
+        if (worker == 0 && ctx.options.progress) ctx.options.progress(so_far, total);
+      }
+    });
+    for (const WorkerState& s : states) merged.Merge(s);
+    done = std::min(total, last * chunk_plans);
+  }
   if (ctx.options.progress) ctx.options.progress(total, total);
   return merged;
 }

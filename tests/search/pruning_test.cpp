@@ -110,3 +110,24 @@ TEST_CASE("pruned search equals exhaustive when nothing fits", "[search][prune]"
   CHECK(p.pruned.plans.empty());
   CHECK(!p.pruned.closest.empty());
 }
+
+TEST_CASE("what is pruned does not depend on the thread count", "[search][prune]") {
+  const ModelSpec m = test::Llama3_70B();
+  const Cluster c = test::DgxH100();
+  const PlanSpace space(m, 64, ParsePlanString("global_batch=128"));
+  const StepModel model(m, c, 64);
+  const StepModelEvaluator evaluator(model);
+  SearchOptions o;
+  o.top_k = 5;
+  o.simulate_top = 8;
+  o.threads = 1;
+  const SearchResult one = SearchSpace(space, evaluator, m.seq_len, o);
+  o.threads = 4;
+  const SearchResult four = SearchSpace(space, evaluator, m.seq_len, o);
+  CHECK(one.pruned > 0);
+  CHECK(one.pruned == four.pruned);
+  CHECK(one.pruned_memory == four.pruned_memory);
+  CHECK(one.evaluated == four.evaluated);
+  CHECK(one.feasible == four.feasible);
+  CHECK(Describe(one.plans) == Describe(four.plans));
+}
