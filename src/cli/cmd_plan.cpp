@@ -41,6 +41,7 @@ struct PlanOptions {
   std::string framework = "any";
   std::string trace;
   int threads = 0;
+  bool exhaustive = false;
   std::string output;
   PlanBudgetOptions budget;
 };
@@ -85,6 +86,7 @@ SearchOptions MakeSearchOptions(const PlanOptions& o) {
   s.pareto_k = o.pareto;
   s.simulate_top = o.simulate_top;
   s.objective = ParseObjective(o.objective);
+  s.exhaustive = o.exhaustive;
   return s;
 }
 
@@ -222,6 +224,8 @@ void AddPlanCommand(CLI::App& app, CliContext& ctx) {
   sub->add_option("--trace", options->trace,
                   "write the best plan's simulated timeline as a Chrome trace (Perfetto)");
   sub->add_option("--threads", options->threads, "search threads (default: all cores)");
+  sub->add_flag("--exhaustive", options->exhaustive,
+                "cost every plan instead of pruning by bounds (same result, slower)");
   sub->add_option("-o,--output", options->output, "write the report to FILE instead of stdout");
   AddPlanBudgetOptions(sub, options->budget);
   sub->callback([options, &ctx] { RunPlan(*options, ctx); });

@@ -38,6 +38,8 @@ class JsonReporter : public PlanReporter {
     doc.Set("pareto", ResultArray(ctx, result.pareto));
     doc.Set("searched", result.searched);
     doc.Set("feasible", result.feasible);
+    doc.Set("pruned", result.pruned);
+    doc.Set("evaluated", result.evaluated);
     doc.Set("seconds", result.seconds);
     doc.Set("skipped", SkippedJson(result));
     doc.Set("folded", result.folded);

@@ -66,10 +66,16 @@ class TableReporter : public PlanReporter {
     const double share = result.searched > 0 ? static_cast<double>(result.feasible) /
                                                    static_cast<double>(result.searched)
                                              : 0.0;
-    out() << "searched " << GroupThousands(result.searched) << " plans, "
-          << GroupThousands(result.feasible) << " fit (" << Percent(share) << ") in "
-          << FormatFixed(result.seconds, 2) << " s\n"
-          << SkippedText(result) << "\n";
+    out() << "searched " << GroupThousands(result.searched) << " plans, ";
+    if (result.pruned > 0) {  // search/plan_bounds.h: pruned plans are never costed
+      out() << GroupThousands(result.pruned) << " pruned by bounds ("
+            << GroupThousands(result.pruned_memory) << " cannot fit), "
+            << GroupThousands(result.evaluated) << " evaluated, " << GroupThousands(result.feasible)
+            << " of those fit in ";
+    } else {
+      out() << GroupThousands(result.feasible) << " fit (" << Percent(share) << ") in ";
+    }
+    out() << FormatFixed(result.seconds, 2) << " s\n" << SkippedText(result) << "\n";
     if (result.plans.empty()) {
       out() << result.why_nothing_fits;
       return;

@@ -46,6 +46,16 @@ void ParetoFront::Add(const Candidate& c) {
   points_.insert(pos, c);
 }
 
+bool ParetoFront::DominatesAllAbove(double step_s, double memory_bytes) const {
+  // Memory strictly decreases along the front: the last point at or below a step has the least.
+  const auto below = std::lower_bound(points_.begin(), points_.end(), step_s,
+                                      [](const Candidate& c, double s) { return c.step_s < s; });
+  if (below != points_.begin() && std::prev(below)->memory_bytes <= memory_bytes) return true;
+  const auto at = std::upper_bound(points_.begin(), points_.end(), step_s,
+                                   [](double s, const Candidate& c) { return s < c.step_s; });
+  return at != points_.begin() && std::prev(at)->memory_bytes < memory_bytes;
+}
+
 void ParetoFront::Merge(const ParetoFront& other) {
   for (const Candidate& c : other.points_) Add(c);
 }

@@ -33,6 +33,9 @@ class BestN {
   // Sorted best first.
   std::vector<Candidate> Sorted() const;
   size_t size() const { return heap_.size(); }
+  bool full() const { return capacity_ > 0 && heap_.size() >= capacity_; }
+  // The worst kept candidate (the one a better one replaces); only when size() > 0.
+  const Candidate& worst() const { return heap_.front(); }
 
  private:
   size_t capacity_;
@@ -47,6 +50,10 @@ class ParetoFront {
   void Merge(const ParetoFront& other);
   // By step time ascending (memory then strictly descending).
   const std::vector<Candidate>& points() const { return points_; }
+  // True when some point dominates every plan with step ≥ step_s and memory ≥ memory_bytes
+  // (whatever its index): a point with step < step_s and memory ≤ memory_bytes, or step ≤ step_s
+  // and memory < memory_bytes.
+  bool DominatesAllAbove(double step_s, double memory_bytes) const;
 
  private:
   std::vector<Candidate> points_;

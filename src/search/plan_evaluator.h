@@ -8,6 +8,7 @@
 
 #include "cost/step_result.h"
 #include "plan/parallel_plan.h"
+#include "search/plan_bounds.h"
 
 namespace paraplan {
 
@@ -27,6 +28,23 @@ class PlanEvaluator {
   virtual StepResult Estimate(const ParallelPlan& plan) const = 0;
   // Event-driven simulation of the plan.
   virtual StepResult Simulate(const ParallelPlan& plan) const = 0;
+
+  // Optional lower bounds for pruning (plan_bounds.h): never above PeakMemoryBytes and
+  // EstimateStepSeconds. An evaluator without them (the default) is searched exhaustively.
+  // BoundTerms may depend only on the knobs MakePlanShape reads (the search caches it across the
+  // others: zero, schedule other than DualPipe, DP and PP knobs); Bounds combines them with the
+  // rest of the plan. Only asked about valid plans; may throw InputError (the plan is then
+  // evaluated in full).
+  virtual bool HasBounds() const { return false; }
+  virtual PlanBoundTerms BoundTerms(const ParallelPlan& plan) const {
+    (void)plan;
+    return {};
+  }
+  virtual PlanBounds Bounds(const ParallelPlan& plan, const PlanBoundTerms& terms) const {
+    (void)plan;
+    (void)terms;
+    return {};
+  }
 };
 
 }  // namespace paraplan

@@ -103,6 +103,8 @@ class PlanCursor {
   const ParallelPlan& plan() const { return plan_; }
   int64_t index() const { return index_; }
   bool AtEnd() const { return index_ >= space_->size(); }
+  size_t shape_index() const { return shape_; }
+  const std::array<int64_t, kSpaceKnobs>& digits() const { return digits_; }
   void Next();
 
  private:

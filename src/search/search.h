@@ -23,6 +23,9 @@ struct SearchOptions {
   int64_t top_k = 10;         // plans to return (after folding equivalent plans)
   int64_t pareto_k = 10;      // Pareto points to return, spread along the front
   Objective objective = Objective::kStepTime;
+  // Evaluate every plan (no pruning by bounds, docs/search.md "Pruning"): same plans, same
+  // ranking, slower; `plan --exhaustive` and the tests that check the pruning use it.
+  bool exhaustive = false;
   // Called now and then with (evaluated, total) from the calling thread; may be empty.
   std::function<void(int64_t, int64_t)> progress;
 };
@@ -34,7 +37,12 @@ struct SearchResult {
   std::vector<StepResult> pareto;     // (step time, peak memory) front, by step time, thinned
   int64_t pareto_total = 0;           // points on the (folded) front before thinning to pareto_k
   int64_t searched = 0;               // plans enumerated
-  int64_t feasible = 0;               // plans that obey the rules and fit in memory
+  int64_t feasible = 0;               // evaluated plans that obey the rules and fit in memory
+  // Rule-valid plans never costed because their lower bounds (search/plan_bounds.h) showed they
+  // cannot fit (pruned_memory) or cannot enter the top N or the Pareto front; 0 when exhaustive.
+  int64_t pruned = 0;
+  int64_t pruned_memory = 0;  // of `pruned`: memory lower bound above the GPU's memory
+  int64_t evaluated = 0;      // plans costed by the model (rule-valid and not pruned)
   // Candidates skipped because they break a rule (never an abort), by rule, most frequent first.
   std::vector<SkipReason> skipped;
   int64_t skipped_total = 0;

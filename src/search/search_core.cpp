@@ -4,6 +4,7 @@
 #include <atomic>
 #include <chrono>
 #include <limits>
+#include <unordered_map>
 
 #include "core/error.h"
 #include "core/thread_pool.h"
@@ -28,7 +29,64 @@ struct WorkerState {
   int64_t valid = 0;
   int64_t feasible = 0;
   int64_t first_invalid = std::numeric_limits<int64_t>::max();
-  SkipTally skipped;  // candidates that broke a rule, by rule
+  int64_t evaluated = 0;      // plans costed (PeakMemoryBytes asked)
+  int64_t pruned = 0;         // rule-valid plans the bounds showed cannot matter
+  int64_t pruned_memory = 0;  // of which: memory lower bound above capacity
+  SkipTally skipped;          // candidates that broke a rule, by rule
+  void Merge(const WorkerState& s) {
+    best.Merge(s.best);
+    closest.Merge(s.closest);
+    front.Merge(s.front);
+    valid += s.valid;
+    feasible += s.feasible;
+    first_invalid = std::min(first_invalid, s.first_invalid);
+    evaluated += s.evaluated;
+    pruned += s.pruned;
+    pruned_memory += s.pruned_memory;
+    skipped.Merge(s.skipped);
+  }
+};
+
+// A worker's cache of PlanBoundTerms within one shape, keyed by the digits of the knobs
+// MakePlanShape reads (layer_cost.h): not zero, the DP and PP knobs, nor the schedule beyond
+// "is it DualPipe". Only speed depends on it, never a result.
+class BoundCache {
+ public:
+  const PlanBoundTerms& Get(const PlanEvaluator& evaluator, const PlanSpace& space,
+                            const PlanCursor& cursor) {
+    if (cursor.shape_index() != shape_) {
+      shape_ = cursor.shape_index();
+      terms_.clear();
+    }
+    const SpaceShape& s = space.shapes()[shape_];
+    int64_t key = 0;
+    for (int k = kSpaceKnobs - 1; k >= 0; --k) {
+      key = key * s.radix[k] + (LayerKnob(static_cast<SpaceKnob>(k)) ? cursor.digits()[k] : 0);
+    }
+    key = 2 * key + (cursor.plan().schedule == Schedule::kDualPipe ? 1 : 0);
+    auto it = terms_.find(key);
+    if (it == terms_.end()) it = terms_.emplace(key, evaluator.BoundTerms(cursor.plan())).first;
+    return it->second;
+  }
+
+ private:
+  static bool LayerKnob(SpaceKnob k) {
+    switch (k) {
+      case SpaceKnob::kScheduleVpp:  // only DualPipe changes a layer's cost (the key's last bit)
+      case SpaceKnob::kZero:
+      case SpaceKnob::kDpCommDtype:
+      case SpaceKnob::kDpBucket:
+      case SpaceKnob::kOverlapGrad:
+      case SpaceKnob::kOverlapParam:
+      case SpaceKnob::kOverlapPp:
+      case SpaceKnob::kZero3Keep:
+        return false;
+      default:
+        return true;
+    }
+  }
+  size_t shape_ = std::numeric_limits<size_t>::max();
+  std::unordered_map<int64_t, PlanBoundTerms> terms_;
 };
 
 struct ScanContext {
@@ -37,9 +95,44 @@ struct ScanContext {
   const SearchOptions& options;
   int64_t model_seq_len;
   double capacity_bytes;
+  bool prune;
 };
 
-void ScanChunk(const ScanContext& ctx, int64_t begin, int64_t end, WorkerState& state) {
+// Branch and bound against this chunk's own best N and front (state starts empty for every
+// chunk, so what is pruned does not depend on the threads): a plan is pruned when its memory
+// bound exceeds the capacity, or when its score bound is above the chunk's N-th best and a front
+// point dominates its (step, memory) bounds — then it can be in neither the merged best N nor the
+// merged front, which is all the rest of the search reads.
+bool Pruned(const ScanContext& ctx, const PlanCursor& cursor, const WorkerState* before,
+            BoundCache& cache, WorkerState& state) {
+  const ParallelPlan& plan = cursor.plan();
+  PlanBounds b;
+  try {
+    b = ctx.evaluator.Bounds(plan, cache.Get(ctx.evaluator, ctx.space, cursor));
+  } catch (const InputError&) {
+    return false;  // evaluated in full, where the error is counted
+  }
+  if (b.memory_bytes > ctx.capacity_bytes) {
+    ++state.pruned;
+    ++state.pruned_memory;
+    return true;
+  }
+  // Either set's N-th best is at least the merged N-th best, and either front's points are
+  // feasible plans: the two tests may draw on different sets.
+  const double score = ObjectiveScore(ctx.options.objective, b.step_s, b.memory_bytes, plan,
+                                      ctx.space.gpus(), ctx.model_seq_len);
+  auto beyond = [score](const BestN& best) { return best.full() && score > best.worst().score; };
+  if (!beyond(state.best) && !(before && beyond(before->best))) return false;
+  if (!state.front.DominatesAllAbove(b.step_s, b.memory_bytes) &&
+      !(before && before->front.DominatesAllAbove(b.step_s, b.memory_bytes))) {
+    return false;
+  }
+  ++state.pruned;
+  return true;
+}
+
+void ScanChunk(const ScanContext& ctx, int64_t begin, int64_t end, const WorkerState* before,
+               BoundCache& cache, WorkerState& state) {
   for (PlanCursor cursor(ctx.space, begin); cursor.index() < end; cursor.Next()) {
     const ParallelPlan& plan = cursor.plan();
     const std::vector<std::string> broken = ctx.evaluator.Violations(plan, true);
@@ -48,6 +141,8 @@ void ScanChunk(const ScanContext& ctx, int64_t begin, int64_t end, WorkerState& 
       state.skipped.Add(broken.front());
       continue;
     }
+    if (ctx.prune && Pruned(ctx, cursor, before, cache, state)) continue;
+    ++state.evaluated;
     double memory = 0;
     double step = 0;
     try {  // a rule the cost model enforces that PlanViolations missed: skip, never abort
@@ -72,33 +167,43 @@ void ScanChunk(const ScanContext& ctx, int64_t begin, int64_t end, WorkerState& 
   }
 }
 
-// Phase 1: every plan through rules → memory → estimate, chunks handed out in order.
+// Phase 1: every plan through rules → memory → estimate, chunks handed out in order. With
+// pruning the chunks go in rounds of kPruneRoundChunks: a round prunes against what the rounds
+// before it kept (their merged best N and front, the same whatever the threads) and against each
+// chunk's own.
 WorkerState Scan(const ScanContext& ctx, int threads) {
   const int64_t total = ctx.space.size();
-  const int64_t chunks = (total + kSearchChunkPlans - 1) / kSearchChunkPlans;
+  const int64_t chunk_plans = ctx.prune ? kPrunedChunkPlans : kSearchChunkPlans;
+  const int64_t chunks = (total + chunk_plans - 1) / chunk_plans;
+  const int64_t per_round = ctx.prune ? kPruneRoundChunks : std::max<int64_t>(chunks, 1);
   const size_t keep = static_cast<size_t>(std::max(ctx.options.simulate_top, ctx.options.top_k));
-  std::vector<WorkerState> states(static_cast<size_t>(threads), WorkerState(keep));
-  std::atomic<int64_t> next_chunk{0};
-  std::atomic<int64_t> done{0};
-  RunOnWorkers(threads, [&](int worker) {
-    WorkerState& state = states[static_cast<size_t>(worker)];
-    for (int64_t chunk = next_chunk++; chunk < chunks; chunk = next_chunk++) {
-      const int64_t begin = chunk * kSearchChunkPlans;
-      const int64_t end = std::min(total, begin + kSearchChunkPlans);
-      ScanChunk(ctx, begin, end, state);
-      const int64_t so_far = done += end - begin;
-      if (worker == 0 && ctx.options.progress) ctx.options.progress(so_far, total);
-    }
-  });
   WorkerState merged(keep);
-  for (const WorkerState& s : states) {
-    merged.best.Merge(s.best);
-    merged.closest.Merge(s.closest);
-    merged.front.Merge(s.front);
-    merged.valid += s.valid;
-    merged.feasible += s.feasible;
-    merged.first_invalid = std::min(merged.first_invalid, s.first_invalid);
-    merged.skipped.Merge(s.skipped);
+  std::vector<BoundCache> caches(static_cast<size_t>(threads));
+  int64_t done = 0;
+  for (int64_t first = 0; first < chunks; first += per_round) {
+    const int64_t last = std::min(chunks, first + per_round);
+    std::vector<WorkerState> states(static_cast<size_t>(threads), WorkerState(keep));
+    std::atomic<int64_t> next_chunk{first};
+    std::atomic<int64_t> round_done{done};
+    RunOnWorkers(threads, [&](int worker) {
+      WorkerState& state = states[static_cast<size_t>(worker)];
+      BoundCache& cache = caches[static_cast<size_t>(worker)];
+      for (int64_t chunk = next_chunk++; chunk < last; chunk = next_chunk++) {
+        const int64_t begin = chunk * chunk_plans;
+        const int64_t end = std::min(total, begin + chunk_plans);
+        if (ctx.prune) {
+          WorkerState local(keep);
+          ScanChunk(ctx, begin, end, &merged, cache, local);
+          state.Merge(local);
+        } else {
+          ScanChunk(ctx, begin, end, nullptr, cache, state);
+        }
+        const int64_t so_far = round_done += end - begin;
+        if (worker == 0 && ctx.options.progress) ctx.options.progress(so_far, total);
+      }
+    });
+    for (const WorkerState& s : states) merged.Merge(s);
+    done = std::min(total, last * chunk_plans);
   }
   if (ctx.options.progress) ctx.options.progress(total, total);
   return merged;
@@ -219,10 +324,20 @@ SearchResult SearchSpace(const PlanSpace& space, const PlanEvaluator& evaluator,
                          int64_t model_seq_len, const SearchOptions& options) {
   const auto start = std::chrono::steady_clock::now();
   const int threads = ResolveThreads(options.threads);
-  const ScanContext ctx{space, evaluator, options, model_seq_len, evaluator.MemoryCapacityBytes()};
+  const bool prune = !options.exhaustive && evaluator.HasBounds();
+  ScanContext ctx{space, evaluator, options, model_seq_len, evaluator.MemoryCapacityBytes(), prune};
   SearchResult result;
   result.searched = space.size();
   WorkerState merged = Scan(ctx, threads);
+  if (merged.feasible == 0 && merged.pruned > 0) {
+    // Nothing fits: the explanation needs every plan's memory (the closest ones, the valid
+    // count, what the cost model refused), so the space is scanned again without pruning.
+    ctx.prune = false;
+    merged = Scan(ctx, threads);
+  }
+  result.pruned = merged.pruned;
+  result.pruned_memory = merged.pruned_memory;
+  result.evaluated = merged.evaluated;
   result.feasible = merged.feasible;
   if (merged.feasible == 0) {
     NothingFitsInput input;

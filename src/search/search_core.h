@@ -15,7 +15,12 @@
 namespace paraplan {
 
 inline constexpr int64_t kSearchChunkPlans = 4096;  // plans a thread takes at a time
-inline constexpr size_t kMaxSimulatedFront = 64;    // Pareto points re-run in the simulator
+// With pruning a thread takes this many at a time: the bound is the chunk's own best N and front,
+// so longer chunks prune more (and the result still does not depend on the threads).
+inline constexpr int64_t kPrunedChunkPlans = 8 * kSearchChunkPlans;
+// Chunks per pruning round: a round prunes against everything the rounds before it kept.
+inline constexpr int64_t kPruneRoundChunks = 8;
+inline constexpr size_t kMaxSimulatedFront = 64;  // Pareto points re-run in the simulator
 
 SearchResult SearchSpace(const PlanSpace& space, const PlanEvaluator& evaluator,
                          int64_t model_seq_len, const SearchOptions& options);

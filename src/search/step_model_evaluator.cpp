@@ -5,6 +5,11 @@
 
 namespace paraplan {
 
+StepModelEvaluator::StepModelEvaluator(const StepModel& model)
+    : model_(&model),
+      dims_(BuildModelDims(model.model())),
+      links_(ResolveNetworkLinks(model.cluster())) {}
+
 double StepModelEvaluator::MemoryCapacityBytes() const {
   return GiBToBytes(model_->cluster().gpu.memory_GiB);
 }
@@ -28,6 +33,14 @@ StepResult StepModelEvaluator::Estimate(const ParallelPlan& plan) const {
 
 StepResult StepModelEvaluator::Simulate(const ParallelPlan& plan) const {
   return model_->Simulate(plan);
+}
+
+PlanBoundTerms StepModelEvaluator::BoundTerms(const ParallelPlan& plan) const {
+  return ComputePlanBoundTerms(dims_, model_->cluster(), links_, plan);
+}
+
+PlanBounds StepModelEvaluator::Bounds(const ParallelPlan& plan, const PlanBoundTerms& terms) const {
+  return ComputePlanBounds(dims_, model_->cluster(), plan, terms);
 }
 
 }  // namespace paraplan

@@ -1,0 +1,97 @@
+#include "search/plan_bounds.h"
+
+#include <algorithm>
+
+#include "cost/layer_cost.h"
+#include "cost/memory_model.h"
+
+namespace paraplan {
+
+namespace {
+
+double D(int64_t v) {
+  return static_cast<double>(v);
+}
+
+// Sums in another order than the cost model's may round differently: the bounds give up a
+// relative 1e-9 so that they stay below the exact values.
+constexpr double kRoundingSlack = 1.0 - 1e-9;
+
+}  // namespace
+
+PlanBoundTerms ComputePlanBoundTerms(const ModelDims& d, const Cluster& c,
+                                     const NetworkLinks& links, const ParallelPlan& p) {
+  const PlanShape shape = MakePlanShape(d, p, c);
+  PlanBoundTerms t;
+  bool negative_act = false;
+  for (int k = 0; k < kLayerKinds; ++k) {
+    const double n = d.prefix[d.layers][k];
+    if (n <= 0) continue;
+    const LayerCost l = ComputeLayerCost(d, k, shape, c, links);
+    // Every term of a stage's f + b + w (plan_evaluation.cpp, StageTimesOf) that is not a layer's
+    // is a non-negative addition (embedding, loss, MTP, ZeRO-3 exposure, sends).
+    t.work_s += n * (l.fwd_s + l.bwd_s + l.recompute_s + l.tp_comm_s + l.cp_comm_s + l.ep_comm_s);
+    if (l.act_bytes < 0) negative_act = true;
+    t.act_bytes += n * l.act_bytes;
+    t.dense_params += n * l.params_local;
+    t.expert_params += n * l.expert_params_local;
+  }
+  if (negative_act || t.act_bytes < 0) t.act_bytes = 0;
+  t.dense_params += d.embedding_params / D(p.tp);  // the first stage's embedding
+  return t;
+}
+
+PlanBounds ComputePlanBounds(const ModelDims& d, const Cluster& c, const ParallelPlan& p,
+                             const PlanBoundTerms& t) {
+  (void)d;
+  PlanBounds b;
+  const double pp = D(std::max<int64_t>(p.pp, 1));
+  const double m = D(std::max<int64_t>(p.MicroBatches(), 1));
+  // The makespan (cost/pipeline_time.h) is m x the slowest stage (or DualPipe pair's mean) plus
+  // a bubble: for GPipe and 1F1B the other stages' work, for interleaved that over vpp, for
+  // zero-bubble and DualPipe something non-negative. The slowest stage is at least the mean
+  // stage, the sum of all stages at least work_s, so with mean = work_s / pp:
+  //   GPipe, 1F1B  (m - 1) slow + sum       >= (m + pp - 1) mean
+  //   interleaved  (m - 1/vpp) slow + sum/vpp >= (m + (pp - 1)/vpp) mean
+  //   zero-bubble, DualPipe                  >= m mean
+  // Sends, exposed DP communication and the optimizer step only add.
+  double stages = m;
+  switch (p.schedule) {
+    case Schedule::kGpipe:
+    case Schedule::k1F1B:
+      stages = m + pp - 1;
+      break;
+    case Schedule::kInterleaved:
+      stages = m + (pp - 1) / D(std::max<int64_t>(p.vpp, 1));
+      break;
+    case Schedule::kZeroBubble:
+    case Schedule::kDualPipe:
+      break;
+  }
+  const double step = stages * t.work_s / pp + c.efficiency.step_overhead_s;
+  b.step_s = std::max(0.0, step * kRoundingSlack);
+  // Memory: the fullest stage holds at least the mean of all stages. Each stage's weights, grads
+  // and optimizer state are linear in its parameters; its activations are at least the fewest
+  // micro-batches any stage holds times its stored bytes; 7 % fragmentation of those activations
+  // and the runtime reserve come on top (memory_model.h). DualPipe ranks hold two stages, which
+  // only adds.
+  double held = MicroBatchesHeld(p, 0);
+  for (int64_t s = 1; s < p.pp; ++s) held = std::min(held, MicroBatchesHeld(p, s));
+  const double dense_shards = D(p.dp * p.cp);
+  const double expert_shards =
+      D(std::max<int64_t>(p.tp * p.cp * p.dp / std::max<int64_t>(p.ep * p.etp, 1), 1));
+  auto sharded = [&](double bytes_per_param, bool shard) {
+    return bytes_per_param * (t.dense_params / (shard ? dense_shards : 1.0) +
+                              t.expert_params / (shard ? expert_shards : 1.0));
+  };
+  const double optimizer_state =
+      OptimizerStateBytes(p.recipe.optimizer_moments) * (1 - p.recipe.optimizer_offload);
+  const double states = sharded(kWeightBytes, p.zero >= 3) + sharded(kGradBytes, p.zero >= 2) +
+                        sharded(optimizer_state, p.zero >= 1);
+  const double acts = std::max(held, 0.0) * t.act_bytes * (1 + kFragmentation);
+  const double memory = (std::max(states, 0.0) + acts) / pp + kRuntimeReserveBytes;
+  b.memory_bytes = std::max(0.0, memory * kRoundingSlack);
+  return b;
+}
+
+}  // namespace paraplan

@@ -1,0 +1,38 @@
+// Lower bounds on a plan's analytical step time and peak memory, cheap enough to prune the search
+// (search_core.cpp; docs/search.md "Pruning"). Both are built from public cost-model functions
+// (MakePlanShape, ComputeLayerCost, MicroBatchesHeld, the memory constants) and never exceed what
+// StepModel::EstimateStepSeconds / PeakMemoryBytes return for the same plan:
+//   step ≥ overhead + m · Σ_k N_k · (layer k's fwd + bwd + recompute + exposed TP/CP/EP) / pp
+//   peak ≥ the mean over stages of (weights + grads + optimizer + held activations) + reserve
+// The expensive part, the per-layer sums (PlanBoundTerms), depends only on the knobs that
+// MakePlanShape reads, so the search caches it across ZeRO levels, schedules and DP knobs.
+#pragma once
+
+#include "cost/model_dims.h"
+#include "hardware/cluster.h"
+#include "hardware/collective_cost.h"
+#include "plan/parallel_plan.h"
+
+namespace paraplan {
+
+// Sums over every layer of the model (layers of kind k counted N_k times), one micro-batch.
+struct PlanBoundTerms {
+  double work_s = 0;         // Σ N_k (fwd + bwd + recompute + tp/cp/ep comm), seconds
+  double act_bytes = 0;      // Σ N_k stored activations (0 when any kind's is negative)
+  double dense_params = 0;   // Σ N_k dense parameters per GPU + the input embedding
+  double expert_params = 0;  // Σ N_k expert parameters per GPU
+};
+
+struct PlanBounds {
+  double step_s = 0;
+  double memory_bytes = 0;
+};
+
+PlanBoundTerms ComputePlanBoundTerms(const ModelDims& dims, const Cluster& cluster,
+                                     const NetworkLinks& links, const ParallelPlan& plan);
+
+// The bounds from the cached terms and the knobs that do not change them (zero, schedule, ...).
+PlanBounds ComputePlanBounds(const ModelDims& dims, const Cluster& cluster,
+                             const ParallelPlan& plan, const PlanBoundTerms& terms);
+
+}  // namespace paraplan

@@ -1,0 +1,133 @@
+// Pruning by lower bounds (search/plan_bounds.h) changes what the search costs, never what it
+// returns: on dense and MoE models, several clusters and GPU counts, tight memory and nothing
+// fitting, the pruned search and the exhaustive one give the same plans, front and counts.
+#include <catch2/catch.hpp>
+
+#include "../cost/test_specs.h"
+#include "config/resolve.h"
+#include "evaluate/step_model.h"
+#include "plan/plan_string.h"
+#include "search/plan_space.h"
+#include "search/search.h"
+#include "search/search_core.h"
+#include "search/step_model_evaluator.h"
+
+using namespace paraplan;
+
+namespace {
+
+std::string Describe(const std::vector<StepResult>& results) {
+  std::string out;
+  for (const StepResult& r : results) {
+    out += PlanString(r.plan, 0) + " step=" + std::to_string(r.step_time_s) +
+           " mem=" + std::to_string(r.peak_memory_bytes) + "\n";
+  }
+  return out;
+}
+
+std::string Skips(const SearchResult& r) {
+  std::string out;
+  for (const SkipReason& s : r.skipped) out += std::to_string(s.count) + " x " + s.rule + "\n";
+  return out;
+}
+
+struct Pair {
+  SearchResult pruned, exhaustive;
+};
+
+Pair SearchBoth(const ModelSpec& m, const Cluster& c, int64_t gpus, const std::string& plan,
+                Objective objective = Objective::kStepTime) {
+  const PlanSpace space(m, gpus, ParsePlanString(plan));
+  const StepModel model(m, c, gpus);
+  const StepModelEvaluator evaluator(model);
+  SearchOptions o;
+  o.threads = 2;
+  o.top_k = 5;
+  o.simulate_top = 8;
+  o.pareto_k = 6;
+  o.objective = objective;
+  Pair p;
+  p.pruned = SearchSpace(space, evaluator, m.seq_len, o);
+  o.exhaustive = true;
+  p.exhaustive = SearchSpace(space, evaluator, m.seq_len, o);
+  return p;
+}
+
+void CheckSame(const Pair& p) {
+  const SearchResult& a = p.pruned;
+  const SearchResult& b = p.exhaustive;
+  CHECK(b.pruned == 0);
+  CHECK(Describe(a.plans) == Describe(b.plans));
+  CHECK(a.plans_folded == b.plans_folded);
+  CHECK(a.folded == b.folded);
+  CHECK(Describe(a.pareto) == Describe(b.pareto));
+  CHECK(a.pareto_total == b.pareto_total);
+  CHECK(a.searched == b.searched);
+  CHECK(Skips(a) == Skips(b));  // rules are checked before any bound
+  CHECK(a.skipped_total == b.skipped_total);
+  CHECK(a.why_nothing_fits == b.why_nothing_fits);
+  CHECK(Describe(a.closest) == Describe(b.closest));
+  // Every rule-valid plan is either costed or pruned; pruned plans that could fit are never
+  // counted as fitting.
+  CHECK(a.evaluated + a.pruned == b.evaluated);
+  CHECK(a.feasible <= b.feasible);
+  CHECK(a.feasible + (a.pruned - a.pruned_memory) >= b.feasible);
+}
+
+}  // namespace
+
+TEST_CASE("pruned search equals exhaustive: dense model, roomy memory", "[search][prune]") {
+  const Pair p = SearchBoth(test::Llama3_70B(), test::DgxH100(), 64, "global_batch=128");
+  CheckSame(p);
+  CHECK(p.exhaustive.feasible > 100);
+  CHECK(p.pruned.pruned > 0);  // the bounds do prune here
+}
+
+TEST_CASE("pruned search equals exhaustive: GPT-3 on A100, tight memory", "[search][prune]") {
+  const Pair p = SearchBoth(test::Gpt3_175B(), test::DgxA100(), 64, "global_batch=64");
+  CheckSame(p);
+  CHECK(p.exhaustive.feasible > 0);
+}
+
+TEST_CASE("pruned search equals exhaustive: MoE on NVL72, cost and memory objectives",
+          "[search][prune]") {
+  const ModelSpec m = test::Mixtral8x7B();
+  CheckSame(SearchBoth(m, test::Nvl72(), 72, "global_batch=144"));
+  CheckSame(SearchBoth(m, test::DgxH100(), 32, "global_batch=64", Objective::kCost));
+  CheckSame(SearchBoth(m, test::DgxH100(), 32, "global_batch=64", Objective::kMemory));
+}
+
+TEST_CASE("pruned search equals exhaustive: few plans fit", "[search][prune]") {
+  // Llama 3 70B on 8 GPUs without ZeRO-3: only deep recompute and sharding fit.
+  const Pair p = SearchBoth(test::Llama3_70B(), test::DgxA100(), 8, "global_batch=16,zero=1|2|3");
+  CheckSame(p);
+}
+
+TEST_CASE("pruned search equals exhaustive when nothing fits", "[search][prune]") {
+  const Pair p = SearchBoth(test::Gpt3_175B(), test::DgxA100(), 8, "global_batch=8,zero=0");
+  CheckSame(p);
+  CHECK(p.exhaustive.feasible == 0);
+  CHECK(p.pruned.plans.empty());
+  CHECK(!p.pruned.closest.empty());
+}
+
+TEST_CASE("what is pruned does not depend on the thread count", "[search][prune]") {
+  const ModelSpec m = test::Llama3_70B();
+  const Cluster c = test::DgxH100();
+  const PlanSpace space(m, 64, ParsePlanString("global_batch=128"));
+  const StepModel model(m, c, 64);
+  const StepModelEvaluator evaluator(model);
+  SearchOptions o;
+  o.top_k = 5;
+  o.simulate_top = 8;
+  o.threads = 1;
+  const SearchResult one = SearchSpace(space, evaluator, m.seq_len, o);
+  o.threads = 4;
+  const SearchResult four = SearchSpace(space, evaluator, m.seq_len, o);
+  CHECK(one.pruned > 0);
+  CHECK(one.pruned == four.pruned);
+  CHECK(one.pruned_memory == four.pruned_memory);
+  CHECK(one.evaluated == four.evaluated);
+  CHECK(one.feasible == four.feasible);
+  CHECK(Describe(one.plans) == Describe(four.plans));
+}
