@@ -88,13 +88,7 @@ Efficiency DefaultEfficiencyFor(const std::string& gpu_name) {
 }
 
 bool IsStructDefault(const Efficiency& e) {
-  const Efficiency d;
-  return e.gemm_max == d.gemm_max && e.gemm_half_dim == d.gemm_half_dim &&
-         e.fp8_gemm_max == d.fp8_gemm_max && e.attention_fwd == d.attention_fwd &&
-         e.attention_bwd == d.attention_bwd && e.memory_bandwidth == d.memory_bandwidth &&
-         e.attention_half_seq == d.attention_half_seq && e.kernel_launch_us == d.kernel_launch_us &&
-         e.step_overhead_s == d.step_overhead_s && e.fa2_attention_fwd == d.fa2_attention_fwd &&
-         e.fa2_attention_bwd == d.fa2_attention_bwd && e.link == d.link;
+  return e == Efficiency{};
 }
 
 void ApplyDefaultEfficiency(Cluster& cluster) {

@@ -33,6 +33,11 @@ double HbmBytesPerSecond(const Cluster& cluster) {
          cluster.efficiency.memory_bandwidth;
 }
 
+double GemmBytes(Precision precision, double m, double n, double k) {
+  const double in_bytes = precision == Precision::kFp8 ? 1.0 : 2.0;
+  return (m * k + k * n) * in_bytes + m * n * 2.0;
+}
+
 double GemmSeconds(const Cluster& cluster, Precision precision, double m, double n, double k) {
   if (m <= 0 || n <= 0 || k <= 0) return 0.0;
   const double flops = 2.0 * m * n * k;
@@ -48,9 +53,7 @@ double GemmSeconds(const Cluster& cluster, Precision precision, double m, double
     achieved =
         PeakFlops(cluster.gpu, precision) * GemmEfficiency(cluster.efficiency, precision, m, n, k);
   }
-  const double in_bytes = precision == Precision::kFp8 ? 1.0 : 2.0;
-  const double bytes = (m * k + k * n) * in_bytes + m * n * 2.0;
-  return std::max(flops / achieved, bytes / HbmBytesPerSecond(cluster));
+  return std::max(flops / achieved, GemmBytes(precision, m, n, k) / HbmBytesPerSecond(cluster));
 }
 
 double AttentionSeconds(const Cluster& cluster, double flops, bool backward,

@@ -17,8 +17,11 @@ double PeakFlops(const GpuSpec& gpu, Precision precision);
 // cannot fill the tensor cores (the curve's two parameters come from hardware/efficiency.yaml).
 double GemmEfficiency(const Efficiency& eff, Precision precision, double m, double n, double k);
 
-// Seconds of an m x n x k GEMM (2mnk FLOPs) in `precision`; operands in that precision's bytes
-// (2, or 1 for fp8 inputs) and a bf16 output.
+// HBM bytes of an m x n x k GEMM: operands in `precision`'s bytes (2, or 1 for fp8 inputs) and a
+// bf16 output.
+double GemmBytes(Precision precision, double m, double n, double k);
+
+// Seconds of an m x n x k GEMM (2mnk FLOPs) in `precision`, moving GemmBytes.
 double GemmSeconds(const Cluster& cluster, Precision precision, double m, double n, double k);
 
 // The shape one attention kernel sees on one GPU: query/key block length (the sequence over cp),

@@ -72,7 +72,7 @@ ElementwiseOp Fp8Casts(const ModelDims& d, const PlanShape& p) {
   const double qkv_out = (heads + 2 * kv) * d.qk_head_dim, attn_out = heads * d.v_head_dim;
   const double f = d.ffn / p.tp;
   const double grads = p.tokens * (qkv_out + 2 * d.hidden + d.gate * f);
-  if (p.kernels.fusion == Fusion::kTe || p.kernels.fusion == Fusion::kApex) {
+  if (!p.kernels.Pytorch()) {
     return {"fp8 cast", 4 * p.tokens * attn_out, 4 * grads, 1, 4};
   }
   const double inputs = p.tokens * (2 * d.hidden + attn_out + f);
@@ -83,24 +83,9 @@ ElementwiseOp Fp8Casts(const ModelDims& d, const PlanShape& p) {
 
 }  // namespace
 
-double LayerElementwise::FwdBytes() const {
+double LayerElementwise::Sum(double ElementwiseOp::*field) const {
   double s = 0;
-  for (size_t i = 0; i < count; ++i) s += ops[i].fwd_bytes;
-  return s;
-}
-double LayerElementwise::BwdBytes() const {
-  double s = 0;
-  for (size_t i = 0; i < count; ++i) s += ops[i].bwd_bytes;
-  return s;
-}
-double LayerElementwise::FwdKernels() const {
-  double s = 0;
-  for (size_t i = 0; i < count; ++i) s += ops[i].fwd_kernels;
-  return s;
-}
-double LayerElementwise::BwdKernels() const {
-  double s = 0;
-  for (size_t i = 0; i < count; ++i) s += ops[i].bwd_kernels;
+  for (size_t i = 0; i < count; ++i) s += ops[i].*field;
   return s;
 }
 
@@ -129,6 +114,7 @@ LayerElementwise ComputeLayerElementwise(const ModelDims& d, int kind, const Pla
     // Megatron-LM's scores [b, heads, s, s] in HBM: FusedScaleMaskSoftmax (r2 w2) and attention
     // dropout (r2 w2 + 1-byte mask) forward; dropout (r2 r1 w2) and softmax (r2 r2 w2) backward.
     const double scores = p.tokens * (d.heads / p.tp) * p.seq;
+    out.scores = out.count;
     out.Add({"softmax+dropout", 9 * scores, 11 * scores, 2, 2});
   }
   if (p.precision == Precision::kFp8) out.Add(Fp8Casts(d, p));
@@ -136,8 +122,7 @@ LayerElementwise ComputeLayerElementwise(const ModelDims& d, int kind, const Pla
 }
 
 double LayerMatmulKernels(const ModelDims& d, int kind, const PlanShape& p) {
-  const bool split_linears = p.kernels.fusion == Fusion::kEager ||
-                             p.kernels.fusion == Fusion::kCompile;  // torchtitan's wq/wk/wv, w1/w3
+  const bool split_linears = p.kernels.Pytorch();  // torchtitan's wq/wk/wv, w1/w3
   double n = 0;
   if (d.mla) {
     n += (d.q_lora > 0 ? 2 : 1) + 2;

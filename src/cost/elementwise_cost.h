@@ -26,14 +26,17 @@ struct LayerElementwise {
   static constexpr size_t kMaxOps = 8;
   std::array<ElementwiseOp, kMaxOps> ops{};
   size_t count = 0;
+  size_t scores = kMaxOps;  // index of the unfused attention's softmax+dropout; kMaxOps: none
 
   void Add(const ElementwiseOp& op) {
     if (count < kMaxOps) ops[count++] = op;
   }
-  double FwdBytes() const;
-  double BwdBytes() const;
-  double FwdKernels() const;
-  double BwdKernels() const;
+  // The sum of one field over the ops.
+  double Sum(double ElementwiseOp::*field) const;
+  double FwdBytes() const { return Sum(&ElementwiseOp::fwd_bytes); }
+  double BwdBytes() const { return Sum(&ElementwiseOp::bwd_bytes); }
+  double FwdKernels() const { return Sum(&ElementwiseOp::fwd_kernels); }
+  double BwdKernels() const { return Sum(&ElementwiseOp::bwd_kernels); }
 };
 
 // The element-wise ops of a layer of `kind` (attention's softmax only when the profile has no

@@ -1,7 +1,6 @@
 #include "cost/layer_cost.h"
 
 #include <algorithm>
-#include <string_view>
 
 #include "cost/activation_terms.h"
 #include "cost/compute_cost.h"
@@ -35,8 +34,7 @@ struct Work {
     const double s = count * GemmSeconds(c, pr, m, n, k);
     gemm_s += s;
     if (!rows || s <= 0) return;
-    const double in = pr == Precision::kFp8 ? 1.0 : 2.0;
-    const double bytes = count * ((m * k + k * n) * in + m * n * 2.0);
+    const double bytes = count * GemmBytes(pr, m, n, k);
     LayerOpRow row;
     row.name = name;
     row.flops = count * 2 * m * n * k;
@@ -101,10 +99,9 @@ void MlpWork(const ModelDims& d, int kind, const PlanShape& p, const Cluster& c,
 double UnfusedAttentionSeconds(const ModelDims& d, const PlanShape& p, const Cluster& c) {
   const double heads = d.heads / p.tp, queries = p.seq / p.cp;
   const double blocks = (p.tokens / queries) * heads;  // (sequence, head) pairs on this GPU
-  return blocks * (GemmSeconds(c, p.precision == Precision::kFp8 ? Precision::kBf16 : p.precision,
-                               queries, p.seq, d.qk_head_dim) +
-                   GemmSeconds(c, p.precision == Precision::kFp8 ? Precision::kBf16 : p.precision,
-                               queries, d.v_head_dim, p.seq));
+  const Precision pr = p.precision == Precision::kFp8 ? Precision::kBf16 : p.precision;
+  return blocks * (GemmSeconds(c, pr, queries, p.seq, d.qk_head_dim) +
+                   GemmSeconds(c, pr, queries, d.v_head_dim, p.seq));
 }
 
 // Activations kept for backward (no recompute), FlashAttention (no s x s matrix), no dropout:
@@ -265,7 +262,7 @@ LayerCost ComputeLayerCost(const ModelDims& d, int kind, const PlanShape& p, con
   const double matmul_kernels = LayerMatmulKernels(d, kind, p);
   double attn_fwd = 0, attn_bwd = 0;
   if (p.kernels.FlashAttention()) {
-    const bool fa2 = p.kernels.fusion == Fusion::kEager || p.kernels.fusion == Fusion::kCompile;
+    const bool fa2 = p.kernels.Pytorch();
     attn_fwd = AttentionSeconds(c, attn.attention_flops, false, attn.attention_shape, fa2);
     // FlashAttention backward: 5 GEMM-like products to the forward's 2 (Dao 2023): 2.5x FLOPs.
     attn_bwd = AttentionSeconds(c, 2.5 * attn.attention_flops, true, attn.attention_shape, fa2);
@@ -288,10 +285,9 @@ LayerCost ComputeLayerCost(const ModelDims& d, int kind, const PlanShape& p, con
       (p.recompute == Recompute::kNone && p.recipe.fp8_act_cache)) {
     // Megatron-LM's --recompute-modules (core_attn by default) and FP8 activation caching.
     double softmax_fwd = 0;  // the unfused attention's softmax and dropout, redone with it
-    for (size_t i = 0; i < ew.count && !p.kernels.FlashAttention(); ++i) {
-      if (std::string_view(ew.ops[i].name) == "softmax+dropout") {
-        softmax_fwd = MemoryBoundSeconds(c, ew.ops[i].fwd_bytes) + ew.ops[i].fwd_kernels * launch;
-      }
+    if (ew.scores < ew.count) {
+      const ElementwiseOp& s = ew.ops[ew.scores];
+      softmax_fwd = MemoryBoundSeconds(c, s.fwd_bytes) + s.fwd_kernels * launch;
     }
     const RecipeActivations kept = ApplyMemoryRecipe(
         d, kind, p, c, ComputeActivationTerms(d, kind, p), attn_fwd + softmax_fwd);

@@ -31,6 +31,7 @@ struct Efficiency {
   double fa2_attention_bwd = 0;
   // Achievable bus-bandwidth fraction per tier name ("nvlink", "scaleout", ...); absent = 0.8.
   std::map<std::string, double> link;
+  bool operator==(const Efficiency&) const = default;
   double LinkFraction(const std::string& tier) const {
     auto it = link.find(tier);
     return it == link.end() ? 0.8 : it->second;

@@ -22,6 +22,9 @@ struct KernelRecipe {
 
   bool IsDefault() const { return fusion == Fusion::kTe && !cuda_graphs; }
   bool FlashAttention() const { return fusion != Fusion::kApex; }
+  // PyTorch runs the layer (torchtitan, eager or compiled): SDPA's FlashAttention-2, torchtitan's
+  // separate Linear per projection, torchao's float8 casts.
+  bool Pytorch() const { return fusion == Fusion::kEager || fusion == Fusion::kCompile; }
 };
 
 const NameTable<Fusion>& FusionNames();
