@@ -20,7 +20,10 @@ double PeakFlops(const GpuSpec& gpu, Precision precision) {
 }
 
 double GemmEfficiency(const Efficiency& eff, Precision precision, double m, double n, double k) {
-  const double x = std::max(std::min({m, n, k}), 1.0);
+  // The curve is not extrapolated below the smallest dimension it was fitted on: a thinner GEMM
+  // (attention's batched QKᵀ with k = head_dim, a router's n = experts) is held to the curve's
+  // value there and, being low in arithmetic intensity, to the memory bound in GemmSeconds.
+  const double x = std::max(std::min({m, n, k}), kGemmCurveMinDim);
   const double top = precision == Precision::kFp8 ? eff.fp8_gemm_max : eff.gemm_max;
   return top * x / (x + eff.gemm_half_dim);
 }

@@ -13,8 +13,13 @@ namespace paraplan {
 // Dense tensor-core peak in FLOP/s for a precision (fp8 falls back to bf16 when the GPU has none).
 double PeakFlops(const GpuSpec& gpu, Precision precision);
 
-// Default GEMM efficiency: eff_max * x / (x + half_dim), x = min(m, n, k) — small or skinny GEMMs
-// cannot fill the tensor cores (the curve's two parameters come from hardware/efficiency.yaml).
+// The smallest min(m, n, k) of the GEMMs the default curve was fitted on (our H200 harness's
+// cuBLASLt table, calibrate/data/h200-2026-11-29/gemm_fit.csv).
+inline constexpr double kGemmCurveMinDim = 512;
+
+// Default GEMM efficiency: eff_max * x / (x + half_dim), x = max(min(m, n, k), kGemmCurveMinDim) —
+// small or skinny GEMMs cannot fill the tensor cores (the curve's two parameters come from
+// hardware/efficiency.yaml).
 double GemmEfficiency(const Efficiency& eff, Precision precision, double m, double n, double k);
 
 // HBM bytes of an m x n x k GEMM: operands in `precision`'s bytes (2, or 1 for fp8 inputs) and a

@@ -23,7 +23,8 @@ double Exposed(double comm_s, double hide_under_s, double chunks) {
 }
 
 struct Work {
-  double gemm_s = 0;  // forward GEMMs
+  double gemm_s = 0;       // forward GEMMs
+  double attn_gemm_s = 0;  // of which the attention block's projections (set on the layer's sum)
   double attention_flops = 0;
   AttentionShape attention_shape;
   std::vector<LayerOpRow>* rows = nullptr;  // explain's per-op table, when asked for
@@ -146,9 +147,19 @@ void Communication(const ModelDims& d, int kind, const PlanShape& p, const Netwo
             ? CollectiveSeconds(CollectiveOp::kAllGather, bytes, p.groups.tp, links) +
                   CollectiveSeconds(CollectiveOp::kReduceScatter, bytes, p.groups.tp, links)
             : CollectiveSeconds(CollectiveOp::kAllReduce, bytes, p.groups.tp, links);
-    const double per_pass = one * ((kind & 1) ? 1.0 : 2.0);
-    out.tp_comm_fwd_s = p.overlap_tp ? Exposed(per_pass, w.gemm_s, p.tp) : per_pass;
-    const double bwd = p.overlap_tp ? Exposed(per_pass, 2 * w.gemm_s, p.tp) : per_pass;
+    const bool dense = !(kind & 1);
+    const double per_pass = one * (dense ? 2.0 : 1.0);
+    // Overlapped, each block's pair hides only under that block's own GEMMs (the all-gather feeds
+    // the block's first GEMM, the reduce-scatter drains its last): the attention pair under the
+    // QKV and output projections, the MLP pair under the MLP's (backward: twice the GEMMs).
+    auto exposed = [&](double gemm_factor) {
+      if (!p.overlap_tp) return per_pass;
+      double s = Exposed(one, gemm_factor * w.attn_gemm_s, p.tp);
+      if (dense) s += Exposed(one, gemm_factor * (w.gemm_s - w.attn_gemm_s), p.tp);
+      return s;
+    };
+    out.tp_comm_fwd_s = exposed(1.0);
+    const double bwd = exposed(2.0);
     out.tp_comm_s = out.tp_comm_fwd_s + bwd;
     if (p.groups.tp.tier >= 1) {
       out.net_fwd_s += per_pass;
@@ -305,6 +316,7 @@ LayerCost ComputeLayerCost(const ModelDims& d, int kind, const PlanShape& p, con
   Params(d, kind, p, out);
   Work both = attn;
   both.gemm_s = gemm;
+  both.attn_gemm_s = attn.gemm_s;
   Communication(d, kind, p, links, both, attn_fwd, attn_bwd, out);
   return out;
 }

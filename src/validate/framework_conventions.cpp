@@ -79,8 +79,19 @@ void TorchtitanEager(PlanConstraints& c, std::vector<std::string>* notes) {
   Note(notes, "fusion=eager (torchtitan's default: torch.compile off)");
 }
 
+// torchtitan runs tensor parallelism synchronously unless async TP is turned on
+// (experimental.enable_async_tensor_parallel, default false, Dec 2024): the sequence-parallel
+// all-gathers and reduce-scatters sit between the GEMMs on the critical path.
+void TorchtitanSyncTp(PlanConstraints& c, std::vector<std::string>* notes) {
+  if (c.overlap_tp_comm) return;
+  if (!IsFixed(c.tp) || c.tp->front() < 2) return;
+  c.overlap_tp_comm = std::vector<bool>{false};
+  Note(notes, "overlap_tp_comm=false (torchtitan's default: async TP off)");
+}
+
 void Torchtitan(const ModelSpec& m, PlanConstraints& c, std::vector<std::string>* notes) {
   TorchtitanEager(c, notes);
+  TorchtitanSyncTp(c, notes);
   if (c.recompute) {
     bool changed = false;
     for (Recompute& r : *c.recompute) {

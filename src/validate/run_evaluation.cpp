@@ -132,6 +132,8 @@ std::vector<std::string> SearchedKnobs(const PlanConstraints& c, const ParallelP
   AddIfOpen(out, "recompute", c.recompute, p.recompute);
   AddIfOpen(out, "sequence_parallel", c.sequence_parallel, p.sequence_parallel);
   AddIfOpen(out, "zero", c.zero, p.zero);
+  if (p.tp > 1) AddIfOpen(out, "overlap_tp_comm", c.overlap_tp_comm, p.overlap_tp_comm);
+  if (p.ep > 1) AddIfOpen(out, "overlap_ep_comm", c.overlap_ep_comm, p.overlap_ep_comm);
   AddIfOpen(out, "schedule", c.schedule, p.schedule);
   return out;
 }
