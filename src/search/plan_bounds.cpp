@@ -35,9 +35,13 @@ PlanBoundTerms ComputePlanBoundTerms(const ModelDims& d, const Cluster& c,
     t.act_bytes += n * l.act_bytes;
     t.dense_params += n * l.params_local;
     t.expert_params += n * l.expert_params_local;
+    t.act_working = std::max(t.act_working, l.act_recompute_bytes);
   }
   if (negative_act || t.act_bytes < 0) t.act_bytes = 0;
   t.dense_params += d.embedding_params / D(p.tp);  // the first stage's embedding
+  // plan_evaluation.cpp StageMemoryInputOf: every stage's buffers start at the SP / TP gather
+  // outputs; what ZeRO and DP buckets add is non-negative.
+  t.buffer_bytes = shape.tp > 1 ? 2 * 2.0 * shape.tokens * d.hidden : 0;
   return t;
 }
 
@@ -75,8 +79,8 @@ PlanBounds ComputePlanBounds(const ModelDims& d, const Cluster& c, const Paralle
   // micro-batches any stage holds times its stored bytes; 7 % fragmentation of those activations
   // and the runtime reserve come on top (memory_model.h). DualPipe ranks hold two stages, which
   // only adds.
-  double held = MicroBatchesHeld(p, 0);
-  for (int64_t s = 1; s < p.pp; ++s) held = std::min(held, MicroBatchesHeld(p, s));
+  // MicroBatchesHeld never grows with the stage index: the last stage holds the fewest.
+  const double held = MicroBatchesHeld(p, std::max<int64_t>(p.pp, 1) - 1);
   const double dense_shards = D(p.dp * p.cp);
   const double expert_shards =
       D(std::max<int64_t>(p.tp * p.cp * p.dp / std::max<int64_t>(p.ep * p.etp, 1), 1));
@@ -88,8 +92,14 @@ PlanBounds ComputePlanBounds(const ModelDims& d, const Cluster& c, const Paralle
       OptimizerStateBytes(p.recipe.optimizer_moments) * (1 - p.recipe.optimizer_offload);
   const double states = sharded(kWeightBytes, p.zero >= 3) + sharded(kGradBytes, p.zero >= 2) +
                         sharded(optimizer_state, p.zero >= 1);
+  // A DualPipe rank holds stage r and stage pp-1-r (RankMemoryInput): over all ranks every
+  // stage's states count twice, less at most one shared embedding on each of two ranks, which
+  // the terms' one embedding already leaves out. Its activations are the pair's mean.
+  const double copies = p.schedule == Schedule::kDualPipe && p.pp % 2 == 0 ? 2.0 : 1.0;
   const double acts = std::max(held, 0.0) * t.act_bytes * (1 + kFragmentation);
-  const double memory = (std::max(states, 0.0) + acts) / pp + kRuntimeReserveBytes;
+  const double every_stage = (std::max(t.act_working, 0.0) + t.buffer_bytes) * (1 + kFragmentation);
+  const double memory =
+      (copies * std::max(states, 0.0) + acts) / pp + every_stage + kRuntimeReserveBytes;
   b.memory_bytes = std::max(0.0, memory * kRoundingSlack);
   return b;
 }

@@ -3,7 +3,9 @@
 // (MakePlanShape, ComputeLayerCost, MicroBatchesHeld, the memory constants) and never exceed what
 // StepModel::EstimateStepSeconds / PeakMemoryBytes return for the same plan:
 //   step ≥ overhead + m · Σ_k N_k · (layer k's fwd + bwd + recompute + exposed TP/CP/EP) / pp
-//   peak ≥ the mean over stages of (weights + grads + optimizer + held activations) + reserve
+//   peak ≥ the mean over ranks of (weights + grads + optimizer + held activations) + what every
+//          stage holds (working set, SP buffers, with fragmentation) + reserve; a DualPipe rank
+//          holds two stages' weights, grads and optimizer state
 // The expensive part, the per-layer sums (PlanBoundTerms), depends only on the knobs that
 // MakePlanShape reads, so the search caches it across ZeRO levels, schedules and DP knobs.
 #pragma once
@@ -21,6 +23,10 @@ struct PlanBoundTerms {
   double act_bytes = 0;      // Σ N_k stored activations (0 when any kind's is negative)
   double dense_params = 0;   // Σ N_k dense parameters per GPU + the input embedding
   double expert_params = 0;  // Σ N_k expert parameters per GPU
+  // Held by every stage whatever its layers: one layer's recompute working set (the largest over
+  // the layer kinds) and the sequence-parallel gather buffers (tp > 1), bytes.
+  double act_working = 0;
+  double buffer_bytes = 0;
 };
 
 struct PlanBounds {

@@ -39,10 +39,11 @@ struct SearchResult {
   int64_t searched = 0;               // plans enumerated
   int64_t feasible = 0;               // evaluated plans that obey the rules and fit in memory
   // Rule-valid plans never costed because their lower bounds (search/plan_bounds.h) showed they
-  // cannot fit (pruned_memory) or cannot enter the top N or the Pareto front; 0 when exhaustive.
+  // cannot fit (pruned_memory) or cannot enter the top N or the Pareto front (some of them only
+  // once their exact peak memory was known); 0 when exhaustive.
   int64_t pruned = 0;
   int64_t pruned_memory = 0;  // of `pruned`: memory lower bound above the GPU's memory
-  int64_t evaluated = 0;      // plans costed by the model (rule-valid and not pruned)
+  int64_t evaluated = 0;      // plans costed in full by the model (rule-valid and not pruned)
   // Candidates skipped because they break a rule (never an abort), by rule, most frequent first.
   std::vector<SkipReason> skipped;
   int64_t skipped_total = 0;

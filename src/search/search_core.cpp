@@ -103,13 +103,26 @@ struct ScanContext {
 // bound exceeds the capacity, or when its score bound is above the chunk's N-th best and a front
 // point dominates its (step, memory) bounds — then it can be in neither the merged best N nor the
 // merged front, which is all the rest of the search reads.
+// True when a plan with these lower bounds can enter neither the best N nor the front.
+bool CannotMatter(const ScanContext& ctx, const ParallelPlan& plan, double step_s,
+                  double memory_bytes, const WorkerState* before, const WorkerState& state) {
+  // Either set's N-th best is at least the merged N-th best, and either front's points are
+  // feasible plans: the two tests may draw on different sets.
+  const double score = ObjectiveScore(ctx.options.objective, step_s, memory_bytes, plan,
+                                      ctx.space.gpus(), ctx.model_seq_len);
+  auto beyond = [score](const BestN& best) { return best.full() && score > best.worst().score; };
+  if (!beyond(state.best) && !(before && beyond(before->best))) return false;
+  return state.front.DominatesAllAbove(step_s, memory_bytes) ||
+         (before && before->front.DominatesAllAbove(step_s, memory_bytes));
+}
+
 bool Pruned(const ScanContext& ctx, const PlanCursor& cursor, const WorkerState* before,
-            BoundCache& cache, WorkerState& state) {
+            BoundCache& cache, PlanBounds& b, WorkerState& state) {
   const ParallelPlan& plan = cursor.plan();
-  PlanBounds b;
   try {
     b = ctx.evaluator.Bounds(plan, cache.Get(ctx.evaluator, ctx.space, cursor));
   } catch (const InputError&) {
+    b = PlanBounds{};
     return false;  // evaluated in full, where the error is counted
   }
   if (b.memory_bytes > ctx.capacity_bytes) {
@@ -117,16 +130,7 @@ bool Pruned(const ScanContext& ctx, const PlanCursor& cursor, const WorkerState*
     ++state.pruned_memory;
     return true;
   }
-  // Either set's N-th best is at least the merged N-th best, and either front's points are
-  // feasible plans: the two tests may draw on different sets.
-  const double score = ObjectiveScore(ctx.options.objective, b.step_s, b.memory_bytes, plan,
-                                      ctx.space.gpus(), ctx.model_seq_len);
-  auto beyond = [score](const BestN& best) { return best.full() && score > best.worst().score; };
-  if (!beyond(state.best) && !(before && beyond(before->best))) return false;
-  if (!state.front.DominatesAllAbove(b.step_s, b.memory_bytes) &&
-      !(before && before->front.DominatesAllAbove(b.step_s, b.memory_bytes))) {
-    return false;
-  }
+  if (!CannotMatter(ctx, plan, b.step_s, b.memory_bytes, before, state)) return false;
   ++state.pruned;
   return true;
 }
@@ -141,18 +145,27 @@ void ScanChunk(const ScanContext& ctx, int64_t begin, int64_t end, const WorkerS
       state.skipped.Add(broken.front());
       continue;
     }
-    if (ctx.prune && Pruned(ctx, cursor, before, cache, state)) continue;
-    ++state.evaluated;
+    PlanBounds bounds;
+    if (ctx.prune && Pruned(ctx, cursor, before, cache, bounds, state)) continue;
     double memory = 0;
     double step = 0;
     try {  // a rule the cost model enforces that PlanViolations missed: skip, never abort
       memory = ctx.evaluator.PeakMemoryBytes(plan);
+      // The exact peak memory is far tighter than its bound: with the step bound it often shows
+      // that the plan cannot matter before its step time is costed (pruned, not evaluated).
+      if (ctx.prune && memory <= ctx.capacity_bytes &&
+          CannotMatter(ctx, plan, bounds.step_s, memory, before, state)) {
+        ++state.pruned;
+        continue;
+      }
       if (memory <= ctx.capacity_bytes) step = ctx.evaluator.EstimateStepSeconds(plan);
     } catch (const InputError& e) {
+      ++state.evaluated;
       state.first_invalid = std::min(state.first_invalid, cursor.index());
       state.skipped.Add(e.message());
       continue;
     }
+    ++state.evaluated;
     ++state.valid;
     if (memory > ctx.capacity_bytes) {
       state.closest.Add({memory - ctx.capacity_bytes, 0, memory, cursor.index()});

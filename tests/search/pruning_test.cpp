@@ -131,3 +131,89 @@ TEST_CASE("what is pruned does not depend on the thread count", "[search][prune]
   CHECK(one.feasible == four.feasible);
   CHECK(Describe(one.plans) == Describe(four.plans));
 }
+
+TEST_CASE("pruned search equals exhaustive: DeepSeek-V3 (MLA, MoE ep > 1, MTP, DualPipe)",
+          "[search][prune]") {
+  // 61 layers + MTP on up to 16 stages: uneven stages, the MTP stage, DualPipe's two-stage ranks.
+  const ModelSpec m = LoadModel("deepseek-v3");
+  const Pair p =
+      SearchBoth(m, LoadCluster("gb200-nvl72"), 512, "global_batch=1024,tp=1|2|4,cp=1,ep=16|32|64");
+  CheckSame(p);
+  CHECK(p.exhaustive.feasible > 0);
+  CHECK(p.pruned.pruned > 0);
+  bool dualpipe = false;
+  for (const StepResult& r : p.exhaustive.plans) dualpipe |= r.plan.schedule == Schedule::kDualPipe;
+  CHECK(dualpipe);  // the bound's DualPipe terms are exercised on the plans that win
+}
+
+TEST_CASE("pruned search equals exhaustive: interleaved, layers not divisible by the stages",
+          "[search][prune]") {
+  // 126 layers (Llama 3.1 405B's count) on a 70B body: pp*vpp divides layers + 2 only, so the
+  // virtual stages are balanced unevenly with the embedding and the loss accounted.
+  ModelSpec m = test::Llama3_70B();
+  m.layers = 126;
+  const Pair p = SearchBoth(m, test::DgxH100(), 128, "global_batch=256,tp=8,cp=1");
+  CheckSame(p);
+  bool interleaved = false;
+  for (const StepResult& r : p.exhaustive.pareto) {
+    interleaved |= r.plan.schedule == Schedule::kInterleaved && r.plan.vpp > 1;
+  }
+  for (const StepResult& r : p.exhaustive.plans) {
+    interleaved |= r.plan.schedule == Schedule::kInterleaved && r.plan.vpp > 1;
+  }
+  CHECK(interleaved);
+}
+
+namespace {
+
+// Every bound below the value it bounds, over every k-th rule-valid plan of a space.
+void CheckBoundsBelow(const ModelSpec& m, const Cluster& c, int64_t gpus, const std::string& plan,
+                      int64_t every) {
+  const PlanSpace space(m, gpus, ParsePlanString(plan));
+  const StepModel model(m, c, gpus);
+  const StepModelEvaluator evaluator(model);
+  int64_t checked = 0;
+  for (int64_t i = 0; i < space.size(); i += every) {
+    const ParallelPlan p = space.At(i);
+    if (!evaluator.Violations(p, true).empty()) continue;
+    const PlanBounds b = evaluator.Bounds(p, evaluator.BoundTerms(p));
+    const double memory = evaluator.PeakMemoryBytes(p);
+    const double step = evaluator.EstimateStepSeconds(p);
+    INFO(PlanString(p, 0));
+    CHECK(b.memory_bytes <= memory);
+    CHECK(b.step_s <= step);
+    CHECK(b.memory_bytes > 0);
+    ++checked;
+  }
+  CHECK(checked > 50);
+}
+
+}  // namespace
+
+TEST_CASE("each bound is below the evaluated value", "[search][prune]") {
+  CheckBoundsBelow(test::Gpt3_175B(), test::DgxH100(), 64, "global_batch=128", 7);
+  CheckBoundsBelow(test::Mixtral8x7B(), test::Nvl72(), 72, "global_batch=144", 5);
+  CheckBoundsBelow(LoadModel("deepseek-v3"), LoadCluster("gb200-nvl72"), 1024, "global_batch=2048",
+                   97);
+  ModelSpec uneven = test::Llama3_70B();
+  uneven.layers = 126;
+  CheckBoundsBelow(uneven, test::DgxH100(), 128, "global_batch=256", 3);
+}
+
+TEST_CASE("DeepSeek-V3 plan search: same output on 1 and 2 threads", "[search][prune]") {
+  const ModelSpec m = LoadModel("deepseek-v3");
+  const Cluster c = LoadCluster("gb200-nvl72");
+  PlanConstraints constraints = ParsePlanString("global_batch=2048");
+  SearchOptions o;
+  o.threads = 1;
+  const SearchResult one = SearchPlans(m, c, 1024, constraints, o);
+  o.threads = 2;
+  const SearchResult two = SearchPlans(m, c, 1024, constraints, o);
+  CHECK(!one.plans.empty());
+  CHECK(Describe(one.plans) == Describe(two.plans));
+  CHECK(Describe(one.pareto) == Describe(two.pareto));
+  CHECK(one.pruned == two.pruned);
+  CHECK(one.evaluated == two.evaluated);
+  CHECK(one.feasible == two.feasible);
+  CHECK(Skips(one) == Skips(two));
+}
