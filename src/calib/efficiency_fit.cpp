@@ -56,8 +56,7 @@ Efficiency FromVector(Efficiency base, const std::vector<EfficiencyParameter>& p
   for (size_t j = 0; j < params.size(); ++j) {
     SetEfficiencyValue(base, params[j].name, x[static_cast<Eigen::Index>(j)]);
   }
-  if (prior_gemm > 0 && HasParameter(params, "gemm_max") &&
-      !HasParameter(params, "fp8_gemm_max")) {
+  if (prior_gemm > 0 && HasParameter(params, "gemm_max") && !HasParameter(params, "fp8_gemm_max")) {
     base.fp8_gemm_max = prior_fp8 * base.gemm_max / prior_gemm;
   }
   return base;
@@ -283,11 +282,16 @@ Efficiency PriorEfficiency(const std::string& family, const std::vector<std::str
 
 std::vector<EfficiencyParameter> EfficiencyParameters(const std::vector<std::string>& tier_names) {
   std::vector<EfficiencyParameter> params = {
-      {"gemm_max", 0.30, 0.98, 0.15},         {"gemm_half_dim", 0.0, 1024.0, 96.0},
-      {"fp8_gemm_max", 0.20, 0.95, 0.15},     {"attention_fwd", 0.20, 0.90, 0.15},
-      {"attention_bwd", 0.15, 0.85, 0.15},    {"memory_bandwidth", 0.40, 0.95, 0.10},
-      {"kernel_launch_us", 0.0, 20.0, 2.0},   {"step_overhead_s", 0.0, 2.0, 0.1},
-      {"fa2_attention_fwd", 0.0, 0.90, 0.15}, {"fa2_attention_bwd", 0.0, 0.85, 0.15},
+      {"gemm_max", 0.30, 0.98, 0.15},
+      {"gemm_half_dim", 0.0, 1024.0, 96.0},
+      {"fp8_gemm_max", 0.20, 0.95, 0.15},
+      {"attention_fwd", 0.20, 0.90, 0.15},
+      {"attention_bwd", 0.15, 0.85, 0.15},
+      {"memory_bandwidth", 0.40, 0.95, 0.10},
+      {"kernel_launch_us", 0.0, 20.0, 2.0},
+      {"step_overhead_s", 0.0, 2.0, 0.1},
+      {"fa2_attention_fwd", 0.0, 0.90, 0.15},
+      {"fa2_attention_bwd", 0.0, 0.85, 0.15},
       {"attention_half_seq", 0.0, 8192.0, 500.0},
   };
   for (const auto& tier : tier_names) params.push_back({kLinkPrefix + tier, 0.20, 0.98, 0.15});
