@@ -23,8 +23,7 @@ double Exposed(double comm_s, double hide_under_s, double chunks) {
 }
 
 struct Work {
-  double gemm_s = 0;       // forward GEMMs
-  double attn_gemm_s = 0;  // of which the attention block's projections (set on the layer's sum)
+  double gemm_s = 0;  // forward GEMMs
   double attention_flops = 0;
   AttentionShape attention_shape;
   std::vector<LayerOpRow>* rows = nullptr;  // explain's per-op table, when asked for
@@ -135,7 +134,8 @@ void Params(const ModelDims& d, int kind, const PlanShape& p, LayerCost& out) {
 }
 
 void Communication(const ModelDims& d, int kind, const PlanShape& p, const NetworkLinks& links,
-                   const Work& w, double attn_fwd_s, double attn_bwd_s, LayerCost& out) {
+                   double attn_gemm_s, double mlp_gemm_s, double attn_fwd_s, double attn_bwd_s,
+                   LayerCost& out) {
   const double h = d.hidden, t = p.tokens;
   if (p.tp > 1) {
     // Per layer: 2 all-reduces forward and 2 backward (Megatron-LM, Shoeybi et al. 2019), or as
@@ -154,8 +154,8 @@ void Communication(const ModelDims& d, int kind, const PlanShape& p, const Netwo
     // QKV and output projections, the MLP pair under the MLP's (backward: twice the GEMMs).
     auto exposed = [&](double gemm_factor) {
       if (!p.overlap_tp) return per_pass;
-      double s = Exposed(one, gemm_factor * w.attn_gemm_s, p.tp);
-      if (dense) s += Exposed(one, gemm_factor * (w.gemm_s - w.attn_gemm_s), p.tp);
+      double s = Exposed(one, gemm_factor * attn_gemm_s, p.tp);
+      if (dense) s += Exposed(one, gemm_factor * mlp_gemm_s, p.tp);
       return s;
     };
     out.tp_comm_fwd_s = exposed(1.0);
@@ -189,8 +189,8 @@ void Communication(const ModelDims& d, int kind, const PlanShape& p, const Netwo
     }
     // Overlap hides the all-to-alls under the attention and shared-expert work of another
     // micro-batch (Megatron-LM's EP overlap); DualPipe overlaps a forward with a backward chunk.
-    const double hide =
-        p.dualpipe ? out.fwd_s + out.bwd_s : (p.overlap_ep ? attn_fwd_s + w.gemm_s : 0);
+    const double hide = p.dualpipe ? out.fwd_s + out.bwd_s
+                                   : (p.overlap_ep ? attn_fwd_s + (attn_gemm_s + mlp_gemm_s) : 0);
     out.ep_comm_fwd_s = std::max(0.0, pass - hide / 2);
     out.ep_comm_s = out.ep_comm_fwd_s + std::max(0.0, pass - hide / 2);
     if (p.groups.ep.tier >= 1) {
@@ -314,10 +314,7 @@ LayerCost ComputeLayerCost(const ModelDims& d, int kind, const PlanShape& p, con
     out.act_recompute_bytes = out.act_full_bytes - out.act_bytes;
   }
   Params(d, kind, p, out);
-  Work both = attn;
-  both.gemm_s = gemm;
-  both.attn_gemm_s = attn.gemm_s;
-  Communication(d, kind, p, links, both, attn_fwd, attn_bwd, out);
+  Communication(d, kind, p, links, attn.gemm_s, mlp.gemm_s, attn_fwd, attn_bwd, out);
   return out;
 }
 

@@ -98,11 +98,6 @@ struct ScanContext {
   bool prune;
 };
 
-// Branch and bound against this chunk's own best N and front (state starts empty for every
-// chunk, so what is pruned does not depend on the threads): a plan is pruned when its memory
-// bound exceeds the capacity, or when its score bound is above the chunk's N-th best and a front
-// point dominates its (step, memory) bounds — then it can be in neither the merged best N nor the
-// merged front, which is all the rest of the search reads.
 // True when a plan with these lower bounds can enter neither the best N nor the front.
 bool CannotMatter(const ScanContext& ctx, const ParallelPlan& plan, double step_s,
                   double memory_bytes, const WorkerState* before, const WorkerState& state) {
@@ -116,6 +111,11 @@ bool CannotMatter(const ScanContext& ctx, const ParallelPlan& plan, double step_
          (before && before->front.DominatesAllAbove(step_s, memory_bytes));
 }
 
+// Branch and bound against this chunk's own best N and front (state starts empty for every
+// chunk, so what is pruned does not depend on the threads): a plan is pruned when its memory
+// bound exceeds the capacity, or when its score bound is above the chunk's N-th best and a front
+// point dominates its (step, memory) bounds — then it can be in neither the merged best N nor the
+// merged front, which is all the rest of the search reads.
 bool Pruned(const ScanContext& ctx, const PlanCursor& cursor, const WorkerState* before,
             BoundCache& cache, PlanBounds& b, WorkerState& state) {
   const ParallelPlan& plan = cursor.plan();
