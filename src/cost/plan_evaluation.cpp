@@ -293,6 +293,15 @@ StageDp StageDataParallel(const Cluster& c, const NetworkLinks& links, const Par
     // Unit by unit, every micro-batch: the gradients go out with each micro-batch's backward.
     dp.zero3 =
         Zero3StageComm(key.counts, e.kinds, embed, s.groups.dp_cp, s.groups.edp, dtype, links);
+    if (p.kernels.Pytorch()) {
+      // FSDP2 copies every gathered unit out of its buffer and every gradient into the
+      // reduce-scatter input on the compute stream (zero3_comm.h, Fsdp2CopyBytes).
+      const double copied =
+          (s.groups.dp_cp.size > 1 ? dense : 0.0) + (s.groups.edp.size > 1 ? expert : 0.0);
+      const Fsdp2Copy bytes = Fsdp2CopyBytes(dtype);
+      dp.zero3.copy_fwd_s = MemoryBoundSeconds(c, copied * bytes.forward);
+      dp.zero3.copy_bwd_s = MemoryBoundSeconds(c, copied * bytes.backward);
+    }
     dp.zero3_gather_s = dp.zero3.gather_s;
     dp.grad_s = 0;
     dp.buckets = 1;
@@ -374,6 +383,8 @@ void StageTimesOf(const ModelDims& d, const ParallelPlan& p, const PlanEvaluatio
     t.b += x.backward_s;
     comm.zero3_s = x.forward_s + x.backward_s;
   }
+  t.f += zero3.copy_fwd_s;
+  t.b += zero3.copy_bwd_s;
   if (p.pp > 1 && !p.overlap_pp_comm) {
     t.f += sends * e.p2p_s;
     t.b += sends * e.p2p_s;
@@ -492,6 +503,8 @@ StageTimes EvaluateChunkTimes(const ModelDims& d, const ParallelPlan& p, const P
   Zero3Comm zero3 = e.dp[s].zero3;
   zero3.gather_s *= share;
   zero3.reduce_scatter_s *= share;
+  zero3.copy_fwd_s *= share;
+  zero3.copy_bwd_s *= share;
   StageTimesOf(d, p, e, key, zero3, 1.0, &t, &comm);
   return t;
 }

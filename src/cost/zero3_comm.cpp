@@ -31,6 +31,12 @@ UnitComm Unit(double dense_params, double expert_params, const GroupPlacement& d
 
 }  // namespace
 
+Fsdp2Copy Fsdp2CopyBytes(double reduce_bytes) {
+  const double copy_out = 2 * kWeightBytes;            // gathered buffer -> unsharded parameters
+  const double copy_in = kWeightBytes + reduce_bytes;  // bf16 gradients -> reduce-scatter input
+  return {copy_out, copy_out + copy_in};
+}
+
 Zero3Comm Zero3StageComm(const std::array<int32_t, kLayerKinds>& counts,
                          const std::array<LayerCost, kLayerKinds>& kinds, double embed_params,
                          const GroupPlacement& dense, const GroupPlacement& expert,

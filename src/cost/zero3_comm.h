@@ -22,7 +22,25 @@ struct Zero3Comm {
   double reduce_scatter_s = 0;       // every unit's gradient reduce-scatter, one micro-batch
   double first_gather_s = 0;         // the largest unit's gather: waited for before the first layer
   double last_reduce_scatter_s = 0;  // the largest unit's reduce-scatter: after the last layer
+  // FSDP2's copies on the compute stream (Fsdp2CopyBytes), forward and backward passes of one
+  // micro-batch; 0 where the framework gathers into the parameters' own storage.
+  double copy_fwd_s = 0;
+  double copy_bwd_s = 0;
 };
+
+// HBM bytes per parameter that PyTorch's FSDP2 (fully_shard, torchtitan) copies on the compute
+// stream around each unit's collectives (torch/distributed/fsdp/_fully_shard/
+// _fsdp_collectives.py): after every all-gather, `split_with_sizes_copy` moves the gathered
+// bf16 buffer into the unsharded parameters (2 B read, 2 B written); before every
+// reduce-scatter, `_chunk_cat` copies the unsharded bf16 gradients into the reduce-scatter input,
+// widening them to the reduce dtype (2 B read, `reduce_bytes` written). The copy-in of the 1/dp
+// shard before a gather and the cast of the 1/dp reduced shard after are left out (1/dp of
+// these). Forward: one gather; backward: the re-gather and the reduce-scatter.
+struct Fsdp2Copy {
+  double forward = 0;   // bytes per parameter, forward pass
+  double backward = 0;  // bytes per parameter, backward pass
+};
+Fsdp2Copy Fsdp2CopyBytes(double reduce_bytes);
 
 // `counts` layers of each kind, `kinds` their costs (params_local, expert_params_local), plus one
 // unit of `embed_params` (the stage's embedding and/or output layer, 0 for none). Dense weights

@@ -2,6 +2,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "cost/compute_cost.h"
 #include "cost/model_dims.h"
 #include "cost/plan_evaluation.h"
 #include "test_specs.h"
@@ -79,4 +80,44 @@ TEST_CASE("TP across nodes keeps the NICs busy; a ZeRO-3 group crossing them sha
   const double f_before = across.times[0].f - across.comm[0].zero3_s;  // at most the pre-ZeRO f
   CHECK(across.comm[0].zero3_s >=
         dp.zero3.gather_s - std::max(0.0, f_before - layers * layer.net_fwd_s) - 1e-9);
+}
+
+TEST_CASE("FSDP2 copies each gathered unit out and each gradient in on the compute stream",
+          "[cost]") {
+  // split_with_sizes_copy: read and write 2 B per parameter after each gather; _chunk_cat:
+  // read the 2 B gradient, write it in the 4 B reduce dtype.
+  const Fsdp2Copy fp32 = Fsdp2CopyBytes(4.0);
+  CHECK(fp32.forward == Approx(4.0));
+  CHECK(fp32.backward == Approx(4.0 + 6.0));
+  CHECK(Fsdp2CopyBytes(2.0).backward == Approx(8.0));
+
+  const ModelSpec m = test::Llama3_70B();
+  const Cluster c = test::DgxH100();
+  const ModelDims d = BuildModelDims(m);
+  const NetworkLinks links = ResolveNetworkLinks(c);
+  ParallelPlan p;
+  p.dp = 8;
+  p.zero = 3;
+  p.micro_batch = 1;
+  p.global_batch = 8;
+  PlanEvaluation te;
+  EvaluatePlanTime(d, c, links, p, &te);
+  CHECK(te.dp[0].zero3.copy_fwd_s == 0);  // Megatron-Core / TE: not FSDP2
+  p.kernels.fusion = Fusion::kEager;
+  PlanEvaluation fsdp2;
+  EvaluatePlanTime(d, c, links, p, &fsdp2);
+  // Every parameter of the one stage is gathered (and its gradient reduced) each micro-batch.
+  const double params =
+      static_cast<double>(d.layers) * fsdp2.kinds[0].params_local + 2 * d.embedding_params;
+  const double grad = 4.0;  // fp32 reduce, the default dp_comm_dtype
+  CHECK(fsdp2.dp[0].zero3.copy_fwd_s == Approx(MemoryBoundSeconds(c, params * 4.0)));
+  CHECK(fsdp2.dp[0].zero3.copy_bwd_s == Approx(MemoryBoundSeconds(c, params * (6.0 + grad))));
+  // They sit on the critical path: the stage's passes grow by them beside what eager costs.
+  CHECK(fsdp2.times[0].f >= te.times[0].f + fsdp2.dp[0].zero3.copy_fwd_s);
+  // Without data parallelism there is nothing gathered and nothing copied.
+  p.dp = 1;
+  p.global_batch = 1;
+  PlanEvaluation single;
+  EvaluatePlanTime(d, c, links, p, &single);
+  CHECK(single.dp[0].zero3.copy_fwd_s == 0);
 }
