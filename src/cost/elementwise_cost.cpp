@@ -81,6 +81,33 @@ ElementwiseOp Fp8Casts(const ModelDims& d, const PlanShape& p) {
   return {"fp8 cast", per * inputs, per * grads, kernels, kernels};
 }
 
+// PyTorch's async TP (torch.compile's micro-pipeline TP pass, torchtitan's
+// enable_async_tensor_parallel; torch/distributed/_symmetric_memory/__init__.py): each
+// sequence-parallel all-gather + matmul and matmul + reduce-scatter is decomposed into tp chunks
+// over symmetric memory instead of running NCCL. What that adds on the GPU beside the GEMMs:
+// - matmul + reduce-scatter (`_pipelined_produce_and_all2all`): each rank's tp partial chunks
+//   land in a stacked buffer and one `torch.sum` reduces them: it reads the whole unreduced
+//   output (2 B x tokens x hidden) and writes the rank's 1/tp of it (NCCL reduces inside its
+//   kernel, so synchronous TP moves neither);
+// - all-gather + matmul (`_pipelined_all_gather_and_consume`): the local shard is copied into
+//   the gathered output and into the rank's p2p buffer (read + write each, 1/tp of the input,
+//   fp8 under torchao's float8 TP);
+// - launches: tp - 1 more GEMM kernels on each side (one per chunk) and a barrier kernel per
+//   step, tp - 1 in the reduce-scatter and 2 in the all-gather, with one sum and two copy
+//   kernels.
+// One pair per pass for the attention (QKV in, output out) and one for a dense MLP (up in, down
+// out); the backward has as many (the column-parallel dgrads reduce-scatter, the row-parallel
+// ones gather the output gradient).
+ElementwiseOp AsyncTpExtras(const ModelDims& d, int kind, const PlanShape& p) {
+  const double pairs = (kind & 1) ? 1.0 : 2.0;  // MoE layers: the attention's pair only
+  const double full = kAct * p.tokens * d.hidden;
+  const double in_bytes = p.precision == Precision::kFp8 ? 1.0 : kAct;
+  const double shard_elems = p.tokens * d.hidden / p.tp;
+  const double bytes = pairs * (full * (1 + 1 / p.tp) + 2 * 2 * in_bytes * shard_elems);
+  const double kernels = pairs * (2 * (p.tp - 1) + (p.tp - 1) + 2 + 3);
+  return {"async-TP extras", bytes, bytes, kernels, kernels};
+}
+
 }  // namespace
 
 double LayerElementwise::Sum(double ElementwiseOp::*field) const {
@@ -118,6 +145,7 @@ LayerElementwise ComputeLayerElementwise(const ModelDims& d, int kind, const Pla
     out.Add({"softmax+dropout", 9 * scores, 11 * scores, 2, 2});
   }
   if (p.precision == Precision::kFp8) out.Add(Fp8Casts(d, p));
+  if (p.kernels.Pytorch() && p.overlap_tp && p.tp > 1) out.Add(AsyncTpExtras(d, kind, p));
   return out;
 }
 

@@ -94,6 +94,36 @@ TEST_CASE("FP8 adds cast-transposes, more of them under torchao", "[cost]") {
   CHECK(Find(eager, "fp8 cast")->fwd_bytes > te->fwd_bytes);
 }
 
+TEST_CASE("PyTorch's async TP reduces its stacked partials and copies the local shard", "[cost]") {
+  const ModelSpec m = test::Llama3_70B();  // h 8192
+  ParallelPlan p = OneGpu(Fusion::kCompile);
+  p.tp = 8;
+  p.dp = 1;
+  p.sequence_parallel = true;
+  p.overlap_tp_comm = false;
+  CHECK(Find(Ops(m, p), "async-TP extras") == nullptr);  // NCCL reduces inside its kernel
+  p.overlap_tp_comm = true;
+  const LayerElementwise ew = Ops(m, p);
+  const ElementwiseOp* x = Find(ew, "async-TP extras");
+  REQUIRE(x);
+  const double t = 8192, h = 8192;
+  // Two pairs (attention, MLP): the sum reads 2 B x t x h and writes 1/8 of it; the local shard
+  // (t/8 rows) is read and written twice.
+  const double pair = 2 * t * h * (1 + 1.0 / 8) + 4 * 2 * t * h / 8;
+  CHECK(x->fwd_bytes == Approx(2 * pair));
+  CHECK(x->bwd_bytes == Approx(x->fwd_bytes));
+  // 7 more GEMM chunks on each side, 7 + 2 barriers, a sum and two copies, per pair.
+  CHECK(x->fwd_kernels == Approx(2 * (14 + 9 + 3)));
+  // fp8 all-gathers their inputs in fp8 (torchao's float8 TP): the copies halve.
+  p.precision = Precision::kFp8;
+  const ElementwiseOp* x8 = Find(Ops(m, p), "async-TP extras");
+  REQUIRE(x8);
+  CHECK(x8->fwd_bytes == Approx(2 * (2 * t * h * (1 + 1.0 / 8) + 4 * t * h / 8)));
+  // Transformer Engine's TP overlap is its own kernels (userbuffers): no extras here.
+  p.kernels.fusion = Fusion::kTe;
+  CHECK(Find(Ops(m, p), "async-TP extras") == nullptr);
+}
+
 TEST_CASE("CUDA graphs shorten every launch to the replay gap", "[cost]") {
   Cluster c = test::DgxH100();
   c.efficiency.kernel_launch_us = 5;
