@@ -108,6 +108,31 @@ ElementwiseOp AsyncTpExtras(const ModelDims& d, int kind, const PlanShape& p) {
   return {"async-TP extras", bytes, bytes, kernels, kernels};
 }
 
+// PyTorch's context-parallel ring attention (torch.distributed.tensor.experimental
+// context_parallel, load-balanced causal, PyTorch 2.5-2.6: `_templated_ring_attention`,
+// `_SDPAMerger`, `_templated_ring_attention_backward`): besides one SDPA call per ring step,
+// element-wise work on the local output O (tokens x local heads x v_head_dim elements) and the
+// K/V gradients G (the same for the local kv heads), all in fp32 (convert_to_f32):
+// - forward: every step's block output is cast to fp32 (r2 w4); every step after the first
+//   merges it with the running output, `out - sigmoid(block_lse - lse) * (out - block_out)`
+//   (three fp32 passes: r4 r4 w4, r4 w4, r4 r4 w4, 32 B); the last cast back (r4 w2). On the
+//   rank that sets the pace (the last: every later step is a full-query block) that is
+//   6 + 38 (cp - 1) + 6 bytes per element of O;
+// - backward: fp32 zero-filled accumulators for dQ, dK, dV (w4), one accumulate per step and
+//   tensor (r4 r2 w4) and the final casts (r4 w2): (4 + 10 cp + 6) B per element of O and of
+//   each of dK and dV.
+// Launches: 5 kernels per forward merge step (cast, three passes, lse update), 3 per backward
+// step.
+ElementwiseOp RingAttentionMerge(const ModelDims& d, const PlanShape& p) {
+  const double heads = d.heads / p.tp, kv = std::max(d.kv_heads / p.tp, 1.0);
+  const double out = p.tokens * heads * d.v_head_dim;
+  const double kv_grads = 2 * p.tokens * kv * d.qk_head_dim;
+  const double steps = p.cp;
+  const double fwd = out * (6 + 38 * (steps - 1) + 6);
+  const double bwd = (out + kv_grads) * (4 + 10 * steps + 6);
+  return {"ring-attention merge", fwd, bwd, 5 * steps, 3 * steps};
+}
+
 }  // namespace
 
 double LayerElementwise::Sum(double ElementwiseOp::*field) const {
@@ -146,6 +171,7 @@ LayerElementwise ComputeLayerElementwise(const ModelDims& d, int kind, const Pla
   }
   if (p.precision == Precision::kFp8) out.Add(Fp8Casts(d, p));
   if (p.kernels.Pytorch() && p.overlap_tp && p.tp > 1) out.Add(AsyncTpExtras(d, kind, p));
+  if (p.kernels.Pytorch() && p.cp > 1) out.Add(RingAttentionMerge(d, p));
   return out;
 }
 

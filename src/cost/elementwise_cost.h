@@ -23,7 +23,7 @@ struct ElementwiseOp {
 };
 
 struct LayerElementwise {
-  static constexpr size_t kMaxOps = 8;
+  static constexpr size_t kMaxOps = 10;
   std::array<ElementwiseOp, kMaxOps> ops{};
   size_t count = 0;
   size_t scores = kMaxOps;  // index of the unfused attention's softmax+dropout; kMaxOps: none

@@ -124,6 +124,28 @@ TEST_CASE("PyTorch's async TP reduces its stacked partials and copies the local 
   CHECK(Find(Ops(m, p), "async-TP extras") == nullptr);
 }
 
+TEST_CASE("PyTorch's ring attention merges each step's output in fp32", "[cost]") {
+  const ModelSpec m = test::Llama3_70B();  // 64 q / 8 kv heads x 128
+  ParallelPlan p = OneGpu(Fusion::kEager);
+  p.cp = 4;
+  p.dp = 1;
+  p.micro_batch = 1;
+  const LayerElementwise ew = Ops(m, p);
+  const ElementwiseOp* x = Find(ew, "ring-attention merge");
+  REQUIRE(x);
+  const double t = 8192.0 / 4;  // local tokens
+  const double out = t * 64 * 128, kv = 2 * t * 8 * 128;
+  CHECK(x->fwd_bytes == Approx(out * (6 + 38 * 3 + 6)));
+  CHECK(x->bwd_bytes == Approx((out + kv) * (4 + 10 * 4 + 6)));
+  CHECK(x->fwd_kernels == Approx(20));
+  // One GPU per sequence: nothing to merge; Transformer Engine merges inside its CP kernels.
+  p.cp = 1;
+  CHECK(Find(Ops(m, p), "ring-attention merge") == nullptr);
+  p.cp = 4;
+  p.kernels.fusion = Fusion::kTe;
+  CHECK(Find(Ops(m, p), "ring-attention merge") == nullptr);
+}
+
 TEST_CASE("CUDA graphs shorten every launch to the replay gap", "[cost]") {
   Cluster c = test::DgxH100();
   c.efficiency.kernel_launch_us = 5;
