@@ -179,8 +179,17 @@ void EdgeCosts(const ModelDims& d, const Cluster& c, const NetworkLinks& links,
   e.mtp_proj_fwd_s =
       d.mtp_layers > 0 ? GemmSeconds(c, p.precision, s.tokens, d.hidden / s.tp, 2 * d.hidden) : 0;
   if (p.pp > 1) {
-    e.p2p_s = CollectiveSeconds(CollectiveOp::kSendRecv, kAct * s.norm_tokens * d.hidden,
-                                PlaceGroup(2, s.groups.pp.stride, c), links);
+    const double bytes = kAct * s.norm_tokens * d.hidden;
+    const GroupPlacement pair = PlaceGroup(2, s.groups.pp.stride, c);
+    if (p.kernels.fusion == Fusion::kApex && s.tp > 1 && !s.sequence_parallel) {
+      // Megatron-LM 2020-22's scatter/gather optimization (Narayanan et al. SC'21 §4.1): each
+      // of the tp ranks sends 1/tp of the replicated activation to the next stage, which
+      // all-gathers it over its TP group.
+      e.p2p_s = CollectiveSeconds(CollectiveOp::kSendRecv, bytes / s.tp, pair, links) +
+                CollectiveSeconds(CollectiveOp::kAllGather, bytes, s.groups.tp, links);
+    } else {
+      e.p2p_s = CollectiveSeconds(CollectiveOp::kSendRecv, bytes, pair, links);
+    }
   }
 }
 

@@ -124,3 +124,31 @@ TEST_CASE("pipelines deeper than the inline stage storage evaluate the same way"
   for (int64_t s = 0; s < pp; ++s) layers += e.eval.layers[s];
   CHECK(layers == m.layers);
 }
+
+TEST_CASE("Megatron-LM 2021 sends 1/tp of a stage's output and all-gathers it over TP", "[cost]") {
+  const ModelSpec m = test::Gpt3_175B();  // h 12288, seq 2048
+  const Cluster c = test::DgxA100();
+  ParallelPlan p;
+  p.tp = 8;
+  p.pp = 4;
+  p.dp = 1;
+  p.micro_batch = 1;
+  p.global_batch = 8;
+  p.sequence_parallel = false;
+  p.kernels.fusion = Fusion::kApex;
+  Evaluated apex;
+  Evaluate(m, c, p, &apex);
+  const NetworkLinks links = ResolveNetworkLinks(c);
+  const double bytes = 2.0 * 2048 * 12288;  // one micro-batch's activation, replicated over TP
+  const GroupPlacement pair = PlaceGroup(2, apex.eval.shape.groups.pp.stride, c);
+  CHECK(
+      apex.eval.p2p_s ==
+      Approx(CollectiveSeconds(CollectiveOp::kSendRecv, bytes / 8, pair, links) +
+             CollectiveSeconds(CollectiveOp::kAllGather, bytes, apex.eval.shape.groups.tp, links)));
+  // Megatron-Core sends the whole tensor without sequence parallelism (its 1/tp with it).
+  p.kernels.fusion = Fusion::kTe;
+  Evaluated te;
+  Evaluate(m, c, p, &te);
+  CHECK(te.eval.p2p_s == Approx(CollectiveSeconds(CollectiveOp::kSendRecv, bytes, pair, links)));
+  CHECK(apex.eval.p2p_s < te.eval.p2p_s);  // the stages sit on different nodes: 1/8 on the NIC
+}
