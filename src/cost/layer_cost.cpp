@@ -200,6 +200,18 @@ void Communication(const ModelDims& d, int kind, const PlanShape& p, const Netwo
   }
 }
 
+// Full recompute re-runs each layer's forward inside its backward, collectives included (Megatron-
+// LM's CheckpointFunction and PyTorch's activation checkpointing replay the forward's TP
+// all-reduces or all-gathers / reduce-scatters, CP's K/V ring and EP's dispatch and combine): the
+// backward pays the forward's communication once more, exposed as in the forward, and occupies
+// the network tier again.
+void RecomputedCommunication(LayerCost& out) {
+  out.tp_comm_s += out.tp_comm_fwd_s;
+  out.cp_comm_s += out.cp_comm_fwd_s;
+  out.ep_comm_s += out.ep_comm_fwd_s;
+  out.net_bwd_s += out.net_fwd_s;
+}
+
 // The core attention, the element-wise ops and the GEMM / attention launches as rows.
 void AddRows(const Cluster& c, const LayerElementwise& ew, const Work& attn, double attn_fwd,
              double attn_bwd, double matmul_kernels, double launch, std::vector<LayerOpRow>& rows) {
@@ -315,6 +327,7 @@ LayerCost ComputeLayerCost(const ModelDims& d, int kind, const PlanShape& p, con
   }
   Params(d, kind, p, out);
   Communication(d, kind, p, links, attn.gemm_s, mlp.gemm_s, attn_fwd, attn_bwd, out);
+  if (p.recompute == Recompute::kFull) RecomputedCommunication(out);
   return out;
 }
 

@@ -152,3 +152,25 @@ TEST_CASE("Megatron-LM 2021 sends 1/tp of a stage's output and all-gathers it ov
   CHECK(te.eval.p2p_s == Approx(CollectiveSeconds(CollectiveOp::kSendRecv, bytes, pair, links)));
   CHECK(apex.eval.p2p_s < te.eval.p2p_s);  // the stages sit on different nodes: 1/8 on the NIC
 }
+
+TEST_CASE("full recompute replays the forward's collectives inside the backward", "[cost]") {
+  const ModelSpec m = test::Gpt3_175B();
+  const Cluster c = test::DgxH100();
+  const ModelDims d = BuildModelDims(m);
+  ParallelPlan p;
+  p.tp = 8;
+  p.cp = 2;
+  p.dp = 1;
+  p.micro_batch = 1;
+  p.global_batch = 1;
+  p.sequence_parallel = true;
+  p.recompute = Recompute::kSelective;
+  const LayerCost kept = ComputeLayerCost(d, 0, MakePlanShape(d, p, c), c);
+  p.recompute = Recompute::kFull;
+  const LayerCost full = ComputeLayerCost(d, 0, MakePlanShape(d, p, c), c);
+  REQUIRE(kept.tp_comm_fwd_s > 0);
+  CHECK(full.tp_comm_fwd_s == Approx(kept.tp_comm_fwd_s));
+  CHECK(full.tp_comm_s == Approx(kept.tp_comm_s + kept.tp_comm_fwd_s));
+  CHECK(full.cp_comm_s == Approx(kept.cp_comm_s + kept.cp_comm_fwd_s));
+  CHECK(full.net_bwd_s == Approx(kept.net_bwd_s + kept.net_fwd_s));
+}
