@@ -25,11 +25,14 @@ struct ActivationTerms {
   double expert_in = 0;       // dispatched tokens (expert FC1 input)
   double expert_act_in = 0;   // expert FC1 output (activation-function input), routed + shared
   double expert_act_out = 0;  // expert FC2 input, routed + shared
-  double expert_out = 0;      // expert FC2 output (the combine's backward needs it)
+  double expert_out = 0;      // expert FC2 output, kept when the probs scale it (moe_probs=output)
+  double expert_probs = 0;    // the permuted routing probabilities, fp32 (every moe_probs path)
+  double expert_unscaled = 0;  // dispatched tokens before the probs scale them (moe_probs=input)
 
   double Total() const {
     return residual + norm_out + qkv + latents + attn_out + softmax_stats + mlp_act_in +
-           mlp_act_out + router + expert_in + expert_act_in + expert_act_out + expert_out;
+           mlp_act_out + router + expert_in + expert_act_in + expert_act_out + expert_out +
+           expert_probs + expert_unscaled;
   }
 };
 
