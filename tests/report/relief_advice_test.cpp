@@ -116,3 +116,16 @@ TEST_CASE("Time relief for a plan that does not fit asks for no more memory", "[
 
 }  // namespace
 }  // namespace paraplan
+
+TEST_CASE("Memory relief: the EMA to host memory, the probabilities off the expert output",
+          "[report]") {
+  ParallelPlan plan;
+  CHECK_FALSE(Has(MemoryRelief(plan, "optimizer state"), "ema="));
+  CHECK_FALSE(Has(MemoryRelief(plan, "activations"), "moe_probs="));
+  plan.recipe.ema = EmaPlace::kGpu;
+  CHECK(Has(MemoryRelief(plan, "optimizer state"), "ema=cpu"));
+  plan.recipe.ema = EmaPlace::kCpu;
+  CHECK_FALSE(Has(MemoryRelief(plan, "optimizer state"), "ema="));
+  plan.recipe.moe_probs = MoeProbs::kOutput;
+  CHECK(Has(MemoryRelief(plan, "activations"), "moe_probs=activation"));
+}
