@@ -267,9 +267,9 @@ const std::vector<KnobEntry>& KnobTable() {
       {"moe_probs", [](PlanConstraints& p,
                        const std::vector<std::string>&
                            v) { RecipeOf(p).moe_probs = ParseEnum(OneValue(v), MoeProbsNames()); }},
-      {"ema", [](PlanConstraints& p, const std::vector<std::string>& v) {
-         RecipeOf(p).ema = ParseEnum(OneValue(v), EmaPlaceNames());
-       }},
+      {"ema", [](PlanConstraints& p,
+                 const std::vector<std::string>&
+                     v) { RecipeOf(p).ema = ParseEnum(OneValue(v), EmaPlaceNames()); }},
   };
   return kTable;
 }
@@ -354,8 +354,10 @@ PlanConstraints ReadPlanConstraints(const YamlNode& node) {
   for (const auto& [knob, value] : MapEntries(node)) {
     const std::string canonical = CanonicalKnob(knob);
     for (const auto& [s, written] : seen) {
-      if (s == canonical) value.Fail("'" + knob + "' sets " + canonical + ", as '" + written +
-                                     "' does: give it once");
+      if (s == canonical) {
+        value.Fail("'" + knob + "' sets " + canonical + ", as '" + written +
+                   "' does: give it once");
+      }
     }
     seen.emplace_back(canonical, knob);
     std::vector<std::string> values;
@@ -400,7 +402,8 @@ PlanConstraints ParsePlanString(const std::string& text) {
     for (const auto& [s, written] : seen) {
       if (s != canonical) continue;
       if (written == knob) throw InputError(where, knob, "given twice");
-      throw InputError(where, knob, "sets " + canonical + ", as '" + written + "' does: give it once");
+      throw InputError(where, knob,
+                       "sets " + canonical + ", as '" + written + "' does: give it once");
     }
     seen.emplace_back(canonical, knob);
     std::vector<std::string> values = SplitOn(item.substr(equals + 1), '|');

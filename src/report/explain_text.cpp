@@ -86,8 +86,7 @@ std::string OtherMemoryTable(const StepResult& r) {
   for (const StageMemory& m : r.memory) {
     o << "  " << Pad(std::to_string(m.stage), 7) << Right(GiB(m.logits_bytes), 9)
       << Right(GiB(m.buffers_bytes), 9) << Right(GiB(m.reserve_bytes), 9)
-      << Right(GiB(m.fragmentation_bytes), 15) << (ema ? Right(GiB(m.ema_bytes), 20) : "")
-      << "\n";
+      << Right(GiB(m.fragmentation_bytes), 15) << (ema ? Right(GiB(m.ema_bytes), 20) : "") << "\n";
   }
   return o.str();
 }

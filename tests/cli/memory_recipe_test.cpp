@@ -63,9 +63,9 @@ TEST_CASE("DeepSeek-V3's published recipe fits in 80 GB with its EMA in CPU memo
   // Sec. 3.3.3: "the EMA parameters are stored in CPU memory"; on the GPU the fp32 EMA of a
   // rank's optimizer shard would not fit beside the rest.
   auto run = [](const char* ema) {
-    return RunParaplan({"simulate", "-m", "deepseek-v3", "-c", "hgx-h800", "-g", "2048",
-                        "--plan", std::string(kDeepSeekPlan) + kDeepSeekRecipe + ",ema=" + ema,
-                        "--format", "json"});
+    return RunParaplan({"simulate", "-m", "deepseek-v3", "-c", "hgx-h800", "-g", "2048", "--plan",
+                        std::string(kDeepSeekPlan) + kDeepSeekRecipe + ",ema=" + ema, "--format",
+                        "json"});
   };
   const auto cpu = run("cpu");
   const auto gpu = run("gpu");
@@ -93,12 +93,12 @@ TEST_CASE("DeepSeek-V3's published recipe fits in 80 GB with its EMA in CPU memo
 }
 
 TEST_CASE("Megatron-LM's recipe flags work as plan knobs", "[cli][memory]") {
-  const auto r = RunParaplan(
-      {"simulate", "-m", "deepseek-v3", "-c", "hgx-h800", "-g", "2048", "--plan",
-       std::string(kDeepSeekPlan) +
-           ",recompute_module=layernorm+mla_up_proj,fp8_activation_cache=true,"
-           "exp_avg_dtype=bf16,weights_ema=cpu",
-       "--format", "json"});
+  const auto r =
+      RunParaplan({"simulate", "-m", "deepseek-v3", "-c", "hgx-h800", "-g", "2048", "--plan",
+                   std::string(kDeepSeekPlan) +
+                       ",recompute_module=layernorm+mla_up_proj,fp8_activation_cache=true,"
+                       "exp_avg_dtype=bf16,weights_ema=cpu",
+                   "--format", "json"});
   INFO(r.err);
   REQUIRE(r.code == 0);
   CHECK_THAT(r.out, Contains("\"fits\": true"));

@@ -130,8 +130,7 @@ TEST_CASE("plan mapping in YAML", "[config]") {
              Contains("r.yaml:3:13: plan.schedule: '2f2b' is not one of: gpipe, 1f1b"));
   const YamlDocument alias =
       ParseYamlText("plan: {exp_avg_dtype: bf16, weights_ema: cpu}\n", "r.yaml");
-  const PlanConstraints a =
-      ReadPlanConstraints(YamlMap(alias.Root(), {"plan"}).Required("plan"));
+  const PlanConstraints a = ReadPlanConstraints(YamlMap(alias.Root(), {"plan"}).Required("plan"));
   REQUIRE(a.recipe);
   CHECK(a.recipe->optimizer_moments == MomentDtype::kBf16);
   CHECK(a.recipe->ema == EmaPlace::kCpu);
