@@ -327,6 +327,19 @@ std::string CanonicalKnob(const std::string& name) {
   return knob.empty() ? name : knob;
 }
 
+// `written` and an earlier `before` set the same knob (one of them its Megatron-LM alias).
+std::string AliasClash(const std::string& written, const std::string& knob,
+                       const std::string& before) {
+  std::string text = "'";
+  text += written;
+  text += "' sets ";
+  text += knob;
+  text += ", as '";
+  text += before;
+  text += "' does: give it once";
+  return text;
+}
+
 }  // namespace
 
 void SetPlanKnob(PlanConstraints& plan, const std::string& name,
@@ -354,10 +367,7 @@ PlanConstraints ReadPlanConstraints(const YamlNode& node) {
   for (const auto& [knob, value] : MapEntries(node)) {
     const std::string canonical = CanonicalKnob(knob);
     for (const auto& [s, written] : seen) {
-      if (s == canonical) {
-        value.Fail("'" + knob + "' sets " + canonical + ", as '" + written +
-                   "' does: give it once");
-      }
+      if (s == canonical) value.Fail(AliasClash(knob, canonical, written));
     }
     seen.emplace_back(canonical, knob);
     std::vector<std::string> values;
@@ -402,8 +412,7 @@ PlanConstraints ParsePlanString(const std::string& text) {
     for (const auto& [s, written] : seen) {
       if (s != canonical) continue;
       if (written == knob) throw InputError(where, knob, "given twice");
-      throw InputError(where, knob,
-                       "sets " + canonical + ", as '" + written + "' does: give it once");
+      throw InputError(where, knob, AliasClash(knob, canonical, written));
     }
     seen.emplace_back(canonical, knob);
     std::vector<std::string> values = SplitOn(item.substr(equals + 1), '|');

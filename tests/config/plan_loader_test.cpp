@@ -110,7 +110,7 @@ TEST_CASE("plan string: the memory recipe's knobs and their Megatron-LM names", 
              Contains("optimizer_offload_fraction: must be a fraction in [0, 1]"));
   // A knob and its alias at once is given twice.
   CHECK_THAT(ErrorOf([] { ParsePlanString("ema=cpu,weights_ema=gpu"); }),
-             Contains("weights_ema: sets ema, as 'ema' does: give it once"));
+             Contains("weights_ema: 'weights_ema' sets ema, as 'ema' does: give it once"));
   // Megatron-LM flags paraplan does not take as they are point at the knob.
   CHECK_THAT(ErrorOf([] { ParsePlanString("moe_apply_probs_on_input=true"); }),
              Contains("did you mean 'moe_probs'?"));
