@@ -35,7 +35,7 @@ StageMemory ComputeStageMemory(const StageMemoryInput& in, int zero, int64_t sta
   };
   out.weights_bytes = copies * sharded(kWeightBytes, zero >= 3);
   out.grads_bytes = copies * sharded(kGradBytes, zero >= 2);
-  out.ema_bytes = sharded(in.ema_bytes_per_param, zero >= 1);
+  out.ema_bytes = in.ema_bytes_per_param > 0 ? sharded(in.ema_bytes_per_param, zero >= 1) : 0.0;
   out.optimizer_bytes = sharded(in.optimizer_state_bytes, zero >= 1) + out.ema_bytes;
   if (zero >= 3 && in.keep_gathered) {
     out.weights_bytes += copies * sharded(kWeightBytes, false);
