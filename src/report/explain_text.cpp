@@ -178,7 +178,7 @@ std::string MemoryAdvice(const StepResult& r) {
   const PeakMemoryPart largest = LargestMemoryPart(r);
   const StageMemory* peak = largest.stage;
   const std::string name = largest.part;
-  const std::string advice = JoinRelief(MemoryRelief(r.plan, name));
+  const std::string advice = JoinRelief(MemoryReliefAt(r.plan, name, *peak));
   const double over = peak->TotalBytes() - r.memory_capacity_bytes;
   return "does not fit: stage " + std::to_string(peak->stage) + " needs " +
          GiB(peak->TotalBytes()) + " GiB, " + GiB(over) + " GiB over; largest part: " + name +

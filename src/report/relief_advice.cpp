@@ -1,5 +1,10 @@
 #include "report/relief_advice.h"
 
+#include <utility>
+
+#include "core/format.h"
+#include "core/units.h"
+
 namespace paraplan {
 namespace {
 
@@ -109,6 +114,17 @@ std::vector<std::string> MemoryRelief(const ParallelPlan& p, const std::string& 
     items.emplace_back("more tp or cp (they split the logits)");
     items.emplace_back("a smaller dp_bucket_MB");
   }
+  return items;
+}
+
+std::vector<std::string> MemoryReliefAt(const ParallelPlan& p, const std::string& part,
+                                        const StageMemory& peak) {
+  Items items;
+  if (part != "optimizer state" && p.recipe.ema == EmaPlace::kGpu && peak.ema_bytes > 0) {
+    items.push_back("ema=cpu (frees the EMA's " + FormatFixed(BytesToGiB(peak.ema_bytes), 2) +
+                    " GiB)");
+  }
+  for (std::string& item : MemoryRelief(p, part)) items.push_back(std::move(item));
   return items;
 }
 
