@@ -62,6 +62,22 @@ constexpr std::pair<const char*, const char*> kAliases[] = {
     {"fsdp", "zero"},
     {"dtype", "precision"},
     {"pipeline_schedule", "schedule"},
+    {"exp_avg_sq_dtype", "optimizer_moments"},
+    {"use_precision_aware_optimizer", "optimizer_moments"},
+    {"optimizer_cpu_offload", "optimizer_offload"},
+    {"moe_apply_probs_on_input", "moe_probs"},
+    {"ema_in_cpu", "ema"},
+};
+
+// Megatron-LM's flag names for the memory-recipe knobs (megatron/training/arguments.py:
+// --exp-avg-dtype, --optimizer-offload-fraction, --recompute-modules) and the DeepSeek-V3
+// report's terms (FP8 activation cache, EMA of the weights), taken with the same values.
+constexpr std::pair<const char*, const char*> kAccepted[] = {
+    {"exp_avg_dtype", "optimizer_moments"},
+    {"optimizer_offload_fraction", "optimizer_offload"},
+    {"recompute_module", "recompute_modules"},
+    {"fp8_activation_cache", "fp8_act_cache"},
+    {"weights_ema", "ema"},
 };
 
 bool IsGlue(char c) {
@@ -76,6 +92,20 @@ std::string KnobForAlias(const std::string& name) {
     if (key == alias) return knob;
   }
   return "";
+}
+
+std::string KnobForAcceptedAlias(const std::string& name) {
+  const std::string key = Normalise(name);
+  for (const auto& [alias, knob] : kAccepted) {
+    if (key == alias) return knob;
+  }
+  return "";
+}
+
+std::vector<std::string> AcceptedAliasNames() {
+  std::vector<std::string> names;
+  for (const auto& [alias, knob] : kAccepted) names.emplace_back(alias);
+  return names;
 }
 
 void CheckKnobSeparators(const std::string& text) {

@@ -264,6 +264,12 @@ const std::vector<KnobEntry>& KnobTable() {
        [](PlanConstraints& p,
           const std::vector<std::string>&
               v) { RecipeOf(p).optimizer_moments = ParseEnum(OneValue(v), MomentDtypeNames()); }},
+      {"moe_probs", [](PlanConstraints& p,
+                       const std::vector<std::string>&
+                           v) { RecipeOf(p).moe_probs = ParseEnum(OneValue(v), MoeProbsNames()); }},
+      {"ema", [](PlanConstraints& p,
+                 const std::vector<std::string>&
+                     v) { RecipeOf(p).ema = ParseEnum(OneValue(v), EmaPlaceNames()); }},
   };
   return kTable;
 }
@@ -310,8 +316,35 @@ std::vector<std::string> PlanKnobNames() {
   return names;
 }
 
-void SetPlanKnob(PlanConstraints& plan, const std::string& knob,
+namespace {
+
+// The knob `name` sets: itself, or the knob a Megatron-LM alias stands for (knob_aliases.h).
+std::string CanonicalKnob(const std::string& name) {
+  for (const KnobEntry& entry : KnobTable()) {
+    if (name == entry.name) return name;
+  }
+  const std::string knob = KnobForAcceptedAlias(name);
+  return knob.empty() ? name : knob;
+}
+
+// `written` and an earlier `before` set the same knob (one of them its Megatron-LM alias).
+std::string AliasClash(const std::string& written, const std::string& knob,
+                       const std::string& before) {
+  std::string text = "'";
+  text += written;
+  text += "' sets ";
+  text += knob;
+  text += ", as '";
+  text += before;
+  text += "' does: give it once";
+  return text;
+}
+
+}  // namespace
+
+void SetPlanKnob(PlanConstraints& plan, const std::string& name,
                  const std::vector<std::string>& values) {
+  const std::string knob = CanonicalKnob(name);
   for (const KnobEntry& entry : KnobTable()) {
     if (knob != entry.name) continue;
     if (values.empty()) throw InputError("needs at least one value");
@@ -326,9 +359,17 @@ void SetPlanKnob(PlanConstraints& plan, const std::string& knob,
 }
 
 PlanConstraints ReadPlanConstraints(const YamlNode& node) {
-  const YamlMap checked(node, PlanKnobNames());  // rejects unknown knobs
+  std::vector<std::string> allowed = PlanKnobNames();
+  for (const std::string& alias : AcceptedAliasNames()) allowed.push_back(alias);
+  const YamlMap checked(node, allowed);  // rejects unknown knobs
   PlanConstraints plan;
+  std::vector<std::pair<std::string, std::string>> seen;  // knob, as written
   for (const auto& [knob, value] : MapEntries(node)) {
+    const std::string canonical = CanonicalKnob(knob);
+    for (const auto& [s, written] : seen) {
+      if (s == canonical) value.Fail(AliasClash(knob, canonical, written));
+    }
+    seen.emplace_back(canonical, knob);
     std::vector<std::string> values;
     if (value.IsSequence()) {
       std::string split;
@@ -357,7 +398,7 @@ PlanConstraints ReadPlanConstraints(const YamlNode& node) {
 PlanConstraints ParsePlanString(const std::string& text) {
   CheckKnobSeparators(text);
   PlanConstraints plan;
-  std::vector<std::string> seen;
+  std::vector<std::pair<std::string, std::string>> seen;  // knob, as written
   for (const std::string& item : SplitOn(text, ',')) {
     if (item.empty()) continue;
     const size_t equals = item.find('=');
@@ -367,10 +408,13 @@ PlanConstraints ParsePlanString(const std::string& text) {
       throw InputError(where, knob,
                        "expected knob=value (e.g. tp=8 or tp=4|8), got '" + item + "'");
     }
-    for (const std::string& s : seen) {
-      if (s == knob) throw InputError(where, knob, "given twice");
+    const std::string canonical = CanonicalKnob(knob);
+    for (const auto& [s, written] : seen) {
+      if (s != canonical) continue;
+      if (written == knob) throw InputError(where, knob, "given twice");
+      throw InputError(where, knob, AliasClash(knob, canonical, written));
     }
-    seen.push_back(knob);
+    seen.emplace_back(canonical, knob);
     std::vector<std::string> values = SplitOn(item.substr(equals + 1), '|');
     for (std::string& v : values) {
       v = Unquote(v);

@@ -75,7 +75,21 @@ ActivationTerms ComputeActivationTerms(const ModelDims& d, int kind, const PlanS
   a.expert_in = kAct * routed * h;
   a.expert_act_in = kAct * (routed * fe + t * fs) * d.gate;
   a.expert_act_out = kAct * (routed * fe + t * fs);
-  a.expert_out = kAct * routed * h;
+  // What the probabilities' multiply keeps for its backward (plan/memory_recipe.h, MoeProbs):
+  // the probabilities themselves always, and the tensor they scale when that tensor is not kept
+  // anyway (the activation function's input is: expert_act_in).
+  a.expert_probs = 4.0 * routed;
+  switch (p.recipe.ProbsPath()) {
+    case MoeProbs::kOutput:
+      a.expert_out = kAct * routed * h;
+      break;
+    case MoeProbs::kInput:
+      a.expert_unscaled = kAct * routed * h;
+      break;
+    case MoeProbs::kActivation:
+    case MoeProbs::kAuto:
+      break;
+  }
   return a;
 }
 
@@ -106,6 +120,7 @@ RecipeActivations ApplyMemoryRecipe(const ModelDims& d, int kind, const PlanShap
   if (selective && Moe(kind) && r.Recomputes(RecomputeModule::kMoe)) {
     out.recompute_s += MoeSeconds(d, p, c);
     a.router = a.expert_in = a.expert_act_in = a.expert_act_out = a.expert_out = 0;
+    a.expert_probs = a.expert_unscaled = 0;
   }
   // moe_act, and FP8 caching of MoE's SwiGLU input (its output recomputed, DeepSeek-V3).
   const bool moe_act = selective && r.Recomputes(RecomputeModule::kMoeAct);

@@ -13,23 +13,26 @@ namespace paraplan {
 
 // Bytes per term at 16 bits (fp32 where noted), before any recipe.
 struct ActivationTerms {
-  double residual = 0;        // the two norm inputs (layer input, post-attention residual)
-  double norm_out = 0;        // the two norm outputs (QKV input, MLP/router input)
-  double qkv = 0;             // q, k, v per head (MLA: the up-projections' outputs)
-  double latents = 0;         // MLA q / kv latents (up-projection inputs)
-  double attn_out = 0;        // core-attention output (output-projection input)
-  double softmax_stats = 0;   // FlashAttention's logsumexp, fp32
-  double mlp_act_in = 0;      // dense MLP: activation-function input (gate and up)
-  double mlp_act_out = 0;     // dense MLP: down-projection input
-  double router = 0;          // router probabilities, fp32
-  double expert_in = 0;       // dispatched tokens (expert FC1 input)
-  double expert_act_in = 0;   // expert FC1 output (activation-function input), routed + shared
-  double expert_act_out = 0;  // expert FC2 input, routed + shared
-  double expert_out = 0;      // expert FC2 output (the combine's backward needs it)
+  double residual = 0;         // the two norm inputs (layer input, post-attention residual)
+  double norm_out = 0;         // the two norm outputs (QKV input, MLP/router input)
+  double qkv = 0;              // q, k, v per head (MLA: the up-projections' outputs)
+  double latents = 0;          // MLA q / kv latents (up-projection inputs)
+  double attn_out = 0;         // core-attention output (output-projection input)
+  double softmax_stats = 0;    // FlashAttention's logsumexp, fp32
+  double mlp_act_in = 0;       // dense MLP: activation-function input (gate and up)
+  double mlp_act_out = 0;      // dense MLP: down-projection input
+  double router = 0;           // router probabilities, fp32
+  double expert_in = 0;        // dispatched tokens (expert FC1 input)
+  double expert_act_in = 0;    // expert FC1 output (activation-function input), routed + shared
+  double expert_act_out = 0;   // expert FC2 input, routed + shared
+  double expert_out = 0;       // expert FC2 output, kept when the probs scale it (moe_probs=output)
+  double expert_probs = 0;     // the permuted routing probabilities, fp32 (every moe_probs path)
+  double expert_unscaled = 0;  // dispatched tokens before the probs scale them (moe_probs=input)
 
   double Total() const {
     return residual + norm_out + qkv + latents + attn_out + softmax_stats + mlp_act_in +
-           mlp_act_out + router + expert_in + expert_act_in + expert_act_out + expert_out;
+           mlp_act_out + router + expert_in + expert_act_in + expert_act_out + expert_out +
+           expert_probs + expert_unscaled;
   }
 };
 

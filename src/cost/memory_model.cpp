@@ -35,15 +35,20 @@ StageMemory ComputeStageMemory(const StageMemoryInput& in, int zero, int64_t sta
   };
   out.weights_bytes = copies * sharded(kWeightBytes, zero >= 3);
   out.grads_bytes = copies * sharded(kGradBytes, zero >= 2);
-  out.optimizer_bytes = sharded(in.optimizer_state_bytes, zero >= 1);
+  out.ema_bytes = in.ema_bytes_per_param > 0 ? sharded(in.ema_bytes_per_param, zero >= 1) : 0.0;
+  out.optimizer_bytes = sharded(in.optimizer_state_bytes, zero >= 1) + out.ema_bytes;
   if (zero >= 3 && in.keep_gathered) {
     out.weights_bytes += copies * sharded(kWeightBytes, false);
     out.grads_bytes += copies * sharded(kGradBytes, false);
   }
   out.activations_bytes = in.act_per_micro_batch * in.micro_batches_held + in.act_working;
   const double dynamic = out.activations_bytes + in.logits_bytes + in.comm_buffer_bytes;
+  out.logits_bytes = in.logits_bytes;
+  out.buffers_bytes = in.comm_buffer_bytes;
+  out.reserve_bytes = kRuntimeReserveBytes;
+  out.fragmentation_bytes = kFragmentation * dynamic;
   out.other_bytes =
-      in.logits_bytes + in.comm_buffer_bytes + kRuntimeReserveBytes + kFragmentation * dynamic;
+      out.logits_bytes + out.buffers_bytes + out.reserve_bytes + out.fragmentation_bytes;
   return out;
 }
 

@@ -19,6 +19,8 @@ inline constexpr double kRuntimeReserveBytes = 1.0 * 1024 * 1024 * 1024;
 // PyTorch caching-allocator fragmentation on top of live tensors: ~5-10% in Megatron/torchtitan
 // memory snapshots; 7% of the dynamic (activation + workspace) memory is budgeted.
 inline constexpr double kFragmentation = 0.07;
+// An fp32 EMA copy of the weights (DeepSeek-V3 report, Sec. 3.3.3).
+inline constexpr double kEmaBytes = 4;
 
 // Optimizer state per parameter: the fp32 master copy and Adam's two moments in fp32 (12 bytes) or
 // bf16 (8 bytes: Megatron-LM --use-precision-aware-optimizer --exp-avg-dtype bf16
@@ -44,6 +46,9 @@ struct StageMemoryInput {
   // ZeRO-3 with zero3_keep_gathered: the stage's bf16 weights stay gathered and its fp32
   // gradients accumulate unsharded beside the shards for the whole step.
   bool keep_gathered = false;
+  // EMA of the weights on the GPU: fp32 bytes per parameter, sharded like the optimizer state
+  // (0 without an EMA or with it in host memory).
+  double ema_bytes_per_param = 0;
 };
 
 // Micro-batches whose activations stage `stage` holds at its peak (Narayanan et al. SC'21;

@@ -561,12 +561,16 @@ StageMemoryInput StageMemoryInputOf(const ModelDims& d, const ParallelPlan& p,
   const double logits = s.tokens * (d.vocab / s.tp) * (2.0 + 4.0 * 2.0);
   if (stage == p.pp - 1) in.logits_bytes = logits;
   if (key.mtp) {
-    // Each MTP module stores its layer's activations and its concatenated 2h input, and
-    // computes its own logits and loss.
+    // Each MTP module stores its layer's activations and its concatenated 2h input. Its loss
+    // runs in the forward (Megatron-Core's MTP, DeepSeek-V3 Sec. 2.2) and keeps only its fp32
+    // softmax for backward, 4 bytes per logit; the bf16 logits and the gradient are transient
+    // and reuse the workspace the main head's loss already holds on the same stage. On a stage
+    // without the main loss the first module's loss brings that workspace itself.
     const double n = D(d.mtp_layers);
+    const double saved = s.tokens * (d.vocab / s.tp) * 4.0;
     in.act_per_micro_batch +=
         n * (e.kinds[d.mtp_kind].act_bytes + 2 * kAct * s.norm_tokens * d.hidden);
-    in.logits_bytes += n * logits;
+    in.logits_bytes += n * saved + (stage == p.pp - 1 ? 0.0 : logits - saved);
   }
   double buffers = s.tp > 1 ? 2 * kAct * s.tokens * d.hidden : 0;  // SP / TP gather outputs
   const bool keep_gathered = p.zero >= 3 && p.zero3_keep_gathered && p.dp * p.cp > 1;
@@ -589,6 +593,7 @@ StageMemoryInput StageMemoryInputOf(const ModelDims& d, const ParallelPlan& p,
   in.keep_gathered = keep_gathered;
   in.optimizer_state_bytes =
       OptimizerStateBytes(p.recipe.optimizer_moments) * (1 - p.recipe.optimizer_offload);
+  in.ema_bytes_per_param = p.recipe.ema == EmaPlace::kGpu ? kEmaBytes : 0.0;
   return in;
 }
 

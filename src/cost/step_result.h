@@ -17,6 +17,12 @@ struct StageMemory {
   double optimizer_bytes = 0;
   double activations_bytes = 0;
   double other_bytes = 0;  // communication buffers, logits/loss workspace, allocator reserve
+  // The parts of other_bytes (their sum) where the memory model filled them in; 0 elsewhere.
+  double logits_bytes = 0;         // logits and loss workspace (last / MTP stage)
+  double buffers_bytes = 0;        // SP/TP gather outputs, DP buckets, ZeRO-3 gathered layers
+  double reserve_bytes = 0;        // CUDA context, library workspaces, NCCL buffers
+  double fragmentation_bytes = 0;  // caching-allocator fragmentation on the dynamic memory
+  double ema_bytes = 0;            // the EMA of the weights on the GPU: part of optimizer_bytes
   double TotalBytes() const {
     return weights_bytes + grads_bytes + optimizer_bytes + activations_bytes + other_bytes;
   }

@@ -18,8 +18,30 @@ const NameTable<MomentDtype>& MomentDtypeNames() {
   return kTable;
 }
 
+const NameTable<MoeProbs>& MoeProbsNames() {
+  static const NameTable<MoeProbs> kTable = {{"auto", MoeProbs::kAuto},
+                                             {"activation", MoeProbs::kActivation},
+                                             {"input", MoeProbs::kInput},
+                                             {"output", MoeProbs::kOutput}};
+  return kTable;
+}
+
+const NameTable<EmaPlace>& EmaPlaceNames() {
+  static const NameTable<EmaPlace> kTable = {
+      {"none", EmaPlace::kNone}, {"gpu", EmaPlace::kGpu}, {"cpu", EmaPlace::kCpu}};
+  return kTable;
+}
+
 const char* ToString(MomentDtype v) {
   return NameOf(MomentDtypeNames(), v);
+}
+
+const char* ToString(MoeProbs v) {
+  return NameOf(MoeProbsNames(), v);
+}
+
+const char* ToString(EmaPlace v) {
+  return NameOf(EmaPlaceNames(), v);
 }
 
 std::string RecomputeModulesToString(uint32_t modules) {

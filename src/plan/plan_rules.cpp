@@ -175,7 +175,12 @@ bool CheckBatchAndKnobs(const ModelSpec& m, const Cluster& c, const ParallelPlan
       v.Add("optimizer_offload needs the GPU's host link bandwidth (gpu.host_link_GBps); " +
             c.gpu.name + " does not state one"))
     return true;
-  (void)m;
+  // Megatron-Core asserts "`moe_apply_probs_on_input` only works with `moe_router_topk`=1"
+  // (megatron/core/transformer/moe/experts.py).
+  if (p.recipe.moe_probs == MoeProbs::kInput && m.IsMoe() && m.moe->top_k != 1 &&
+      v.Add("moe_probs=input (--moe-apply-probs-on-input) needs top-1 routing; " + m.name +
+            " routes to " + Str(m.moe->top_k) + " experts"))
+    return true;
   return false;
 }
 

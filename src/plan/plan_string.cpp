@@ -50,6 +50,8 @@ void AddRareKnobs(const ParallelPlan& p, KnobWriter& w) {
   if (p.recipe.optimizer_offload != d.recipe.optimizer_offload) {
     w.Add("optimizer_offload", FormatShortest(p.recipe.optimizer_offload));
   }
+  if (p.recipe.moe_probs != d.recipe.moe_probs) w.Add("moe_probs", ToString(p.recipe.moe_probs));
+  if (p.recipe.ema != d.recipe.ema) w.Add("ema", ToString(p.recipe.ema));
   if (p.zero3_keep_gathered != d.zero3_keep_gathered) {
     w.Add("zero3_keep_gathered", p.zero3_keep_gathered);
   }

@@ -47,7 +47,7 @@ Json MemoryItem(const StepResult& r) {
   j.Set("kind", "memory").Set("stage", peak->stage).Set("part", largest.part);
   j.Set("part_GiB", BytesToGiB(largest.part_bytes));
   j.Set("over_GiB", BytesToGiB(peak->TotalBytes() - r.memory_capacity_bytes));
-  j.Set("suggestions", Strings(MemoryRelief(r.plan, largest.part)));
+  j.Set("suggestions", Strings(MemoryReliefAt(r.plan, largest.part, *peak)));
   return j;
 }
 

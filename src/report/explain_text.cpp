@@ -50,8 +50,10 @@ std::vector<Part> TimeParts(const TimeBreakdown& t) {
 std::string Summary(const StepResult& r) {
   std::ostringstream o;
   o << "plan: " << PlanLine(r.plan) << "\n";
+  const double margin = r.memory_capacity_bytes - r.peak_memory_bytes;
   o << "fits: " << (r.fits ? "yes" : "NO") << " (peak " << GiB(r.peak_memory_bytes) << " GiB of "
-    << GiB(r.memory_capacity_bytes) << " GiB)\n";
+    << GiB(r.memory_capacity_bytes) << " GiB, " << (margin >= 0 ? "margin " : "over by ")
+    << GiB(margin >= 0 ? margin : -margin) << " GiB)\n";
   o << "step time: " << FormatFixed(r.step_time_s, 3) << " s ("
     << (r.simulated ? "event simulation" : "analytical estimate") << ")\n";
   o << "throughput: " << FormatFixed(r.tokens_per_s_per_gpu, 1) << " tokens/s/GPU, MFU "
@@ -69,6 +71,22 @@ std::string MemoryTable(const StepResult& r) {
       << Right(GiB(m.grads_bytes), 9) << Right(GiB(m.optimizer_bytes), 11)
       << Right(GiB(m.activations_bytes), 13) << Right(GiB(m.other_bytes), 9)
       << Right(GiB(m.TotalBytes()), 9) << "\n";
+  }
+  return o.str();
+}
+
+// explain only: the "other" column by term, and the EMA inside "optimizer" when there is one.
+std::string OtherMemoryTable(const StepResult& r) {
+  bool ema = false;
+  for (const StageMemory& m : r.memory) ema = ema || m.ema_bytes > 0;
+  std::ostringstream o;
+  o << "Other memory per stage (GiB):\n";
+  o << "  " << Pad("stage", 7) << Right("logits", 9) << Right("buffers", 9) << Right("reserve", 9)
+    << Right("fragmentation", 15) << (ema ? Right("ema (in optimizer)", 20) : "") << "\n";
+  for (const StageMemory& m : r.memory) {
+    o << "  " << Pad(std::to_string(m.stage), 7) << Right(GiB(m.logits_bytes), 9)
+      << Right(GiB(m.buffers_bytes), 9) << Right(GiB(m.reserve_bytes), 9)
+      << Right(GiB(m.fragmentation_bytes), 15) << (ema ? Right(GiB(m.ema_bytes), 20) : "") << "\n";
   }
   return o.str();
 }
@@ -160,7 +178,7 @@ std::string MemoryAdvice(const StepResult& r) {
   const PeakMemoryPart largest = LargestMemoryPart(r);
   const StageMemory* peak = largest.stage;
   const std::string name = largest.part;
-  const std::string advice = JoinRelief(MemoryRelief(r.plan, name));
+  const std::string advice = JoinRelief(MemoryReliefAt(r.plan, name, *peak));
   const double over = peak->TotalBytes() - r.memory_capacity_bytes;
   return "does not fit: stage " + std::to_string(peak->stage) + " needs " +
          GiB(peak->TotalBytes()) + " GiB, " + GiB(over) + " GiB over; largest part: " + name +
@@ -169,7 +187,7 @@ std::string MemoryAdvice(const StepResult& r) {
 
 std::string ExplainText(const StepResult& r, const PipelineInput& stages) {
   std::string out = Summary(r) + "\n" + TimeTable(r) + "\n" + StageTimeTable(stages) + "\n" +
-                    MemoryTable(r) + "\n" + StageLayoutText(r);
+                    MemoryTable(r) + "\n" + OtherMemoryTable(r) + "\n" + StageLayoutText(r);
   const std::string collectives = CollectiveTable(r);
   if (!collectives.empty()) out += collectives + "\n";
   out += TimeAdvice(r);

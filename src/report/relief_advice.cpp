@@ -1,5 +1,10 @@
 #include "report/relief_advice.h"
 
+#include <utility>
+
+#include "core/format.h"
+#include "core/units.h"
+
 namespace paraplan {
 namespace {
 
@@ -84,6 +89,10 @@ std::vector<std::string> MemoryRelief(const ParallelPlan& p, const std::string& 
           "recompute_modules=core_attn+layernorm+moe_act (+mla_up_proj with MLA)");
     AddIf(items, p.recompute != Recompute::kFull && !p.recipe.fp8_act_cache,
           "fp8_act_cache=true (Linear inputs in FP8)");
+    // Only an explicit moe_probs=output keeps the expert outputs (plan/memory_recipe.h).
+    AddIf(items, p.recipe.moe_probs == MoeProbs::kOutput,
+          "moe_probs=activation (routing probabilities in the activation: expert outputs not "
+          "kept)");
     AddIf(items, p.micro_batch > 1, "a smaller micro_batch");
     AddIf(items, p.tp > 1 && !p.sequence_parallel, "sequence_parallel=true");
     items.emplace_back("more tp/cp/pp");
@@ -92,6 +101,7 @@ std::vector<std::string> MemoryRelief(const ParallelPlan& p, const std::string& 
     AddIf(items, p.recipe.optimizer_moments == MomentDtype::kFp32,
           "optimizer_moments=bf16 (precision-aware optimizer)");
     AddIf(items, p.recipe.optimizer_offload < 1, "optimizer_offload=0.5 (host memory)");
+    AddIf(items, p.recipe.ema == EmaPlace::kGpu, "ema=cpu (the weights' EMA in host memory)");
     items.emplace_back("more dp");
   } else if (part == "gradients") {
     AddIf(items, p.zero < 2, "zero=2");
@@ -104,6 +114,17 @@ std::vector<std::string> MemoryRelief(const ParallelPlan& p, const std::string& 
     items.emplace_back("more tp or cp (they split the logits)");
     items.emplace_back("a smaller dp_bucket_MB");
   }
+  return items;
+}
+
+std::vector<std::string> MemoryReliefAt(const ParallelPlan& p, const std::string& part,
+                                        const StageMemory& peak) {
+  Items items;
+  if (part != "optimizer state" && p.recipe.ema == EmaPlace::kGpu && peak.ema_bytes > 0) {
+    items.push_back("ema=cpu (frees the EMA's " + FormatFixed(BytesToGiB(peak.ema_bytes), 2) +
+                    " GiB)");
+  }
+  for (std::string& item : MemoryRelief(p, part)) items.push_back(std::move(item));
   return items;
 }
 

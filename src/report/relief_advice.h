@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "cost/step_result.h"
 #include "plan/parallel_plan.h"
 
 namespace paraplan {
@@ -20,6 +21,12 @@ std::vector<std::string> TimeRelief(const ParallelPlan& plan, const std::string&
 // `part` names a part of the memory breakdown ("activations", "optimizer state", "weights",
 // "gradients", "other").
 std::vector<std::string> MemoryRelief(const ParallelPlan& plan, const std::string& part);
+
+// MemoryRelief for the largest part of the fullest stage `peak`, led by a recipe change that
+// frees memory elsewhere when there is one: ema=cpu when the EMA is on the GPU (it sits inside
+// the optimizer state, rarely the largest part).
+std::vector<std::string> MemoryReliefAt(const ParallelPlan& plan, const std::string& part,
+                                        const StageMemory& peak);
 
 // The suggestions joined with ", ". For every part explain names, the list ends in a last
 // resort that needs no knob the plan lacks (more GPUs, more dp, fewer stages, ...).

@@ -37,6 +37,8 @@ Json PlanToJson(const ParallelPlan& p) {
     if (p.recipe.fp8_act_cache) j.Set("fp8_act_cache", true);
     j.Set("optimizer_moments", ToString(p.recipe.optimizer_moments));
     j.Set("optimizer_offload", p.recipe.optimizer_offload);
+    j.Set("moe_probs", ToString(p.recipe.moe_probs));
+    j.Set("ema", ToString(p.recipe.ema));
   }
   return j;
 }
@@ -56,6 +58,12 @@ Json StageToJson(const StageMemory& m, const StageLoad* load) {
   j.Set("activations_GiB", BytesToGiB(m.activations_bytes));
   j.Set("other_GiB", BytesToGiB(m.other_bytes));
   j.Set("total_GiB", BytesToGiB(m.TotalBytes()));
+  // After DESIGN.md's keys: other_GiB by term, and the EMA's part of optimizer_GiB (issue 17).
+  j.Set("logits_GiB", BytesToGiB(m.logits_bytes));
+  j.Set("buffers_GiB", BytesToGiB(m.buffers_bytes));
+  j.Set("reserve_GiB", BytesToGiB(m.reserve_bytes));
+  j.Set("fragmentation_GiB", BytesToGiB(m.fragmentation_bytes));
+  j.Set("ema_GiB", BytesToGiB(m.ema_bytes));
   return j;
 }
 

@@ -15,6 +15,16 @@ TEST_CASE("other tools' knob names map to paraplan's", "[config]") {
   CHECK(KnobForAlias("nonsense").empty());
 }
 
+TEST_CASE("Megatron-LM's names for the memory-recipe knobs are taken as they are", "[config]") {
+  CHECK(KnobForAcceptedAlias("exp_avg_dtype") == "optimizer_moments");
+  CHECK(KnobForAcceptedAlias("--optimizer-offload-fraction") == "optimizer_offload");
+  CHECK(KnobForAcceptedAlias("recompute_module") == "recompute_modules");
+  CHECK(KnobForAcceptedAlias("fp8_activation_cache") == "fp8_act_cache");
+  CHECK(KnobForAcceptedAlias("weights_ema") == "ema");
+  CHECK(KnobForAcceptedAlias("mbs").empty());  // only a hint, not taken
+  CHECK(AcceptedAliasNames().size() == 5);
+}
+
 TEST_CASE("knobs separated by spaces are refused with the corrected string", "[config]") {
   CHECK_NOTHROW(CheckKnobSeparators("tp=8, pp=2"));
   CHECK_NOTHROW(CheckKnobSeparators(" tp = 4 | 8 ,pp_layers=15 / 16 "));

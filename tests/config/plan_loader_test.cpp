@@ -83,6 +83,39 @@ TEST_CASE("plan string: mistakes name the knob and the valid values", "[config]"
   CHECK_THAT(ErrorOf([] { ParsePlanString("pp_layers=4|5"); }), Contains("takes one split"));
 }
 
+TEST_CASE("plan string: the memory recipe's knobs and their Megatron-LM names", "[config]") {
+  const PlanConstraints p = ParsePlanString("moe_probs=output,ema=cpu");
+  REQUIRE(p.recipe);
+  CHECK(p.recipe->moe_probs == MoeProbs::kOutput);
+  CHECK(p.recipe->ema == EmaPlace::kCpu);
+  const PlanConstraints m = ParsePlanString(
+      "exp_avg_dtype=bf16,optimizer_offload_fraction=0.25,recompute_module=layernorm+moe_act,"
+      "fp8_activation_cache=true,weights_ema=gpu");
+  REQUIRE(m.recipe);
+  CHECK(m.recipe->optimizer_moments == MomentDtype::kBf16);
+  CHECK(m.recipe->optimizer_offload == 0.25);
+  CHECK(m.recipe->recompute_modules == (static_cast<uint32_t>(RecomputeModule::kLayernorm) |
+                                        static_cast<uint32_t>(RecomputeModule::kMoeAct)));
+  CHECK(m.recipe->fp8_act_cache);
+  CHECK(m.recipe->ema == EmaPlace::kGpu);
+  CHECK(ParsePlanString("--exp-avg-dtype=bf16").recipe->optimizer_moments == MomentDtype::kBf16);
+  // Bad values name the key as written and list the valid ones.
+  CHECK_THAT(ErrorOf([] { ParsePlanString("exp_avg_dtype=fp8"); }),
+             Contains("--plan: exp_avg_dtype: 'fp8' is not one of: fp32, bf16"));
+  CHECK_THAT(ErrorOf([] { ParsePlanString("weights_ema=host"); }),
+             Contains("weights_ema: 'host' is not one of: none, gpu, cpu"));
+  CHECK_THAT(ErrorOf([] { ParsePlanString("moe_probs=expert"); }),
+             Contains("moe_probs: 'expert' is not one of: auto, activation, input, output"));
+  CHECK_THAT(ErrorOf([] { ParsePlanString("optimizer_offload_fraction=2"); }),
+             Contains("optimizer_offload_fraction: must be a fraction in [0, 1]"));
+  // A knob and its alias at once is given twice.
+  CHECK_THAT(ErrorOf([] { ParsePlanString("ema=cpu,weights_ema=gpu"); }),
+             Contains("weights_ema: 'weights_ema' sets ema, as 'ema' does: give it once"));
+  // Megatron-LM flags paraplan does not take as they are point at the knob.
+  CHECK_THAT(ErrorOf([] { ParsePlanString("moe_apply_probs_on_input=true"); }),
+             Contains("did you mean 'moe_probs'?"));
+}
+
 TEST_CASE("plan mapping in YAML", "[config]") {
   const YamlDocument doc = ParseYamlText(
       "plan: {tp: 8, pp: [2, 4], recompute: full, pp_layers: [15, 16, 16, 15], zero: [0, 1]}\n",
@@ -95,6 +128,20 @@ TEST_CASE("plan mapping in YAML", "[config]") {
   const YamlDocument bad = ParseYamlText("plan:\n  tp: 8\n  schedule: 2f2b\n", "r.yaml");
   CHECK_THAT(ErrorOf([&] { ReadPlanConstraints(YamlMap(bad.Root(), {"plan"}).Required("plan")); }),
              Contains("r.yaml:3:13: plan.schedule: '2f2b' is not one of: gpipe, 1f1b"));
+  const YamlDocument alias =
+      ParseYamlText("plan: {exp_avg_dtype: bf16, weights_ema: cpu}\n", "r.yaml");
+  const PlanConstraints a = ReadPlanConstraints(YamlMap(alias.Root(), {"plan"}).Required("plan"));
+  REQUIRE(a.recipe);
+  CHECK(a.recipe->optimizer_moments == MomentDtype::kBf16);
+  CHECK(a.recipe->ema == EmaPlace::kCpu);
+  const YamlDocument twice = ParseYamlText("plan: {ema: cpu, weights_ema: gpu}\n", "r.yaml");
+  CHECK_THAT(
+      ErrorOf([&] { ReadPlanConstraints(YamlMap(twice.Root(), {"plan"}).Required("plan")); }),
+      Contains("'weights_ema' sets ema, as 'ema' does"));
+  const YamlDocument badema = ParseYamlText("plan: {weights_ema: host}\n", "r.yaml");
+  CHECK_THAT(
+      ErrorOf([&] { ReadPlanConstraints(YamlMap(badema.Root(), {"plan"}).Required("plan")); }),
+      Contains("'host' is not one of: none, gpu, cpu"));
   const YamlDocument typo = ParseYamlText("plan: {tp: 8, micro_bach: 1}\n", "r.yaml");
   CHECK_THAT(ErrorOf([&] { ReadPlanConstraints(YamlMap(typo.Root(), {"plan"}).Required("plan")); }),
              Contains("unknown key 'micro_bach' (did you mean 'micro_batch'?)"));

@@ -36,8 +36,11 @@ constexpr double kRouter = 4 * 4096.0 * 8;
 constexpr double kExpertIn = 2 * 8192.0 * 4096;
 constexpr double kActIn = 2 * 8192.0 * 14336 * 2;
 constexpr double kActOut = 2 * 8192.0 * 14336;
+constexpr double kProbs = 4 * 8192.0;  // the permuted routing probabilities, fp32
+// moe_probs=auto: the probabilities scale the activation (Megatron-Core's default), so the
+// expert outputs are not kept.
 constexpr double kTotal =
-    2 * kResidual + kQkv + kAttnOut + kStats + kRouter + 2 * kExpertIn + kActIn + kActOut;
+    2 * kResidual + kQkv + kAttnOut + kStats + kRouter + kExpertIn + kActIn + kActOut + kProbs;
 
 }  // namespace
 
@@ -54,7 +57,9 @@ TEST_CASE("activation terms of an MoE layer by hand", "[cost][memory]") {
   CHECK(a.expert_in == Approx(kExpertIn));
   CHECK(a.expert_act_in == Approx(kActIn));
   CHECK(a.expert_act_out == Approx(kActOut));
-  CHECK(a.expert_out == Approx(kExpertIn));
+  CHECK(a.expert_out == 0);
+  CHECK(a.expert_probs == Approx(kProbs));
+  CHECK(a.expert_unscaled == 0);
   CHECK(a.Total() == Approx(kTotal));
   // The layer cost's no-recompute activations are these terms' sum.
   CHECK(ComputeLayerCost(x.d, 1, x.Shape(), x.c).act_bytes == Approx(kTotal));
@@ -79,7 +84,7 @@ TEST_CASE("recompute modules keep what Megatron-LM keeps", "[cost][memory]") {
   x.p.recipe.recompute_modules = static_cast<uint32_t>(RecomputeModule::kMlaUpProj) |
                                  static_cast<uint32_t>(RecomputeModule::kMoe);
   l = ComputeLayerCost(x.d, 1, x.Shape(), x.c);
-  CHECK(l.act_bytes == Approx(kTotal - kRouter - 2 * kExpertIn - kActIn - kActOut));
+  CHECK(l.act_bytes == Approx(kTotal - kRouter - kExpertIn - kActIn - kActOut - kProbs));
 }
 
 TEST_CASE("FP8 activation caching stores Linear inputs in one byte", "[cost][memory]") {
@@ -89,7 +94,7 @@ TEST_CASE("FP8 activation caching stores Linear inputs in one byte", "[cost][mem
   // Norm outputs and dispatched tokens halve, the attention output in E5M6 (12 of 16 bits), the
   // SwiGLU input halves and its output is recomputed (DeepSeek-V3 report, Sec. 3.3.3).
   const double kept = kResidual + kResidual / 2 + kQkv + 0.75 * kAttnOut + kStats + kRouter +
-                      kExpertIn / 2 + kActIn / 2 + kExpertIn;
+                      kExpertIn / 2 + kActIn / 2 + kProbs;
   CHECK(l.act_bytes == Approx(kept));
   CHECK(l.recompute_s == Approx(MemoryBoundSeconds(x.c, kActIn + kActOut)));
 }

@@ -43,6 +43,25 @@ TEST_CASE("PlanString round-trips through ParsePlanString and ResolvePlan", "[pl
   CHECK(back.dp_comm_dtype == p.dp_comm_dtype);
 }
 
+TEST_CASE("PlanString keeps the memory recipe's moe_probs and ema", "[plan]") {
+  ParallelPlan p;
+  p.dp = 8;
+  p.global_batch = 64;
+  CHECK(PlanString(p, 4096).find("moe_probs") == std::string::npos);  // defaults left out
+  CHECK(PlanString(p, 4096).find("ema") == std::string::npos);
+  p.recipe.moe_probs = MoeProbs::kOutput;
+  p.recipe.ema = EmaPlace::kCpu;
+  const std::string text = PlanString(p, 4096);
+  CHECK_THAT(text, Catch::Contains(",moe_probs=output,ema=cpu"));
+  ModelSpec model;
+  model.layers = 32;
+  model.seq_len = 4096;
+  const ParallelPlan back = ResolvePlan(ParsePlanString(text), 8, model);
+  CHECK(back.recipe.moe_probs == MoeProbs::kOutput);
+  CHECK(back.recipe.ema == EmaPlace::kCpu);
+  CHECK(PlanString(back, 4096) == text);
+}
+
 TEST_CASE("ResolvePlan turns sequence parallelism on with tp > 1, as plan does", "[plan]") {
   ModelSpec model;
   CHECK(ResolvePlan(ParsePlanString("tp=2,global_batch=8"), 8, model).sequence_parallel);

@@ -116,3 +116,34 @@ TEST_CASE("Time relief for a plan that does not fit asks for no more memory", "[
 
 }  // namespace
 }  // namespace paraplan
+
+TEST_CASE("Memory relief: the EMA to host memory, the probabilities off the expert output",
+          "[report]") {
+  ParallelPlan plan;
+  CHECK_FALSE(Has(MemoryRelief(plan, "optimizer state"), "ema="));
+  CHECK_FALSE(Has(MemoryRelief(plan, "activations"), "moe_probs="));
+  plan.recipe.ema = EmaPlace::kGpu;
+  CHECK(Has(MemoryRelief(plan, "optimizer state"), "ema=cpu"));
+  plan.recipe.ema = EmaPlace::kCpu;
+  CHECK_FALSE(Has(MemoryRelief(plan, "optimizer state"), "ema="));
+  plan.recipe.moe_probs = MoeProbs::kOutput;
+  CHECK(Has(MemoryRelief(plan, "activations"), "moe_probs=activation"));
+}
+
+TEST_CASE("Memory relief at the peak stage leads with ema=cpu when the EMA is on the GPU",
+          "[report]") {
+  ParallelPlan plan;
+  StageMemory peak;
+  peak.ema_bytes = 1.5 * 1024 * 1024 * 1024;
+  CHECK_FALSE(Has(MemoryReliefAt(plan, "activations", peak), "ema="));
+  plan.recipe.ema = EmaPlace::kGpu;
+  const auto items = MemoryReliefAt(plan, "activations", peak);
+  REQUIRE_FALSE(items.empty());
+  CHECK(items[0] == "ema=cpu (frees the EMA's 1.50 GiB)");
+  CHECK(Has(items, "more tp/cp/pp"));  // the part's own advice follows
+  // For the optimizer state the part's own list already names it, once.
+  const auto opt = MemoryReliefAt(plan, "optimizer state", peak);
+  CHECK(std::count_if(opt.begin(), opt.end(), [](const std::string& s) {
+          return s.find("ema=cpu") != std::string::npos;
+        }) == 1);
+}

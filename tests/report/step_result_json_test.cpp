@@ -37,9 +37,11 @@ TEST_CASE("StepResultToJson follows DESIGN.md's JSON contract", "[cost]") {
                    0) == 0);
   CHECK(text.find("\"fits\":true,\"step_time_s\":1.5,\"tokens_per_s_per_gpu\":1000,\"mfu\":0.4,"
                   "\"hfu\":0.45,\"memory_GiB\":2") != std::string::npos);
+  // DESIGN.md's keys first, then other_GiB by term and the EMA (issue 17).
   CHECK(text.find("\"per_stage\":[{\"stage\":1,\"weights_GiB\":1,\"grads_GiB\":0,"
-                  "\"optimizer_GiB\":0,\"activations_GiB\":1,\"other_GiB\":0,\"total_GiB\":2}]") !=
-        std::string::npos);
+                  "\"optimizer_GiB\":0,\"activations_GiB\":1,\"other_GiB\":0,\"total_GiB\":2,"
+                  "\"logits_GiB\":0,\"buffers_GiB\":0,\"reserve_GiB\":0,"
+                  "\"fragmentation_GiB\":0,\"ema_GiB\":0}]") != std::string::npos);
   CHECK(text.find("\"time\":{\"compute_s\":1,\"bubble_s\":0.5,\"tp_comm_s\":0,\"cp_comm_s\":0,"
                   "\"ep_comm_s\":0,\"pp_comm_s\":0,\"dp_comm_exposed_s\":0,\"optimizer_s\":0}") !=
         std::string::npos);

@@ -29,17 +29,20 @@ TEST_CASE("SpreadEvenly keeps both ends", "[search]") {
 }
 
 TEST_CASE("plan folds equivalent plans, honours --pareto, and says so", "[search][cli]") {
-  // Several of Qwen3-30B-A3B's plans tie in step time (1 ms) and memory (0.1 GiB): folded.
+  // Several of Qwen3-30B-A3B's DualPipe plans tie in step time (1 ms) and memory (0.1 GiB):
+  // folded. (Since the expert outputs are no longer kept, issue 17, pp=1 plans that tie less
+  // fit and lead the unconstrained ranking; the schedule keeps the test on the tying plans.)
   const auto run = testing::RunParaplan({"plan", "-m", "qwen3-30b-a3b", "-c", "dgx-h100", "-g",
-                                         "64", "--global-batch", "128", "--pareto", "3"});
+                                         "64", "--global-batch", "128", "--pareto", "3", "--plan",
+                                         "schedule=dualpipe"});
   INFO(run.err);
   REQUIRE(run.code == 0);
   CHECK_THAT(run.out, Catch::Contains("equivalent plans folded"));
   CHECK_THAT(run.out, Catch::Contains("3 of "));
   CHECK_THAT(run.out, Catch::Contains("Columns: "));
-  const auto json =
-      testing::RunParaplan({"plan", "-m", "qwen3-30b-a3b", "-c", "dgx-h100", "-g", "64",
-                            "--global-batch", "128", "--pareto", "3", "--format", "json"});
+  const auto json = testing::RunParaplan({"plan", "-m", "qwen3-30b-a3b", "-c", "dgx-h100", "-g",
+                                          "64", "--global-batch", "128", "--pareto", "3", "--plan",
+                                          "schedule=dualpipe", "--format", "json"});
   REQUIRE(json.code == 0);
   CHECK_THAT(json.out, Catch::Contains("\"folded\""));
   CHECK_THAT(json.out, Catch::Contains("\"pareto_total\""));
