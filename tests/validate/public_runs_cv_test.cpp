@@ -1,9 +1,9 @@
 // Leave-one-source-out on the project's public runs (docs/validation/public_runs.yaml, unchanged
 // measurements), the headline figure of docs/validation.md: each source is predicted by an
 // efficiency fit on the other sources only. This is a REGRESSION bound, today's measured value
-// plus a stated margin; issue 14's targets (<= 10% overall, no source above 15%) are not met
-// (torchtitan's 500 W parts are the source above 15%). Tighten the bounds as the model improves; never loosen
-// them silently.
+// plus a stated margin; issue 14's targets (<= 10% overall, no source above 15%) are met since
+// stop 22, torchtitan the closest to its bar. Tighten the bounds as the model improves; never
+// loosen them silently.
 #include <catch2/catch.hpp>
 #include <map>
 
@@ -17,22 +17,25 @@ namespace {
 
 // Measured at commit time with the CLI's defaults (`paraplan validate
 // docs/validation/public_runs.yaml docs/validation/reserved_runs.yaml --cv source`): pooled
-// 9.1% over 54 runs; per source below. History: 38 runs with H10/H15 (before issue 14's cost
+// 7.4% over 54 runs; per source below. History: 38 runs with H10/H15 (before issue 14's cost
 // model): pooled 32.96%, Narayanan 31.46, NeMo 42.13, torchtitan 26.61. Reserved runs split off
 // and dgxc-benchmarking + Trainy added (54 runs, old cost model): pooled 23.75%. Issue 14's
 // op-level cost model (fusion profiles, unfused attention for Megatron-LM 2021, FlashAttention-2
 // for PyTorch SDPA, sequence-dependent attention efficiency, per-kernel launches, fits bounded to
 // measured ranges, the source's own peak bracket for the 500 W parts): 13.12%. Stop 21 (the
 // framework's TP overlap read as stated or as its default, fp8 GEMMs tied to the fitted bf16
-// fraction, the GEMM curve held at its smallest fitted dimension, memory recipes): 9.1%.
+// fraction, the GEMM curve held at its smallest fitted dimension, memory recipes): 9.1%. Stop 22
+// (the 500 W peak placed in its bracket by power, FSDP2's copies, PyTorch async TP's and ring
+// attention's extra passes, Megatron-LM 2021's synchronous scatter/gather sends, full recompute
+// replaying its collectives): 7.4%.
 constexpr double kMarginPct = 0.5;  // percentage points, for changes elsewhere in the model
-constexpr double kPooledMapePct = 9.1 + kMarginPct;
+constexpr double kPooledMapePct = 7.4 + kMarginPct;
 const std::map<std::string, double> kSourceMapePct = {
-    {"Narayanan et al.", 8.0 + kMarginPct},  // the only A100 source: predicted from the prior
-    {"NVIDIA NeMo docs 'Performance Benchmarks'", 6.4 + kMarginPct},
-    {"PyTorch torchtitan benchmark 'llama3_h100_202412_torchtitan.md'", 19.3 + kMarginPct},
-    {"NVIDIA DGX Cloud Benchmarking recipes", 3.3 + kMarginPct},
-    {"Trainy on WhiteFiber", 5.0 + kMarginPct},  // H200: predicted with the H100 fit (derived)
+    {"Narayanan et al.", 5.9 + kMarginPct},  // the only A100 source: predicted from the prior
+    {"NVIDIA NeMo docs 'Performance Benchmarks'", 6.5 + kMarginPct},
+    {"PyTorch torchtitan benchmark 'llama3_h100_202412_torchtitan.md'", 14.4 + kMarginPct},
+    {"NVIDIA DGX Cloud Benchmarking recipes", 3.4 + kMarginPct},
+    {"Trainy on WhiteFiber", 3.2 + kMarginPct},  // H200: predicted with the H100 fit (derived)
 };
 // The reserved runs (reserved_runs.yaml, evaluation only), predicted by a fit on all 54 public
 // runs that never saw them: the independent evaluation of docs/validation.md.
