@@ -158,6 +158,8 @@ void Communication(const ModelDims& d, int kind, const PlanShape& p, const Netwo
       if (dense) s += Exposed(one, gemm_factor * mlp_gemm_s, p.tp);
       return s;
     };
+    out.comm_busy_fwd_s[kCommTp] = per_pass;
+    out.comm_busy_bwd_s[kCommTp] = per_pass;
     out.tp_comm_fwd_s = exposed(1.0);
     const double bwd = exposed(2.0);
     out.tp_comm_s = out.tp_comm_fwd_s + bwd;
@@ -173,6 +175,8 @@ void Communication(const ModelDims& d, int kind, const PlanShape& p, const Netwo
     const double bytes = kAct * t * kv * (d.qk_head_dim + d.v_head_dim);
     const double step = CollectiveSeconds(CollectiveOp::kSendRecv, bytes, p.groups.cp, links);
     const double fwd = (p.cp - 1) * step, bwd = 2 * fwd;
+    out.comm_busy_fwd_s[kCommCp] = fwd;
+    out.comm_busy_bwd_s[kCommCp] = bwd;
     out.cp_comm_fwd_s = std::max(0.0, fwd - attn_fwd_s);
     out.cp_comm_s = out.cp_comm_fwd_s + std::max(0.0, bwd - attn_bwd_s);
     if (p.groups.cp.tier >= 1) {
@@ -191,6 +195,8 @@ void Communication(const ModelDims& d, int kind, const PlanShape& p, const Netwo
     // micro-batch (Megatron-LM's EP overlap); DualPipe overlaps a forward with a backward chunk.
     const double hide = p.dualpipe ? out.fwd_s + out.bwd_s
                                    : (p.overlap_ep ? attn_fwd_s + (attn_gemm_s + mlp_gemm_s) : 0);
+    out.comm_busy_fwd_s[kCommEp] = pass;
+    out.comm_busy_bwd_s[kCommEp] = pass;
     out.ep_comm_fwd_s = std::max(0.0, pass - hide / 2);
     out.ep_comm_s = out.ep_comm_fwd_s + std::max(0.0, pass - hide / 2);
     if (p.groups.ep.tier >= 1) {
@@ -210,6 +216,9 @@ void RecomputedCommunication(LayerCost& out) {
   out.cp_comm_s += out.cp_comm_fwd_s;
   out.ep_comm_s += out.ep_comm_fwd_s;
   out.net_bwd_s += out.net_fwd_s;
+  for (size_t g = 0; g < out.comm_busy_bwd_s.size(); ++g) {
+    out.comm_busy_bwd_s[g] += out.comm_busy_fwd_s[g];
+  }
 }
 
 // The core attention, the element-wise ops and the GEMM / attention launches as rows.

@@ -16,6 +16,10 @@
 namespace paraplan {
 
 // What every layer cost needs from the plan, computed once per plan.
+// Communication streams of a micro-batch's pass, in the order of the busy arrays below and of
+// StageComm's (cost/plan_evaluation.h, which adds ZeRO-3 as kCommZero3).
+inline constexpr int kCommTp = 0, kCommCp = 1, kCommEp = 2, kCommZero3 = 3, kCommStreams = 4;
+
 struct PlanShape {
   double tokens = 0;       // b * s / cp: tokens of one micro-batch in one TP group
   double norm_tokens = 0;  // tokens/tp with sequence parallelism (tp > 1), else tokens
@@ -51,6 +55,10 @@ struct LayerCost {
   // same NICs has to share them with (plan_evaluation.cpp, ZeRO-3).
   double net_fwd_s = 0;
   double net_bwd_s = 0;
+  // All the time the layer's TP, CP and EP collectives run, hidden or not (indices
+  // kCommTp, kCommCp, kCommEp): the trace's communication streams.
+  std::array<double, 3> comm_busy_fwd_s{};
+  std::array<double, 3> comm_busy_bwd_s{};
   double act_bytes = 0;       // activations stored for backward under the recompute mode
   double act_full_bytes = 0;  // everything the layer's backward needs (full-recompute working set)
   double act_recompute_bytes = 0;  // live only while one layer is recomputed (full, op)

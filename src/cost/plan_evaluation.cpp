@@ -330,6 +330,14 @@ StageDp StageDataParallel(const Cluster& c, const NetworkLinks& links, const Par
   return dp;
 }
 
+// n layers' TP/CP/EP collective time, hidden or not, into the stage's busy streams.
+void AddBusy(const LayerCost& l, double n, StageComm& comm) {
+  for (int g = 0; g < kCommZero3; ++g) {
+    comm.busy_fwd_s[g] += n * l.comm_busy_fwd_s[g];
+    comm.busy_bwd_s[g] += n * l.comm_busy_bwd_s[g];
+  }
+}
+
 // One stage's forward / input-backward / weight-backward seconds per micro-batch, exposed
 // TP/CP/EP/ZeRO-3/P2P communication folded in.
 void StageTimesOf(const ModelDims& d, const ParallelPlan& p, const PlanEvaluation& e,
@@ -350,6 +358,7 @@ void StageTimesOf(const ModelDims& d, const ParallelPlan& p, const PlanEvaluatio
     comm.ep_s += n * l.ep_comm_s;
     net_fwd += n * l.net_fwd_s;
     net_bwd += n * l.net_bwd_s;
+    AddBusy(l, n, comm);
     t.f += n * (l.tp_comm_fwd_s + l.cp_comm_fwd_s + l.ep_comm_fwd_s);
     t.b += n * (l.tp_comm_s - l.tp_comm_fwd_s + l.cp_comm_s - l.cp_comm_fwd_s + l.ep_comm_s -
                 l.ep_comm_fwd_s);
@@ -376,8 +385,11 @@ void StageTimesOf(const ModelDims& d, const ParallelPlan& p, const PlanEvaluatio
     comm.ep_s += n * l.ep_comm_s;
     net_fwd += n * l.net_fwd_s;
     net_bwd += n * l.net_bwd_s;
+    AddBusy(l, n, comm);
   }
   if (zero3.gather_s + zero3.reduce_scatter_s > 0) {
+    comm.busy_fwd_s[kCommZero3] = zero3.gather_s;
+    comm.busy_bwd_s[kCommZero3] = zero3.gather_s + zero3.reduce_scatter_s;
     // ZeRO-3 gathers each layer's weights before its forward and again before its backward and
     // reduce-scatters its gradient after it; prefetching hides them under the compute
     // (zero3_comm.h).
@@ -497,7 +509,7 @@ void DataParallelExposure(const ParallelPlan& p, PlanEvaluation& e) {
 }  // namespace
 
 StageTimes EvaluateChunkTimes(const ModelDims& d, const ParallelPlan& p, const PlanEvaluation& e,
-                              int64_t chunk) {
+                              int64_t chunk, StageComm* comm_out) {
   const int64_t chunks = VirtualStages(p), s = chunk % p.pp;
   StageKey key;
   key.counts = KindCounts(d, e.chunk_begins[chunk], e.chunk_begins[chunk] + e.chunk_layers[chunk]);
@@ -515,6 +527,7 @@ StageTimes EvaluateChunkTimes(const ModelDims& d, const ParallelPlan& p, const P
   zero3.copy_fwd_s *= share;
   zero3.copy_bwd_s *= share;
   StageTimesOf(d, p, e, key, zero3, 1.0, &t, &comm);
+  if (comm_out) *comm_out = comm;
   return t;
 }
 

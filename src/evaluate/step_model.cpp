@@ -158,6 +158,16 @@ Nanos ToNanos(double s) {
   return static_cast<Nanos>(s * 1e9 + 0.5);  // NOLINT(bugprone-incorrect-roundings)
 }
 
+static_assert(kCommStreams == kMaxCommStreams, "cost and simulator stream counts differ");
+
+// "tp nvlink": the trace track of a group's collectives, named by the outermost tier it crosses.
+std::string CommStream(const char* group, const GroupPlacement& g, const Cluster& c) {
+  if (g.size < 2 || c.network.empty()) return "";
+  const size_t tier =
+      std::min<size_t>(static_cast<size_t>(std::max(g.tier, 0)), c.network.size() - 1);
+  return std::string(group) + " " + c.network[tier].name;
+}
+
 }  // namespace
 
 PipelineInput StepModel::BuildPipelineInput(const ParallelPlan& plan) const {
@@ -171,11 +181,17 @@ PipelineInput StepModel::BuildPipelineInput(const ParallelPlan& plan) const {
   in.p2p = plan.pp > 1 ? ToNanos(e.p2p_s) : 0;
   in.overlap_pp_comm = plan.overlap_pp_comm;
   in.overlap_grad_reduce = plan.overlap_grad_reduce;
+  const PlanPlacement& groups = e.shape.groups;
+  in.comm_streams[kCommTp] = CommStream("tp", groups.tp, impl_->cluster);
+  in.comm_streams[kCommCp] = CommStream("cp", groups.cp, impl_->cluster);
+  in.comm_streams[kCommEp] = CommStream("ep", groups.ep, impl_->cluster);
+  in.comm_streams[kCommZero3] = CommStream("zero3", groups.dp_cp, impl_->cluster);
   for (int64_t s = 0; s < plan.pp; ++s) {
     StageCost stage;
     for (int64_t c = 0; c < in.vpp; ++c) {
       // Each chunk's own layers, embedding, loss and MTP: uneven layouts reach the simulator.
-      StageTimes t = EvaluateChunkTimes(impl_->dims, plan, e, c * plan.pp + s);
+      StageComm comm;
+      StageTimes t = EvaluateChunkTimes(impl_->dims, plan, e, c * plan.pp + s, &comm);
       if (!plan.overlap_pp_comm && plan.pp > 1) {  // the simulator adds the sends itself
         t.f -= e.p2p_s;
         t.b -= e.p2p_s;
@@ -185,6 +201,10 @@ PipelineInput StepModel::BuildPipelineInput(const ParallelPlan& plan) const {
       chunk.backward_input = ToNanos(t.b);
       chunk.backward_weight = ToNanos(t.w);
       chunk.recompute = 0;  // already inside backward_input
+      for (int g = 0; g < kCommStreams; ++g) {
+        chunk.comm_forward[g] = ToNanos(comm.busy_fwd_s[g]);
+        chunk.comm_backward[g] = ToNanos(comm.busy_bwd_s[g]);
+      }
       stage.chunks.push_back(chunk);
     }
     stage.dp_grad_comm = ToNanos(e.dp[s].grad_s);

@@ -2,6 +2,7 @@
 // returns. Times are integer nanoseconds so that runs repeat exactly.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -11,6 +12,7 @@
 namespace paraplan {
 
 using Nanos = int64_t;
+inline constexpr int kMaxCommStreams = 4;
 
 // The cost of one micro-batch through one model chunk (a stage holds vpp chunks). Compute times
 // already include the TP/CP/EP communication that is not overlapped with compute.
@@ -19,6 +21,11 @@ struct ChunkCost {
   Nanos backward_input = 0;   // activation-gradient part of backward (zero-bubble "B")
   Nanos backward_weight = 0;  // weight-gradient part of backward (zero-bubble "W")
   Nanos recompute = 0;        // forward recomputation done at the start of backward
+  // How long each communication stream of PipelineInput::comm_streams runs during this chunk's
+  // forward and backward, hidden or not (only drawn in the timeline; the times above already
+  // hold what of it is exposed).
+  std::array<Nanos, kMaxCommStreams> comm_forward{};
+  std::array<Nanos, kMaxCommStreams> comm_backward{};
 };
 
 struct StageCost {
@@ -40,11 +47,13 @@ struct PipelineInput {
   bool overlap_grad_reduce = true;
   bool overlap_param_gather = true;  // false: each stage's first forward waits for param_gather
   bool record_timeline = false;
+  // Trace track of each communication stream ("tp nvlink", "dp scaleout"); "" = none.
+  std::array<std::string, kMaxCommStreams> comm_streams{};
 };
 
 struct TimelineEvent {
   int64_t stage = 0;
-  std::string stream;  // "compute", "pp", "dp"
+  std::string stream;  // "compute", "pp", "dp", or a communication stream ("tp nvlink")
   std::string name;    // "F3", "B3", "W3", "R3" (recompute), "send F3", "dp bucket 2", "optimizer"
   int64_t micro_batch = -1;
   int64_t chunk = 0;

@@ -141,7 +141,7 @@ PipelineResult SimulatePipeline(const PipelineInput& input) {
   if (result.optimizer > 0)
     result.critical_path.push_back("optimizer@s" + std::to_string(step_stage));
   if (input.record_timeline)
-    result.timeline = BuildTimeline(layout, lists, times, tails, input.p2p);
+    result.timeline = BuildTimeline(layout, lists, times, tails, input.p2p, input.comm_streams);
   return result;
 }
 

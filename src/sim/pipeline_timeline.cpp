@@ -1,5 +1,6 @@
 #include "sim/pipeline_timeline.h"
 
+#include <algorithm>
 #include <string>
 
 namespace paraplan {
@@ -36,18 +37,39 @@ void AddTail(const StageTail& tail, int64_t s, std::vector<TimelineEvent>& out) 
   }
 }
 
+// The communication a compute task carries, one event per stream: from the task's start for as
+// long as the stream runs during it (its hidden part under the compute, its exposed part inside
+// the task's duration), at most the task itself. Forward tasks carry the forward's collectives,
+// backward tasks (a split backward's input half) the backward's, recompute included.
+void AddComm(const PipelineLayout& layout, const std::array<std::string, kMaxCommStreams>& streams,
+             int64_t s, const Task& t, Nanos start, Nanos end, std::vector<TimelineEvent>& out) {
+  const bool forward = t.kind == TaskKind::kForward;
+  if (!forward && t.kind != TaskKind::kBackward && t.kind != TaskKind::kBackwardInput) return;
+  const ChunkCost& c = layout.Cost(s, t.chunk);
+  for (int g = 0; g < kMaxCommStreams; ++g) {
+    const Nanos busy = forward ? c.comm_forward[g] : c.comm_backward[g];
+    if (streams[g].empty() || busy <= 0) continue;
+    out.push_back(TimelineEvent{s, streams[g],
+                                streams[g].substr(0, streams[g].find(' ')) + " " + TaskName(t),
+                                t.micro_batch, t.chunk, start, std::min(end, start + busy)});
+  }
+}
+
 }  // namespace
 
 std::vector<TimelineEvent> BuildTimeline(const PipelineLayout& layout, const TaskLists& lists,
                                          const TaskTimes& times,
-                                         const std::vector<StageTail>& tails, Nanos p2p) {
+                                         const std::vector<StageTail>& tails, Nanos p2p,
+                                         const std::array<std::string, kMaxCommStreams>& streams) {
   std::vector<TimelineEvent> out;
   out.reserve(lists.tasks.size() * (p2p > 0 ? 2 : 1) + tails.size() * 4);
   for (int64_t s = 0; s < layout.Stages(); ++s) {
     for (int64_t k = lists.stage_begin[s]; k < lists.stage_begin[s + 1]; ++k) {
       const Task& t = lists.tasks[k];
-      out.push_back(TimelineEvent{s, "compute", TaskName(t), t.micro_batch, t.chunk, times.start[k],
-                                  TaskEnd(layout, lists, times, s, k)});
+      const Nanos end = TaskEnd(layout, lists, times, s, k);
+      out.push_back(
+          TimelineEvent{s, "compute", TaskName(t), t.micro_batch, t.chunk, times.start[k], end});
+      AddComm(layout, streams, s, t, times.start[k], end, out);
     }
     AddSends(layout, lists, times, s, p2p, out);
     AddTail(tails[s], s, out);

@@ -1,5 +1,6 @@
 #include "report/chrome_trace.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <string>
 
@@ -73,4 +74,47 @@ TEST_CASE("ChromeTraceJson of a simulated pipeline has one track per stage and s
   CHECK(Count(json, "\"process_name\"") == 3);
   CHECK(Count(json, "\"thread_name\"") == 9);  // compute, pp and dp on each stage
   CHECK(json == ChromeTraceJson(r.timeline, "zb"));
+}
+
+TEST_CASE("each compute task carries its collectives on a stream per group and link class",
+          "[sim]") {
+  PipelineInput in;
+  in.schedule = Schedule::k1F1B;
+  in.pp = 2;
+  in.micro_batches = 3;
+  in.record_timeline = true;
+  in.comm_streams[0] = "tp nvlink";
+  in.comm_streams[3] = "zero3 scaleout";
+  in.stages.assign(2, StageCost{});
+  for (StageCost& s : in.stages) {
+    ChunkCost c{1000, 2000, 0, 0};
+    c.comm_forward[0] = 400;
+    c.comm_backward[0] = 900;
+    c.comm_backward[3] = 5000;  // longer than the task: drawn up to its end
+    s.chunks = {c};
+  }
+  const PipelineResult r = SimulatePipeline(in);
+  int tp = 0, zero3 = 0;
+  for (const TimelineEvent& e : r.timeline) {
+    if (e.stream == "compute" || e.stream == "pp" || e.stream == "dp") continue;
+    // The compute task it belongs to starts when it does and does not end before it.
+    const auto task = std::find_if(r.timeline.begin(), r.timeline.end(), [&](const auto& c) {
+      return c.stream == "compute" && c.stage == e.stage && c.micro_batch == e.micro_batch &&
+             c.start == e.start && c.name.substr(0, 1) == e.name.substr(e.name.find(' ') + 1, 1);
+    });
+    REQUIRE(task != r.timeline.end());
+    CHECK(e.end <= task->end);
+    if (e.stream == "tp nvlink") {
+      ++tp;
+      CHECK(e.end - e.start == (task->name[0] == 'F' ? 400 : 900));
+    } else {
+      CHECK(e.stream == "zero3 scaleout");
+      ++zero3;
+      CHECK(e.end == task->end);
+    }
+  }
+  CHECK(tp == 2 * 3 * 2);  // every forward and backward of both stages
+  CHECK(zero3 == 2 * 3);   // backwards only
+  const std::string json = ChromeTraceJson(r.timeline, "1f1b");
+  CHECK(Count(json, "\"name\":\"tp nvlink\"") == 2);  // one track per stage
 }
