@@ -186,17 +186,37 @@ void EdgeCosts(const ModelDims& d, const Cluster& c, const NetworkLinks& links,
 
 }  // namespace
 
+PlanLayerCosts ComputePlanLayerCosts(const ModelDims& d, const Cluster& c,
+                                     const NetworkLinks& links, const ParallelPlan& p) {
+  return ComputePlanLayerCosts(d, c, links, p, PlacePlan(p, c));
+}
+
+PlanLayerCosts ComputePlanLayerCosts(const ModelDims& d, const Cluster& c,
+                                     const NetworkLinks& links, const ParallelPlan& p,
+                                     const PlanPlacement& groups) {
+  PlanLayerCosts l;
+  l.shape = MakePlanShape(d, p, groups);
+  for (int k = 0; k < kLayerKinds; ++k) {
+    l.present[k] = d.prefix[d.layers][k] > 0;
+    const bool mtp = d.mtp_layers > 0 && k == d.mtp_kind;
+    l.kinds[k] = l.present[k] || mtp ? ComputeLayerCost(d, k, l.shape, c, links) : LayerCost{};
+  }
+  return l;
+}
+
 void EvaluatePlanLayers(const ModelDims& d, const Cluster& c, const NetworkLinks& links,
                         const ParallelPlan& p, PlanEvaluation* out) {
+  EvaluatePlanLayers(d, c, links, p, ComputePlanLayerCosts(d, c, links, p), out);
+}
+
+void EvaluatePlanLayers(const ModelDims& d, const Cluster& c, const NetworkLinks& links,
+                        const ParallelPlan& p, const PlanLayerCosts& layers, PlanEvaluation* out) {
   PlanEvaluation& e = *out;
-  e.shape = MakePlanShape(d, p, c);
+  e.shape = layers.shape;
+  e.kinds = layers.kinds;
+  e.present = layers.present;
   e.micro_batches = std::max<int64_t>(p.MicroBatches(), 1);
   e.mtp_chunk = d.mtp_layers > 0 ? MtpVirtualStage(p) : -1;
-  for (int k = 0; k < kLayerKinds; ++k) {
-    e.present[k] = d.prefix[d.layers][k] > 0;
-    const bool mtp = d.mtp_layers > 0 && k == d.mtp_kind;
-    e.kinds[k] = e.present[k] || mtp ? ComputeLayerCost(d, k, e.shape, c, links) : LayerCost{};
-  }
   EdgeCosts(d, c, links, p, e);
   AssignChunkLayers(d, p, e);
   StagesFromChunks(d, p, e);
@@ -498,8 +518,13 @@ StageTimes EvaluateChunkTimes(const ModelDims& d, const ParallelPlan& p, const P
 
 void EvaluatePlanTime(const ModelDims& d, const Cluster& c, const NetworkLinks& links,
                       const ParallelPlan& p, PlanEvaluation* out) {
-  PlanEvaluation& e = *out;
   EvaluatePlanLayers(d, c, links, p, out);
+  EvaluatePlanTimeAfterLayers(d, c, links, p, out);
+}
+
+void EvaluatePlanTimeAfterLayers(const ModelDims& d, const Cluster& c, const NetworkLinks& links,
+                                 const ParallelPlan& p, PlanEvaluation* out) {
+  PlanEvaluation& e = *out;
   e.times.Resize(p.pp);
   e.comm.Resize(p.pp);
   e.dp.Resize(p.pp);

@@ -1,6 +1,7 @@
 #include "search/plan_bounds.h"
 
 #include <algorithm>
+#include <utility>
 
 #include "cost/layer_cost.h"
 #include "cost/memory_model.h"
@@ -19,15 +20,38 @@ constexpr double kRoundingSlack = 1.0 - 1e-9;
 
 }  // namespace
 
+bool LayerCostKnob(SpaceKnob k) {
+  switch (k) {
+    case SpaceKnob::kScheduleVpp:  // only DualPipe changes a layer's cost (keyed apart)
+    case SpaceKnob::kZero:
+    case SpaceKnob::kDpCommDtype:
+    case SpaceKnob::kDpBucket:
+    case SpaceKnob::kOverlapGrad:
+    case SpaceKnob::kOverlapParam:
+    case SpaceKnob::kOverlapPp:
+    case SpaceKnob::kZero3Keep:
+      return false;
+    default:
+      return true;
+  }
+}
+
 PlanBoundTerms ComputePlanBoundTerms(const ModelDims& d, const Cluster& c,
                                      const NetworkLinks& links, const ParallelPlan& p) {
-  const PlanShape shape = MakePlanShape(d, p, c);
+  return ComputePlanBoundTerms(d, p, ComputePlanLayerCosts(d, c, links, p));
+}
+
+PlanBoundTerms ComputePlanBoundTerms(const ModelDims& d, const ParallelPlan& p,
+                                     PlanLayerCosts layers) {
   PlanBoundTerms t;
+  t.layers = std::move(layers);
+  t.has_layers = true;
+  const PlanShape& shape = t.layers.shape;
   bool negative_act = false;
   for (int k = 0; k < kLayerKinds; ++k) {
     const double n = d.prefix[d.layers][k];
     if (n <= 0) continue;
-    const LayerCost l = ComputeLayerCost(d, k, shape, c, links);
+    const LayerCost& l = t.layers.kinds[k];
     // Every term of a stage's f + b + w (plan_evaluation.cpp, StageTimesOf) that is not a layer's
     // is a non-negative addition (embedding, loss, MTP, ZeRO-3 exposure, sends).
     t.work_s += n * (l.fwd_s + l.bwd_s + l.recompute_s + l.tp_comm_s + l.cp_comm_s + l.ep_comm_s);

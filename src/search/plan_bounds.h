@@ -11,9 +11,11 @@
 #pragma once
 
 #include "cost/model_dims.h"
+#include "cost/plan_evaluation.h"
 #include "hardware/cluster.h"
 #include "hardware/collective_cost.h"
 #include "plan/parallel_plan.h"
+#include "search/plan_space.h"
 
 namespace paraplan {
 
@@ -27,7 +29,16 @@ struct PlanBoundTerms {
   // the layer kinds) and the sequence-parallel gather buffers (tp > 1), bytes.
   double act_working = 0;
   double buffer_bytes = 0;
+  // The layer costs the sums come from, reused by the plan's full evaluation (the same for every
+  // plan the terms are cached for): valid when has_layers.
+  bool has_layers = false;
+  PlanLayerCosts layers;
 };
+
+// Whether MakePlanShape (hence PlanBoundTerms and the layer costs) reads knob `knob` of the space
+// (plan_space.h). It does not read ZeRO, the DP and PP knobs, nor the schedule beyond "is it
+// DualPipe" (kScheduleVpp is false here: the caller keys that bit on its own).
+bool LayerCostKnob(SpaceKnob knob);
 
 struct PlanBounds {
   double step_s = 0;
@@ -36,6 +47,9 @@ struct PlanBounds {
 
 PlanBoundTerms ComputePlanBoundTerms(const ModelDims& dims, const Cluster& cluster,
                                      const NetworkLinks& links, const ParallelPlan& plan);
+// The same from the plan's layer costs (ComputePlanLayerCosts), which the terms keep.
+PlanBoundTerms ComputePlanBoundTerms(const ModelDims& dims, const ParallelPlan& plan,
+                                     PlanLayerCosts layers);
 
 // The bounds from the cached terms and the knobs that do not change them (zero, schedule, ...).
 PlanBounds ComputePlanBounds(const ModelDims& dims, const Cluster& cluster,

@@ -12,6 +12,7 @@
 #include "search/nothing_fits.h"
 #include "search/objective.h"
 #include "search/plan_folding.h"
+#include "search/skip_tally.h"
 
 namespace paraplan {
 
@@ -57,36 +58,105 @@ class BoundCache {
     if (cursor.shape_index() != shape_) {
       shape_ = cursor.shape_index();
       terms_.clear();
+      by_placement_.clear();
     }
     const SpaceShape& s = space.shapes()[shape_];
     int64_t key = 0;
     for (int k = kSpaceKnobs - 1; k >= 0; --k) {
-      key = key * s.radix[k] + (LayerKnob(static_cast<SpaceKnob>(k)) ? cursor.digits()[k] : 0);
+      key = key * s.radix[k] + (LayerCostKnob(static_cast<SpaceKnob>(k)) ? cursor.digits()[k] : 0);
     }
     key = 2 * key + (cursor.plan().schedule == Schedule::kDualPipe ? 1 : 0);
     auto it = terms_.find(key);
-    if (it == terms_.end()) it = terms_.emplace(key, evaluator.BoundTerms(cursor.plan())).first;
+    if (it != terms_.end()) return it->second;
+    // The communicator groups depend on the shape and the placement only: a cached entry with the
+    // same placement lends them (PlacePlan is a good part of the terms' cost).
+    const int64_t placement = cursor.digits()[static_cast<int>(SpaceKnob::kPlacement)];
+    const auto same = by_placement_.find(placement);
+    const PlanBoundTerms* groups = same == by_placement_.end() ? nullptr : same->second;
+    it = terms_.emplace(key, evaluator.BoundTerms(cursor.plan(), groups)).first;
+    if (groups == nullptr) by_placement_.emplace(placement, &it->second);
     return it->second;
   }
 
  private:
-  static bool LayerKnob(SpaceKnob k) {
-    switch (k) {
-      case SpaceKnob::kScheduleVpp:  // only DualPipe changes a layer's cost (the key's last bit)
-      case SpaceKnob::kZero:
-      case SpaceKnob::kDpCommDtype:
-      case SpaceKnob::kDpBucket:
-      case SpaceKnob::kOverlapGrad:
-      case SpaceKnob::kOverlapParam:
-      case SpaceKnob::kOverlapPp:
-      case SpaceKnob::kZero3Keep:
-        return false;
-      default:
-        return true;
-    }
-  }
   size_t shape_ = std::numeric_limits<size_t>::max();
-  std::unordered_map<int64_t, PlanBoundTerms> terms_;
+  std::unordered_map<int64_t, PlanBoundTerms> terms_;  // node-based: pointers stay valid
+  std::unordered_map<int64_t, const PlanBoundTerms*> by_placement_;
+};
+
+// A worker's cache of rule verdicts within one shape, keyed by the digits of the knobs the
+// evaluator's rules read (PlanEvaluator::RulesRead): a plan that differs from a checked one only
+// in knobs the rules never read gets the same verdict. Only speed depends on it, never a result
+// (tests/search/rule_cache_test.cpp).
+class RuleCache {
+ public:
+  explicit RuleCache(const PlanEvaluator& evaluator) {
+    for (int k = 0; k < kSpaceKnobs; ++k) read_[k] = evaluator.RulesRead(static_cast<SpaceKnob>(k));
+  }
+
+  // The rule key (skip_tally.h) of the first rule the plan breaks; null when it breaks none.
+  const std::string* FirstBroken(const PlanEvaluator& evaluator, const PlanSpace& space,
+                                 const PlanCursor& cursor) {
+    if (cursor.shape_index() != shape_) Reset(space, cursor.shape_index());
+    if (slots_.empty()) return Check(evaluator, cursor.plan(), uncached_);
+    int64_t key = 0;
+    const SpaceShape& s = space.shapes()[shape_];
+    for (int k = kSpaceKnobs - 1; k >= 0; --k) {
+      if (read_[k]) key = key * s.radix[k] + cursor.digits()[k];
+    }
+    int32_t& slot = slots_[static_cast<size_t>(key)];
+    if (slot == kUnknown) {
+      const std::string* broken = Check(evaluator, cursor.plan(), uncached_);
+      if (broken == nullptr) {
+        slot = kValid;
+      } else {
+        slot = static_cast<int32_t>(keys_.size());
+        keys_.push_back(*broken);
+      }
+    }
+    return slot == kValid ? nullptr : &keys_[static_cast<size_t>(slot)];
+  }
+
+ private:
+  static constexpr int32_t kUnknown = -2, kValid = -1;
+  static constexpr int64_t kMaxSlots = int64_t{1} << 20;  // beyond that, no caching
+
+  static const std::string* Check(const PlanEvaluator& evaluator, const ParallelPlan& plan,
+                                  std::string& out) {
+    const std::vector<std::string> broken = evaluator.Violations(plan, true);
+    if (broken.empty()) return nullptr;
+    out = RuleKey(broken.front());
+    return &out;
+  }
+
+  void Reset(const PlanSpace& space, size_t shape) {
+    shape_ = shape;
+    keys_.clear();
+    const SpaceShape& s = space.shapes()[shape];
+    int64_t n = 1;
+    for (int k = 0; k < kSpaceKnobs && n <= kMaxSlots; ++k) {
+      if (read_[k]) n *= s.radix[k];
+    }
+    if (n > kMaxSlots) {
+      slots_.clear();
+      return;
+    }
+    slots_.assign(static_cast<size_t>(n), kUnknown);
+  }
+
+  std::array<bool, kSpaceKnobs> read_{};
+  size_t shape_ = std::numeric_limits<size_t>::max();
+  std::vector<int32_t> slots_;     // per key: kUnknown, kValid or an index into keys_
+  std::vector<std::string> keys_;  // rule keys of the broken verdicts
+  std::string uncached_;
+};
+
+// A worker's caches, kept across chunks (they are per shape, and chunks of one shape follow one
+// another on a worker often enough).
+struct WorkerCaches {
+  explicit WorkerCaches(const PlanEvaluator& evaluator) : rules(evaluator) {}
+  BoundCache bounds;
+  RuleCache rules;
 };
 
 struct ScanContext {
@@ -117,12 +187,14 @@ bool CannotMatter(const ScanContext& ctx, const ParallelPlan& plan, double step_
 // point dominates its (step, memory) bounds — then it can be in neither the merged best N nor the
 // merged front, which is all the rest of the search reads.
 bool Pruned(const ScanContext& ctx, const PlanCursor& cursor, const WorkerState* before,
-            BoundCache& cache, PlanBounds& b, WorkerState& state) {
+            BoundCache& cache, PlanBounds& b, const PlanBoundTerms*& terms, WorkerState& state) {
   const ParallelPlan& plan = cursor.plan();
   try {
-    b = ctx.evaluator.Bounds(plan, cache.Get(ctx.evaluator, ctx.space, cursor));
+    terms = &cache.Get(ctx.evaluator, ctx.space, cursor);
+    b = ctx.evaluator.Bounds(plan, *terms);
   } catch (const InputError&) {
     b = PlanBounds{};
+    terms = nullptr;
     return false;  // evaluated in full, where the error is counted
   }
   if (b.memory_bytes > ctx.capacity_bytes) {
@@ -135,30 +207,50 @@ bool Pruned(const ScanContext& ctx, const PlanCursor& cursor, const WorkerState*
   return true;
 }
 
+// Asks for the step time of a plan that fits unless, pruning, its exact peak memory (far tighter
+// than its bound) with the step bound shows that it cannot matter.
+class FitGate : public StepGate {
+ public:
+  FitGate(const ScanContext& ctx, const ParallelPlan& plan, double step_bound,
+          const WorkerState* before, const WorkerState& state)
+      : ctx_(ctx), plan_(plan), step_bound_(step_bound), before_(before), state_(state) {}
+  bool NeedStep(double memory) const override {
+    if (memory > ctx_.capacity_bytes) return false;
+    return !(ctx_.prune && CannotMatter(ctx_, plan_, step_bound_, memory, before_, state_));
+  }
+
+ private:
+  const ScanContext& ctx_;
+  const ParallelPlan& plan_;
+  double step_bound_;
+  const WorkerState* before_;
+  const WorkerState& state_;
+};
+
 void ScanChunk(const ScanContext& ctx, int64_t begin, int64_t end, const WorkerState* before,
-               BoundCache& cache, WorkerState& state) {
+               WorkerCaches& caches, WorkerState& state) {
   for (PlanCursor cursor(ctx.space, begin); cursor.index() < end; cursor.Next()) {
     const ParallelPlan& plan = cursor.plan();
-    const std::vector<std::string> broken = ctx.evaluator.Violations(plan, true);
-    if (!broken.empty()) {
+    const std::string* broken = caches.rules.FirstBroken(ctx.evaluator, ctx.space, cursor);
+    if (broken != nullptr) {
       state.first_invalid = std::min(state.first_invalid, cursor.index());
-      state.skipped.Add(broken.front());
+      state.skipped.AddKey(*broken);
       continue;
     }
     PlanBounds bounds;
-    if (ctx.prune && Pruned(ctx, cursor, before, cache, bounds, state)) continue;
+    const PlanBoundTerms* terms = nullptr;
+    if (ctx.prune && Pruned(ctx, cursor, before, caches.bounds, bounds, terms, state)) continue;
     double memory = 0;
     double step = 0;
     try {  // a rule the cost model enforces that PlanViolations missed: skip, never abort
-      memory = ctx.evaluator.PeakMemoryBytes(plan);
-      // The exact peak memory is far tighter than its bound: with the step bound it often shows
-      // that the plan cannot matter before its step time is costed (pruned, not evaluated).
-      if (ctx.prune && memory <= ctx.capacity_bytes &&
-          CannotMatter(ctx, plan, bounds.step_s, memory, before, state)) {
+      const PlanCost cost =
+          ctx.evaluator.Cost(plan, terms, FitGate(ctx, plan, bounds.step_s, before, state));
+      memory = cost.memory_bytes;
+      if (memory <= ctx.capacity_bytes && !cost.stepped) {  // pruned by its exact memory
         ++state.pruned;
         continue;
       }
-      if (memory <= ctx.capacity_bytes) step = ctx.evaluator.EstimateStepSeconds(plan);
+      step = cost.step_s;
     } catch (const InputError& e) {
       ++state.evaluated;
       state.first_invalid = std::min(state.first_invalid, cursor.index());
@@ -191,7 +283,7 @@ WorkerState Scan(const ScanContext& ctx, int threads) {
   const int64_t per_round = ctx.prune ? kPruneRoundChunks : std::max<int64_t>(chunks, 1);
   const size_t keep = static_cast<size_t>(std::max(ctx.options.simulate_top, ctx.options.top_k));
   WorkerState merged(keep);
-  std::vector<BoundCache> caches(static_cast<size_t>(threads));
+  std::vector<WorkerCaches> caches(static_cast<size_t>(threads), WorkerCaches(ctx.evaluator));
   int64_t done = 0;
   for (int64_t first = 0; first < chunks; first += per_round) {
     const int64_t last = std::min(chunks, first + per_round);
@@ -200,7 +292,7 @@ WorkerState Scan(const ScanContext& ctx, int threads) {
     std::atomic<int64_t> round_done{done};
     RunOnWorkers(threads, [&](int worker) {
       WorkerState& state = states[static_cast<size_t>(worker)];
-      BoundCache& cache = caches[static_cast<size_t>(worker)];
+      WorkerCaches& cache = caches[static_cast<size_t>(worker)];
       for (int64_t chunk = next_chunk++; chunk < last; chunk = next_chunk++) {
         const int64_t begin = chunk * chunk_plans;
         const int64_t end = std::min(total, begin + chunk_plans);

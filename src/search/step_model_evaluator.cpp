@@ -1,6 +1,7 @@
 #include "search/step_model_evaluator.h"
 
 #include "core/units.h"
+#include "cost/plan_evaluation.h"
 #include "plan/plan_rules.h"
 
 namespace paraplan {
@@ -35,8 +36,49 @@ StepResult StepModelEvaluator::Simulate(const ParallelPlan& plan) const {
   return model_->Simulate(plan);
 }
 
-PlanBoundTerms StepModelEvaluator::BoundTerms(const ParallelPlan& plan) const {
-  return ComputePlanBoundTerms(dims_, model_->cluster(), links_, plan);
+PlanBoundTerms StepModelEvaluator::BoundTerms(const ParallelPlan& plan,
+                                              const PlanBoundTerms* same_groups) const {
+  const Cluster& c = model_->cluster();
+  if (same_groups != nullptr && same_groups->has_layers) {
+    return ComputePlanBoundTerms(
+        dims_, plan, ComputePlanLayerCosts(dims_, c, links_, plan, same_groups->layers.shape.groups));
+  }
+  return ComputePlanBoundTerms(dims_, plan, ComputePlanLayerCosts(dims_, c, links_, plan));
+}
+
+PlanCost StepModelEvaluator::Cost(const ParallelPlan& plan, const PlanBoundTerms* terms,
+                                  const StepGate& gate) const {
+  const Cluster& c = model_->cluster();
+  PlanEvaluation e;
+  if (terms != nullptr && terms->has_layers) {
+    EvaluatePlanLayers(dims_, c, links_, plan, terms->layers, &e);
+  } else {
+    EvaluatePlanLayers(dims_, c, links_, plan, &e);
+  }
+  PlanCost out;
+  out.memory_bytes = EvaluatePeakMemory(dims_, plan, e);
+  if (!gate.NeedStep(out.memory_bytes)) return out;
+  EvaluatePlanTimeAfterLayers(dims_, c, links_, plan, &e);
+  out.step_s = e.step_s;
+  out.stepped = true;
+  return out;
+}
+
+bool StepModelEvaluator::RulesRead(SpaceKnob knob) const {
+  switch (knob) {
+    case SpaceKnob::kRecompute:
+    case SpaceKnob::kOverlapTp:
+    case SpaceKnob::kOverlapEp:
+    case SpaceKnob::kMoeRouting:
+    case SpaceKnob::kDpCommDtype:
+    case SpaceKnob::kOverlapGrad:
+    case SpaceKnob::kOverlapParam:
+    case SpaceKnob::kOverlapPp:
+    case SpaceKnob::kZero3Keep:
+      return false;
+    default:
+      return true;
+  }
 }
 
 PlanBounds StepModelEvaluator::Bounds(const ParallelPlan& plan, const PlanBoundTerms& terms) const {
