@@ -41,11 +41,16 @@ PlanBoundTerms ComputePlanBoundTerms(const ModelDims& d, const Cluster& c,
   return ComputePlanBoundTerms(d, p, ComputePlanLayerCosts(d, c, links, p));
 }
 
+bool AnyOverlapKnob(SpaceKnob k) {
+  return LayerCostKnob(k) && k != SpaceKnob::kOverlapTp && k != SpaceKnob::kOverlapEp;
+}
+
 PlanBoundTerms ComputePlanBoundTerms(const ModelDims& d, const ParallelPlan& p,
-                                     PlanLayerCosts layers) {
+                                     PlanLayerCosts layers, bool any_overlap) {
   PlanBoundTerms t;
   t.layers = std::move(layers);
   t.has_layers = true;
+  t.any_overlap = any_overlap;
   const PlanShape& shape = t.layers.shape;
   bool negative_act = false;
   for (int k = 0; k < kLayerKinds; ++k) {
@@ -54,7 +59,9 @@ PlanBoundTerms ComputePlanBoundTerms(const ModelDims& d, const ParallelPlan& p,
     const LayerCost& l = t.layers.kinds[k];
     // Every term of a stage's f + b + w (plan_evaluation.cpp, StageTimesOf) that is not a layer's
     // is a non-negative addition (embedding, loss, MTP, ZeRO-3 exposure, sends).
-    t.work_s += n * (l.fwd_s + l.bwd_s + l.recompute_s + l.tp_comm_s + l.cp_comm_s + l.ep_comm_s);
+    t.work_s += any_overlap
+                    ? n * (l.fwd_s + l.bwd_s + l.recompute_s + l.cp_comm_s)
+                    : n * (l.fwd_s + l.bwd_s + l.recompute_s + l.tp_comm_s + l.cp_comm_s + l.ep_comm_s);
     if (l.act_bytes < 0) negative_act = true;
     t.act_bytes += n * l.act_bytes;
     t.dense_params += n * l.params_local;

@@ -29,8 +29,12 @@ struct PlanBoundTerms {
   // the layer kinds) and the sequence-parallel gather buffers (tp > 1), bytes.
   double act_working = 0;
   double buffer_bytes = 0;
+  // any_overlap: work_s leaves out the exposed TP and EP communication (non-negative), the only
+  // terms that overlap_tp_comm, overlap_ep_comm and DualPipe change (layer_cost.cpp,
+  // Communication), so these terms bound every plan that differs only in those three.
+  bool any_overlap = false;
   // The layer costs the sums come from, reused by the plan's full evaluation (the same for every
-  // plan the terms are cached for): valid when has_layers.
+  // plan the terms are cached for, unless any_overlap): valid when has_layers.
   bool has_layers = false;
   PlanLayerCosts layers;
 };
@@ -39,6 +43,8 @@ struct PlanBoundTerms {
 // (plan_space.h). It does not read ZeRO, the DP and PP knobs, nor the schedule beyond "is it
 // DualPipe" (kScheduleVpp is false here: the caller keys that bit on its own).
 bool LayerCostKnob(SpaceKnob knob);
+// The knobs any-overlap terms depend on: LayerCostKnob but neither overlap switch (nor DualPipe).
+bool AnyOverlapKnob(SpaceKnob knob);
 
 struct PlanBounds {
   double step_s = 0;
@@ -49,7 +55,7 @@ PlanBoundTerms ComputePlanBoundTerms(const ModelDims& dims, const Cluster& clust
                                      const NetworkLinks& links, const ParallelPlan& plan);
 // The same from the plan's layer costs (ComputePlanLayerCosts), which the terms keep.
 PlanBoundTerms ComputePlanBoundTerms(const ModelDims& dims, const ParallelPlan& plan,
-                                     PlanLayerCosts layers);
+                                     PlanLayerCosts layers, bool any_overlap = false);
 
 // The bounds from the cached terms and the knobs that do not change them (zero, schedule, ...).
 PlanBounds ComputePlanBounds(const ModelDims& dims, const Cluster& cluster,

@@ -3,6 +3,7 @@
 // Every method is called from many threads at once and must be thread-safe.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,14 @@ class StepGate {
 
  protected:
   ~StepGate() = default;
+};
+
+// Work an evaluator keeps between Cost calls on plans that share their (exact) bound terms and
+// vpp — StepModelEvaluator: the layers per stage. The search owns one per (terms, vpp) and never
+// looks inside.
+class CostMemo {
+ public:
+  virtual ~CostMemo() = default;
 };
 
 // What PlanEvaluator::Cost returns: the peak memory, and the step time when it was asked for.
@@ -55,11 +64,15 @@ class PlanEvaluator {
   // evaluated in full).
   virtual bool HasBounds() const { return false; }
   // `same_groups`, when not null, holds the terms of a plan with the same tp, cp, dp, pp, ep, etp
-  // and placement (its communicator groups can be reused).
+  // and placement (its communicator groups can be reused). `any_overlap`: terms that also bound
+  // every plan differing from `plan` only in overlap_tp_comm, overlap_ep_comm and whether the
+  // schedule is DualPipe (plan_bounds.h), looser; their layers are not the plan's.
   virtual PlanBoundTerms BoundTerms(const ParallelPlan& plan,
-                                    const PlanBoundTerms* same_groups = nullptr) const {
+                                    const PlanBoundTerms* same_groups = nullptr,
+                                    bool any_overlap = false) const {
     (void)plan;
     (void)same_groups;
+    (void)any_overlap;
     return {};
   }
   virtual PlanBounds Bounds(const ParallelPlan& plan, const PlanBoundTerms& terms) const {
@@ -70,11 +83,13 @@ class PlanEvaluator {
 
   // PeakMemoryBytes, then EstimateStepSeconds when gate.NeedStep(memory) — the same numbers, bit
   // for bit; an evaluator may share work between the two. `terms`, when not null, are BoundTerms
-  // of this plan (or of one the search caches them for). Only asked about valid plans; may throw
-  // InputError.
+  // of this plan (or of one the search caches them for). `memo`, when not null, is the memo of
+  // every plan with these terms and this vpp (empty at first; the evaluator may fill it). Only
+  // asked about valid plans; may throw InputError.
   virtual PlanCost Cost(const ParallelPlan& plan, const PlanBoundTerms* terms,
-                        const StepGate& gate) const {
+                        const StepGate& gate, std::unique_ptr<CostMemo>* memo = nullptr) const {
     (void)terms;
+    (void)memo;
     PlanCost c;
     c.memory_bytes = PeakMemoryBytes(plan);
     if (gate.NeedStep(c.memory_bytes)) {

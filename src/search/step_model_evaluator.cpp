@@ -37,29 +37,52 @@ StepResult StepModelEvaluator::Simulate(const ParallelPlan& plan) const {
 }
 
 PlanBoundTerms StepModelEvaluator::BoundTerms(const ParallelPlan& plan,
-                                              const PlanBoundTerms* same_groups) const {
+                                              const PlanBoundTerms* same_groups,
+                                              bool any_overlap) const {
   const Cluster& c = model_->cluster();
   if (same_groups != nullptr && same_groups->has_layers) {
     return ComputePlanBoundTerms(
-        dims_, plan, ComputePlanLayerCosts(dims_, c, links_, plan, same_groups->layers.shape.groups));
+        dims_, plan, ComputePlanLayerCosts(dims_, c, links_, plan, same_groups->layers.shape.groups),
+        any_overlap);
   }
-  return ComputePlanBoundTerms(dims_, plan, ComputePlanLayerCosts(dims_, c, links_, plan));
+  return ComputePlanBoundTerms(dims_, plan, ComputePlanLayerCosts(dims_, c, links_, plan),
+                               any_overlap);
 }
 
+namespace {
+
+// The layers of an evaluation (EvaluatePlanLayers): they depend on the exact bound terms' knobs
+// and vpp only, and neither EvaluatePeakMemory nor EvaluatePlanTimeAfterLayers changes them
+// (the latter only writes the stage times and what follows from them).
+struct LayersMemo : CostMemo {
+  PlanEvaluation eval;
+};
+
+}  // namespace
+
 PlanCost StepModelEvaluator::Cost(const ParallelPlan& plan, const PlanBoundTerms* terms,
-                                  const StepGate& gate) const {
+                                  const StepGate& gate, std::unique_ptr<CostMemo>* memo) const {
   const Cluster& c = model_->cluster();
-  PlanEvaluation e;
-  if (terms != nullptr && terms->has_layers) {
-    EvaluatePlanLayers(dims_, c, links_, plan, terms->layers, &e);
+  const bool cached = terms != nullptr && terms->has_layers && !terms->any_overlap;
+  PlanEvaluation local;
+  PlanEvaluation* e = &local;
+  if (cached && memo != nullptr && *memo != nullptr) {
+    e = &static_cast<LayersMemo*>(memo->get())->eval;
+  } else if (cached && memo != nullptr) {
+    auto fresh = std::unique_ptr<LayersMemo>(new LayersMemo);  // default-init: no zeroing
+    EvaluatePlanLayers(dims_, c, links_, plan, terms->layers, &fresh->eval);
+    e = &fresh->eval;
+    *memo = std::move(fresh);  // only once filled: a plan that throws leaves no memo
+  } else if (cached) {
+    EvaluatePlanLayers(dims_, c, links_, plan, terms->layers, e);
   } else {
-    EvaluatePlanLayers(dims_, c, links_, plan, &e);
+    EvaluatePlanLayers(dims_, c, links_, plan, e);
   }
   PlanCost out;
-  out.memory_bytes = EvaluatePeakMemory(dims_, plan, e);
+  out.memory_bytes = EvaluatePeakMemory(dims_, plan, *e);
   if (!gate.NeedStep(out.memory_bytes)) return out;
-  EvaluatePlanTimeAfterLayers(dims_, c, links_, plan, &e);
-  out.step_s = e.step_s;
+  EvaluatePlanTimeAfterLayers(dims_, c, links_, plan, e);
+  out.step_s = e->step_s;
   out.stepped = true;
   return out;
 }
