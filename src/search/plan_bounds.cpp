@@ -1,6 +1,7 @@
 #include "search/plan_bounds.h"
 
 #include <algorithm>
+#include <array>
 #include <utility>
 
 #include "cost/layer_cost.h"
@@ -17,6 +18,39 @@ double D(int64_t v) {
 // Sums in another order than the cost model's may round differently: the bounds give up a
 // relative 1e-9 so that they stay below the exact values.
 constexpr double kRoundingSlack = 1.0 - 1e-9;
+
+// Over the stages of a pipeline: the sum of 1 / MicroBatchesHeld and its largest value.
+struct HeldProfile {
+  double inv_sum = 0;
+  double max = 0;
+  double last = 0;  // the last stage's
+};
+
+HeldProfile HeldProfileOf(const ParallelPlan& p) {
+  // A pure function of (schedule, pp, vpp, micro-batches), asked for millions of times with a few
+  // hundred distinct keys: a direct-mapped memo per thread.
+  struct Entry {
+    int64_t pp = -1, vpp = 0, m = 0;
+    Schedule schedule = Schedule::k1F1B;
+    HeldProfile profile;
+  };
+  constexpr size_t kEntries = 1024;
+  thread_local std::array<Entry, kEntries> memo{};
+  const int64_t m = p.MicroBatches();
+  const auto h = static_cast<size_t>(p.pp * 1000003 + p.vpp * 10007 + m * 101 +
+                                     static_cast<int64_t>(p.schedule));
+  Entry& e = memo[h % kEntries];
+  if (e.pp == p.pp && e.vpp == p.vpp && e.m == m && e.schedule == p.schedule) return e.profile;
+  HeldProfile out;
+  for (int64_t s = 0; s < p.pp; ++s) {
+    const double held = MicroBatchesHeld(p, s);
+    out.inv_sum += 1.0 / held;
+    out.max = std::max(out.max, held);
+    out.last = held;
+  }
+  e = Entry{p.pp, p.vpp, m, p.schedule, out};
+  return out;
+}
 
 }  // namespace
 
@@ -73,6 +107,8 @@ PlanBoundTerms ComputePlanBoundTerms(const ModelDims& d, const ParallelPlan& p,
   // plan_evaluation.cpp StageMemoryInputOf: every stage's buffers start at the SP / TP gather
   // outputs; what ZeRO and DP buckets add is non-negative.
   t.buffer_bytes = shape.tp > 1 ? 2 * 2.0 * shape.tokens * d.hidden : 0;
+  // StageMemoryInputOf: the last stage holds them (the MTP stage more), with fragmentation.
+  t.logits_bytes = shape.tokens * (d.vocab / shape.tp) * (2.0 + 4.0 * 2.0);
   return t;
 }
 
@@ -129,8 +165,24 @@ PlanBounds ComputePlanBounds(const ModelDims& d, const Cluster& c, const Paralle
   const double copies = p.schedule == Schedule::kDualPipe && p.pp % 2 == 0 ? 2.0 : 1.0;
   const double acts = std::max(held, 0.0) * t.act_bytes * (1 + kFragmentation);
   const double every_stage = (std::max(t.act_working, 0.0) + t.buffer_bytes) * (1 + kFragmentation);
-  const double memory =
-      (copies * std::max(states, 0.0) + acts) / pp + every_stage + kRuntimeReserveBytes;
+  // The last stage's logits: on one stage, or on two DualPipe ranks (0 and pp-1 both hold it).
+  const double logits = copies * std::max(t.logits_bytes, 0.0) * (1 + kFragmentation);
+  double memory = (copies * std::max(states, 0.0) + acts + logits) / pp + every_stage +
+                  kRuntimeReserveBytes;
+  // The peak is also at least any weighted mean of the stages: weighting stage s by
+  // 1 / held(s) / H, H = Σ 1 / held(s), its activations sum to all of them over H, and its
+  // states count at least 1 / (max held · H) of theirs. Far tighter where the first stage holds
+  // many more micro-batches than the last (1F1B, interleaved); DualPipe holds the same on every
+  // rank, where it equals the mean.
+  if (p.schedule != Schedule::kDualPipe && p.pp > 1 && t.act_bytes > 0) {
+    const HeldProfile h = HeldProfileOf(p);
+    if (h.inv_sum > 0 && h.max > 0 && h.last > 0) {
+      const double weighted = std::max(states, 0.0) / (h.max * h.inv_sum) +
+                              t.act_bytes * (1 + kFragmentation) / h.inv_sum +
+                              logits / (h.last * h.inv_sum) + every_stage + kRuntimeReserveBytes;
+      memory = std::max(memory, weighted);
+    }
+  }
   b.memory_bytes = std::max(0.0, memory * kRoundingSlack);
   return b;
 }

@@ -3,9 +3,11 @@
 // (MakePlanShape, ComputeLayerCost, MicroBatchesHeld, the memory constants) and never exceed what
 // StepModel::EstimateStepSeconds / PeakMemoryBytes return for the same plan:
 //   step ≥ overhead + m · Σ_k N_k · (layer k's fwd + bwd + recompute + exposed TP/CP/EP) / pp
-//   peak ≥ the mean over ranks of (weights + grads + optimizer + held activations) + what every
-//          stage holds (working set, SP buffers, with fragmentation) + reserve; a DualPipe rank
-//          holds two stages' weights, grads and optimizer state
+//   peak ≥ the mean over ranks of (weights + grads + optimizer + held activations + the last
+//          stage's logits) + what every stage holds (working set, SP buffers, with
+//          fragmentation) + reserve; a DualPipe rank holds two stages' weights, grads and
+//          optimizer state; and outside DualPipe also ≥ the mean weighted by 1 / held
+//          micro-batches (the first stage of a 1F1B pipeline holds pp of them, the last one)
 // The expensive part, the per-layer sums (PlanBoundTerms), depends only on the knobs that
 // MakePlanShape reads, so the search caches it across ZeRO levels, schedules and DP knobs.
 #pragma once
@@ -29,6 +31,8 @@ struct PlanBoundTerms {
   // the layer kinds) and the sequence-parallel gather buffers (tp > 1), bytes.
   double act_working = 0;
   double buffer_bytes = 0;
+  // The last stage's logits (bf16, fp32 for the loss, their gradient), one micro-batch, bytes.
+  double logits_bytes = 0;
   // any_overlap: work_s leaves out the exposed TP and EP communication (non-negative), the only
   // terms that overlap_tp_comm, overlap_ep_comm and DualPipe change (layer_cost.cpp,
   // Communication), so these terms bound every plan that differs only in those three.

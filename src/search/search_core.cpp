@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cstdio>
 #include <chrono>
 #include <limits>
 #include <unordered_map>
@@ -16,7 +15,6 @@
 #include "search/skip_tally.h"
 
 namespace paraplan {
-std::atomic<int64_t> g_terms{0}, g_cost{0}, g_step{0}, g_rules{0}, g_shapes{0};
 namespace {
 
 // More than the report shows: plans that differ only in time knobs (overlap, schedule) share a
@@ -139,7 +137,6 @@ class BoundCache {
     const int64_t placement = cursor.digits()[static_cast<int>(SpaceKnob::kPlacement)];
     const auto same = groups_.find(placement);
     const PlanBoundTerms* groups = same == groups_.end() ? nullptr : &loose_[same->second];
-    ++g_terms;
     PlanBoundTerms terms = evaluator.BoundTerms(cursor.plan(), groups, any_overlap);
     slot = static_cast<int32_t>(store.size());
     store.push_back(std::move(terms));
@@ -179,7 +176,6 @@ class RuleCache {
     }
     int32_t& slot = slots_[static_cast<size_t>(key)];
     if (slot == kUnknown) {
-      ++g_rules;
       const std::string* broken = Check(evaluator, cursor.plan(), uncached_);
       if (broken == nullptr) {
         slot = kValid;
@@ -204,7 +200,6 @@ class RuleCache {
   }
 
   void Reset(const PlanSpace& space, size_t shape) {
-    ++g_shapes;
     shape_ = shape;
     keys_.clear();
     const SpaceShape& s = space.shapes()[shape];
@@ -337,7 +332,6 @@ void ScanChunk(const ScanContext& ctx, int64_t begin, int64_t end, const WorkerS
       std::unique_ptr<CostMemo>* memo = terms != nullptr ? caches.bounds.Memo(plan) : nullptr;
       const PlanCost cost =
           ctx.evaluator.Cost(plan, terms, FitGate(ctx, plan, bounds.step_s, before, state), memo);
-      ++g_cost; g_step += cost.stepped;
       memory = cost.memory_bytes;
       if (memory <= ctx.capacity_bytes && !cost.stepped) {  // pruned by its exact memory
         ++state.pruned;
@@ -556,7 +550,6 @@ SearchResult SearchSpace(const PlanSpace& space, const PlanEvaluator& evaluator,
   }
   result.skipped = merged.skipped.Sorted();
   result.skipped_total = merged.skipped.Total();
-  fprintf(stderr, "terms %ld cost %ld step %ld rules %ld shapes %ld of %zu\n", g_terms.load(), g_cost.load(), g_step.load(), g_rules.load(), g_shapes.load(), space.shapes().size());
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;
 }
