@@ -191,30 +191,53 @@ PlanLayerCosts ComputePlanLayerCosts(const ModelDims& d, const Cluster& c,
   return ComputePlanLayerCosts(d, c, links, p, PlacePlan(p, c));
 }
 
+namespace {
+
+// The shape and one layer of each kind the model has (its MTP kind included), in place.
+void FillLayerCosts(const ModelDims& d, const Cluster& c, const NetworkLinks& links,
+                    const ParallelPlan& p, const PlanPlacement& groups, PlanShape& shape,
+                    std::array<LayerCost, kLayerKinds>& kinds,
+                    std::array<bool, kLayerKinds>& present) {
+  shape = MakePlanShape(d, p, groups);
+  for (int k = 0; k < kLayerKinds; ++k) {
+    present[k] = d.prefix[d.layers][k] > 0;
+    const bool mtp = d.mtp_layers > 0 && k == d.mtp_kind;
+    kinds[k] = present[k] || mtp ? ComputeLayerCost(d, k, shape, c, links) : LayerCost{};
+  }
+}
+
+// EvaluatePlanLayers after the shape and the layer costs.
+void LayoutStages(const ModelDims& d, const Cluster& c, const NetworkLinks& links,
+                  const ParallelPlan& p, PlanEvaluation& e);
+
+}  // namespace
+
 PlanLayerCosts ComputePlanLayerCosts(const ModelDims& d, const Cluster& c,
                                      const NetworkLinks& links, const ParallelPlan& p,
                                      const PlanPlacement& groups) {
   PlanLayerCosts l;
-  l.shape = MakePlanShape(d, p, groups);
-  for (int k = 0; k < kLayerKinds; ++k) {
-    l.present[k] = d.prefix[d.layers][k] > 0;
-    const bool mtp = d.mtp_layers > 0 && k == d.mtp_kind;
-    l.kinds[k] = l.present[k] || mtp ? ComputeLayerCost(d, k, l.shape, c, links) : LayerCost{};
-  }
+  FillLayerCosts(d, c, links, p, groups, l.shape, l.kinds, l.present);
   return l;
 }
 
 void EvaluatePlanLayers(const ModelDims& d, const Cluster& c, const NetworkLinks& links,
                         const ParallelPlan& p, PlanEvaluation* out) {
-  EvaluatePlanLayers(d, c, links, p, ComputePlanLayerCosts(d, c, links, p), out);
+  FillLayerCosts(d, c, links, p, PlacePlan(p, c), out->shape, out->kinds, out->present);
+  LayoutStages(d, c, links, p, *out);
 }
 
 void EvaluatePlanLayers(const ModelDims& d, const Cluster& c, const NetworkLinks& links,
                         const ParallelPlan& p, const PlanLayerCosts& layers, PlanEvaluation* out) {
-  PlanEvaluation& e = *out;
-  e.shape = layers.shape;
-  e.kinds = layers.kinds;
-  e.present = layers.present;
+  out->shape = layers.shape;
+  out->kinds = layers.kinds;
+  out->present = layers.present;
+  LayoutStages(d, c, links, p, *out);
+}
+
+namespace {
+
+void LayoutStages(const ModelDims& d, const Cluster& c, const NetworkLinks& links,
+                  const ParallelPlan& p, PlanEvaluation& e) {
   e.micro_batches = std::max<int64_t>(p.MicroBatches(), 1);
   e.mtp_chunk = d.mtp_layers > 0 ? MtpVirtualStage(p) : -1;
   EdgeCosts(d, c, links, p, e);
@@ -227,8 +250,6 @@ void EvaluatePlanLayers(const ModelDims& d, const Cluster& c, const NetworkLinks
     begin += e.layers[s];
   }
 }
-
-namespace {
 
 // What a stage's costs depend on: its layers of each kind and whether it holds the embedding
 // (first stage) or the output layer (last stage). Stages with equal keys cost the same.
