@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <utility>
 
 #include "cost/layer_cost.h"
@@ -19,40 +20,45 @@ double D(int64_t v) {
 // relative 1e-9 so that they stay below the exact values.
 constexpr double kRoundingSlack = 1.0 - 1e-9;
 
-// Over the stages of a pipeline: the sum of 1 / MicroBatchesHeld and its largest value.
-struct HeldProfile {
-  double inv_sum = 0;
-  double max = 0;
-  double last = 0;  // the last stage's
-};
-
-HeldProfile HeldProfileOf(const ParallelPlan& p) {
-  // A pure function of (schedule, pp, vpp, micro-batches), asked for millions of times with a few
-  // hundred distinct keys: a direct-mapped memo per thread.
-  struct Entry {
-    int64_t pp = -1, vpp = 0, m = 0;
-    Schedule schedule = Schedule::k1F1B;
-    HeldProfile profile;
-  };
-  constexpr size_t kEntries = 1024;
-  thread_local std::array<Entry, kEntries> memo{};
-  const int64_t m = p.MicroBatches();
-  const auto h = static_cast<size_t>(p.pp * 1000003 + p.vpp * 10007 + m * 101 +
-                                     static_cast<int64_t>(p.schedule));
-  Entry& e = memo[h % kEntries];
-  if (e.pp == p.pp && e.vpp == p.vpp && e.m == m && e.schedule == p.schedule) return e.profile;
-  HeldProfile out;
-  for (int64_t s = 0; s < p.pp; ++s) {
-    const double held = MicroBatchesHeld(p, s);
-    out.inv_sum += 1.0 / held;
-    out.max = std::max(out.max, held);
-    out.last = held;
-  }
-  e = Entry{p.pp, p.vpp, m, p.schedule, out};
-  return out;
+// H_n = 1 + 1/2 + ... + 1/n.
+double Harmonic(int64_t n) {
+  constexpr int64_t kTable = 4096;
+  static const std::array<double, kTable + 1> table = [] {
+    std::array<double, kTable + 1> h{};
+    for (int64_t i = 1; i <= kTable; ++i) h[i] = h[i - 1] + 1.0 / D(i);
+    return h;
+  }();
+  if (n <= kTable) return table[static_cast<size_t>(std::max<int64_t>(n, 0))];
+  double h = table[kTable];
+  for (int64_t i = kTable + 1; i <= n; ++i) h += 1.0 / D(i);
+  return h;
 }
 
 }  // namespace
+
+// MicroBatchesHeld(p, s) in closed form: min(a f, m) for a = pp - s in 1..pp, with f = 1 (1F1B,
+// zero-bubble) or 1 + (pp - 1)/(pp vpp) (interleaved); m for GPipe. The sum of 1/min(a f, m) is
+// H_A / f over the A stages below m, and 1/m for each other one. (Rounding differs from a sum over
+// the stages by far less than the bounds' slack.)
+HeldProfile MicroBatchesHeldProfile(const ParallelPlan& p) {
+  const double m = D(std::max<int64_t>(p.MicroBatches(), 1));
+  const double pp = D(p.pp);
+  HeldProfile out;
+  if (p.schedule == Schedule::kGpipe) {
+    out.inv_sum = pp / m;
+    out.max = out.last = m;
+    return out;
+  }
+  double f = 1.0;
+  if (p.schedule == Schedule::kInterleaved) {
+    f = 1.0 + (pp - 1.0) / (pp * D(std::max<int64_t>(p.vpp, 1)));
+  }
+  const auto below = std::min<int64_t>(p.pp, static_cast<int64_t>(std::floor(m / f)));
+  out.inv_sum = Harmonic(below) / f + D(p.pp - below) / m;
+  out.max = std::min(pp * f, m);
+  out.last = std::min(f, m);
+  return out;
+}
 
 bool LayerCostKnob(SpaceKnob k) {
   switch (k) {
@@ -175,7 +181,7 @@ PlanBounds ComputePlanBounds(const ModelDims& d, const Cluster& c, const Paralle
   // many more micro-batches than the last (1F1B, interleaved); DualPipe holds the same on every
   // rank, where it equals the mean.
   if (p.schedule != Schedule::kDualPipe && p.pp > 1 && t.act_bytes > 0) {
-    const HeldProfile h = HeldProfileOf(p);
+    const HeldProfile h = MicroBatchesHeldProfile(p);
     if (h.inv_sum > 0 && h.max > 0 && h.last > 0) {
       const double weighted = std::max(states, 0.0) / (h.max * h.inv_sum) +
                               t.act_bytes * (1 + kFragmentation) / h.inv_sum +

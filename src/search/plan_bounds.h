@@ -50,6 +50,15 @@ bool LayerCostKnob(SpaceKnob knob);
 // The knobs any-overlap terms depend on: LayerCostKnob but neither overlap switch (nor DualPipe).
 bool AnyOverlapKnob(SpaceKnob knob);
 
+// Over the stages of a pipeline (not DualPipe): the sum of 1 / MicroBatchesHeld(plan, s), its
+// largest value and the last stage's, in closed form (tested against the sum over the stages).
+struct HeldProfile {
+  double inv_sum = 0;
+  double max = 0;
+  double last = 0;
+};
+HeldProfile MicroBatchesHeldProfile(const ParallelPlan& plan);
+
 struct PlanBounds {
   double step_s = 0;
   double memory_bytes = 0;

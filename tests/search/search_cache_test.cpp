@@ -10,6 +10,7 @@
 
 #include "../cost/test_specs.h"
 #include "config/resolve.h"
+#include "cost/memory_model.h"
 #include "evaluate/step_model.h"
 #include "plan/plan_string.h"
 #include "search/plan_space.h"
@@ -139,4 +140,40 @@ TEST_CASE("cached layer costs give the plan's own memory and step time", "[searc
   ModelSpec uneven = test::Llama3_70B();
   uneven.layers = 126;
   CheckCachedCosts(uneven, test::DgxH100(), 128, "global_batch=256", 3);
+}
+
+TEST_CASE("the held micro-batch profile in closed form equals the sum over the stages",
+          "[search][prune]") {
+  int64_t checked = 0;
+  for (Schedule schedule :
+       {Schedule::kGpipe, Schedule::k1F1B, Schedule::kInterleaved, Schedule::kZeroBubble}) {
+    for (int64_t pp : {2, 3, 4, 7, 8, 16, 61, 64}) {
+      for (int64_t vpp : {1, 2, 3, 8}) {
+        if (vpp > 1 && schedule != Schedule::kInterleaved) continue;
+        for (int64_t m : {1, 2, 3, 5, 8, 15, 16, 17, 63, 64, 65, 128, 1000}) {
+          ParallelPlan p;
+          p.pp = pp;
+          p.vpp = vpp;
+          p.schedule = schedule;
+          p.dp = 1;
+          p.micro_batch = 1;
+          p.global_batch = m;
+          double inv_sum = 0, max = 0, last = 0;
+          for (int64_t s = 0; s < pp; ++s) {
+            const double held = MicroBatchesHeld(p, s);
+            inv_sum += 1.0 / held;
+            max = std::max(max, held);
+            last = held;
+          }
+          const HeldProfile h = MicroBatchesHeldProfile(p);
+          INFO(ToString(schedule) << " pp=" << pp << " vpp=" << vpp << " m=" << m);
+          CHECK(h.inv_sum == Approx(inv_sum).epsilon(1e-12));
+          CHECK(h.max == max);
+          CHECK(h.last == last);
+          ++checked;
+        }
+      }
+    }
+  }
+  CHECK(checked > 100);
 }
