@@ -47,6 +47,36 @@ struct WorkerState {
   }
 };
 
+// A mixed-radix key over some of a shape's knobs: the digits of the knobs it reads, the others
+// ignored. Only knobs with more than one value take part, so a key costs a few multiply-adds.
+class KnobKey {
+ public:
+  // Returns the number of distinct keys.
+  template <typename Reads>
+  int64_t Reset(const SpaceShape& s, Reads reads) {
+    terms_ = 0;
+    int64_t n = 1;
+    for (int k = 0; k < kSpaceKnobs; ++k) {
+      if (!reads(static_cast<SpaceKnob>(k)) || s.radix[k] <= 1) continue;
+      knob_[terms_] = k;
+      mult_[terms_] = n;
+      ++terms_;
+      n *= s.radix[k];
+    }
+    return n;
+  }
+  int64_t Of(const PlanCursor& cursor) const {
+    int64_t key = 0;
+    for (int i = 0; i < terms_; ++i) key += cursor.digits()[knob_[i]] * mult_[i];
+    return key;
+  }
+
+ private:
+  int terms_ = 0;
+  std::array<int, kSpaceKnobs> knob_{};
+  std::array<int64_t, kSpaceKnobs> mult_{};
+};
+
 // A worker's cache of PlanBoundTerms within one shape, at two levels, each keyed by the digits of
 // the knobs its terms depend on: exact terms by the knobs MakePlanShape reads (LayerCostKnob and
 // whether the schedule is DualPipe; not zero, the DP and PP knobs), any-overlap terms by those
@@ -58,16 +88,13 @@ class BoundCache {
   const PlanBoundTerms& Loose(const PlanEvaluator& evaluator, const PlanSpace& space,
                               const PlanCursor& cursor) {
     Enter(space, cursor.shape_index());
-    int64_t key = 0;
-    for (int k = 0; k < kSpaceKnobs; ++k) key += cursor.digits()[k] * loose_mult_[k];
-    return Find(evaluator, cursor, loose_slots_, loose_, key, true);
+    return Find(evaluator, cursor, loose_slots_, loose_, loose_key_.Of(cursor), true);
   }
   const PlanBoundTerms& Exact(const PlanEvaluator& evaluator, const PlanSpace& space,
                               const PlanCursor& cursor) {
     Enter(space, cursor.shape_index());
-    int64_t key = 0;
-    for (int k = 0; k < kSpaceKnobs; ++k) key += cursor.digits()[k] * exact_mult_[k];
-    key = 2 * key + (cursor.plan().schedule == Schedule::kDualPipe ? 1 : 0);
+    const int64_t key =
+        2 * exact_key_.Of(cursor) + (cursor.plan().schedule == Schedule::kDualPipe ? 1 : 0);
     const PlanBoundTerms& terms = Find(evaluator, cursor, exact_slots_, exact_, key, false);
     exact_at_ = static_cast<size_t>(exact_slots_.At(key));
     return terms;
@@ -89,14 +116,8 @@ class BoundCache {
     if (shape == shape_) return;
     shape_ = shape;
     const SpaceShape& s = space.shapes()[shape];
-    int64_t loose = 1, exact = 1;
-    for (int k = 0; k < kSpaceKnobs; ++k) {
-      const auto knob = static_cast<SpaceKnob>(k);
-      loose_mult_[k] = AnyOverlapKnob(knob) ? loose : 0;
-      loose *= AnyOverlapKnob(knob) ? s.radix[k] : 1;
-      exact_mult_[k] = LayerCostKnob(knob) ? exact : 0;
-      exact *= LayerCostKnob(knob) ? s.radix[k] : 1;
-    }
+    const int64_t loose = loose_key_.Reset(s, AnyOverlapKnob);
+    const int64_t exact = exact_key_.Reset(s, LayerCostKnob);
     loose_slots_.Reset(loose);
     exact_slots_.Reset(2 * exact);
     loose_.clear();
@@ -145,7 +166,7 @@ class BoundCache {
   }
 
   size_t shape_ = std::numeric_limits<size_t>::max();
-  std::array<int64_t, kSpaceKnobs> loose_mult_{}, exact_mult_{};
+  KnobKey loose_key_, exact_key_;
   Slots loose_slots_, exact_slots_;
   std::vector<PlanBoundTerms> loose_, exact_;
   std::unordered_map<int64_t, size_t> groups_;  // placement digit -> index into loose_
@@ -169,12 +190,7 @@ class RuleCache {
                                  const PlanCursor& cursor) {
     if (cursor.shape_index() != shape_) Reset(space, cursor.shape_index());
     if (slots_.empty()) return Check(evaluator, cursor.plan(), uncached_);
-    int64_t key = 0;
-    const SpaceShape& s = space.shapes()[shape_];
-    for (int k = kSpaceKnobs - 1; k >= 0; --k) {
-      if (read_[k]) key = key * s.radix[k] + cursor.digits()[k];
-    }
-    int32_t& slot = slots_[static_cast<size_t>(key)];
+    int32_t& slot = slots_[static_cast<size_t>(key_.Of(cursor))];
     if (slot == kUnknown) {
       const std::string* broken = Check(evaluator, cursor.plan(), uncached_);
       if (broken == nullptr) {
@@ -202,11 +218,8 @@ class RuleCache {
   void Reset(const PlanSpace& space, size_t shape) {
     shape_ = shape;
     keys_.clear();
-    const SpaceShape& s = space.shapes()[shape];
-    int64_t n = 1;
-    for (int k = 0; k < kSpaceKnobs && n <= kMaxSlots; ++k) {
-      if (read_[k]) n *= s.radix[k];
-    }
+    const int64_t n =
+        key_.Reset(space.shapes()[shape], [this](SpaceKnob k) { return read_[static_cast<int>(k)]; });
     if (n > kMaxSlots) {
       slots_.clear();
       return;
@@ -215,6 +228,7 @@ class RuleCache {
   }
 
   std::array<bool, kSpaceKnobs> read_{};
+  KnobKey key_;
   size_t shape_ = std::numeric_limits<size_t>::max();
   std::vector<int32_t> slots_;     // per key: kUnknown, kValid or an index into keys_
   std::vector<std::string> keys_;  // rule keys of the broken verdicts
