@@ -90,6 +90,21 @@ class BoundCache {
     Enter(space, cursor.shape_index());
     return Find(evaluator, cursor, loose_slots_, loose_, loose_key_.Of(cursor), true);
   }
+  // Bounds(plan, Loose(...)): the same for plans that differ only in the overlap switches (the
+  // any-overlap terms do not depend on them, nor do the bounds' other inputs), so kept per key
+  // of the other knobs.
+  PlanBounds LooseBounds(const PlanEvaluator& evaluator, const PlanSpace& space,
+                         const PlanCursor& cursor) {
+    Enter(space, cursor.shape_index());
+    if (bounds_.empty()) return evaluator.Bounds(cursor.plan(), Loose(evaluator, space, cursor));
+    Bounded& slot = bounds_[static_cast<size_t>(bounds_key_.Of(cursor))];
+    if (!slot.known) {
+      slot.bounds = evaluator.Bounds(cursor.plan(), Loose(evaluator, space, cursor));
+      slot.known = true;
+    }
+    return slot.bounds;
+  }
+
   const PlanBoundTerms& Exact(const PlanEvaluator& evaluator, const PlanSpace& space,
                               const PlanCursor& cursor) {
     Enter(space, cursor.shape_index());
@@ -118,6 +133,15 @@ class BoundCache {
     const SpaceShape& s = space.shapes()[shape];
     const int64_t loose = loose_key_.Reset(s, AnyOverlapKnob);
     const int64_t exact = exact_key_.Reset(s, LayerCostKnob);
+    const int64_t classes = bounds_key_.Reset(s, [](SpaceKnob k) {
+      return k != SpaceKnob::kOverlapTp && k != SpaceKnob::kOverlapEp;
+    });
+    // Worth it only when the overlap switches take more than one value.
+    if (classes < s.count && classes <= kMaxBounds) {
+      bounds_.assign(static_cast<size_t>(classes), Bounded{});
+    } else {
+      bounds_.clear();
+    }
     loose_slots_.Reset(loose);
     exact_slots_.Reset(2 * exact);
     loose_.clear();
@@ -166,7 +190,13 @@ class BoundCache {
   }
 
   size_t shape_ = std::numeric_limits<size_t>::max();
-  KnobKey loose_key_, exact_key_;
+  KnobKey loose_key_, exact_key_, bounds_key_;
+  struct Bounded {
+    bool known = false;
+    PlanBounds bounds;
+  };
+  static constexpr int64_t kMaxBounds = int64_t{1} << 18;
+  std::vector<Bounded> bounds_;  // per key of every knob but the overlap switches
   Slots loose_slots_, exact_slots_;
   std::vector<PlanBoundTerms> loose_, exact_;
   std::unordered_map<int64_t, size_t> groups_;  // placement digit -> index into loose_
@@ -280,7 +310,7 @@ bool Pruned(const ScanContext& ctx, const PlanCursor& cursor, const WorkerState*
   const ParallelPlan& plan = cursor.plan();
   terms = nullptr;
   try {
-    b = ctx.evaluator.Bounds(plan, cache.Loose(ctx.evaluator, ctx.space, cursor));
+    b = cache.LooseBounds(ctx.evaluator, ctx.space, cursor);
     if (b.memory_bytes > ctx.capacity_bytes) {
       ++state.pruned;
       ++state.pruned_memory;
