@@ -30,6 +30,9 @@ class StepGate {
 class CostMemo {
  public:
   virtual ~CostMemo() = default;
+  // Set by the evaluator once the memo holds what it keeps; the search clears it to hand the
+  // object (allocated by the same evaluator) to other plans.
+  bool filled = false;
 };
 
 // What PlanEvaluator::Cost returns: the peak memory, and the step time when it was asked for.
@@ -84,7 +87,8 @@ class PlanEvaluator {
   // PeakMemoryBytes, then EstimateStepSeconds when gate.NeedStep(memory) — the same numbers, bit
   // for bit; an evaluator may share work between the two. `terms`, when not null, are BoundTerms
   // of this plan (or of one the search caches them for). `memo`, when not null, is the memo of
-  // every plan with these terms and this vpp (empty at first; the evaluator may fill it). Only
+  // every plan with these terms and this vpp (null or not filled at first; the evaluator may
+  // allocate and fill it). Only
   // asked about valid plans; may throw InputError.
   virtual PlanCost Cost(const ParallelPlan& plan, const PlanBoundTerms* terms,
                         const StepGate& gate, std::unique_ptr<CostMemo>* memo = nullptr) const {

@@ -123,6 +123,11 @@ class BoundCache {
       if (vpp == plan.vpp) return &memo;
     }
     list.emplace_back(plan.vpp, nullptr);
+    if (!spare_.empty()) {  // recycled: the evaluator refills it
+      list.back().second = std::move(spare_.back());
+      spare_.pop_back();
+      list.back().second->filled = false;
+    }
     return &list.back().second;
   }
 
@@ -146,6 +151,11 @@ class BoundCache {
     exact_slots_.Reset(2 * exact);
     loose_.clear();
     exact_.clear();
+    for (auto& list : memos_) {
+      for (auto& entry : list) {
+        if (entry.second != nullptr) spare_.push_back(std::move(entry.second));
+      }
+    }
     memos_.clear();
     groups_.clear();
   }
@@ -203,6 +213,7 @@ class BoundCache {
   // Per exact entry: (vpp, the evaluator's memo) for the plans costed with it.
   std::vector<std::vector<std::pair<int64_t, std::unique_ptr<CostMemo>>>> memos_;
   size_t exact_at_ = 0;
+  std::vector<std::unique_ptr<CostMemo>> spare_;  // memos of earlier shapes, to refill
 };
 
 // A worker's cache of rule verdicts within one shape, keyed by the digits of the knobs the

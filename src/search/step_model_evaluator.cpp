@@ -66,13 +66,16 @@ PlanCost StepModelEvaluator::Cost(const ParallelPlan& plan, const PlanBoundTerms
   const bool cached = terms != nullptr && terms->has_layers && !terms->any_overlap;
   PlanEvaluation local;
   PlanEvaluation* e = &local;
-  if (cached && memo != nullptr && *memo != nullptr) {
+  if (cached && memo != nullptr && *memo != nullptr && (*memo)->filled) {
     e = &static_cast<LayersMemo*>(memo->get())->eval;
   } else if (cached && memo != nullptr) {
-    auto fresh = std::unique_ptr<LayersMemo>(new LayersMemo);  // default-init: no zeroing
-    EvaluatePlanLayers(dims_, c, links_, plan, terms->layers, &fresh->eval);
-    e = &fresh->eval;
-    *memo = std::move(fresh);  // only once filled: a plan that throws leaves no memo
+    // Default-initialised (no zeroing of the stage arrays); a recycled memo is refilled whole.
+    if (*memo == nullptr) *memo = std::unique_ptr<LayersMemo>(new LayersMemo);
+    auto* m = static_cast<LayersMemo*>(memo->get());
+    m->eval.p2p_s = 0;  // the only field EvaluatePlanLayers sets conditionally (pp > 1)
+    EvaluatePlanLayers(dims_, c, links_, plan, terms->layers, &m->eval);
+    m->filled = true;  // only once filled: a plan that throws leaves it unfilled
+    e = &m->eval;
   } else if (cached) {
     EvaluatePlanLayers(dims_, c, links_, plan, terms->layers, e);
   } else {

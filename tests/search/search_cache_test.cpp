@@ -2,7 +2,8 @@
 // verdict reused across the knobs PlanViolations does not read (StepModelEvaluator::RulesRead)
 // equals the verdict of the plan itself, and the layer costs cached across the knobs
 // MakePlanShape does not read (LayerCostKnob), with the communicator groups lent by a plan of the
-// same placement, give the same peak memory and step time, bit for bit, as costing the plan alone.
+// same placement, give the same peak memory and step time, bit for bit, as costing the plan alone,
+// and so does the evaluator's layers memo, fresh, reused or recycled from another plan.
 #include <catch2/catch.hpp>
 
 #include <map>
@@ -73,6 +74,7 @@ void CheckCachedCosts(const ModelSpec& m, const Cluster& c, int64_t gpus, const 
   std::map<std::pair<size_t, int64_t>, PlanBoundTerms> terms;
   std::map<std::pair<size_t, int64_t>, PlanBoundTerms> groups;
   int64_t checked = 0, shared = 0;
+  std::unique_ptr<CostMemo> recycled;
   for (PlanCursor cursor(space, 0); !cursor.AtEnd(); cursor.Next()) {
     const ParallelPlan& p = cursor.plan();
     if (!evaluator.Violations(p, true).empty()) continue;
@@ -101,6 +103,15 @@ void CheckCachedCosts(const ModelSpec& m, const Cluster& c, int64_t gpus, const 
     const PlanCost alone = evaluator.Cost(p, nullptr, Always());
     CHECK(alone.memory_bytes == cost.memory_bytes);
     CHECK(alone.step_s == cost.step_s);
+    // A memo filled for an earlier plan (another shape, pp, vpp), handed over unfilled.
+    if (recycled != nullptr) recycled->filled = false;
+    const PlanCost refilled = evaluator.Cost(p, &it->second, Always(), &recycled);
+    CHECK(refilled.memory_bytes == cost.memory_bytes);
+    CHECK(refilled.step_s == cost.step_s);
+    // And reused as filled: the step again from the same layers.
+    const PlanCost again = evaluator.Cost(p, &it->second, Always(), &recycled);
+    CHECK(again.memory_bytes == cost.memory_bytes);
+    CHECK(again.step_s == cost.step_s);
     const PlanCost memory_only = evaluator.Cost(p, &it->second, Never());
     CHECK(!memory_only.stepped);
     CHECK(memory_only.memory_bytes == cost.memory_bytes);
