@@ -99,9 +99,10 @@ PlanBoundTerms ComputePlanBoundTerms(const ModelDims& d, const ParallelPlan& p,
     const LayerCost& l = t.layers.kinds[k];
     // Every term of a stage's f + b + w (plan_evaluation.cpp, StageTimesOf) that is not a layer's
     // is a non-negative addition (embedding, loss, MTP, ZeRO-3 exposure, sends).
-    t.work_s += any_overlap
-                    ? n * (l.fwd_s + l.bwd_s + l.recompute_s + l.cp_comm_s)
-                    : n * (l.fwd_s + l.bwd_s + l.recompute_s + l.tp_comm_s + l.cp_comm_s + l.ep_comm_s);
+    t.work_s +=
+        any_overlap
+            ? n * (l.fwd_s + l.bwd_s + l.recompute_s + l.cp_comm_s)
+            : n * (l.fwd_s + l.bwd_s + l.recompute_s + l.tp_comm_s + l.cp_comm_s + l.ep_comm_s);
     if (l.act_bytes < 0) negative_act = true;
     t.act_bytes += n * l.act_bytes;
     t.dense_params += n * l.params_local;
@@ -173,8 +174,8 @@ PlanBounds ComputePlanBounds(const ModelDims& d, const Cluster& c, const Paralle
   const double every_stage = (std::max(t.act_working, 0.0) + t.buffer_bytes) * (1 + kFragmentation);
   // The last stage's logits: on one stage, or on two DualPipe ranks (0 and pp-1 both hold it).
   const double logits = copies * std::max(t.logits_bytes, 0.0) * (1 + kFragmentation);
-  double memory = (copies * std::max(states, 0.0) + acts + logits) / pp + every_stage +
-                  kRuntimeReserveBytes;
+  double memory =
+      (copies * std::max(states, 0.0) + acts + logits) / pp + every_stage + kRuntimeReserveBytes;
   // The peak is also at least any weighted mean of the stages: weighting stage s by
   // 1 / held(s) / H, H = Σ 1 / held(s), its activations sum to all of them over H, and its
   // states count at least 1 / (max held · H) of theirs. Far tighter where the first stage holds

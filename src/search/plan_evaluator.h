@@ -90,8 +90,8 @@ class PlanEvaluator {
   // every plan with these terms and this vpp (null or not filled at first; the evaluator may
   // allocate and fill it). Only
   // asked about valid plans; may throw InputError.
-  virtual PlanCost Cost(const ParallelPlan& plan, const PlanBoundTerms* terms,
-                        const StepGate& gate, std::unique_ptr<CostMemo>* memo = nullptr) const {
+  virtual PlanCost Cost(const ParallelPlan& plan, const PlanBoundTerms* terms, const StepGate& gate,
+                        std::unique_ptr<CostMemo>* memo = nullptr) const {
     (void)terms;
     (void)memo;
     PlanCost c;

@@ -138,9 +138,8 @@ class BoundCache {
     const SpaceShape& s = space.shapes()[shape];
     const int64_t loose = loose_key_.Reset(s, AnyOverlapKnob);
     const int64_t exact = exact_key_.Reset(s, LayerCostKnob);
-    const int64_t classes = bounds_key_.Reset(s, [](SpaceKnob k) {
-      return k != SpaceKnob::kOverlapTp && k != SpaceKnob::kOverlapEp;
-    });
+    const int64_t classes = bounds_key_.Reset(
+        s, [](SpaceKnob k) { return k != SpaceKnob::kOverlapTp && k != SpaceKnob::kOverlapEp; });
     // Worth it only when the overlap switches take more than one value.
     if (classes < s.count && classes <= kMaxBounds) {
       bounds_.assign(static_cast<size_t>(classes), Bounded{});
@@ -182,9 +181,8 @@ class BoundCache {
     std::unordered_map<int64_t, int32_t> sparse_;
   };
 
-  const PlanBoundTerms& Find(const PlanEvaluator& evaluator, const PlanCursor& cursor,
-                             Slots& slots, std::vector<PlanBoundTerms>& store, int64_t key,
-                             bool any_overlap) {
+  const PlanBoundTerms& Find(const PlanEvaluator& evaluator, const PlanCursor& cursor, Slots& slots,
+                             std::vector<PlanBoundTerms>& store, int64_t key, bool any_overlap) {
     int32_t& slot = slots.At(key);
     if (slot >= 0) return store[static_cast<size_t>(slot)];
     // The communicator groups depend on the shape and the placement only: the first any-overlap
@@ -259,8 +257,8 @@ class RuleCache {
   void Reset(const PlanSpace& space, size_t shape) {
     shape_ = shape;
     keys_.clear();
-    const int64_t n =
-        key_.Reset(space.shapes()[shape], [this](SpaceKnob k) { return read_[static_cast<int>(k)]; });
+    const int64_t n = key_.Reset(space.shapes()[shape],
+                                 [this](SpaceKnob k) { return read_[static_cast<int>(k)]; });
     if (n > kMaxSlots) {
       slots_.clear();
       return;

@@ -42,7 +42,8 @@ PlanBoundTerms StepModelEvaluator::BoundTerms(const ParallelPlan& plan,
   const Cluster& c = model_->cluster();
   if (same_groups != nullptr && same_groups->has_layers) {
     return ComputePlanBoundTerms(
-        dims_, plan, ComputePlanLayerCosts(dims_, c, links_, plan, same_groups->layers.shape.groups),
+        dims_, plan,
+        ComputePlanLayerCosts(dims_, c, links_, plan, same_groups->layers.shape.groups),
         any_overlap);
   }
   return ComputePlanBoundTerms(dims_, plan, ComputePlanLayerCosts(dims_, c, links_, plan),

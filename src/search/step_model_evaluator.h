@@ -26,7 +26,8 @@ class StepModelEvaluator : public PlanEvaluator {
   PlanCost Cost(const ParallelPlan& plan, const PlanBoundTerms* terms, const StepGate& gate,
                 std::unique_ptr<CostMemo>* memo = nullptr) const override;
   // PlanViolations reads neither recompute, the overlap switches, the MoE routing, the DP
-  // communication dtype nor ZeRO-3's keep-gathered switch (checked in tests/search/rule_cache_test.cpp).
+  // communication dtype nor ZeRO-3's keep-gathered switch (checked in
+  // tests/search/rule_cache_test.cpp).
   bool RulesRead(SpaceKnob knob) const override;
 
  private:

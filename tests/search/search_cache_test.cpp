@@ -5,7 +5,6 @@
 // same placement, give the same peak memory and step time, bit for bit, as costing the plan alone,
 // and so does the evaluator's layers memo, fresh, reused or recycled from another plan.
 #include <catch2/catch.hpp>
-
 #include <map>
 #include <utility>
 
