@@ -72,6 +72,7 @@ void CheckCachedCosts(const ModelSpec& m, const Cluster& c, int64_t gpus, const 
   const StepModelEvaluator evaluator(model);
   std::map<std::pair<size_t, int64_t>, PlanBoundTerms> terms;
   std::map<std::pair<size_t, int64_t>, PlanBoundTerms> groups;
+  std::map<std::pair<size_t, int64_t>, PlanBoundTerms> loose_terms;
   int64_t checked = 0, shared = 0;
   std::unique_ptr<CostMemo> recycled;
   for (PlanCursor cursor(space, 0); !cursor.AtEnd(); cursor.Next()) {
@@ -86,6 +87,15 @@ void CheckCachedCosts(const ModelSpec& m, const Cluster& c, int64_t gpus, const 
     const int64_t placement = cursor.digits()[static_cast<int>(SpaceKnob::kPlacement)];
     const auto at = std::make_pair(cursor.shape_index(), placement);
     if (groups.find(at) == groups.end()) groups.emplace(at, evaluator.BoundTerms(p));
+    int64_t loose_key = 0;
+    for (int k = kSpaceKnobs - 1; k >= 0; --k) {
+      loose_key = loose_key * s.radix[k] +
+                  (AnyOverlapKnob(static_cast<SpaceKnob>(k)) ? cursor.digits()[k] : 0);
+    }
+    const auto loose_at = std::make_pair(cursor.shape_index(), loose_key);
+    if (loose_terms.find(loose_at) == loose_terms.end()) {
+      loose_terms.emplace(loose_at, evaluator.BoundTerms(p, nullptr, true));
+    }
     const auto slot = std::make_pair(cursor.shape_index(), key);
     auto it = terms.find(slot);
     if (it == terms.end()) {
@@ -119,6 +129,11 @@ void CheckCachedCosts(const ModelSpec& m, const Cluster& c, int64_t gpus, const 
     const PlanBounds own = evaluator.Bounds(p, evaluator.BoundTerms(p));
     CHECK(cached.step_s == own.step_s);
     CHECK(cached.memory_bytes == own.memory_bytes);
+    // Any-overlap terms of the first plan of the class (other overlap switches, DualPipe or
+    // not): the same memory bound, a step bound at most the exact one.
+    const PlanBounds loose = evaluator.Bounds(p, loose_terms.at(loose_at));
+    CHECK(loose.memory_bytes == own.memory_bytes);
+    CHECK(loose.step_s <= own.step_s);
     ++checked;
   }
   CHECK(checked > 20);
