@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <utility>
 
 #include "cost/layer_cost.h"
 #include "cost/memory_model.h"
@@ -86,9 +85,9 @@ bool AnyOverlapKnob(SpaceKnob k) {
 }
 
 PlanBoundTerms ComputePlanBoundTerms(const ModelDims& d, const ParallelPlan& p,
-                                     PlanLayerCosts layers, bool any_overlap) {
+                                     const PlanLayerCosts& layers, bool any_overlap) {
   PlanBoundTerms t;
-  t.layers = std::move(layers);
+  t.layers = layers;
   t.has_layers = true;
   t.any_overlap = any_overlap;
   const PlanShape& shape = t.layers.shape;

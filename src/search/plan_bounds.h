@@ -68,7 +68,7 @@ PlanBoundTerms ComputePlanBoundTerms(const ModelDims& dims, const Cluster& clust
                                      const NetworkLinks& links, const ParallelPlan& plan);
 // The same from the plan's layer costs (ComputePlanLayerCosts), which the terms keep.
 PlanBoundTerms ComputePlanBoundTerms(const ModelDims& dims, const ParallelPlan& plan,
-                                     PlanLayerCosts layers, bool any_overlap = false);
+                                     const PlanLayerCosts& layers, bool any_overlap = false);
 
 // The bounds from the cached terms and the knobs that do not change them (zero, schedule, ...).
 PlanBounds ComputePlanBounds(const ModelDims& dims, const Cluster& cluster,

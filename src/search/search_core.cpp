@@ -190,9 +190,8 @@ class BoundCache {
     const int64_t placement = cursor.digits()[static_cast<int>(SpaceKnob::kPlacement)];
     const auto same = groups_.find(placement);
     const PlanBoundTerms* groups = same == groups_.end() ? nullptr : &loose_[same->second];
-    PlanBoundTerms terms = evaluator.BoundTerms(cursor.plan(), groups, any_overlap);
-    slot = static_cast<int32_t>(store.size());
-    store.push_back(std::move(terms));
+    store.push_back(evaluator.BoundTerms(cursor.plan(), groups, any_overlap));
+    slot = static_cast<int32_t>(store.size() - 1);
     if (groups == nullptr && any_overlap) groups_.emplace(placement, store.size() - 1);
     return store.back();
   }
