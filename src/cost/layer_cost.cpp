@@ -254,6 +254,10 @@ void AddRows(const Cluster& c, const LayerElementwise& ew, const Work& attn, dou
 }  // namespace
 
 PlanShape MakePlanShape(const ModelDims& d, const ParallelPlan& plan, const Cluster& cluster) {
+  return MakePlanShape(d, plan, PlacePlan(plan, cluster));
+}
+
+PlanShape MakePlanShape(const ModelDims& d, const ParallelPlan& plan, const PlanPlacement& groups) {
   PlanShape p;
   p.seq = static_cast<double>(plan.seq_len > 0 ? plan.seq_len : d.seq_len);
   p.tp = static_cast<double>(plan.tp);
@@ -273,7 +277,7 @@ PlanShape MakePlanShape(const ModelDims& d, const ParallelPlan& plan, const Clus
   p.overlap_tp = plan.overlap_tp_comm;
   p.overlap_ep = plan.overlap_ep_comm;
   p.dualpipe = plan.schedule == Schedule::kDualPipe;
-  p.groups = PlacePlan(plan, cluster);
+  p.groups = groups;
   return p;
 }
 

@@ -36,6 +36,10 @@ struct PlanShape {
 };
 
 PlanShape MakePlanShape(const ModelDims& dims, const ParallelPlan& plan, const Cluster& cluster);
+// The same with the plan's groups already placed (PlacePlan(plan, cluster)): a caller that costs
+// many plans with the same sizes and placement order places them once.
+PlanShape MakePlanShape(const ModelDims& dims, const ParallelPlan& plan,
+                        const PlanPlacement& groups);
 
 // One layer, one micro-batch, one GPU. Compute fields exclude communication; the *_comm fields
 // are the parts of TP/CP/EP communication left exposed after overlap.

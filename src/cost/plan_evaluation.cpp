@@ -195,17 +195,60 @@ void EdgeCosts(const ModelDims& d, const Cluster& c, const NetworkLinks& links,
 
 }  // namespace
 
+PlanLayerCosts ComputePlanLayerCosts(const ModelDims& d, const Cluster& c,
+                                     const NetworkLinks& links, const ParallelPlan& p) {
+  return ComputePlanLayerCosts(d, c, links, p, PlacePlan(p, c));
+}
+
+namespace {
+
+// The shape and one layer of each kind the model has (its MTP kind included), in place.
+void FillLayerCosts(const ModelDims& d, const Cluster& c, const NetworkLinks& links,
+                    const ParallelPlan& p, const PlanPlacement& groups, PlanShape& shape,
+                    std::array<LayerCost, kLayerKinds>& kinds,
+                    std::array<bool, kLayerKinds>& present) {
+  shape = MakePlanShape(d, p, groups);
+  for (int k = 0; k < kLayerKinds; ++k) {
+    present[k] = d.prefix[d.layers][k] > 0;
+    const bool mtp = d.mtp_layers > 0 && k == d.mtp_kind;
+    kinds[k] = present[k] || mtp ? ComputeLayerCost(d, k, shape, c, links) : LayerCost{};
+  }
+}
+
+// EvaluatePlanLayers after the shape and the layer costs.
+void LayoutStages(const ModelDims& d, const Cluster& c, const NetworkLinks& links,
+                  const ParallelPlan& p, PlanEvaluation& e);
+
+}  // namespace
+
+PlanLayerCosts ComputePlanLayerCosts(const ModelDims& d, const Cluster& c,
+                                     const NetworkLinks& links, const ParallelPlan& p,
+                                     const PlanPlacement& groups) {
+  PlanLayerCosts l;
+  FillLayerCosts(d, c, links, p, groups, l.shape, l.kinds, l.present);
+  return l;
+}
+
 void EvaluatePlanLayers(const ModelDims& d, const Cluster& c, const NetworkLinks& links,
                         const ParallelPlan& p, PlanEvaluation* out) {
-  PlanEvaluation& e = *out;
-  e.shape = MakePlanShape(d, p, c);
+  FillLayerCosts(d, c, links, p, PlacePlan(p, c), out->shape, out->kinds, out->present);
+  LayoutStages(d, c, links, p, *out);
+}
+
+void EvaluatePlanLayers(const ModelDims& d, const Cluster& c, const NetworkLinks& links,
+                        const ParallelPlan& p, const PlanLayerCosts& layers, PlanEvaluation* out) {
+  out->shape = layers.shape;
+  out->kinds = layers.kinds;
+  out->present = layers.present;
+  LayoutStages(d, c, links, p, *out);
+}
+
+namespace {
+
+void LayoutStages(const ModelDims& d, const Cluster& c, const NetworkLinks& links,
+                  const ParallelPlan& p, PlanEvaluation& e) {
   e.micro_batches = std::max<int64_t>(p.MicroBatches(), 1);
   e.mtp_chunk = d.mtp_layers > 0 ? MtpVirtualStage(p) : -1;
-  for (int k = 0; k < kLayerKinds; ++k) {
-    e.present[k] = d.prefix[d.layers][k] > 0;
-    const bool mtp = d.mtp_layers > 0 && k == d.mtp_kind;
-    e.kinds[k] = e.present[k] || mtp ? ComputeLayerCost(d, k, e.shape, c, links) : LayerCost{};
-  }
   EdgeCosts(d, c, links, p, e);
   AssignChunkLayers(d, p, e);
   StagesFromChunks(d, p, e);
@@ -216,8 +259,6 @@ void EvaluatePlanLayers(const ModelDims& d, const Cluster& c, const NetworkLinks
     begin += e.layers[s];
   }
 }
-
-namespace {
 
 // What a stage's costs depend on: its layers of each kind and whether it holds the embedding
 // (first stage) or the output layer (last stage). Stages with equal keys cost the same.
@@ -533,8 +574,13 @@ StageTimes EvaluateChunkTimes(const ModelDims& d, const ParallelPlan& p, const P
 
 void EvaluatePlanTime(const ModelDims& d, const Cluster& c, const NetworkLinks& links,
                       const ParallelPlan& p, PlanEvaluation* out) {
-  PlanEvaluation& e = *out;
   EvaluatePlanLayers(d, c, links, p, out);
+  EvaluatePlanTimeAfterLayers(d, c, links, p, out);
+}
+
+void EvaluatePlanTimeAfterLayers(const ModelDims& d, const Cluster& c, const NetworkLinks& links,
+                                 const ParallelPlan& p, PlanEvaluation* out) {
+  PlanEvaluation& e = *out;
   e.times.Resize(p.pp);
   e.comm.Resize(p.pp);
   e.dp.Resize(p.pp);

@@ -87,4 +87,32 @@ StageTimes EvaluateChunkTimes(const ModelDims& dims, const ParallelPlan& plan,
 void EvaluatePlanLayers(const ModelDims& dims, const Cluster& cluster, const NetworkLinks& links,
                         const ParallelPlan& plan, PlanEvaluation* out);
 
+// What EvaluatePlanLayers computes first: the plan's shape and the cost of one layer of each kind
+// the model has (its MTP kind included). It depends only on the knobs MakePlanShape reads, so a
+// caller may compute it once and reuse it for every plan that differs in the other knobs (ZeRO,
+// schedules other than DualPipe, DP and PP knobs): the search does (search_core.cpp).
+struct PlanLayerCosts {
+  PlanShape shape;
+  std::array<LayerCost, kLayerKinds> kinds{};
+  std::array<bool, kLayerKinds> present{};
+};
+PlanLayerCosts ComputePlanLayerCosts(const ModelDims& dims, const Cluster& cluster,
+                                     const NetworkLinks& links, const ParallelPlan& plan);
+// The same with the plan's groups already placed (PlacePlan(plan, cluster)).
+PlanLayerCosts ComputePlanLayerCosts(const ModelDims& dims, const Cluster& cluster,
+                                     const NetworkLinks& links, const ParallelPlan& plan,
+                                     const PlanPlacement& groups);
+
+// EvaluatePlanLayers with the layer costs already computed for the same MakePlanShape knobs: the
+// same result, bit for bit.
+void EvaluatePlanLayers(const ModelDims& dims, const Cluster& cluster, const NetworkLinks& links,
+                        const ParallelPlan& plan, const PlanLayerCosts& layers,
+                        PlanEvaluation* out);
+
+// The rest of EvaluatePlanTime on an evaluation EvaluatePlanLayers filled (what memory needs is
+// unchanged): EvaluatePlanLayers + EvaluatePlanTimeAfterLayers = EvaluatePlanTime.
+void EvaluatePlanTimeAfterLayers(const ModelDims& dims, const Cluster& cluster,
+                                 const NetworkLinks& links, const ParallelPlan& plan,
+                                 PlanEvaluation* out);
+
 }  // namespace paraplan

@@ -1,6 +1,8 @@
 #include "search/plan_bounds.h"
 
 #include <algorithm>
+#include <array>
+#include <cmath>
 
 #include "cost/layer_cost.h"
 #include "cost/memory_model.h"
@@ -17,20 +19,89 @@ double D(int64_t v) {
 // relative 1e-9 so that they stay below the exact values.
 constexpr double kRoundingSlack = 1.0 - 1e-9;
 
+// H_n = 1 + 1/2 + ... + 1/n.
+double Harmonic(int64_t n) {
+  constexpr int64_t kTable = 4096;
+  static const std::array<double, kTable + 1> table = [] {
+    std::array<double, kTable + 1> h{};
+    for (int64_t i = 1; i <= kTable; ++i) h[i] = h[i - 1] + 1.0 / D(i);
+    return h;
+  }();
+  if (n <= kTable) return table[static_cast<size_t>(std::max<int64_t>(n, 0))];
+  double h = table[kTable];
+  for (int64_t i = kTable + 1; i <= n; ++i) h += 1.0 / D(i);
+  return h;
+}
+
 }  // namespace
+
+// MicroBatchesHeld(p, s) in closed form: min(a f, m) for a = pp - s in 1..pp, with f = 1 (1F1B,
+// zero-bubble) or 1 + (pp - 1)/(pp vpp) (interleaved); m for GPipe. The sum of 1/min(a f, m) is
+// H_A / f over the A stages below m, and 1/m for each other one. (Rounding differs from a sum over
+// the stages by far less than the bounds' slack.)
+HeldProfile MicroBatchesHeldProfile(const ParallelPlan& p) {
+  const double m = D(std::max<int64_t>(p.MicroBatches(), 1));
+  const double pp = D(p.pp);
+  HeldProfile out;
+  if (p.schedule == Schedule::kGpipe) {
+    out.inv_sum = pp / m;
+    out.max = out.last = m;
+    return out;
+  }
+  double f = 1.0;
+  if (p.schedule == Schedule::kInterleaved) {
+    f = 1.0 + (pp - 1.0) / (pp * D(std::max<int64_t>(p.vpp, 1)));
+  }
+  const auto below = std::min<int64_t>(p.pp, static_cast<int64_t>(std::floor(m / f)));
+  out.inv_sum = Harmonic(below) / f + D(p.pp - below) / m;
+  out.max = std::min(pp * f, m);
+  out.last = std::min(f, m);
+  return out;
+}
+
+bool LayerCostKnob(SpaceKnob k) {
+  switch (k) {
+    case SpaceKnob::kScheduleVpp:  // only DualPipe changes a layer's cost (keyed apart)
+    case SpaceKnob::kZero:
+    case SpaceKnob::kDpCommDtype:
+    case SpaceKnob::kDpBucket:
+    case SpaceKnob::kOverlapGrad:
+    case SpaceKnob::kOverlapParam:
+    case SpaceKnob::kOverlapPp:
+    case SpaceKnob::kZero3Keep:
+      return false;
+    default:
+      return true;
+  }
+}
 
 PlanBoundTerms ComputePlanBoundTerms(const ModelDims& d, const Cluster& c,
                                      const NetworkLinks& links, const ParallelPlan& p) {
-  const PlanShape shape = MakePlanShape(d, p, c);
+  return ComputePlanBoundTerms(d, p, ComputePlanLayerCosts(d, c, links, p));
+}
+
+bool AnyOverlapKnob(SpaceKnob k) {
+  return LayerCostKnob(k) && k != SpaceKnob::kOverlapTp && k != SpaceKnob::kOverlapEp;
+}
+
+PlanBoundTerms ComputePlanBoundTerms(const ModelDims& d, const ParallelPlan& p,
+                                     const PlanLayerCosts& layers, bool any_overlap) {
   PlanBoundTerms t;
+  t.layers = layers;
+  t.has_layers = true;
+  t.any_overlap = any_overlap;
+  const PlanShape& shape = t.layers.shape;
   bool negative_act = false;
   for (int k = 0; k < kLayerKinds; ++k) {
     const double n = d.prefix[d.layers][k];
     if (n <= 0) continue;
-    const LayerCost l = ComputeLayerCost(d, k, shape, c, links);
+    const LayerCost& l = t.layers.kinds[k];
     // Every term of a stage's f + b + w (plan_evaluation.cpp, StageTimesOf) that is not a layer's
     // is a non-negative addition (embedding, loss, MTP, ZeRO-3 exposure, sends).
-    t.work_s += n * (l.fwd_s + l.bwd_s + l.recompute_s + l.tp_comm_s + l.cp_comm_s + l.ep_comm_s);
+    t.work_s +=
+        any_overlap
+            ? n * (l.fwd_s + l.bwd_s + l.recompute_s + l.cp_comm_s)
+            : n * (l.fwd_s + l.bwd_s + l.recompute_s + l.tp_comm_s + l.cp_comm_s + l.ep_comm_s);
     if (l.act_bytes < 0) negative_act = true;
     t.act_bytes += n * l.act_bytes;
     t.dense_params += n * l.params_local;
@@ -42,6 +113,8 @@ PlanBoundTerms ComputePlanBoundTerms(const ModelDims& d, const Cluster& c,
   // plan_evaluation.cpp StageMemoryInputOf: every stage's buffers start at the SP / TP gather
   // outputs; what ZeRO and DP buckets add is non-negative.
   t.buffer_bytes = shape.tp > 1 ? 2 * 2.0 * shape.tokens * d.hidden : 0;
+  // StageMemoryInputOf: the last stage holds them (the MTP stage more), with fragmentation.
+  t.logits_bytes = shape.tokens * (d.vocab / shape.tp) * (2.0 + 4.0 * 2.0);
   return t;
 }
 
@@ -98,8 +171,24 @@ PlanBounds ComputePlanBounds(const ModelDims& d, const Cluster& c, const Paralle
   const double copies = p.schedule == Schedule::kDualPipe && p.pp % 2 == 0 ? 2.0 : 1.0;
   const double acts = std::max(held, 0.0) * t.act_bytes * (1 + kFragmentation);
   const double every_stage = (std::max(t.act_working, 0.0) + t.buffer_bytes) * (1 + kFragmentation);
-  const double memory =
-      (copies * std::max(states, 0.0) + acts) / pp + every_stage + kRuntimeReserveBytes;
+  // The last stage's logits: on one stage, or on two DualPipe ranks (0 and pp-1 both hold it).
+  const double logits = copies * std::max(t.logits_bytes, 0.0) * (1 + kFragmentation);
+  double memory =
+      (copies * std::max(states, 0.0) + acts + logits) / pp + every_stage + kRuntimeReserveBytes;
+  // The peak is also at least any weighted mean of the stages: weighting stage s by
+  // 1 / held(s) / H, H = Σ 1 / held(s), its activations sum to all of them over H, and its
+  // states count at least 1 / (max held · H) of theirs. Far tighter where the first stage holds
+  // many more micro-batches than the last (1F1B, interleaved); DualPipe holds the same on every
+  // rank, where it equals the mean.
+  if (p.schedule != Schedule::kDualPipe && p.pp > 1 && t.act_bytes > 0) {
+    const HeldProfile h = MicroBatchesHeldProfile(p);
+    if (h.inv_sum > 0 && h.max > 0 && h.last > 0) {
+      const double weighted = std::max(states, 0.0) / (h.max * h.inv_sum) +
+                              t.act_bytes * (1 + kFragmentation) / h.inv_sum +
+                              logits / (h.last * h.inv_sum) + every_stage + kRuntimeReserveBytes;
+      memory = std::max(memory, weighted);
+    }
+  }
   b.memory_bytes = std::max(0.0, memory * kRoundingSlack);
   return b;
 }

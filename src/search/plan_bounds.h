@@ -3,17 +3,21 @@
 // (MakePlanShape, ComputeLayerCost, MicroBatchesHeld, the memory constants) and never exceed what
 // StepModel::EstimateStepSeconds / PeakMemoryBytes return for the same plan:
 //   step ≥ overhead + m · Σ_k N_k · (layer k's fwd + bwd + recompute + exposed TP/CP/EP) / pp
-//   peak ≥ the mean over ranks of (weights + grads + optimizer + held activations) + what every
-//          stage holds (working set, SP buffers, with fragmentation) + reserve; a DualPipe rank
-//          holds two stages' weights, grads and optimizer state
+//   peak ≥ the mean over ranks of (weights + grads + optimizer + held activations + the last
+//          stage's logits) + what every stage holds (working set, SP buffers, with
+//          fragmentation) + reserve; a DualPipe rank holds two stages' weights, grads and
+//          optimizer state; and outside DualPipe also ≥ the mean weighted by 1 / held
+//          micro-batches (the first stage of a 1F1B pipeline holds pp of them, the last one)
 // The expensive part, the per-layer sums (PlanBoundTerms), depends only on the knobs that
 // MakePlanShape reads, so the search caches it across ZeRO levels, schedules and DP knobs.
 #pragma once
 
 #include "cost/model_dims.h"
+#include "cost/plan_evaluation.h"
 #include "hardware/cluster.h"
 #include "hardware/collective_cost.h"
 #include "plan/parallel_plan.h"
+#include "search/plan_space.h"
 
 namespace paraplan {
 
@@ -27,7 +31,33 @@ struct PlanBoundTerms {
   // the layer kinds) and the sequence-parallel gather buffers (tp > 1), bytes.
   double act_working = 0;
   double buffer_bytes = 0;
+  // The last stage's logits (bf16, fp32 for the loss, their gradient), one micro-batch, bytes.
+  double logits_bytes = 0;
+  // any_overlap: work_s leaves out the exposed TP and EP communication (non-negative), the only
+  // terms that overlap_tp_comm, overlap_ep_comm and DualPipe change (layer_cost.cpp,
+  // Communication), so these terms bound every plan that differs only in those three.
+  bool any_overlap = false;
+  // The layer costs the sums come from, reused by the plan's full evaluation (the same for every
+  // plan the terms are cached for, unless any_overlap): valid when has_layers.
+  bool has_layers = false;
+  PlanLayerCosts layers;
 };
+
+// Whether MakePlanShape (hence PlanBoundTerms and the layer costs) reads knob `knob` of the space
+// (plan_space.h). It does not read ZeRO, the DP and PP knobs, nor the schedule beyond "is it
+// DualPipe" (kScheduleVpp is false here: the caller keys that bit on its own).
+bool LayerCostKnob(SpaceKnob knob);
+// The knobs any-overlap terms depend on: LayerCostKnob but neither overlap switch (nor DualPipe).
+bool AnyOverlapKnob(SpaceKnob knob);
+
+// Over the stages of a pipeline (not DualPipe): the sum of 1 / MicroBatchesHeld(plan, s), its
+// largest value and the last stage's, in closed form (tested against the sum over the stages).
+struct HeldProfile {
+  double inv_sum = 0;
+  double max = 0;
+  double last = 0;
+};
+HeldProfile MicroBatchesHeldProfile(const ParallelPlan& plan);
 
 struct PlanBounds {
   double step_s = 0;
@@ -36,6 +66,9 @@ struct PlanBounds {
 
 PlanBoundTerms ComputePlanBoundTerms(const ModelDims& dims, const Cluster& cluster,
                                      const NetworkLinks& links, const ParallelPlan& plan);
+// The same from the plan's layer costs (ComputePlanLayerCosts), which the terms keep.
+PlanBoundTerms ComputePlanBoundTerms(const ModelDims& dims, const ParallelPlan& plan,
+                                     const PlanLayerCosts& layers, bool any_overlap = false);
 
 // The bounds from the cached terms and the knobs that do not change them (zero, schedule, ...).
 PlanBounds ComputePlanBounds(const ModelDims& dims, const Cluster& cluster,

@@ -12,9 +12,9 @@
 #include "search/nothing_fits.h"
 #include "search/objective.h"
 #include "search/plan_folding.h"
+#include "search/skip_tally.h"
 
 namespace paraplan {
-
 namespace {
 
 // More than the report shows: plans that differ only in time knobs (overlap, schedule) share a
@@ -47,46 +47,238 @@ struct WorkerState {
   }
 };
 
-// A worker's cache of PlanBoundTerms within one shape, keyed by the digits of the knobs
-// MakePlanShape reads (layer_cost.h): not zero, the DP and PP knobs, nor the schedule beyond
-// "is it DualPipe". Only speed depends on it, never a result.
-class BoundCache {
+// A mixed-radix key over some of a shape's knobs: the digits of the knobs it reads, the others
+// ignored. Only knobs with more than one value take part, so a key costs a few multiply-adds.
+class KnobKey {
  public:
-  const PlanBoundTerms& Get(const PlanEvaluator& evaluator, const PlanSpace& space,
-                            const PlanCursor& cursor) {
-    if (cursor.shape_index() != shape_) {
-      shape_ = cursor.shape_index();
-      terms_.clear();
+  // Returns the number of distinct keys.
+  template <typename Reads>
+  int64_t Reset(const SpaceShape& s, Reads reads) {
+    terms_ = 0;
+    int64_t n = 1;
+    for (int k = 0; k < kSpaceKnobs; ++k) {
+      if (!reads(static_cast<SpaceKnob>(k)) || s.radix[k] <= 1) continue;
+      knob_[terms_] = k;
+      mult_[terms_] = n;
+      ++terms_;
+      n *= s.radix[k];
     }
-    const SpaceShape& s = space.shapes()[shape_];
+    return n;
+  }
+  int64_t Of(const PlanCursor& cursor) const {
     int64_t key = 0;
-    for (int k = kSpaceKnobs - 1; k >= 0; --k) {
-      key = key * s.radix[k] + (LayerKnob(static_cast<SpaceKnob>(k)) ? cursor.digits()[k] : 0);
-    }
-    key = 2 * key + (cursor.plan().schedule == Schedule::kDualPipe ? 1 : 0);
-    auto it = terms_.find(key);
-    if (it == terms_.end()) it = terms_.emplace(key, evaluator.BoundTerms(cursor.plan())).first;
-    return it->second;
+    for (int i = 0; i < terms_; ++i) key += cursor.digits()[knob_[i]] * mult_[i];
+    return key;
   }
 
  private:
-  static bool LayerKnob(SpaceKnob k) {
-    switch (k) {
-      case SpaceKnob::kScheduleVpp:  // only DualPipe changes a layer's cost (the key's last bit)
-      case SpaceKnob::kZero:
-      case SpaceKnob::kDpCommDtype:
-      case SpaceKnob::kDpBucket:
-      case SpaceKnob::kOverlapGrad:
-      case SpaceKnob::kOverlapParam:
-      case SpaceKnob::kOverlapPp:
-      case SpaceKnob::kZero3Keep:
-        return false;
-      default:
-        return true;
-    }
+  int terms_ = 0;
+  std::array<int, kSpaceKnobs> knob_{};
+  std::array<int64_t, kSpaceKnobs> mult_{};
+};
+
+// A worker's cache of PlanBoundTerms within one shape, at two levels, each keyed by the digits of
+// the knobs its terms depend on: exact terms by the knobs MakePlanShape reads (LayerCostKnob and
+// whether the schedule is DualPipe; not zero, the DP and PP knobs), any-overlap terms by those
+// less the overlap switches and DualPipe (AnyOverlapKnob), so one costing bounds up to 8 plans
+// more. Only speed depends on it, never a result.
+class BoundCache {
+ public:
+  // The any-overlap terms: the same memory bound as the exact ones, a lower step bound.
+  const PlanBoundTerms& Loose(const PlanEvaluator& evaluator, const PlanSpace& space,
+                              const PlanCursor& cursor) {
+    Enter(space, cursor.shape_index());
+    return Find(evaluator, cursor, loose_slots_, loose_, loose_key_.Of(cursor), true);
   }
+  // Bounds(plan, Loose(...)): the same for plans that differ only in the overlap switches (the
+  // any-overlap terms do not depend on them, nor do the bounds' other inputs), so kept per key
+  // of the other knobs.
+  PlanBounds LooseBounds(const PlanEvaluator& evaluator, const PlanSpace& space,
+                         const PlanCursor& cursor) {
+    Enter(space, cursor.shape_index());
+    if (bounds_.empty()) return evaluator.Bounds(cursor.plan(), Loose(evaluator, space, cursor));
+    Bounded& slot = bounds_[static_cast<size_t>(bounds_key_.Of(cursor))];
+    if (!slot.known) {
+      slot.bounds = evaluator.Bounds(cursor.plan(), Loose(evaluator, space, cursor));
+      slot.known = true;
+    }
+    return slot.bounds;
+  }
+
+  const PlanBoundTerms& Exact(const PlanEvaluator& evaluator, const PlanSpace& space,
+                              const PlanCursor& cursor) {
+    Enter(space, cursor.shape_index());
+    const int64_t key =
+        2 * exact_key_.Of(cursor) + (cursor.plan().schedule == Schedule::kDualPipe ? 1 : 0);
+    const PlanBoundTerms& terms = Find(evaluator, cursor, exact_slots_, exact_, key, false);
+    exact_at_ = static_cast<size_t>(exact_slots_.At(key));
+    return terms;
+  }
+
+  // The Cost memo of the plan last given to Exact (its terms and its vpp).
+  std::unique_ptr<CostMemo>* Memo(const ParallelPlan& plan) {
+    if (exact_at_ >= memos_.size()) memos_.resize(exact_at_ + 1);
+    auto& list = memos_[exact_at_];
+    for (auto& [vpp, memo] : list) {
+      if (vpp == plan.vpp) return &memo;
+    }
+    list.emplace_back(plan.vpp, nullptr);
+    if (!spare_.empty()) {  // recycled: the evaluator refills it
+      list.back().second = std::move(spare_.back());
+      spare_.pop_back();
+      list.back().second->filled = false;
+    }
+    return &list.back().second;
+  }
+
+ private:
+  void Enter(const PlanSpace& space, size_t shape) {
+    if (shape == shape_) return;
+    shape_ = shape;
+    const SpaceShape& s = space.shapes()[shape];
+    const int64_t loose = loose_key_.Reset(s, AnyOverlapKnob);
+    const int64_t exact = exact_key_.Reset(s, LayerCostKnob);
+    const int64_t classes = bounds_key_.Reset(
+        s, [](SpaceKnob k) { return k != SpaceKnob::kOverlapTp && k != SpaceKnob::kOverlapEp; });
+    // Worth it only when the overlap switches take more than one value.
+    if (classes < s.count && classes <= kMaxBounds) {
+      bounds_.assign(static_cast<size_t>(classes), Bounded{});
+    } else {
+      bounds_.clear();
+    }
+    loose_slots_.Reset(loose);
+    exact_slots_.Reset(2 * exact);
+    loose_.clear();
+    exact_.clear();
+    for (auto& list : memos_) {
+      for (auto& entry : list) {
+        if (entry.second != nullptr) spare_.push_back(std::move(entry.second));
+      }
+    }
+    memos_.clear();
+    groups_.clear();
+  }
+
+  // Per key: an index into a store, or -1. Dense up to kMaxDense keys, hashed beyond.
+  class Slots {
+   public:
+    void Reset(int64_t keys) {
+      sparse_.clear();
+      if (keys <= kMaxDense) {
+        dense_.assign(static_cast<size_t>(keys), -1);
+      } else {
+        dense_.clear();
+      }
+    }
+    int32_t& At(int64_t key) {
+      if (!dense_.empty()) return dense_[static_cast<size_t>(key)];
+      return sparse_.try_emplace(key, -1).first->second;
+    }
+
+   private:
+    static constexpr int64_t kMaxDense = int64_t{1} << 16;
+    std::vector<int32_t> dense_;
+    std::unordered_map<int64_t, int32_t> sparse_;
+  };
+
+  const PlanBoundTerms& Find(const PlanEvaluator& evaluator, const PlanCursor& cursor, Slots& slots,
+                             std::vector<PlanBoundTerms>& store, int64_t key, bool any_overlap) {
+    int32_t& slot = slots.At(key);
+    if (slot >= 0) return store[static_cast<size_t>(slot)];
+    // The communicator groups depend on the shape and the placement only: the first any-overlap
+    // entry with the same placement lends them (PlacePlan is a good part of the terms' cost).
+    const int64_t placement = cursor.digits()[static_cast<int>(SpaceKnob::kPlacement)];
+    const auto same = groups_.find(placement);
+    const PlanBoundTerms* groups = same == groups_.end() ? nullptr : &loose_[same->second];
+    store.push_back(evaluator.BoundTerms(cursor.plan(), groups, any_overlap));
+    slot = static_cast<int32_t>(store.size() - 1);
+    if (groups == nullptr && any_overlap) groups_.emplace(placement, store.size() - 1);
+    return store.back();
+  }
+
   size_t shape_ = std::numeric_limits<size_t>::max();
-  std::unordered_map<int64_t, PlanBoundTerms> terms_;
+  KnobKey loose_key_, exact_key_, bounds_key_;
+  struct Bounded {
+    bool known = false;
+    PlanBounds bounds;
+  };
+  static constexpr int64_t kMaxBounds = int64_t{1} << 18;
+  std::vector<Bounded> bounds_;  // per key of every knob but the overlap switches
+  Slots loose_slots_, exact_slots_;
+  std::vector<PlanBoundTerms> loose_, exact_;
+  std::unordered_map<int64_t, size_t> groups_;  // placement digit -> index into loose_
+  // Per exact entry: (vpp, the evaluator's memo) for the plans costed with it.
+  std::vector<std::vector<std::pair<int64_t, std::unique_ptr<CostMemo>>>> memos_;
+  size_t exact_at_ = 0;
+  std::vector<std::unique_ptr<CostMemo>> spare_;  // memos of earlier shapes, to refill
+};
+
+// A worker's cache of rule verdicts within one shape, keyed by the digits of the knobs the
+// evaluator's rules read (PlanEvaluator::RulesRead): a plan that differs from a checked one only
+// in knobs the rules never read gets the same verdict. Only speed depends on it, never a result
+// (tests/search/rule_cache_test.cpp).
+class RuleCache {
+ public:
+  explicit RuleCache(const PlanEvaluator& evaluator) {
+    for (int k = 0; k < kSpaceKnobs; ++k) read_[k] = evaluator.RulesRead(static_cast<SpaceKnob>(k));
+  }
+
+  // The rule key (skip_tally.h) of the first rule the plan breaks; null when it breaks none.
+  const std::string* FirstBroken(const PlanEvaluator& evaluator, const PlanSpace& space,
+                                 const PlanCursor& cursor) {
+    if (cursor.shape_index() != shape_) Reset(space, cursor.shape_index());
+    if (slots_.empty()) return Check(evaluator, cursor.plan(), uncached_);
+    int32_t& slot = slots_[static_cast<size_t>(key_.Of(cursor))];
+    if (slot == kUnknown) {
+      const std::string* broken = Check(evaluator, cursor.plan(), uncached_);
+      if (broken == nullptr) {
+        slot = kValid;
+      } else {
+        slot = static_cast<int32_t>(keys_.size());
+        keys_.push_back(*broken);
+      }
+    }
+    return slot == kValid ? nullptr : &keys_[static_cast<size_t>(slot)];
+  }
+
+ private:
+  static constexpr int32_t kUnknown = -2, kValid = -1;
+  static constexpr int64_t kMaxSlots = int64_t{1} << 20;  // beyond that, no caching
+
+  static const std::string* Check(const PlanEvaluator& evaluator, const ParallelPlan& plan,
+                                  std::string& out) {
+    const std::vector<std::string> broken = evaluator.Violations(plan, true);
+    if (broken.empty()) return nullptr;
+    out = RuleKey(broken.front());
+    return &out;
+  }
+
+  void Reset(const PlanSpace& space, size_t shape) {
+    shape_ = shape;
+    keys_.clear();
+    const int64_t n = key_.Reset(space.shapes()[shape],
+                                 [this](SpaceKnob k) { return read_[static_cast<int>(k)]; });
+    if (n > kMaxSlots) {
+      slots_.clear();
+      return;
+    }
+    slots_.assign(static_cast<size_t>(n), kUnknown);
+  }
+
+  std::array<bool, kSpaceKnobs> read_{};
+  KnobKey key_;
+  size_t shape_ = std::numeric_limits<size_t>::max();
+  std::vector<int32_t> slots_;     // per key: kUnknown, kValid or an index into keys_
+  std::vector<std::string> keys_;  // rule keys of the broken verdicts
+  std::string uncached_;
+};
+
+// A worker's caches, kept across chunks (they are per shape, and chunks of one shape follow one
+// another on a worker often enough).
+struct WorkerCaches {
+  explicit WorkerCaches(const PlanEvaluator& evaluator) : rules(evaluator) {}
+  BoundCache bounds;
+  RuleCache rules;
 };
 
 struct ScanContext {
@@ -116,16 +308,34 @@ bool CannotMatter(const ScanContext& ctx, const ParallelPlan& plan, double step_
 // bound exceeds the capacity, or when its score bound is above the chunk's N-th best and a front
 // point dominates its (step, memory) bounds — then it can be in neither the merged best N nor the
 // merged front, which is all the rest of the search reads.
+//
+// The any-overlap terms are tried first: their memory bound is the exact terms' and their step
+// bound lower, and CannotMatter only gets truer as the step bound grows, so a plan they prune the
+// exact terms prune too: what is pruned, and every count, is the same as with the exact terms
+// alone, for far fewer layer costings.
 bool Pruned(const ScanContext& ctx, const PlanCursor& cursor, const WorkerState* before,
-            BoundCache& cache, PlanBounds& b, WorkerState& state) {
+            BoundCache& cache, PlanBounds& b, const PlanBoundTerms*& terms, WorkerState& state) {
   const ParallelPlan& plan = cursor.plan();
+  terms = nullptr;
   try {
-    b = ctx.evaluator.Bounds(plan, cache.Get(ctx.evaluator, ctx.space, cursor));
+    b = cache.LooseBounds(ctx.evaluator, ctx.space, cursor);
+    if (b.memory_bytes > ctx.capacity_bytes) {
+      ++state.pruned;
+      ++state.pruned_memory;
+      return true;
+    }
+    if (CannotMatter(ctx, plan, b.step_s, b.memory_bytes, before, state)) {
+      ++state.pruned;
+      return true;
+    }
+    terms = &cache.Exact(ctx.evaluator, ctx.space, cursor);
+    b = ctx.evaluator.Bounds(plan, *terms);
   } catch (const InputError&) {
     b = PlanBounds{};
+    terms = nullptr;
     return false;  // evaluated in full, where the error is counted
   }
-  if (b.memory_bytes > ctx.capacity_bytes) {
+  if (b.memory_bytes > ctx.capacity_bytes) {  // cannot happen (same memory bound); kept sound
     ++state.pruned;
     ++state.pruned_memory;
     return true;
@@ -135,30 +345,51 @@ bool Pruned(const ScanContext& ctx, const PlanCursor& cursor, const WorkerState*
   return true;
 }
 
+// Asks for the step time of a plan that fits unless, pruning, its exact peak memory (far tighter
+// than its bound) with the step bound shows that it cannot matter.
+class FitGate : public StepGate {
+ public:
+  FitGate(const ScanContext& ctx, const ParallelPlan& plan, double step_bound,
+          const WorkerState* before, const WorkerState& state)
+      : ctx_(ctx), plan_(plan), step_bound_(step_bound), before_(before), state_(state) {}
+  bool NeedStep(double memory) const override {
+    if (memory > ctx_.capacity_bytes) return false;
+    return !(ctx_.prune && CannotMatter(ctx_, plan_, step_bound_, memory, before_, state_));
+  }
+
+ private:
+  const ScanContext& ctx_;
+  const ParallelPlan& plan_;
+  double step_bound_;
+  const WorkerState* before_;
+  const WorkerState& state_;
+};
+
 void ScanChunk(const ScanContext& ctx, int64_t begin, int64_t end, const WorkerState* before,
-               BoundCache& cache, WorkerState& state) {
+               WorkerCaches& caches, WorkerState& state) {
   for (PlanCursor cursor(ctx.space, begin); cursor.index() < end; cursor.Next()) {
     const ParallelPlan& plan = cursor.plan();
-    const std::vector<std::string> broken = ctx.evaluator.Violations(plan, true);
-    if (!broken.empty()) {
+    const std::string* broken = caches.rules.FirstBroken(ctx.evaluator, ctx.space, cursor);
+    if (broken != nullptr) {
       state.first_invalid = std::min(state.first_invalid, cursor.index());
-      state.skipped.Add(broken.front());
+      state.skipped.AddKey(*broken);
       continue;
     }
     PlanBounds bounds;
-    if (ctx.prune && Pruned(ctx, cursor, before, cache, bounds, state)) continue;
+    const PlanBoundTerms* terms = nullptr;
+    if (ctx.prune && Pruned(ctx, cursor, before, caches.bounds, bounds, terms, state)) continue;
     double memory = 0;
     double step = 0;
     try {  // a rule the cost model enforces that PlanViolations missed: skip, never abort
-      memory = ctx.evaluator.PeakMemoryBytes(plan);
-      // The exact peak memory is far tighter than its bound: with the step bound it often shows
-      // that the plan cannot matter before its step time is costed (pruned, not evaluated).
-      if (ctx.prune && memory <= ctx.capacity_bytes &&
-          CannotMatter(ctx, plan, bounds.step_s, memory, before, state)) {
+      std::unique_ptr<CostMemo>* memo = terms != nullptr ? caches.bounds.Memo(plan) : nullptr;
+      const PlanCost cost =
+          ctx.evaluator.Cost(plan, terms, FitGate(ctx, plan, bounds.step_s, before, state), memo);
+      memory = cost.memory_bytes;
+      if (memory <= ctx.capacity_bytes && !cost.stepped) {  // pruned by its exact memory
         ++state.pruned;
         continue;
       }
-      if (memory <= ctx.capacity_bytes) step = ctx.evaluator.EstimateStepSeconds(plan);
+      step = cost.step_s;
     } catch (const InputError& e) {
       ++state.evaluated;
       state.first_invalid = std::min(state.first_invalid, cursor.index());
@@ -191,7 +422,9 @@ WorkerState Scan(const ScanContext& ctx, int threads) {
   const int64_t per_round = ctx.prune ? kPruneRoundChunks : std::max<int64_t>(chunks, 1);
   const size_t keep = static_cast<size_t>(std::max(ctx.options.simulate_top, ctx.options.top_k));
   WorkerState merged(keep);
-  std::vector<BoundCache> caches(static_cast<size_t>(threads));
+  std::vector<WorkerCaches> caches;
+  caches.reserve(static_cast<size_t>(threads));
+  for (int i = 0; i < threads; ++i) caches.emplace_back(ctx.evaluator);
   int64_t done = 0;
   for (int64_t first = 0; first < chunks; first += per_round) {
     const int64_t last = std::min(chunks, first + per_round);
@@ -200,7 +433,7 @@ WorkerState Scan(const ScanContext& ctx, int threads) {
     std::atomic<int64_t> round_done{done};
     RunOnWorkers(threads, [&](int worker) {
       WorkerState& state = states[static_cast<size_t>(worker)];
-      BoundCache& cache = caches[static_cast<size_t>(worker)];
+      WorkerCaches& cache = caches[static_cast<size_t>(worker)];
       for (int64_t chunk = next_chunk++; chunk < last; chunk = next_chunk++) {
         const int64_t begin = chunk * chunk_plans;
         const int64_t end = std::min(total, begin + chunk_plans);

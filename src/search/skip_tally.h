@@ -22,6 +22,8 @@ std::string RuleKey(const std::string& message);
 class SkipTally {
  public:
   void Add(const std::string& message) { ++counts_[RuleKey(message)]; }
+  // Add for a message whose RuleKey the caller already has.
+  void AddKey(const std::string& rule_key) { ++counts_[rule_key]; }
   void Merge(const SkipTally& other);
   int64_t Total() const;
   // Most frequent first; equal counts by rule text.

@@ -1,6 +1,7 @@
 #include "search/step_model_evaluator.h"
 
 #include "core/units.h"
+#include "cost/plan_evaluation.h"
 #include "plan/plan_rules.h"
 
 namespace paraplan {
@@ -35,8 +36,76 @@ StepResult StepModelEvaluator::Simulate(const ParallelPlan& plan) const {
   return model_->Simulate(plan);
 }
 
-PlanBoundTerms StepModelEvaluator::BoundTerms(const ParallelPlan& plan) const {
-  return ComputePlanBoundTerms(dims_, model_->cluster(), links_, plan);
+PlanBoundTerms StepModelEvaluator::BoundTerms(const ParallelPlan& plan,
+                                              const PlanBoundTerms* same_groups,
+                                              bool any_overlap) const {
+  const Cluster& c = model_->cluster();
+  if (same_groups != nullptr && same_groups->has_layers) {
+    return ComputePlanBoundTerms(
+        dims_, plan,
+        ComputePlanLayerCosts(dims_, c, links_, plan, same_groups->layers.shape.groups),
+        any_overlap);
+  }
+  return ComputePlanBoundTerms(dims_, plan, ComputePlanLayerCosts(dims_, c, links_, plan),
+                               any_overlap);
+}
+
+namespace {
+
+// The layers of an evaluation (EvaluatePlanLayers): they depend on the exact bound terms' knobs
+// and vpp only, and neither EvaluatePeakMemory nor EvaluatePlanTimeAfterLayers changes them
+// (the latter only writes the stage times and what follows from them).
+struct LayersMemo : CostMemo {
+  PlanEvaluation eval;
+};
+
+}  // namespace
+
+PlanCost StepModelEvaluator::Cost(const ParallelPlan& plan, const PlanBoundTerms* terms,
+                                  const StepGate& gate, std::unique_ptr<CostMemo>* memo) const {
+  const Cluster& c = model_->cluster();
+  const bool cached = terms != nullptr && terms->has_layers && !terms->any_overlap;
+  PlanEvaluation local;
+  PlanEvaluation* e = &local;
+  if (cached && memo != nullptr && *memo != nullptr && (*memo)->filled) {
+    e = &static_cast<LayersMemo*>(memo->get())->eval;
+  } else if (cached && memo != nullptr) {
+    // Default-initialised (no zeroing of the stage arrays); a recycled memo is refilled whole.
+    if (*memo == nullptr) *memo = std::unique_ptr<LayersMemo>(new LayersMemo);
+    auto* m = static_cast<LayersMemo*>(memo->get());
+    m->eval.p2p_s = 0;  // the only field EvaluatePlanLayers sets conditionally (pp > 1)
+    EvaluatePlanLayers(dims_, c, links_, plan, terms->layers, &m->eval);
+    m->filled = true;  // only once filled: a plan that throws leaves it unfilled
+    e = &m->eval;
+  } else if (cached) {
+    EvaluatePlanLayers(dims_, c, links_, plan, terms->layers, e);
+  } else {
+    EvaluatePlanLayers(dims_, c, links_, plan, e);
+  }
+  PlanCost out;
+  out.memory_bytes = EvaluatePeakMemory(dims_, plan, *e);
+  if (!gate.NeedStep(out.memory_bytes)) return out;
+  EvaluatePlanTimeAfterLayers(dims_, c, links_, plan, e);
+  out.step_s = e->step_s;
+  out.stepped = true;
+  return out;
+}
+
+bool StepModelEvaluator::RulesRead(SpaceKnob knob) const {
+  switch (knob) {
+    case SpaceKnob::kRecompute:
+    case SpaceKnob::kOverlapTp:
+    case SpaceKnob::kOverlapEp:
+    case SpaceKnob::kMoeRouting:
+    case SpaceKnob::kDpCommDtype:
+    case SpaceKnob::kOverlapGrad:
+    case SpaceKnob::kOverlapParam:
+    case SpaceKnob::kOverlapPp:
+    case SpaceKnob::kZero3Keep:
+      return false;
+    default:
+      return true;
+  }
 }
 
 PlanBounds StepModelEvaluator::Bounds(const ParallelPlan& plan, const PlanBoundTerms& terms) const {

@@ -19,8 +19,16 @@ class StepModelEvaluator : public PlanEvaluator {
   StepResult Estimate(const ParallelPlan& plan) const override;
   StepResult Simulate(const ParallelPlan& plan) const override;
   bool HasBounds() const override { return true; }
-  PlanBoundTerms BoundTerms(const ParallelPlan& plan) const override;
+  PlanBoundTerms BoundTerms(const ParallelPlan& plan, const PlanBoundTerms* same_groups = nullptr,
+                            bool any_overlap = false) const override;
   PlanBounds Bounds(const ParallelPlan& plan, const PlanBoundTerms& terms) const override;
+  // One evaluation of the layers for both questions, from the terms' layer costs when given.
+  PlanCost Cost(const ParallelPlan& plan, const PlanBoundTerms* terms, const StepGate& gate,
+                std::unique_ptr<CostMemo>* memo = nullptr) const override;
+  // PlanViolations reads neither recompute, the overlap switches, the MoE routing, the DP
+  // communication dtype nor ZeRO-3's keep-gathered switch (checked in
+  // tests/search/rule_cache_test.cpp).
+  bool RulesRead(SpaceKnob knob) const override;
 
  private:
   const StepModel* model_;
