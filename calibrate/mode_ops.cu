@@ -1,7 +1,7 @@
 // ops mode: the memory-bound ops of a training step (norms, RoPE, activations, residual add,
 // softmax-cross-entropy, Adam, grad-norm) timed with our own kernels (ops_kernels.h) over model
 // sizes. Each row is `memory,<op>,<dtype>,m,n,k,bytes,...` with the bytes the cost model counts
-// for the op (src/calib/memory_ops.h). Before timing, every kernel is compared with its host
+// for the op (src/hardware/memory_ops.h). Before timing, every kernel is compared with its host
 // reference (op_reference.h) on a small case; a mismatch throws HarnessError (exit 1).
 #include <algorithm>
 #include <cmath>
@@ -10,8 +10,8 @@
 #include <utility>
 #include <vector>
 
-#include "calib/memory_ops.h"
 #include "cuda_check.h"
+#include "hardware/memory_ops.h"
 #include "modes.h"
 #include "ops_kernels.h"
 #include "random_fill.h"
@@ -20,10 +20,10 @@
 namespace paraplan::calibrate {
 namespace {
 
-constexpr int64_t kHeadDim = 128;    // Llama 3's head dimension
-constexpr int64_t kKvHeads = 8;      // and its key/value heads (GQA)
-constexpr int64_t kRopeSeq = 8192;   // positions of the RoPE table; tokens wrap around it
-constexpr double kRopeTheta = 5e5;   // Llama 3's rope_theta
+constexpr int64_t kHeadDim = 128;   // Llama 3's head dimension
+constexpr int64_t kKvHeads = 8;     // and its key/value heads (GQA)
+constexpr int64_t kRopeSeq = 8192;  // positions of the RoPE table; tokens wrap around it
+constexpr double kRopeTheta = 5e5;  // Llama 3's rope_theta
 
 // A device allocation freed when it goes out of scope.
 class DeviceBuffer {
@@ -89,8 +89,8 @@ void CheckNorms(cudaStream_t stream) {
   DeviceBuffer y(2 * n), rsigma(4 * rows), dx(2 * n), dw(4 * hidden), mean(4 * rows);
   DeviceBuffer partial(4 * hidden * RmsNormBwdPartialRows(rows));
   LaunchRmsNormFwd(dx_in.get(), dw_in.get(), y.get(), rsigma.f(), rows, hidden, stream);
-  LaunchRmsNormBwd(dx_in.get(), dw_in.get(), ddy.get(), rsigma.f(), dx.get(), partial.f(),
-                   dw.f(), rows, hidden, stream);
+  LaunchRmsNormBwd(dx_in.get(), dw_in.get(), ddy.get(), rsigma.f(), dx.get(), partial.f(), dw.f(),
+                   rows, hidden, stream);
   CUDA_CHECK(cudaStreamSynchronize(stream));
   Floats ref_y, ref_rs, ref_dx, ref_dw;
   RmsNormFwdRef(x, w, rows, hidden, &ref_y, &ref_rs);
@@ -156,7 +156,8 @@ void CheckCrossEntropy(cudaStream_t stream) {
   const int64_t rows = 4, vocab = 1000, n = rows * vocab;
   const Floats logits = HostRandom(n, 9, 8.0f, false);
   std::vector<int32_t> targets(rows);
-  for (int64_t r = 0; r < rows; ++r) targets[static_cast<size_t>(r)] = static_cast<int32_t>(r * 337 % vocab);
+  for (int64_t r = 0; r < rows; ++r)
+    targets[static_cast<size_t>(r)] = static_cast<int32_t>(r * 337 % vocab);
   const DeviceBuffer dl = UploadF32(logits);
   DeviceBuffer dt(4 * rows), loss(4 * rows), lse(4 * rows), grad(4 * n);
   CUDA_CHECK(cudaMemcpy(dt.get(), targets.data(), targets.size() * 4, cudaMemcpyHostToDevice));
@@ -210,8 +211,7 @@ struct Sweep {
   RowKey Key(const char* op, int64_t m, int64_t n, int64_t k) const {
     const MemoryOpSpec* spec = FindMemoryOp(op);
     if (spec == nullptr) throw HarnessError(std::string("ops: no byte count for op ") + op);
-    const double bytes =
-        spec->bytes_per_element * static_cast<double>(m) * static_cast<double>(n);
+    const double bytes = spec->bytes_per_element * static_cast<double>(m) * static_cast<double>(n);
     return {"memory", op, std::string(spec->dtype), m, n, k, std::llround(bytes), 1, ""};
   }
 
@@ -322,9 +322,8 @@ void CrossEntropyCases(Sweep& s, int64_t tokens, int64_t vocab) {
                         cudaMemcpyHostToDevice));
   const auto* t = static_cast<const int32_t*>(targets.get());
   LaunchCrossEntropyFwd(logits.f(), t, loss.f(), lse.f(), tokens, vocab, s.stream);
-  s.Time(fwd, [&] {
-    LaunchCrossEntropyFwd(logits.f(), t, loss.f(), lse.f(), tokens, vocab, s.stream);
-  });
+  s.Time(fwd,
+         [&] { LaunchCrossEntropyFwd(logits.f(), t, loss.f(), lse.f(), tokens, vocab, s.stream); });
   const float scale = 1.0f / static_cast<float>(tokens);
   s.Time(bwd, [&] {
     LaunchCrossEntropyBwd(logits.f(), t, lse.f(), grad.f(), tokens, vocab, scale, s.stream);
@@ -344,9 +343,8 @@ void OptimizerCases(Sweep& s, int64_t params) {
   CUDA_CHECK(cudaMemsetAsync(m.get(), 0, static_cast<size_t>(4 * params), s.stream));
   CUDA_CHECK(cudaMemsetAsync(v.get(), 0, static_cast<size_t>(4 * params), s.stream));
   const AdamConfig config;
-  s.Time(adam, [&] {
-    LaunchAdamStep(config, g.f(), p.f(), m.f(), v.f(), copy.get(), params, s.stream);
-  });
+  s.Time(adam,
+         [&] { LaunchAdamStep(config, g.f(), p.f(), m.f(), v.f(), copy.get(), params, s.stream); });
   s.Time(norm, [&] { LaunchGradNorm(g.f(), partial.f(), sum_sq.f(), params, s.stream); });
 }
 

@@ -66,7 +66,8 @@ void RmsNormFwdRef(const Floats& x, const Floats& w, int64_t rows, int64_t hidde
   rsigma->assign(Size(rows), 0);
   for (int64_t r = 0; r < rows; ++r) {
     double sum = 0;
-    for (int64_t i = 0; i < hidden; ++i) sum += double{x[Size(r * hidden + i)]} * x[Size(r * hidden + i)];
+    for (int64_t i = 0; i < hidden; ++i)
+      sum += double{x[Size(r * hidden + i)]} * x[Size(r * hidden + i)];
     const double rs = 1.0 / std::sqrt(sum / static_cast<double>(hidden) + kNormEps);
     (*rsigma)[Size(r)] = static_cast<float>(rs);
     for (int64_t i = 0; i < hidden; ++i) {
@@ -75,8 +76,8 @@ void RmsNormFwdRef(const Floats& x, const Floats& w, int64_t rows, int64_t hidde
   }
 }
 
-void RmsNormBwdRef(const Floats& x, const Floats& w, const Floats& dy, int64_t rows,
-                   int64_t hidden, Floats* dx, Floats* dw) {
+void RmsNormBwdRef(const Floats& x, const Floats& w, const Floats& dy, int64_t rows, int64_t hidden,
+                   Floats* dx, Floats* dw) {
   Floats y, rsigma;
   RmsNormFwdRef(x, w, rows, hidden, &y, &rsigma);
   dx->assign(Size(rows * hidden), 0);
@@ -205,8 +206,7 @@ void CrossEntropyFwdRef(const Floats& logits, const std::vector<int32_t>& target
 }
 
 void CrossEntropyBwdRef(const Floats& logits, const std::vector<int32_t>& targets,
-                        const Floats& lse, int64_t rows, int64_t vocab, float scale,
-                        Floats* grad) {
+                        const Floats& lse, int64_t rows, int64_t vocab, float scale, Floats* grad) {
   grad->assign(logits.size(), 0);
   for (int64_t r = 0; r < rows; ++r) {
     for (int64_t j = 0; j < vocab; ++j) {
@@ -243,8 +243,8 @@ double GradNormRef(const Floats& g) {
 bool AllClose(const Floats& got, const Floats& want, float atol, float rtol,
               const std::string& what, std::string* why) {
   if (got.size() != want.size()) {
-    *why = what + ": " + std::to_string(got.size()) + " values, want " +
-           std::to_string(want.size());
+    *why =
+        what + ": " + std::to_string(got.size()) + " values, want " + std::to_string(want.size());
     return false;
   }
   for (size_t i = 0; i < got.size(); ++i) {

@@ -27,8 +27,8 @@ constexpr float kNormEps = 1e-5f;
 void RmsNormFwdRef(const Floats& x, const Floats& w, int64_t rows, int64_t hidden, Floats* y,
                    Floats* rsigma);
 // With r = rsigma: dx = r·w·dy − x·r³·mean(dy·w·x); dw = Σ_rows dy·x·r.
-void RmsNormBwdRef(const Floats& x, const Floats& w, const Floats& dy, int64_t rows,
-                   int64_t hidden, Floats* dx, Floats* dw);
+void RmsNormBwdRef(const Floats& x, const Floats& w, const Floats& dy, int64_t rows, int64_t hidden,
+                   Floats* dx, Floats* dw);
 // y = (x − mean) · rsqrt(var + eps) · w + b, per row (Ba et al. 2016).
 void LayerNormFwdRef(const Floats& x, const Floats& w, const Floats& b, int64_t rows,
                      int64_t hidden, Floats* y);
@@ -56,8 +56,7 @@ void CrossEntropyFwdRef(const Floats& logits, const std::vector<int32_t>& target
                         int64_t vocab, Floats* loss, Floats* lse);
 // grad = (softmax(l) − onehot(target)) · scale (scale = 1 / rows for a mean loss).
 void CrossEntropyBwdRef(const Floats& logits, const std::vector<int32_t>& targets,
-                        const Floats& lse, int64_t rows, int64_t vocab, float scale,
-                        Floats* grad);
+                        const Floats& lse, int64_t rows, int64_t vocab, float scale, Floats* grad);
 
 // AdamW (Loshchilov & Hutter 2019) with bias correction at step `step` (>= 1).
 struct AdamConfig {

@@ -12,11 +12,11 @@ namespace paraplan::calibrate {
 namespace {
 
 constexpr int kThreads = 256;
-constexpr int kVec = 8;                             // bf16 elements per 16-byte vector
-constexpr int kMaxVecs = 4;                         // vectors per thread in a norm row
-constexpr int kRowStride = kThreads * kVec;         // 2048: hidden must be a multiple
-constexpr int kMaxHidden = kRowStride * kMaxVecs;   // 8192
-constexpr int kBwdRowsPerBlock = 32;                // rows per block of the RMSNorm backward
+constexpr int kVec = 8;                            // bf16 elements per 16-byte vector
+constexpr int kMaxVecs = 4;                        // vectors per thread in a norm row
+constexpr int kRowStride = kThreads * kVec;        // 2048: hidden must be a multiple
+constexpr int kMaxHidden = kRowStride * kMaxVecs;  // 8192
+constexpr int kBwdRowsPerBlock = 32;               // rows per block of the RMSNorm backward
 
 using Bf16 = __nv_bfloat16;
 
@@ -79,8 +79,7 @@ __device__ inline int64_t RowOffset(int v) {
   return (static_cast<int64_t>(v) * kThreads + threadIdx.x) * kVec;
 }
 
-__global__ void RmsNormFwdKernel(const Bf16* x, const Bf16* w, Bf16* y, float* rsigma,
-                                 int hidden) {
+__global__ void RmsNormFwdKernel(const Bf16* x, const Bf16* w, Bf16* y, float* rsigma, int hidden) {
   const int64_t base = static_cast<int64_t>(blockIdx.x) * hidden;
   const int vecs = hidden / kRowStride;
   float xv[kMaxVecs][kVec];
@@ -106,9 +105,8 @@ __global__ void RmsNormFwdKernel(const Bf16* x, const Bf16* w, Bf16* y, float* r
 }
 
 // Each block takes kBwdRowsPerBlock rows and writes its share of dw to one row of dw_partial.
-__global__ void RmsNormBwdKernel(const Bf16* x, const Bf16* w, const Bf16* dy,
-                                 const float* rsigma, Bf16* dx, float* dw_partial, int64_t rows,
-                                 int hidden) {
+__global__ void RmsNormBwdKernel(const Bf16* x, const Bf16* w, const Bf16* dy, const float* rsigma,
+                                 Bf16* dx, float* dw_partial, int64_t rows, int hidden) {
   const int vecs = hidden / kRowStride;
   float dw[kMaxVecs][kVec] = {};
   const int64_t first = static_cast<int64_t>(blockIdx.x) * kBwdRowsPerBlock;
@@ -314,8 +312,8 @@ __global__ void CrossEntropyFwdKernel(const float* logits, const int32_t* target
 }
 
 // grid (vocab / 4 / blockDim, rows): grad = (softmax − onehot) · scale.
-__global__ void CrossEntropyBwdKernel(const float* logits, const int32_t* targets,
-                                      const float* lse, float* grad, int64_t vocab, float scale) {
+__global__ void CrossEntropyBwdKernel(const float* logits, const int32_t* targets, const float* lse,
+                                      float* grad, int64_t vocab, float scale) {
   const int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= vocab / 4) return;
   const int64_t at = blockIdx.y * vocab + 4 * i;
@@ -465,8 +463,8 @@ void LaunchSwigluFwd(const void* gate, const void* up, void* y, int64_t n, cudaS
 
 void LaunchSwigluBwd(const void* gate, const void* up, const void* dy, void* dgate, void* dup,
                      int64_t n, cudaStream_t stream) {
-  SwigluBwdKernel<<<GridFor(n / kVec), kThreads, 0, stream>>>(In(gate), In(up), In(dy),
-                                                              Out(dgate), Out(dup), n / kVec);
+  SwigluBwdKernel<<<GridFor(n / kVec), kThreads, 0, stream>>>(In(gate), In(up), In(dy), Out(dgate),
+                                                              Out(dup), n / kVec);
   CheckLaunch();
 }
 
@@ -482,8 +480,8 @@ void LaunchResidualAdd(const void* a, const void* b, void* y, int64_t n, cudaStr
 
 void LaunchCrossEntropyFwd(const float* logits, const int32_t* targets, float* loss, float* lse,
                            int64_t rows, int64_t vocab, cudaStream_t stream) {
-  CrossEntropyFwdKernel<<<static_cast<unsigned>(rows), 4 * kThreads, 0, stream>>>(
-      logits, targets, loss, lse, vocab);
+  CrossEntropyFwdKernel<<<static_cast<unsigned>(rows), 4 * kThreads, 0, stream>>>(logits, targets,
+                                                                                  loss, lse, vocab);
   CheckLaunch();
 }
 
@@ -496,8 +494,8 @@ void LaunchCrossEntropyBwd(const float* logits, const int32_t* targets, const fl
   CheckLaunch();
 }
 
-void LaunchAdamStep(const AdamConfig& c, const float* g, float* p, float* m, float* v,
-                    void* p_bf16, int64_t n, cudaStream_t stream) {
+void LaunchAdamStep(const AdamConfig& c, const float* g, float* p, float* m, float* v, void* p_bf16,
+                    int64_t n, cudaStream_t stream) {
   const AdamArgs args{c.lr,
                       c.beta1,
                       c.beta2,
@@ -512,8 +510,7 @@ void LaunchAdamStep(const AdamConfig& c, const float* g, float* p, float* m, flo
   CheckLaunch();
 }
 
-void LaunchGradNorm(const float* g, float* partial, float* sum_sq, int64_t n,
-                    cudaStream_t stream) {
+void LaunchGradNorm(const float* g, float* partial, float* sum_sq, int64_t n, cudaStream_t stream) {
   SumSquaresKernel<<<kGradNormBlocks, kThreads, 0, stream>>>(reinterpret_cast<const float4*>(g),
                                                              partial, n / 4);
   CheckLaunch();

@@ -4,10 +4,10 @@
 #include <map>
 #include <sstream>
 
-#include "calib/memory_ops.h"
 #include "core/format.h"
 #include "core/text_table.h"
 #include "cost/compute_cost.h"
+#include "hardware/memory_ops.h"
 
 namespace paraplan {
 namespace {
@@ -44,7 +44,7 @@ bool PredictSeconds(const Cluster& cluster, const RawRow& row, double* seconds) 
                                 AttentionShape{m, n, k});
     return true;
   }
-  // Copies and the element-wise ops of calib/memory_ops.h (whose rows carry the bytes the cost
+  // Copies and the element-wise ops of hardware/memory_ops.h (whose rows carry the bytes the cost
   // model counts): bytes at the achieved HBM bandwidth, as the cost model costs every memory-bound
   // op. The profile's per-op bandwidths (memory_ops) are not used: the cost model does not yet.
   if (row.kind == "memory" && (row.op == "copy" || FindMemoryOp(row.op) != nullptr)) {
@@ -128,7 +128,8 @@ std::string ProfileCheckTable(const ProfileCheck& check) {
         << " rows not predicted (collectives, naive attention, the harness's own norm kernel)\n";
   }
   bool op_rows = false;
-  for (const auto& c : check.rows) op_rows = op_rows || (c.row.kind == "memory" && c.row.op != "copy");
+  for (const auto& c : check.rows)
+    op_rows = op_rows || (c.row.kind == "memory" && c.row.op != "copy");
   if (op_rows) {
     out << "element-wise ops: predicted as the cost model costs them, the bytes it counts (the "
            "rows' bytes) at the copy bandwidth\n";

@@ -9,9 +9,9 @@
 #include <utility>
 
 #include "calib/alpha_beta_fit.h"
-#include "calib/memory_ops.h"
 #include "core/error.h"
 #include "core/format.h"
+#include "hardware/memory_ops.h"
 #include "hardware/profile_lookup.h"
 
 namespace paraplan {
@@ -151,7 +151,7 @@ double LargeRowBandwidthGBps(const std::vector<const RawRow*>& rows, int* used) 
 
 // Achieved HBM bandwidth: the large device-to-device copies (op `copy`). The harness's own norm
 // kernel (op `norm`) is timed but sets nothing: it measures that kernel as much as the memory.
-// The element-wise ops of calib/memory_ops.h each get their own bandwidth (memory_ops).
+// The element-wise ops of hardware/memory_ops.h each get their own bandwidth (memory_ops).
 void FitMemory(const std::vector<RawRow>& rows, ProfileFitResult* result) {
   std::vector<const RawRow*> copies;
   std::map<std::string, std::vector<const RawRow*>> by_op;
@@ -178,7 +178,8 @@ void FitMemory(const std::vector<RawRow>& rows, ProfileFitResult* result) {
                                  " bytes " + std::to_string(row.bytes) + " differ from the " +
                                  FormatShortest(spec->bytes_per_element) +
                                  " B per element x m x n the cost model counts (" +
-                                 FormatShortest(counted) + "); fitted as written (warned once "
+                                 FormatShortest(counted) +
+                                 "); fitted as written (warned once "
                                  "per op)");
     }
     by_op[row.op].push_back(&row);
@@ -191,7 +192,8 @@ void FitMemory(const std::vector<RawRow>& rows, ProfileFitResult* result) {
     MemoryOpFitReport report;
     report.op = op;
     report.rows = static_cast<int>(op_rows.size());
-    for (const RawRow* row : op_rows) report.largest_bytes = std::max(report.largest_bytes, row->bytes);
+    for (const RawRow* row : op_rows)
+      report.largest_bytes = std::max(report.largest_bytes, row->bytes);
     report.bandwidth_GBps = LargeRowBandwidthGBps(op_rows, &report.used);
     if (result->profile.memory_bandwidth_GBps > 0) {
       report.copy_fraction = report.bandwidth_GBps / result->profile.memory_bandwidth_GBps;

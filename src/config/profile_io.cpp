@@ -10,9 +10,9 @@
 #include <set>
 #include <sstream>
 
-#include "calib/memory_ops.h"
 #include "core/error.h"
 #include "core/format.h"
+#include "hardware/memory_ops.h"
 
 namespace paraplan {
 namespace {
@@ -195,7 +195,8 @@ void ReadMemoryOps(const Reader& r, const YAML::Node& node, CalibrationProfile* 
     const std::string op = r.Key(item.first, "memory_ops");
     if (FindMemoryOp(op) == nullptr) {
       std::string valid;
-      for (const auto& spec : kMemoryOps) valid += (valid.empty() ? "" : ", ") + std::string(spec.name);
+      for (const auto& spec : kMemoryOps)
+        valid += (valid.empty() ? "" : ", ") + std::string(spec.name);
       r.Fail(item.first, "memory_ops." + op, "unknown op (valid: " + valid + ")");
     }
     profile->memory_ops[op] = r.Positive(item.second, "memory_ops." + op);
@@ -236,8 +237,9 @@ std::shared_ptr<const CalibrationProfile> ParseCalibrationProfile(const std::str
   auto profile = std::make_shared<CalibrationProfile>();
   profile->source_path = origin;
   if (root.IsNull()) return profile;  // an empty profile measures nothing
-  r.CheckKeys(root, "", {"attention", "collectives", "gemm", "memory_bandwidth_GBps", "memory_ops",
-                         "metadata"});
+  r.CheckKeys(
+      root, "",
+      {"attention", "collectives", "gemm", "memory_bandwidth_GBps", "memory_ops", "metadata"});
   if (root["collectives"]) ReadCollectives(r, root["collectives"], profile.get());
   if (root["gemm"]) ReadGemm(r, root["gemm"], profile.get());
   if (root["attention"]) ReadAttention(r, root["attention"], profile.get());
@@ -264,7 +266,8 @@ std::string ProfileToYaml(const CalibrationProfile& profile) {
   out << "memory_bandwidth_GBps: " << Number6(profile.memory_bandwidth_GBps) << "\n";
   if (!profile.memory_ops.empty()) {
     out << "memory_ops:\n";
-    for (const auto& [op, GBps] : profile.memory_ops) out << "  " << op << ": " << Number6(GBps) << "\n";
+    for (const auto& [op, GBps] : profile.memory_ops)
+      out << "  " << op << ": " << Number6(GBps) << "\n";
   }
   out << "collectives:" << (profile.collectives.empty() ? " {}\n" : "\n");
   for (const auto& [op, tiers] : profile.collectives) {

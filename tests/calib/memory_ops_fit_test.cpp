@@ -5,7 +5,6 @@
 #include <memory>
 #include <string>
 
-#include "calib/memory_ops.h"
 #include "calib/fit_summary.h"
 #include "calib/profile_check.h"
 #include "calib/profile_fit.h"
@@ -14,6 +13,7 @@
 #include "config/profile_io.h"
 #include "config/resolve.h"
 #include "core/error.h"
+#include "hardware/memory_ops.h"
 
 namespace paraplan {
 namespace {
@@ -24,10 +24,10 @@ const std::string kOpsCsv = kSource + "/tests/data/calib/synthetic_ops.csv";
 // The bandwidths the synthetic rows were generated from (tests/data/calib/README.md).
 double SyntheticGBps(const std::string& op) {
   static const std::map<std::string, double> kGBps = {
-      {"rmsnorm_fwd", 2800},   {"rmsnorm_bwd", 2600},       {"layernorm_fwd", 2700},
-      {"rope_fwd", 2500},      {"swiglu_fwd", 2900},        {"swiglu_bwd", 2850},
-      {"gelu_fwd", 2750},      {"residual_add", 2950},      {"cross_entropy_fwd", 3300},
-      {"cross_entropy_bwd", 2900}, {"adam_step", 2950},     {"grad_norm", 3100}};
+      {"rmsnorm_fwd", 2800},       {"rmsnorm_bwd", 2600},  {"layernorm_fwd", 2700},
+      {"rope_fwd", 2500},          {"swiglu_fwd", 2900},   {"swiglu_bwd", 2850},
+      {"gelu_fwd", 2750},          {"residual_add", 2950}, {"cross_entropy_fwd", 3300},
+      {"cross_entropy_bwd", 2900}, {"adam_step", 2950},    {"grad_norm", 3100}};
   return kGBps.at(op);
 }
 
@@ -75,10 +75,10 @@ TEST_CASE("calibrate fit gives each op the bandwidth of its large rows", "[calib
 }
 
 TEST_CASE("calibrate fit rejects unknown ops and warns about other byte counts", "[calib]") {
-  CHECK_THROWS_WITH(FitProfile(ParseRawCsv(kHeader + "memory,softmax_fwd,bf16,8,8,0,256,1,,1\n",
-                                           "ops.csv")),
-                    Catch::Contains("ops.csv:2") && Catch::Contains("unknown memory op") &&
-                        Catch::Contains("rmsnorm_fwd"));
+  CHECK_THROWS_WITH(
+      FitProfile(ParseRawCsv(kHeader + "memory,softmax_fwd,bf16,8,8,0,256,1,,1\n", "ops.csv")),
+      Catch::Contains("ops.csv:2") && Catch::Contains("unknown memory op") &&
+          Catch::Contains("rmsnorm_fwd"));
   CHECK_THROWS_WITH(
       FitProfile(ParseRawCsv(kHeader + "memory,rmsnorm_fwd,bf16,0,8,0,256,1,,1\n", "ops.csv")),
       Catch::Contains("m, n >= 1"));

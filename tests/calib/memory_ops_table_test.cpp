@@ -1,7 +1,5 @@
-// calib/memory_ops.h repeats the bytes per element that the cost model counts for the `te`
+// hardware/memory_ops.h repeats the bytes per element that the cost model counts for the `te`
 // fusion profile, so that the harness's rows carry them; this ties the two together.
-#include "calib/memory_ops.h"
-
 #include <catch2/catch.hpp>
 #include <string>
 
@@ -9,6 +7,7 @@
 #include "cost/layer_ops.h"
 #include "cost/test_specs.h"
 #include "evaluate/step_model.h"
+#include "hardware/memory_ops.h"
 
 namespace paraplan {
 namespace {
@@ -35,7 +34,7 @@ TEST_CASE("the ops table's bytes are the cost model's under fusion te", "[calib]
   p.kernels.fusion = Fusion::kTe;
   const ModelDims d = BuildModelDims(m);
   const LayerElementwise ew = ComputeLayerElementwise(d, 0, MakePlanShape(d, p, test::DgxH100()));
-  const double t = 8192;                // tokens of one sequence
+  const double t = 8192;                   // tokens of one sequence
   const double norm_elems = 2 * t * 8192;  // two norms per layer
   CHECK(Find(ew, "norm").fwd_bytes == Approx(norm_elems * Bytes("rmsnorm_fwd")));
   CHECK(Find(ew, "norm").bwd_bytes == Approx(norm_elems * Bytes("rmsnorm_bwd")));

@@ -40,7 +40,8 @@ TEST_CASE("RMSNorm: unit rms after the norm, gradients match finite differences"
   for (int64_t i = 0; i < hidden; ++i) ss += double{y[i]} * y[i];
   CHECK(ss / hidden == Approx(1.0).epsilon(1e-3));
   // Loss L = Σ dy · y; dL/dx and dL/dw by central differences.
-  const Floats wr = HostRandom(hidden, 2, 1.0f, false), dy = HostRandom(rows * hidden, 3, 1.0f, false);
+  const Floats wr = HostRandom(hidden, 2, 1.0f, false),
+               dy = HostRandom(rows * hidden, 3, 1.0f, false);
   Floats dx, dw;
   RmsNormBwdRef(x, wr, dy, rows, hidden, &dx, &dw);
   auto loss = [&](const Floats& xx, const Floats& ww) {
@@ -88,9 +89,10 @@ TEST_CASE("RoPE: identity at position 0, rotation keeps each pair's length", "[c
   CHECK(c[4] == Approx(std::cos(1.0)));  // position 1, pair 0: angle 1 · theta⁰
   const Floats x = HostRandom(tokens * heads * dim, 5, 1.0f, false);
   RopeFwdRef(x, c, s, tokens, heads, dim, seq, &y);
-  for (int64_t i = 0; i < heads * dim; ++i) CHECK(y[i] == x[i]);        // token 0
-  for (int64_t i = 0; i < heads * dim; ++i) CHECK(y[2 * heads * dim + i] == x[2 * heads * dim + i]);  // token 2 wraps to 0
-  const int64_t b = heads * dim;  // token 1, head 0
+  for (int64_t i = 0; i < heads * dim; ++i) CHECK(y[i] == x[i]);  // token 0
+  for (int64_t i = 0; i < heads * dim; ++i)
+    CHECK(y[2 * heads * dim + i] == x[2 * heads * dim + i]);  // token 2 wraps to 0
+  const int64_t b = heads * dim;                              // token 1, head 0
   for (int64_t i = 0; i < dim / 2; ++i) {
     const double before = std::hypot(x[b + i], x[b + i + dim / 2]);
     CHECK(std::hypot(y[b + i], y[b + i + dim / 2]) == Approx(before).epsilon(1e-5));

@@ -14,12 +14,12 @@
 namespace paraplan {
 
 struct MemoryOpSpec {
-  std::string_view name;      // the CSV op
-  std::string_view dtype;     // the CSV dtype (the storage type of the big tensors)
-  double bytes_per_element;   // HBM bytes the cost model counts per element
-  std::string_view m_is;      // what the row's m counts
-  std::string_view n_is;      // and its n
-  std::string_view costed_as; // where the cost model counts it
+  std::string_view name;       // the CSV op
+  std::string_view dtype;      // the CSV dtype (the storage type of the big tensors)
+  double bytes_per_element;    // HBM bytes the cost model counts per element
+  std::string_view m_is;       // what the row's m counts
+  std::string_view n_is;       // and its n
+  std::string_view costed_as;  // where the cost model counts it
 };
 
 inline constexpr std::array<MemoryOpSpec, 12> kMemoryOps = {{
