@@ -120,6 +120,10 @@ void AddOtherModes(CLI::App& app, HarnessOptions& o, std::string& min_b, std::st
 }
 
 void CheckOpsOptions(const HarnessOptions& o) {
+  for (int64_t tokens : o.ops_tokens) {
+    // The loss backward launches one row of blocks per token (gridDim.y <= 65535).
+    if (tokens > 65535) throw HarnessError("ops: --tokens-list: at most 65535 tokens");
+  }
   for (int64_t hidden : o.ops_hidden) {
     for (int64_t params : o.ops_params) {
       const std::string why = OpsShapeError(hidden, 128, o.ops_vocab, params);
