@@ -9,6 +9,7 @@
 #include "cuda_check.h"
 #include "device_info.h"
 #include "modes.h"
+#include "ops_kernels.h"
 #include "options.h"
 
 namespace paraplan::calibrate {
@@ -58,6 +59,28 @@ void AddGemmOptions(CLI::App& app, HarnessOptions& o, std::vector<std::string>& 
   sub->add_option("--mb-list", o.mb_list, "micro-batch sizes")->delimiter(',');
 }
 
+void AddOpsOptions(CLI::App& app, HarnessOptions& o) {
+  auto* ops = app.add_subcommand(
+      "ops",
+      "our kernels of the memory-bound ops (RMSNorm/LayerNorm, RoPE, SwiGLU/GeLU, residual add, "
+      "softmax-cross-entropy, Adam, grad-norm), rows at the cost model's bytes");
+  AddCommonOptions(*ops, o);
+  ops->add_option("--hidden-list", o.ops_hidden, "hidden sizes (multiples of 2048, <= 8192)")
+      ->delimiter(',')
+      ->capture_default_str();
+  ops->add_option("--tokens-list", o.ops_tokens, "tokens per micro-batch")
+      ->delimiter(',')
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  ops->add_option("--vocab", o.ops_vocab, "vocabulary of the loss (a multiple of 4)")
+      ->capture_default_str();
+  ops->add_option("--params-list", o.ops_params, "parameter counts of Adam and grad-norm")
+      ->delimiter(',')
+      ->capture_default_str();
+  ops->add_flag("!--skip-check", o.ops_check,
+                "leave out the comparison of each kernel with its host reference");
+}
+
 void AddOtherModes(CLI::App& app, HarnessOptions& o, std::string& min_b, std::string& max_b,
                    std::string& mem_max) {
   auto* attn = app.add_subcommand(
@@ -84,6 +107,8 @@ void AddOtherModes(CLI::App& app, HarnessOptions& o, std::string& min_b, std::st
   AddCommonOptions(*mem, o);
   mem->add_option("--max-bytes", mem_max, "largest bytes read + written (K/M/G)");
 
+  AddOpsOptions(app, o);
+
   auto* nccl = app.add_subcommand("nccl", "NCCL collectives over a size sweep (nccl-tests-like)");
   AddCommonOptions(*nccl, o);
   nccl->add_option("-b,--minbytes", min_b, "smallest size (K/M/G)");
@@ -92,6 +117,19 @@ void AddOtherModes(CLI::App& app, HarnessOptions& o, std::string& min_b, std::st
       ->capture_default_str()
       ->check(CLI::Range(1.01, 1024.0));
   nccl->add_option("--ops", o.ops, "collectives to measure")->delimiter(',');
+}
+
+void CheckOpsOptions(const HarnessOptions& o) {
+  for (int64_t tokens : o.ops_tokens) {
+    // The loss backward launches one row of blocks per token (gridDim.y <= 65535).
+    if (tokens > 65535) throw HarnessError("ops: --tokens-list: at most 65535 tokens");
+  }
+  for (int64_t hidden : o.ops_hidden) {
+    for (int64_t params : o.ops_params) {
+      const std::string why = OpsShapeError(hidden, 128, o.ops_vocab, params);
+      if (!why.empty()) throw HarnessError("ops: " + why);
+    }
+  }
 }
 
 int Run(int argc, char** argv) {
@@ -103,9 +141,10 @@ int Run(int argc, char** argv) {
       "Examples:\n"
       "  paraplan-calibrate gemm --hidden 8192 --ffn 28672 --heads 64 --kv-heads 8 -o gemm.csv\n"
       "  paraplan-calibrate memory -o mem.csv\n"
+      "  paraplan-calibrate ops -o ops.csv\n"
       "  paraplan-calibrate nccl -b 1K -e 4G -f 2 -o nccl.csv\n"
       "  mpirun -np 16 --map-by ppr:8:node paraplan-calibrate nccl -o nccl_2nodes.csv\n"
-      "  paraplan calibrate fit gemm.csv mem.csv nccl.csv -o profile.yaml",
+      "  paraplan calibrate fit gemm.csv mem.csv ops.csv nccl.csv -o profile.yaml",
       "paraplan-calibrate"};
   app.require_subcommand(1);
   AddGemmOptions(app, o, shapes);
@@ -117,6 +156,7 @@ int Run(int argc, char** argv) {
     o.min_bytes = ParseBytes(min_b);
     o.max_bytes = ParseBytes(max_b);
     o.mem_max_bytes = ParseBytes(mem_max);
+    if (o.mode == "ops") CheckOpsOptions(o);
 #ifndef PARAPLAN_WITH_CUDNN
     if (o.mode == "attention" && o.attn_backend == "cudnn") {
       throw HarnessError("--backend cudnn: this paraplan-calibrate was built without cuDNN");
@@ -143,6 +183,7 @@ int Run(int argc, char** argv) {
 #endif
   if (o.mode == "attention" && o.attn_backend == "naive") RunAttentionMode(o, writer);
   if (o.mode == "memory") RunMemoryMode(o, writer);
+  if (o.mode == "ops") RunOpsMode(o, writer);
   if (o.mode == "nccl") RunNcclMode(o, writer, &argc, &argv);
   std::fprintf(stderr, "paraplan-calibrate: %zu rows in %s\n", writer.rows(), o.output.c_str());
   return 0;

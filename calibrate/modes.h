@@ -13,6 +13,9 @@ void RunAttentionMode(const HarnessOptions& options, CsvWriter& writer);
 // cuDNN's fused flash attention, forward and backward (built with PARAPLAN_WITH_CUDNN only).
 void RunCudnnAttentionMode(const HarnessOptions& options, CsvWriter& writer);
 void RunMemoryMode(const HarnessOptions& options, CsvWriter& writer);
+// Our kernels of the element-wise ops, loss, Adam and grad-norm (mode_ops.cu); throws
+// HarnessError when a kernel disagrees with its host reference.
+void RunOpsMode(const HarnessOptions& options, CsvWriter& writer);
 // argc/argv are for MPI_Init when the harness is built with MPI.
 void RunNcclMode(const HarnessOptions& options, CsvWriter& writer, int* argc, char*** argv);
 

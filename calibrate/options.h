@@ -12,7 +12,7 @@ struct GemmShape {
 };
 
 struct HarnessOptions {
-  std::string mode;  // gemm | attention | memory | nccl
+  std::string mode;  // gemm | attention | memory | ops | nccl
   std::string output = "calibrate_raw.csv";
   bool resume = false;  // skip rows already present in `output`
   int warmup = 5;       // untimed runs before measuring
@@ -41,6 +41,15 @@ struct HarnessOptions {
   // memory
   int64_t mem_min_bytes = int64_t{1} << 20;
   int64_t mem_max_bytes = int64_t{2} << 30;
+
+  // ops (mode_ops.cu): norms, residual add, RoPE and activations at each hidden × tokens; the
+  // loss at each tokens × vocab; Adam and grad-norm at each parameter count
+  std::vector<int64_t> ops_hidden = {4096, 8192};
+  std::vector<int64_t> ops_tokens = {4096, 8192, 16384, 32768};
+  int64_t ops_vocab = 128256;  // Llama 3
+  std::vector<int64_t> ops_params = {int64_t{1} << 24, int64_t{1} << 26, int64_t{1} << 28,
+                                     int64_t{1} << 30};
+  bool ops_check = true;  // compare each kernel with its host reference first
 
   // nccl
   int64_t min_bytes = 1024;              // -b

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # One prepared calibration sweep for a single-GPU machine: memory, GEMMs (a fit set and a held-out
-# set of shapes) and attention (the harness's cuDNN SDPA, cuDNN SDPA through PyTorch as a
+# set of shapes), the element-wise ops (ops mode, layer_check.py) and attention (the harness's cuDNN SDPA, cuDNN SDPA through PyTorch as a
 # cross-check, and the harness's naive kernel). NCCL
 # needs two GPUs or more (the harness refuses one), so collectives are not part of this sweep.
 # Each step has its own time limit, so one slow step cannot starve the rest; rows finished before a limit stay in the CSV (the harness writes atomically).
@@ -59,6 +59,11 @@ step attention-cudnn 60 env LD_LIBRARY_PATH="$cudnn_path" "$BIN" attention --bac
 step attention-cudnn-d64 40 env LD_LIBRARY_PATH="$cudnn_path" "$BIN" attention --backend cudnn \
   --resume --skip-check --seq-list 1024,2048,4096,8192 --heads 16 --head-dim 64 --tokens 32768 \
   -o "$OUT/attention_cudnn_harness.csv"
+# Our kernels of the element-wise ops, the loss, Adam and grad-norm (checked against host
+# references first), then one layer op by op and whole in PyTorch (and TransformerEngine if
+# installed): docs/calibration.md, "Element-wise ops" and "One layer, op by op".
+step ops 120 "$BIN" ops -o "$OUT/ops.csv"
+step layer-check 180 sh -c "env -u LD_LIBRARY_PATH python3 '$here/layer_check.py' > '$OUT/layer_llama3_8b.jsonl'"
 step attention-naive 40 "$BIN" attention --backend naive --seq-list 1024,2048,4096,8192 --heads 32 --head-dim 128 \
   -o "$OUT/attention_naive.csv"
 wc -l "$OUT"/*.csv | tee -a "$LOG"

@@ -53,8 +53,19 @@ std::string FitSummaryTable(const ProfileFitResult& result) {
   if (p.memory_bandwidth_GBps > 0) {
     out << "memory bandwidth: " << FormatFixed(p.memory_bandwidth_GBps, 1) << " GB/s\n";
   }
+  if (!result.memory_ops.empty()) {
+    std::vector<std::vector<std::string>> rows = {
+        {"memory op", "rows", "used", "largest_MiB", "GB/s", "of_copy"}};
+    for (const auto& m : result.memory_ops) {
+      rows.push_back({m.op, std::to_string(m.rows), std::to_string(m.used),
+                      FormatFixed(static_cast<double>(m.largest_bytes) / (1 << 20), 0),
+                      FormatFixed(m.bandwidth_GBps, 1),
+                      m.copy_fraction > 0 ? FormatFixed(m.copy_fraction, 3) : "-"});
+    }
+    out << FormatRows(rows);
+  }
   if (result.collectives.empty() && p.gemm.empty() && p.attention.empty() &&
-      p.memory_bandwidth_GBps <= 0) {
+      p.memory_bandwidth_GBps <= 0 && result.memory_ops.empty()) {
     out << "nothing measured: the profile is empty\n";
   }
   return out.str();
@@ -83,6 +94,16 @@ Json FitSummaryJson(const ProfileFitResult& result) {
   for (const auto& [dtype, points] : result.profile.gemm) {
     gemm.Set(dtype, static_cast<int64_t>(points.size()));
   }
+  Json memory_ops = Json::MakeArray();
+  for (const auto& m : result.memory_ops) {
+    memory_ops.Push(Json::MakeObject()
+                        .Set("op", m.op)
+                        .Set("rows", m.rows)
+                        .Set("used", m.used)
+                        .Set("largest_bytes", m.largest_bytes)
+                        .Set("bandwidth_GBps", m.bandwidth_GBps)
+                        .Set("copy_fraction", m.copy_fraction));
+  }
   Json warnings = Json::MakeArray();
   for (const auto& w : result.warnings) warnings.Push(w);
   return Json::MakeObject()
@@ -90,6 +111,7 @@ Json FitSummaryJson(const ProfileFitResult& result) {
       .Set("gemm", gemm)
       .Set("attention_points", static_cast<int64_t>(result.profile.attention.size()))
       .Set("memory_bandwidth_GBps", result.profile.memory_bandwidth_GBps)
+      .Set("memory_ops", memory_ops)
       .Set("warnings", warnings);
 }
 

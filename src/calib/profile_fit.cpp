@@ -1,6 +1,7 @@
 #include "calib/profile_fit.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <set>
 #include <string>
@@ -9,6 +10,8 @@
 
 #include "calib/alpha_beta_fit.h"
 #include "core/error.h"
+#include "core/format.h"
+#include "hardware/memory_ops.h"
 #include "hardware/profile_lookup.h"
 
 namespace paraplan {
@@ -132,23 +135,72 @@ void FitAttention(const std::vector<RawRow>& rows, ProfileFitResult* result) {
   }
 }
 
-// Achieved HBM bandwidth: the median over the device-to-device copies (op `copy`) whose size is at
-// least a quarter of the largest copy, i.e. the streaming rate once launch cost no longer shows.
-// Rows of other memory kernels (the harness's norm) are timed but do not set the bandwidth: they
-// measure that kernel's quality as much as the memory.
-void FitMemory(const std::vector<RawRow>& rows, CalibrationProfile* profile) {
+// The median bytes / time in GB/s over `rows` whose bytes are at least a quarter of the largest,
+// i.e. the streaming rate once launch cost no longer shows; sets *used to their count.
+double LargeRowBandwidthGBps(const std::vector<const RawRow*>& rows, int* used) {
   int64_t largest = 0;
+  for (const RawRow* row : rows) largest = std::max(largest, row->bytes);
+  std::vector<double> bandwidths_GBps;
+  for (const RawRow* row : rows) {
+    if (row->bytes * 4 < largest) continue;
+    bandwidths_GBps.push_back(static_cast<double>(row->bytes) / row->time_us * 1e-3);
+  }
+  *used = static_cast<int>(bandwidths_GBps.size());
+  return bandwidths_GBps.empty() ? 0.0 : Median(bandwidths_GBps);
+}
+
+// Achieved HBM bandwidth: the large device-to-device copies (op `copy`). The harness's own norm
+// kernel (op `norm`) is timed but sets nothing: it measures that kernel as much as the memory.
+// The element-wise ops of hardware/memory_ops.h each get their own bandwidth (memory_ops).
+void FitMemory(const std::vector<RawRow>& rows, ProfileFitResult* result) {
+  std::vector<const RawRow*> copies;
+  std::map<std::string, std::vector<const RawRow*>> by_op;
+  std::set<std::string> warned;
   for (const auto& row : rows) {
     if (row.kind != "memory") continue;
     if (row.bytes < 1) FailAt(row, "memory rows need bytes >= 1 (bytes read + written)");
-    if (row.op == "copy") largest = std::max(largest, row.bytes);
+    if (row.op == "copy") {
+      copies.push_back(&row);
+      continue;
+    }
+    if (row.op == "norm") continue;
+    const MemoryOpSpec* spec = FindMemoryOp(row.op);
+    if (spec == nullptr) {
+      std::string valid = "copy, norm";
+      for (const auto& op : kMemoryOps) valid += ", " + std::string(op.name);
+      FailAt(row, "unknown memory op '" + row.op + "' (valid: " + valid + ")");
+    }
+    if (row.m < 1 || row.n < 1) FailAt(row, "memory op rows need m, n >= 1 (m x n elements)");
+    const double counted =
+        spec->bytes_per_element * static_cast<double>(row.m) * static_cast<double>(row.n);
+    if (std::fabs(counted - static_cast<double>(row.bytes)) > 0.5 && warned.insert(row.op).second) {
+      result->warnings.push_back(row.file + ":" + std::to_string(row.line) + ": " + row.op +
+                                 " bytes " + std::to_string(row.bytes) + " differ from the " +
+                                 FormatShortest(spec->bytes_per_element) +
+                                 " B per element x m x n the cost model counts (" +
+                                 FormatShortest(counted) +
+                                 "); fitted as written (warned once "
+                                 "per op)");
+    }
+    by_op[row.op].push_back(&row);
   }
-  std::vector<double> bandwidths_GBps;
-  for (const auto& row : rows) {
-    if (row.kind != "memory" || row.op != "copy" || row.bytes * 4 < largest) continue;
-    bandwidths_GBps.push_back(static_cast<double>(row.bytes) / row.time_us * 1e-3);
+  int used = 0;
+  if (!copies.empty()) {
+    result->profile.memory_bandwidth_GBps = LargeRowBandwidthGBps(copies, &used);
   }
-  if (!bandwidths_GBps.empty()) profile->memory_bandwidth_GBps = Median(bandwidths_GBps);
+  for (const auto& [op, op_rows] : by_op) {
+    MemoryOpFitReport report;
+    report.op = op;
+    report.rows = static_cast<int>(op_rows.size());
+    for (const RawRow* row : op_rows)
+      report.largest_bytes = std::max(report.largest_bytes, row->bytes);
+    report.bandwidth_GBps = LargeRowBandwidthGBps(op_rows, &report.used);
+    if (result->profile.memory_bandwidth_GBps > 0) {
+      report.copy_fraction = report.bandwidth_GBps / result->profile.memory_bandwidth_GBps;
+    }
+    result->profile.memory_ops[op] = report.bandwidth_GBps;
+    result->memory_ops.push_back(report);
+  }
 }
 
 using CollectiveKey = std::tuple<std::string, std::string, int>;  // op, tier, ranks
@@ -224,7 +276,7 @@ ProfileFitResult FitProfile(const std::vector<RawRow>& rows) {
   for (const auto& row : rows) MergeMetadata(row, &warned, &result);
   FitGemm(rows, &result.profile);
   FitAttention(rows, &result);
-  FitMemory(rows, &result.profile);
+  FitMemory(rows, &result);
   FitCollectives(rows, &result);
   return result;
 }

@@ -21,9 +21,20 @@ struct CollectiveFitReport {
   double max_abs_residual_pct = 0;
 };
 
+// One element-wise op's bandwidth (hardware/memory_ops.h) with what it was fitted on.
+struct MemoryOpFitReport {
+  std::string op;
+  int rows = 0;               // rows of the op
+  int used = 0;               // rows at least a quarter of its largest size
+  int64_t largest_bytes = 0;  // its largest row
+  double bandwidth_GBps = 0;  // the median of the used rows' bytes / time
+  double copy_fraction = 0;   // bandwidth / the copy bandwidth (0 when no copy rows)
+};
+
 struct ProfileFitResult {
   CalibrationProfile profile;
   std::vector<CollectiveFitReport> collectives;  // sorted by (op, tier)
+  std::vector<MemoryOpFitReport> memory_ops;     // sorted by op
   std::vector<std::string> warnings;             // rows skipped, conflicting metadata, ...
 };
 
@@ -31,7 +42,9 @@ struct ProfileFitResult {
 // GEMM: tflops = 2·m·n·k / time. Attention (time per sequence): fwd FLOPs = 4·seq²·heads·
 // head_dim (halved when causal), bwd = 2.5 × fwd (FlashAttention-2 paper, Dao 2023, §4.1);
 // rows of the naive harness kernel (op naive_*) are left out of the profile with a warning.
-// Memory: the median bandwidth of rows at least a quarter of the largest size. Collectives: an
+// Memory: the median bandwidth of copy rows at least a quarter of the largest size; the same, per
+// op, for the element-wise ops of hardware/memory_ops.h (memory_ops; a row whose bytes differ from
+// the op's bytes per element × m × n is warned about). Collectives: an
 // α–β fit (calib/alpha_beta_fit.h) per (op, tier, ranks), keeping the largest rank count.
 // Throws InputError "file:line: ..." for a row that cannot be interpreted (unknown nccl op,
 // missing tier, zero GEMM dimension).

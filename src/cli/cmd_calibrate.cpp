@@ -98,9 +98,10 @@ void AddCheckSubcommand(CLI::App& calibrate, CliContext& ctx) {
   auto* check = calibrate.add_subcommand(
       "check",
       "predicted against measured kernel times for raw harness CSVs\n\n"
-      "Each GEMM, attention and memory-copy row is predicted by the cost model with the\n"
-      "cluster's calibration profile and with the built-in defaults; give it rows that were\n"
-      "not fitted to see how a profile carries over to new shapes.\n\n"
+      "Each GEMM, attention, memory-copy and element-wise op row (ops mode) is predicted\n"
+      "by the cost model with the cluster's calibration profile and with the built-in\n"
+      "defaults; give it rows that were not fitted to see how a profile carries over to\n"
+      "new shapes.\n\n"
       "Examples:\n"
       "  paraplan calibrate check -c dgx-h200-calibrated "
       "calibrate/data/h200-2026-11-29/gemm_holdout.csv\n"

@@ -12,6 +12,7 @@
 
 #include "core/error.h"
 #include "core/format.h"
+#include "hardware/memory_ops.h"
 
 namespace paraplan {
 namespace {
@@ -188,6 +189,20 @@ void ReadAttention(const Reader& r, const YAML::Node& node, CalibrationProfile* 
   }
 }
 
+void ReadMemoryOps(const Reader& r, const YAML::Node& node, CalibrationProfile* profile) {
+  r.RequireMap(node, "memory_ops");
+  for (const auto& item : node) {
+    const std::string op = r.Key(item.first, "memory_ops");
+    if (FindMemoryOp(op) == nullptr) {
+      std::string valid;
+      for (const auto& spec : kMemoryOps)
+        valid += (valid.empty() ? "" : ", ") + std::string(spec.name);
+      r.Fail(item.first, "memory_ops." + op, "unknown op (valid: " + valid + ")");
+    }
+    profile->memory_ops[op] = r.Positive(item.second, "memory_ops." + op);
+  }
+}
+
 void ReadMetadata(const Reader& r, const YAML::Node& node, CalibrationProfile* profile) {
   r.RequireMap(node, "metadata");
   for (const auto& item : node) {
@@ -222,7 +237,9 @@ std::shared_ptr<const CalibrationProfile> ParseCalibrationProfile(const std::str
   auto profile = std::make_shared<CalibrationProfile>();
   profile->source_path = origin;
   if (root.IsNull()) return profile;  // an empty profile measures nothing
-  r.CheckKeys(root, "", {"attention", "collectives", "gemm", "memory_bandwidth_GBps", "metadata"});
+  r.CheckKeys(
+      root, "",
+      {"attention", "collectives", "gemm", "memory_bandwidth_GBps", "memory_ops", "metadata"});
   if (root["collectives"]) ReadCollectives(r, root["collectives"], profile.get());
   if (root["gemm"]) ReadGemm(r, root["gemm"], profile.get());
   if (root["attention"]) ReadAttention(r, root["attention"], profile.get());
@@ -230,6 +247,7 @@ std::shared_ptr<const CalibrationProfile> ParseCalibrationProfile(const std::str
     profile->memory_bandwidth_GBps =
         r.NonNegative(root["memory_bandwidth_GBps"], "memory_bandwidth_GBps");
   }
+  if (root["memory_ops"]) ReadMemoryOps(r, root["memory_ops"], profile.get());
   if (root["metadata"]) ReadMetadata(r, root["metadata"], profile.get());
   return profile;
 }
@@ -246,6 +264,11 @@ std::string ProfileToYaml(const CalibrationProfile& profile) {
   std::ostringstream out;
   out << "# paraplan calibration profile (written by `paraplan calibrate fit`)\n";
   out << "memory_bandwidth_GBps: " << Number6(profile.memory_bandwidth_GBps) << "\n";
+  if (!profile.memory_ops.empty()) {
+    out << "memory_ops:\n";
+    for (const auto& [op, GBps] : profile.memory_ops)
+      out << "  " << op << ": " << Number6(GBps) << "\n";
+  }
   out << "collectives:" << (profile.collectives.empty() ? " {}\n" : "\n");
   for (const auto& [op, tiers] : profile.collectives) {
     out << "  " << op << ":\n";

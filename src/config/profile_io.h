@@ -4,6 +4,7 @@
 //   gemm: {<dtype>: [{m, n, k, tflops}]}
 //   attention: [{seq, heads, head_dim, causal, fwd_tflops, bwd_tflops}]
 //   memory_bandwidth_GBps: <number>
+//   memory_ops: {<op>: <GB/s>}   (ops of hardware/memory_ops.h; written only when measured)
 //   metadata: {gpu, driver, cuda, nccl, date, ...}
 #pragma once
 

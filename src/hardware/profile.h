@@ -36,7 +36,10 @@ struct CalibrationProfile {
   // gemm[dtype]: measured points; dtype is bf16 | fp16 | fp8 (found by a name without copying).
   std::map<std::string, std::vector<GemmPoint>, std::less<>> gemm;
   std::vector<AttentionPoint> attention;
-  double memory_bandwidth_GBps = 0;             // 0 = not measured
+  double memory_bandwidth_GBps = 0;  // 0 = not measured
+  // memory_ops[op]: achieved GB/s of the harness's kernel of one element-wise op (`ops` mode),
+  // at the bytes the cost model counts for it (hardware/memory_ops.h); empty = not measured.
+  std::map<std::string, double, std::less<>> memory_ops;
   std::map<std::string, std::string> metadata;  // gpu, driver, cuda, nccl, date, ...
   std::string source_path;
 };
