@@ -372,10 +372,11 @@ StageDp StageDataParallel(const Cluster& c, const NetworkLinks& links, const Par
 }
 
 // n layers' TP/CP/EP collective time, hidden or not, into the stage's busy streams.
-void AddBusy(const LayerCost& l, double n, StageComm& comm) {
+void AddBusy(const LayerCost& l, double n, StageBusy* busy) {
+  if (!busy) return;
   for (int g = 0; g < kCommZero3; ++g) {
-    comm.busy_fwd_s[g] += n * l.comm_busy_fwd_s[g];
-    comm.busy_bwd_s[g] += n * l.comm_busy_bwd_s[g];
+    busy->fwd_s[g] += n * l.comm_busy_fwd_s[g];
+    busy->bwd_s[g] += n * l.comm_busy_bwd_s[g];
   }
 }
 
@@ -383,7 +384,7 @@ void AddBusy(const LayerCost& l, double n, StageComm& comm) {
 // TP/CP/EP/ZeRO-3/P2P communication folded in.
 void StageTimesOf(const ModelDims& d, const ParallelPlan& p, const PlanEvaluation& e,
                   const StageKey& key, const Zero3Comm& zero3, double sends, StageTimes* times,
-                  StageComm* stage_comm) {
+                  StageComm* stage_comm, StageBusy* busy = nullptr) {
   StageTimes t;
   StageComm comm;
   double net_fwd = 0, net_bwd = 0;  // network-tier time of the stage's TP/CP/EP collectives
@@ -399,7 +400,7 @@ void StageTimesOf(const ModelDims& d, const ParallelPlan& p, const PlanEvaluatio
     comm.ep_s += n * l.ep_comm_s;
     net_fwd += n * l.net_fwd_s;
     net_bwd += n * l.net_bwd_s;
-    AddBusy(l, n, comm);
+    AddBusy(l, n, busy);
     t.f += n * (l.tp_comm_fwd_s + l.cp_comm_fwd_s + l.ep_comm_fwd_s);
     t.b += n * (l.tp_comm_s - l.tp_comm_fwd_s + l.cp_comm_s - l.cp_comm_fwd_s + l.ep_comm_s -
                 l.ep_comm_fwd_s);
@@ -426,11 +427,13 @@ void StageTimesOf(const ModelDims& d, const ParallelPlan& p, const PlanEvaluatio
     comm.ep_s += n * l.ep_comm_s;
     net_fwd += n * l.net_fwd_s;
     net_bwd += n * l.net_bwd_s;
-    AddBusy(l, n, comm);
+    AddBusy(l, n, busy);
   }
   if (zero3.gather_s + zero3.reduce_scatter_s > 0) {
-    comm.busy_fwd_s[kCommZero3] = zero3.gather_s;
-    comm.busy_bwd_s[kCommZero3] = zero3.gather_s + zero3.reduce_scatter_s;
+    if (busy) {
+      busy->fwd_s[kCommZero3] = zero3.gather_s;
+      busy->bwd_s[kCommZero3] = zero3.gather_s + zero3.reduce_scatter_s;
+    }
     // ZeRO-3 gathers each layer's weights before its forward and again before its backward and
     // reduce-scatters its gradient after it; prefetching hides them under the compute
     // (zero3_comm.h).
@@ -550,7 +553,7 @@ void DataParallelExposure(const ParallelPlan& p, PlanEvaluation& e) {
 }  // namespace
 
 StageTimes EvaluateChunkTimes(const ModelDims& d, const ParallelPlan& p, const PlanEvaluation& e,
-                              int64_t chunk, StageComm* comm_out) {
+                              int64_t chunk, StageBusy* busy) {
   const int64_t chunks = VirtualStages(p), s = chunk % p.pp;
   StageKey key;
   key.counts = KindCounts(d, e.chunk_begins[chunk], e.chunk_begins[chunk] + e.chunk_layers[chunk]);
@@ -567,8 +570,7 @@ StageTimes EvaluateChunkTimes(const ModelDims& d, const ParallelPlan& p, const P
   zero3.reduce_scatter_s *= share;
   zero3.copy_fwd_s *= share;
   zero3.copy_bwd_s *= share;
-  StageTimesOf(d, p, e, key, zero3, 1.0, &t, &comm);
-  if (comm_out) *comm_out = comm;
+  StageTimesOf(d, p, e, key, zero3, 1.0, &t, &comm, busy);
   return t;
 }
 

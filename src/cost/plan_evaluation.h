@@ -23,10 +23,14 @@ namespace paraplan {
 // Communication folded into one stage's micro-batch (exposed seconds, forward + backward).
 struct StageComm {
   double tp_s = 0, cp_s = 0, ep_s = 0, zero3_s = 0, p2p_s = 0;
-  // All the time each stream's collectives run in the forward and in the backward of one
-  // micro-batch (kCommTp ... kCommZero3, cost/layer_cost.h), hidden or not: the trace draws them.
-  std::array<double, kCommStreams> busy_fwd_s{};
-  std::array<double, kCommStreams> busy_bwd_s{};
+};
+
+// All the time each stream's collectives run in the forward and in the backward of one
+// micro-batch on one chunk (kCommTp ... kCommZero3, cost/layer_cost.h), hidden or not: what the
+// trace draws (EvaluateChunkTimes; the estimate does not need it).
+struct StageBusy {
+  std::array<double, kCommStreams> fwd_s{};
+  std::array<double, kCommStreams> bwd_s{};
 };
 
 // Data-parallel work of one stage, once per step.
@@ -81,7 +85,7 @@ double EvaluatePeakMemory(const ModelDims& dims, const ParallelPlan& plan,
 // simulator's per-chunk costs): its layers, embedding, loss and MTP; one send per chunk when
 // P2P is not overlapped; ZeRO-3 gathers pro rata of the stage's layers.
 StageTimes EvaluateChunkTimes(const ModelDims& dims, const ParallelPlan& plan,
-                              const PlanEvaluation& eval, int64_t chunk, StageComm* comm = nullptr);
+                              const PlanEvaluation& eval, int64_t chunk, StageBusy* busy = nullptr);
 
 // Layer and embedding/logits costs and the layers per stage only (what memory needs).
 void EvaluatePlanLayers(const ModelDims& dims, const Cluster& cluster, const NetworkLinks& links,

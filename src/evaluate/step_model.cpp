@@ -190,8 +190,8 @@ PipelineInput StepModel::BuildPipelineInput(const ParallelPlan& plan) const {
     StageCost stage;
     for (int64_t c = 0; c < in.vpp; ++c) {
       // Each chunk's own layers, embedding, loss and MTP: uneven layouts reach the simulator.
-      StageComm comm;
-      StageTimes t = EvaluateChunkTimes(impl_->dims, plan, e, c * plan.pp + s, &comm);
+      StageBusy busy;
+      StageTimes t = EvaluateChunkTimes(impl_->dims, plan, e, c * plan.pp + s, &busy);
       if (!plan.overlap_pp_comm && plan.pp > 1) {  // the simulator adds the sends itself
         t.f -= e.p2p_s;
         t.b -= e.p2p_s;
@@ -202,8 +202,8 @@ PipelineInput StepModel::BuildPipelineInput(const ParallelPlan& plan) const {
       chunk.backward_weight = ToNanos(t.w);
       chunk.recompute = 0;  // already inside backward_input
       for (int g = 0; g < kCommStreams; ++g) {
-        chunk.comm_forward[g] = ToNanos(comm.busy_fwd_s[g]);
-        chunk.comm_backward[g] = ToNanos(comm.busy_bwd_s[g]);
+        chunk.comm_forward[g] = ToNanos(busy.fwd_s[g]);
+        chunk.comm_backward[g] = ToNanos(busy.bwd_s[g]);
       }
       stage.chunks.push_back(chunk);
     }
