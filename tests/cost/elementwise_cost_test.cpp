@@ -116,7 +116,8 @@ TEST_CASE("PyTorch's async TP reduces its stacked partials and copies the local 
   CHECK(x->fwd_kernels == Approx(2 * (14 + 9 + 3)));
   // fp8 all-gathers their inputs in fp8 (torchao's float8 TP): the copies halve.
   p.precision = Precision::kFp8;
-  const ElementwiseOp* x8 = Find(Ops(m, p), "async-TP extras");
+  const LayerElementwise ew8 = Ops(m, p);
+  const ElementwiseOp* x8 = Find(ew8, "async-TP extras");
   REQUIRE(x8);
   CHECK(x8->fwd_bytes == Approx(2 * (2 * t * h * (1 + 1.0 / 8) + 4 * t * h / 8)));
   // Transformer Engine's TP overlap is its own kernels (userbuffers): no extras here.
