@@ -41,6 +41,10 @@ TEST_CASE("shipped model files land within 1% of the published counts", "[model]
       {"qwen3-30b-a3b", 30.5 * kB, 3.3 * kB, 0.02},
       {"qwen3-235b-a22b", 235 * kB, 22 * kB},
       {"gpt-oss-120b", 116.83 * kB, 0},
+      // Grok-1: xAI publishes 314B total; its active count only as "25% of the weights".
+      {"grok1-314b", 314 * kB, 0},
+      // Llama 4 Maverick counts 17.18B active with embedding and head, published as "17B".
+      {"llama4-maverick-400b", 400 * kB, 17 * kB, 0.02},
   };
   for (const Published& p : cases) {
     const std::string path = ModelPath(p.name);

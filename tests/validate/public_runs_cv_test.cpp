@@ -27,26 +27,31 @@ namespace {
 // fraction, the GEMM curve held at its smallest fitted dimension, memory recipes): 9.1%. Stop 22
 // (the 500 W peak placed in its bracket by power, FSDP2's copies, PyTorch async TP's and ring
 // attention's extra passes, Megatron-LM 2021's synchronous scatter/gather sends, full recompute
-// replaying its collectives): 7.4%.
+// replaying its collectives): 7.4%. Stop 23 (eight MoE rows D17-D24 from dgxc-benchmarking added,
+// 62 runs, refitted): pooled 8.9%, Narayanan 5.9, NeMo 7.4, torchtitan 13.3, dgxc 8.8 (its dense
+// rows D01-D16 unchanged, the MoE rows 19.7), Trainy 2.6; reserved 34.8%. The bounds those
+// numbers tighten are tightened; the pooled, NeMo and dgxc bounds stay at stop 22's values (the
+// new rows would loosen them): they fail until the MoE costs are modelled or the lead decides
+// (docs/validation/lessons.md, "Stop 23").
 constexpr double kMarginPct = 0.5;  // percentage points, for changes elsewhere in the model
 constexpr double kPooledMapePct = 7.4 + kMarginPct;
 const std::map<std::string, double> kSourceMapePct = {
     {"Narayanan et al.", 5.9 + kMarginPct},  // the only A100 source: predicted from the prior
     {"NVIDIA NeMo docs 'Performance Benchmarks'", 6.5 + kMarginPct},
-    {"PyTorch torchtitan benchmark 'llama3_h100_202412_torchtitan.md'", 14.4 + kMarginPct},
+    {"PyTorch torchtitan benchmark 'llama3_h100_202412_torchtitan.md'", 13.3 + kMarginPct},
     {"NVIDIA DGX Cloud Benchmarking recipes", 3.4 + kMarginPct},
-    {"Trainy on WhiteFiber", 3.2 + kMarginPct},  // H200: predicted with the H100 fit (derived)
+    {"Trainy on WhiteFiber", 2.6 + kMarginPct},  // H200: predicted with the H100 fit (derived)
 };
-// The reserved runs (reserved_runs.yaml, evaluation only), predicted by a fit on all 54 public
+// The reserved runs (reserved_runs.yaml, evaluation only), predicted by a fit on all 62 public
 // runs that never saw them: the independent evaluation of docs/validation.md.
-constexpr double kReservedMapePct = 35.8 + kMarginPct;
+constexpr double kReservedMapePct = 34.8 + kMarginPct;
 
 }  // namespace
 
 TEST_CASE("Public runs: leave-one-source-out step-time error bounds", "[validate][public]") {
   std::vector<RunSpec> runs =
       LoadValidationRuns(PARAPLAN_SOURCE_DIR "/docs/validation/public_runs.yaml");
-  REQUIRE(runs.size() == 54);
+  REQUIRE(runs.size() == 62);
   const std::vector<RunSpec> reserved =
       LoadValidationRuns(PARAPLAN_SOURCE_DIR "/docs/validation/reserved_runs.yaml");
   REQUIRE(reserved.size() == 2);
@@ -62,14 +67,14 @@ TEST_CASE("Public runs: leave-one-source-out step-time error bounds", "[validate
   WARN("leave-one-source-out step-time MAPE " << FormatFixed(cv.overall.mape_pct, 2) << "% over "
                                               << cv.overall.n << "\n"
                                               << summary);
-  CHECK(cv.overall.n == 54);
+  CHECK(cv.overall.n == 62);
   REQUIRE(cv.evaluation.has_value());
   WARN("reserved runs, never fitted: step-time MAPE "
        << FormatFixed(cv.evaluation->step_time.mape_pct, 2) << "% over "
        << cv.evaluation->step_time.n);
   CHECK(cv.evaluation->step_time.n == 2);
   CHECK(cv.evaluation->step_time.mape_pct <= kReservedMapePct);
-  CHECK(cv.evaluation->fitted_ids.size() == 54);
+  CHECK(cv.evaluation->fitted_ids.size() == 62);
   for (const auto& fold : cv.folds) {
     for (const auto& id : fold.fitted_ids) CHECK((id != "H10" && id != "H15"));
   }

@@ -21,12 +21,16 @@ namespace {
 // 12.11% over 16); stop 21 (TP overlap as the framework runs it, fp8 tied to bf16, the GEMM
 // curve held at its fitted range, memory recipes), refitted: 8.1% (held out 7.1%, memory 12.1%);
 // stop 22 (the ops and replays listed in public_runs_cv_test.cpp), refitted: 6.8% (held out 5.8%).
+// Stop 23 (MoE rows D17-D24 added, 62 runs, refitted): 8.41% (held out 8.22%, memory 12.1%); the
+// step and held-out bounds below stay at stop 22's values, which the MoE rows exceed: left failing
+// for the lead to decide rather than loosened (docs/validation/lessons.md, "Stop 23").
 constexpr double kStepTimeMapePct = 6.8 + 0.2;
 constexpr double kHeldOutMapePct = 5.8 + 0.2;
-constexpr int64_t kMinFits = 54;
+constexpr int64_t kMinFits = 62;
 constexpr double kMemoryMapePct = 12.1 + 0.2;  // torchtitan's measured peaks (Q01-Q14, W01-W02)
-// The reserved runs with the shipped efficiencies, whose fit never saw them: measured 35.8%.
-constexpr double kReservedShippedMapePct = 35.8 + 0.2;
+// The reserved runs with the shipped efficiencies, whose fit never saw them: measured 35.8%;
+// 34.8% with the stop 23 refit (62 runs).
+constexpr double kReservedShippedMapePct = 34.8 + 0.2;
 
 std::string Failures(const ValidationReport& report) {
   std::string text;
@@ -59,14 +63,14 @@ ValidationReport ValidateFile(const char* name, size_t expected_runs) {
 // The torchtitan rows name hardware/grand-teton-h100.yaml (the 96 GB HBM2e, 500 W parts their
 // source states, at datasheet peaks: no cited sustained clock exists for the cap).
 TEST_CASE("Public runs: current in-sample error bounds", "[validate][public]") {
-  const ValidationReport report = ValidateFile("public_runs.yaml", 54);
+  const ValidationReport report = ValidateFile("public_runs.yaml", 62);
   INFO(Failures(report));
   const auto& step = report.all.metrics.at("step_time_s");
   WARN("published runs: step-time MAPE " << FormatFixed(step.mape_pct, 2) << "% over " << step.n
                                          << ", fits " << report.all.fits_fit << "/"
                                          << report.all.fits_n);
   CHECK(report.all.errors == 0);
-  CHECK(step.n == 54);
+  CHECK(step.n == 62);
   CHECK(report.evaluation_only.fits_n + report.evaluation_only.errors == 0);
   CHECK(step.mape_pct <= kStepTimeMapePct);
   CHECK(report.all.fits_fit >= kMinFits);
