@@ -67,17 +67,43 @@ double ActivationElements(const ModelDims& d, int kind, const PlanShape& p) {
 // (r2 w1 w1); torchao's dynamic float8 (eager or compiled torchtitan) casts every Linear input
 // with an amax pass (r2) and a cast (r2 w1), fused into one pass by torch.compile. The backward
 // casts every GEMM's output gradient the same way.
-ElementwiseOp Fp8Casts(const ModelDims& d, const PlanShape& p) {
+// An MoE layer's MLP is its experts: the routed copies reach the expert GEMMs after the token
+// permute, so no norm kernel can cast them; Megatron-Core's TEGroupedMLP hands bf16 tokens to
+// TransformerEngine's GroupedLinear, which casts (and transposes, for the weight gradient) the
+// fc1 input of every routed copy, and the fc2 input after Megatron's own activation kernel; the
+// shared experts' TE Linear layers cast theirs the same way (the MoE layer's norm is a separate
+// kernel, shared with the router). The backward casts each expert GEMM's output gradient.
+ElementwiseOp Fp8Casts(const ModelDims& d, int kind, const PlanShape& p) {
   const double heads = d.heads / p.tp, kv = std::max(d.kv_heads / p.tp, 1.0);
   const double qkv_out = (heads + 2 * kv) * d.qk_head_dim, attn_out = heads * d.v_head_dim;
-  const double f = d.ffn / p.tp;
-  const double grads = p.tokens * (qkv_out + 2 * d.hidden + d.gate * f);
-  if (!p.kernels.Pytorch()) {
-    return {"fp8 cast", 4 * p.tokens * attn_out, 4 * grads, 1, 4};
+  const double attn_grads = p.tokens * (qkv_out + d.hidden);
+  double mlp_inputs = 0, mlp_grads = 0, mlp_gemms = 2;
+  if (kind & 1) {
+    const double routed = (p.tokens / p.tp) * d.top_k * p.moe_load * p.etp;
+    const double fe = d.expert_ffn / p.etp;
+    mlp_inputs = routed * (d.hidden + fe);
+    mlp_grads = routed * (d.gate * fe + d.hidden);
+    if (d.shared_experts > 0) {
+      const double fs = d.shared_experts * d.expert_ffn / p.tp;
+      mlp_inputs += p.tokens * (d.hidden + fs);
+      mlp_grads += p.tokens * (d.gate * fs + d.hidden);
+      mlp_gemms += 2;
+    }
+  } else {
+    const double f = d.ffn / p.tp;
+    mlp_inputs = p.tokens * (d.hidden + f);
+    mlp_grads = p.tokens * (d.gate * f + d.hidden);
   }
-  const double inputs = p.tokens * (2 * d.hidden + attn_out + f);
+  const double grads = attn_grads + mlp_grads;
+  if (!p.kernels.Pytorch()) {
+    const bool moe = (kind & 1) != 0;
+    const double fwd = p.tokens * attn_out + (moe ? mlp_inputs : 0);
+    return {"fp8 cast", 4 * fwd, 4 * grads, 1 + (moe ? mlp_gemms : 0), 2 + mlp_gemms};
+  }
+  const double inputs = p.tokens * (d.hidden + attn_out) + mlp_inputs;
   const double per = p.kernels.fusion == Fusion::kCompile ? 3.0 : 5.0;
-  const double kernels = p.kernels.fusion == Fusion::kCompile ? 4.0 : 8.0;
+  const double per_linear = p.kernels.fusion == Fusion::kCompile ? 1.0 : 2.0;
+  const double kernels = per_linear * (2 + mlp_gemms);
   return {"fp8 cast", per * inputs, per * grads, kernels, kernels};
 }
 
@@ -169,7 +195,7 @@ LayerElementwise ComputeLayerElementwise(const ModelDims& d, int kind, const Pla
     out.scores = out.count;
     out.Add({"softmax+dropout", 9 * scores, 11 * scores, 2, 2});
   }
-  if (p.precision == Precision::kFp8) out.Add(Fp8Casts(d, p));
+  if (p.precision == Precision::kFp8) out.Add(Fp8Casts(d, kind, p));
   if (p.kernels.Pytorch() && p.overlap_tp && p.tp > 1) out.Add(AsyncTpExtras(d, kind, p));
   if (p.kernels.Pytorch() && p.cp > 1) out.Add(RingAttentionMerge(d, p));
   return out;

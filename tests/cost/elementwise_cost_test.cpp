@@ -200,3 +200,26 @@ TEST_CASE("a fused framework takes a shorter step than eager PyTorch", "[cost]")
   CHECK(eager > compiled);
   CHECK(eager > te);
 }
+
+TEST_CASE("FP8 casts of an MoE layer follow the routed copies into the experts", "[cost]") {
+  const ModelSpec m = test::Mixtral8x7B();  // h 4096, 32 q / 8 kv × 128, 8 experts top-2, 14336
+  const ModelDims d = BuildModelDims(m);
+  const PlanShape p = MakePlanShape(d, OneGpu(Fusion::kTe, Precision::kFp8), test::DgxH100());
+  REQUIRE(p.moe_load >= 1.0);
+  const double t = p.tokens, routed = t * 2 * p.moe_load;  // top-2 copies, busiest rank
+  const LayerElementwise moe = ComputeLayerElementwise(d, 1, p);
+  const ElementwiseOp* cast = Find(moe, "fp8 cast");
+  REQUIRE(cast);
+  // The attention output, then every routed copy's fc1 input (h) and fc2 input (expert width),
+  // cast-transposed (r2 w1 w1) by TransformerEngine's GroupedLinear.
+  CHECK(cast->fwd_bytes == Approx(4.0 * (t * 32 * 128 + routed * (4096 + 14336))));
+  // Output gradients: QKV (48 heads × 128) and out proj per token, fc1 (2 × 14336, SwiGLU) and
+  // fc2 per routed copy.
+  CHECK(cast->bwd_bytes == Approx(4.0 * (t * (48 * 128 + 4096) + routed * (2 * 14336 + 4096))));
+  CHECK(cast->fwd_kernels == 3);
+  // A dense layer of the same model casts neither: TE fuses its MLP casts into the norm and
+  // activation kernels.
+  const ElementwiseOp* dense = Find(ComputeLayerElementwise(d, 0, p), "fp8 cast");
+  REQUIRE(dense);
+  CHECK(dense->fwd_bytes == Approx(4.0 * t * 32 * 128));
+}
