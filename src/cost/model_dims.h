@@ -19,6 +19,37 @@ inline int LayerKindOf(const ModelSpec& m, int64_t layer) {
   return (m.IsMoeLayer(layer) ? 1 : 0) | (m.IsSlidingLayer(layer) ? 2 : 0);
 }
 
+// One GEMM op of a transformer layer, compiled from the layer graph's op (model/layer_graph.h)
+// for the estimate's hot path: ComputeLayerCost (cost/layer_cost.cpp) applies the plan's split
+// rules to it. Shapes are the whole op's (no parallelism); `count` weight matrices of n × k, each
+// multiplied by m_per_token·tokens rows.
+enum class GemmSplit {
+  kReplicated,  // TpSplit::kReplicated: unsplit (router, MLA down projections)
+  kColumn,      // TpSplit::kColumn: N split
+  kRow,         // TpSplit::kRow: K split
+};
+
+struct LayerGemm {
+  const char* name = "";  // explain's row name
+  GemmSplit split = GemmSplit::kReplicated;
+  bool qkv = false;        // fused QKV: its K and V heads replicate when tp > kv_heads
+  bool expert = false;     // routed experts: split by ep (matrices) and etp (ffn width)
+  bool mlp_block = false;  // after the attention's residual add (TP overlap hides per block)
+  double n = 0, k = 0;
+  double count = 1;       // gemm_count
+  double active = 1;      // matrices one token uses (routed experts: top_k)
+  double head_width = 0;  // attention column / row ops: the split dimension is heads × this
+  double fwd_flops_per_token = 0;  // the graph's (2·N·K per active matrix)
+};
+
+// A transformer layer kind's GEMMs in the graph's order (attention block, then MLP block).
+inline constexpr size_t kMaxLayerGemms = 12;
+struct LayerGemms {
+  std::array<LayerGemm, kMaxLayerGemms> ops{};
+  size_t size = 0;
+  double attn_flops_per_context = 0;  // the attention core's (Op::attn_flops_per_context)
+};
+
 struct ModelDims {
   double hidden = 0;
   double heads = 0, kv_heads = 0;
@@ -46,6 +77,9 @@ struct ModelDims {
   double moe_expert_params = 0;
   double moe_other_params = 0;
   double embedding_params = 0;  // vocab x hidden (the output layer has as many when untied)
+
+  // The GEMMs of each layer kind (LayerKindOf), read off TransformerLayerOps.
+  std::array<LayerGemms, kLayerKinds> gemms{};
 
   // prefix[i][k]: layers of kind k among the first i layers.
   std::vector<std::array<int32_t, kLayerKinds>> prefix;
