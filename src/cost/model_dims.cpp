@@ -181,15 +181,10 @@ double ForwardFlopsPerToken(const ModelDims& d, int64_t seq) {
   for (int k = 0; k < kLayerKinds; ++k) {
     const double count = d.prefix[n][k];
     if (count == 0) continue;
-    double gemm_params = d.attn_params;
-    if (k & 1) {
-      const double active_experts = d.top_k + d.shared_experts;
-      gemm_params +=
-          active_experts * (d.gate + 1.0) * d.hidden * d.expert_ffn + d.hidden * d.experts;
-    } else {
-      gemm_params += d.dense_mlp_params;
-    }
-    flops += count * (2.0 * gemm_params + AttentionCoreFlopsPerToken(d, k, seq));
+    const LayerGemms& gemms = d.gemms[static_cast<size_t>(k)];
+    double gemm_flops = 0;  // the graph's GEMMs of active weights (LayerSummary's no-attn FLOPs)
+    for (size_t i = 0; i < gemms.size; ++i) gemm_flops += gemms.ops[i].fwd_flops_per_token;
+    flops += count * (gemm_flops + AttentionCoreFlopsPerToken(d, k, seq));
   }
   return flops + 2.0 * d.embedding_params;  // logits
 }

@@ -2,7 +2,8 @@
 // expert widths, parameter counts per layer kind, and which layers are of which kind. Built once
 // per StepModel: the compact summary of the one layer graph (model/layer_graph.h, which `model
 // show` prints) that the ~1 µs estimate works from — its parameter counts are the graph's ops
-// summed, so the cost model and `model show` count the same weights.
+// summed, so the cost model and `model show` count the same weights, and its GEMMs per layer kind
+// are the graph's ops, which the layer cost (cost/layer_cost.cpp) walks.
 #pragma once
 
 #include <array>
@@ -95,10 +96,14 @@ inline std::array<int32_t, kLayerKinds> KindCounts(const ModelDims& d, int64_t b
 }
 
 // Model FLOPs per token for one forward pass at sequence length `seq` (causal attention, the
-// Megatron-LM formula family: 2 FLOPs per multiply-add of every GEMM, core attention, logits).
+// Megatron-LM formula family): the layer graph's GEMMs (`gemms`, 2 FLOPs per multiply-add of
+// the weights a token uses), the attention core and the logits; no MTP modules.
 double ForwardFlopsPerToken(const ModelDims& d, int64_t seq);
 
-// Attention-core forward FLOPs per token of one layer of kind `kind` at sequence `seq`.
+// Attention-core forward FLOPs per token of one layer of kind `kind` at sequence `seq`: the
+// graph's FLOPs per attended token × the MFU convention's context, seq/2 causal and
+// min(window, seq/2) for sliding layers (CausalContextPerToken's exact w − w²/2s is `model
+// show`'s; the cost model keeps the convention it is validated with).
 double AttentionCoreFlopsPerToken(const ModelDims& d, int kind, int64_t seq);
 
 // Total parameters (for reports and tests).

@@ -1,6 +1,7 @@
 // The cost model walks the layer graph: for every shipped model, the GEMM rows of explain's
 // per-op table (ComputeLayerOps, the rows ComputeLayerCost sums) at tp = 1 add up to the graph's
 // forward GEMM FLOPs of that layer kind (LayerSummary::fwd_flops_no_attn_per_token) × tokens,
+// and MFU's forward FLOPs per token are the graph's GEMMs, attention core and logits.
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <string>
@@ -57,4 +58,31 @@ TEST_CASE("the cost model's GEMMs are the layer graph's", "[cost]") {
     CHECK(kinds > 0);
   }
   CHECK(models >= 10);
+}
+
+TEST_CASE("MFU's forward FLOPs are the layer graph's", "[cost]") {
+  for (const auto& entry :
+       std::filesystem::directory_iterator(std::string(PARAPLAN_SOURCE_DIR) + "/models")) {
+    if (entry.path().extension() != ".yaml") continue;
+    const ModelSpec m = LoadModel(entry.path().string());
+    const LayerGraph g = BuildLayerGraph(m);
+    const ModelDims d = BuildModelDims(m);
+    INFO(m.name);
+    // The main model's layers and output head (MTP modules are not model FLOPs); GEMMs only:
+    // norms and the other element-wise ops are not counted.
+    double gemms = g.Block(LayerKind::kLogits).summary.fwd_flops_no_attn_per_token;
+    double attention = 0;
+    bool sliding = false;
+    for (LayerKind k :
+         {LayerKind::kDense, LayerKind::kDenseSliding, LayerKind::kMoe, LayerKind::kMoeSliding}) {
+      const LayerBlock& b = g.Block(k);
+      const double n = static_cast<double>(b.count);
+      gemms += n * b.summary.fwd_flops_no_attn_per_token;
+      attention += n * b.summary.AttnCoreFwdFlopsPerToken(4096);
+      sliding = sliding || (b.count > 0 && b.summary.window > 0);
+    }
+    CHECK(ForwardFlopsPerToken(d, 0) == Approx(gemms).epsilon(1e-12));  // no attention at s = 0
+    // Full causal attention: the graph's s/2 context (a sliding window: min(window, s/2)).
+    if (!sliding) CHECK(ForwardFlopsPerToken(d, 4096) == Approx(gemms + attention).epsilon(1e-12));
+  }
 }
