@@ -48,48 +48,63 @@ struct Work {
   }
 };
 
-void AttentionWork(const ModelDims& d, int kind, const PlanShape& p, const Cluster& c, Work& w) {
-  const double t = p.tokens, h = d.hidden, heads = d.heads / p.tp;
-  const Precision pr = p.precision;
-  if (d.mla) {
-    const double q_in = d.q_lora > 0 ? d.q_lora : h;
-    if (d.q_lora > 0) w.Gemm(c, pr, "q down proj", 1, t, d.q_lora, h);
-    w.Gemm(c, pr, "q up proj", 1, t, heads * d.qk_head_dim, q_in);
-    w.Gemm(c, pr, "kv down proj", 1, t, d.kv_lora + d.rope_dim, h);
-    w.Gemm(c, pr, "kv up proj", 1, t, heads * (d.qk_head_dim - d.rope_dim + d.v_head_dim),
-           d.kv_lora);
-  } else {
-    const double kv = std::max(d.kv_heads / p.tp, 1.0);  // kv heads replicate when tp > kv_heads
-    w.Gemm(c, pr, "qkv proj", 1, t, (heads + 2 * kv) * d.qk_head_dim, h);
+// One GEMM op of the layer graph on this GPU under the plan: `count` matrices of rows × n × k.
+struct LocalGemm {
+  double count = 1, rows = 0, n = 0, k = 0;
+};
+
+// The split rules (Megatron-LM / Megatron-Core): column ops split N by tp and row ops split K by
+// tp — the attention's by whole heads, K and V heads replicating when tp > kv_heads (each rank
+// keeps at least one); replicated ops run unsplit on all tokens, except the router, which runs on
+// the t/tp local tokens the MoE block's sequence-parallel input holds; routed experts: ep ranks
+// hold experts/ep matrices each, etp splits their ffn width (column up, row down), and the
+// busiest rank's matrices take the t/tp local tokens × top_k, moe_load × the mean, of all etp
+// ranks' tokens (gathered), spread over its experts.
+LocalGemm Split(const ModelDims& d, const LayerGemm& g, const PlanShape& p) {
+  LocalGemm out;
+  out.rows = p.tokens;
+  out.n = g.n;
+  out.k = g.k;
+  if (g.expert) {
+    const double routed = (p.tokens / p.tp) * g.active * p.moe_load * p.etp;
+    out.count = g.count / p.ep;
+    out.rows = routed / out.count;
+    if (g.split == GemmSplit::kColumn) out.n = g.n / p.etp;
+    if (g.split == GemmSplit::kRow) out.k = g.k / p.etp;
+    return out;
   }
-  w.Gemm(c, pr, "out proj", 1, t, h, heads * d.v_head_dim);
-  w.attention_flops = t * AttentionCoreFlopsPerToken(d, kind, static_cast<int64_t>(p.seq)) / p.tp;
-  w.attention_shape = {p.seq / p.cp, heads, d.qk_head_dim};
+  const double heads = d.heads / p.tp;
+  switch (g.split) {
+    case GemmSplit::kColumn:
+      if (g.qkv) {
+        out.n = (heads + 2 * std::max(d.kv_heads / p.tp, 1.0)) * g.head_width;
+      } else {
+        out.n = g.head_width > 0 ? heads * g.head_width : g.n / p.tp;
+      }
+      break;
+    case GemmSplit::kRow:
+      out.k = g.head_width > 0 ? heads * g.head_width : g.k / p.tp;
+      break;
+    case GemmSplit::kReplicated:
+      if (g.mlp_block) out.rows = p.tokens / p.tp;  // the router
+      break;
+  }
+  return out;
 }
 
-void MlpWork(const ModelDims& d, int kind, const PlanShape& p, const Cluster& c, Work& w) {
-  const double t = p.tokens, h = d.hidden;
-  const Precision pr = p.precision;
-  if (!(kind & 1)) {
-    const double f = d.ffn / p.tp;
-    w.Gemm(c, pr, "mlp up", 1, t, d.gate * f, h);
-    w.Gemm(c, pr, "mlp down", 1, t, h, f);
-    return;
+// The layer's GEMMs from the layer graph (ModelDims::gemms), split by the plan; the attention
+// block's into `attn`, the MLP block's into `mlp`; the attention core's FLOPs and shape.
+void LayerWork(const ModelDims& d, int kind, const PlanShape& p, const Cluster& c, Work& attn,
+               Work& mlp) {
+  const LayerGemms& gemms = d.gemms[static_cast<size_t>(kind)];
+  for (size_t i = 0; i < gemms.size; ++i) {
+    const LayerGemm& g = gemms.ops[i];
+    const LocalGemm l = Split(d, g, p);
+    (g.mlp_block ? mlp : attn).Gemm(c, p.precision, g.name, l.count, l.rows, l.n, l.k);
   }
-  // MoE: router on the local tokens, busiest rank's experts, shared experts like a dense MLP.
-  const double local = t / p.tp;
-  w.Gemm(c, pr, "router", 1, local, d.experts, h);
-  const double routed = local * d.top_k * p.moe_load * p.etp;  // tokens through local experts
-  const double local_experts = d.experts / p.ep;
-  const double per_expert = routed / local_experts;
-  const double fe = d.expert_ffn / p.etp;
-  w.Gemm(c, pr, "experts up", local_experts, per_expert, d.gate * fe, h);
-  w.Gemm(c, pr, "experts down", local_experts, per_expert, h, fe);
-  if (d.shared_experts > 0) {
-    const double fs = d.shared_experts * d.expert_ffn / p.tp;
-    w.Gemm(c, pr, "shared up", 1, t, d.gate * fs, h);
-    w.Gemm(c, pr, "shared down", 1, t, h, fs);
-  }
+  attn.attention_flops =
+      p.tokens * AttentionCoreFlopsPerToken(d, kind, static_cast<int64_t>(p.seq)) / p.tp;
+  attn.attention_shape = {p.seq / p.cp, d.heads / p.tp, d.qk_head_dim};
 }
 
 // Core attention without FlashAttention (fusion=apex, Megatron-LM before 2022): the batched
@@ -291,8 +306,7 @@ LayerCost ComputeLayerCost(const ModelDims& d, int kind, const PlanShape& p, con
   Work attn, mlp;
   attn.rows = rows;
   mlp.rows = rows;
-  AttentionWork(d, kind, p, c, attn);
-  MlpWork(d, kind, p, c, mlp);
+  LayerWork(d, kind, p, c, attn, mlp);
   const LayerElementwise ew = ComputeLayerElementwise(d, kind, p);
   const double launch = LaunchSeconds(c, p);
   const double matmul_kernels = LayerMatmulKernels(d, kind, p);

@@ -1,6 +1,8 @@
 #include "cost/model_dims.h"
 
 #include <algorithm>
+#include <cmath>
+#include <stdexcept>
 #include <vector>
 
 #include "model/layer_graph.h"
@@ -35,6 +37,75 @@ LayerParams ParamsOf(const std::vector<Op>& ops) {
     }
   }
   return p;
+}
+
+// explain's name of a GEMM op (nullptr: not a GEMM the layer cost walks).
+const char* GemmName(OpKind kind) {
+  switch (kind) {
+    case OpKind::kQkvProj:
+      return "qkv proj";
+    case OpKind::kMlaQDownProj:
+      return "q down proj";
+    case OpKind::kMlaQUpProj:
+      return "q up proj";
+    case OpKind::kMlaKvDownProj:
+      return "kv down proj";
+    case OpKind::kMlaKvUpProj:
+      return "kv up proj";
+    case OpKind::kOutProj:
+      return "out proj";
+    case OpKind::kMlpUp:
+      return "mlp up";
+    case OpKind::kMlpDown:
+      return "mlp down";
+    case OpKind::kRouter:
+      return "router";
+    case OpKind::kExpertUp:
+      return "experts up";
+    case OpKind::kExpertDown:
+      return "experts down";
+    case OpKind::kSharedExpertUp:
+      return "shared up";
+    case OpKind::kSharedExpertDown:
+      return "shared down";
+    default:
+      return nullptr;
+  }
+}
+
+// The GEMMs of one transformer layer's ops, with the attention's split width per head.
+LayerGemms CompileGemms(const std::vector<Op>& ops, double heads, double kv_heads) {
+  LayerGemms out;
+  bool in_mlp = false;
+  for (const Op& op : ops) {
+    if (op.kind == OpKind::kResidualAdd) in_mlp = true;
+    if (op.kind == OpKind::kAttnCore) out.attn_flops_per_context = op.attn_flops_per_context;
+    const char* name = GemmName(op.kind);
+    if (!op.IsGemm() || name == nullptr) continue;
+    if (out.size >= out.ops.size())
+      throw std::logic_error("layer has more GEMMs than kMaxLayerGemms");
+    LayerGemm& g = out.ops[out.size++];
+    g.name = name;
+    g.split = op.tp == TpSplit::kColumn ? GemmSplit::kColumn
+              : op.tp == TpSplit::kRow  ? GemmSplit::kRow
+                                        : GemmSplit::kReplicated;
+    g.qkv = op.kind == OpKind::kQkvProj;
+    g.expert = op.expert;
+    g.mlp_block = in_mlp;
+    g.n = D(op.n);
+    g.k = D(op.k);
+    g.count = D(op.gemm_count);
+    g.active = std::round(op.m_per_token * g.count);
+    g.fwd_flops_per_token = op.fwd_flops_per_token;
+    if (g.qkv) {
+      g.head_width = g.n / (heads + 2 * kv_heads);  // N = (heads + 2·kv_heads) × head_dim
+    } else if (!in_mlp && op.tp == TpSplit::kColumn) {
+      g.head_width = g.n / heads;
+    } else if (!in_mlp && op.tp == TpSplit::kRow) {
+      g.head_width = g.k / heads;
+    }
+  }
+  return out;
 }
 
 }  // namespace
@@ -81,6 +152,13 @@ ModelDims BuildModelDims(const ModelSpec& m) {
     d.moe_expert_params = moe.mlp_expert;
     d.moe_other_params = moe.mlp;
   }
+  for (int kind = 0; kind < kLayerKinds; ++kind) {
+    if ((kind & 1) && !m.IsMoe()) continue;
+    const LayerKind lk = (kind & 1) ? ((kind & 2) ? LayerKind::kMoeSliding : LayerKind::kMoe)
+                                    : ((kind & 2) ? LayerKind::kDenseSliding : LayerKind::kDense);
+    d.gemms[static_cast<size_t>(kind)] =
+        CompileGemms(TransformerLayerOps(m, lk), d.heads, d.kv_heads);
+  }
   d.embedding_params = d.vocab * d.hidden;
   d.prefix.assign(static_cast<size_t>(std::max<int64_t>(m.layers, 0)) + 1, {});
   for (int64_t i = 0; i < m.layers; ++i) {
@@ -94,7 +172,7 @@ double AttentionCoreFlopsPerToken(const ModelDims& d, int kind, int64_t seq) {
   // Causal: a token attends on average to seq/2 keys; a sliding window caps that.
   double context = D(seq) / 2.0;
   if ((kind & 2) && d.window > 0) context = std::min(context, d.window);
-  return 2.0 * context * d.heads * (d.qk_head_dim + d.v_head_dim);
+  return d.gemms[static_cast<size_t>(kind)].attn_flops_per_context * context;
 }
 
 double ForwardFlopsPerToken(const ModelDims& d, int64_t seq) {
@@ -103,15 +181,10 @@ double ForwardFlopsPerToken(const ModelDims& d, int64_t seq) {
   for (int k = 0; k < kLayerKinds; ++k) {
     const double count = d.prefix[n][k];
     if (count == 0) continue;
-    double gemm_params = d.attn_params;
-    if (k & 1) {
-      const double active_experts = d.top_k + d.shared_experts;
-      gemm_params +=
-          active_experts * (d.gate + 1.0) * d.hidden * d.expert_ffn + d.hidden * d.experts;
-    } else {
-      gemm_params += d.dense_mlp_params;
-    }
-    flops += count * (2.0 * gemm_params + AttentionCoreFlopsPerToken(d, k, seq));
+    const LayerGemms& gemms = d.gemms[static_cast<size_t>(k)];
+    double gemm_flops = 0;  // the graph's GEMMs of active weights (LayerSummary's no-attn FLOPs)
+    for (size_t i = 0; i < gemms.size; ++i) gemm_flops += gemms.ops[i].fwd_flops_per_token;
+    flops += count * (gemm_flops + AttentionCoreFlopsPerToken(d, k, seq));
   }
   return flops + 2.0 * d.embedding_params;  // logits
 }

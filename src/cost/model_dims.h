@@ -2,7 +2,8 @@
 // expert widths, parameter counts per layer kind, and which layers are of which kind. Built once
 // per StepModel: the compact summary of the one layer graph (model/layer_graph.h, which `model
 // show` prints) that the ~1 µs estimate works from — its parameter counts are the graph's ops
-// summed, so the cost model and `model show` count the same weights.
+// summed, so the cost model and `model show` count the same weights, and its GEMMs per layer kind
+// are the graph's ops, which the layer cost (cost/layer_cost.cpp) walks.
 #pragma once
 
 #include <array>
@@ -18,6 +19,37 @@ inline constexpr int kLayerKinds = 4;
 inline int LayerKindOf(const ModelSpec& m, int64_t layer) {
   return (m.IsMoeLayer(layer) ? 1 : 0) | (m.IsSlidingLayer(layer) ? 2 : 0);
 }
+
+// One GEMM op of a transformer layer, compiled from the layer graph's op (model/layer_graph.h)
+// for the estimate's hot path: ComputeLayerCost (cost/layer_cost.cpp) applies the plan's split
+// rules to it. Shapes are the whole op's (no parallelism); `count` weight matrices of n × k, each
+// multiplied by m_per_token·tokens rows.
+enum class GemmSplit {
+  kReplicated,  // TpSplit::kReplicated: unsplit (router, MLA down projections)
+  kColumn,      // TpSplit::kColumn: N split
+  kRow,         // TpSplit::kRow: K split
+};
+
+struct LayerGemm {
+  const char* name = "";  // explain's row name
+  GemmSplit split = GemmSplit::kReplicated;
+  bool qkv = false;        // fused QKV: its K and V heads replicate when tp > kv_heads
+  bool expert = false;     // routed experts: split by ep (matrices) and etp (ffn width)
+  bool mlp_block = false;  // after the attention's residual add (TP overlap hides per block)
+  double n = 0, k = 0;
+  double count = 1;       // gemm_count
+  double active = 1;      // matrices one token uses (routed experts: top_k)
+  double head_width = 0;  // attention column / row ops: the split dimension is heads × this
+  double fwd_flops_per_token = 0;  // the graph's (2·N·K per active matrix)
+};
+
+// A transformer layer kind's GEMMs in the graph's order (attention block, then MLP block).
+inline constexpr size_t kMaxLayerGemms = 12;
+struct LayerGemms {
+  std::array<LayerGemm, kMaxLayerGemms> ops{};
+  size_t size = 0;
+  double attn_flops_per_context = 0;  // the attention core's (Op::attn_flops_per_context)
+};
 
 struct ModelDims {
   double hidden = 0;
@@ -47,6 +79,9 @@ struct ModelDims {
   double moe_other_params = 0;
   double embedding_params = 0;  // vocab x hidden (the output layer has as many when untied)
 
+  // The GEMMs of each layer kind (LayerKindOf), read off TransformerLayerOps.
+  std::array<LayerGemms, kLayerKinds> gemms{};
+
   // prefix[i][k]: layers of kind k among the first i layers.
   std::vector<std::array<int32_t, kLayerKinds>> prefix;
 };
@@ -61,10 +96,14 @@ inline std::array<int32_t, kLayerKinds> KindCounts(const ModelDims& d, int64_t b
 }
 
 // Model FLOPs per token for one forward pass at sequence length `seq` (causal attention, the
-// Megatron-LM formula family: 2 FLOPs per multiply-add of every GEMM, core attention, logits).
+// Megatron-LM formula family): the layer graph's GEMMs (`gemms`, 2 FLOPs per multiply-add of
+// the weights a token uses), the attention core and the logits; no MTP modules.
 double ForwardFlopsPerToken(const ModelDims& d, int64_t seq);
 
-// Attention-core forward FLOPs per token of one layer of kind `kind` at sequence `seq`.
+// Attention-core forward FLOPs per token of one layer of kind `kind` at sequence `seq`: the
+// graph's FLOPs per attended token × the MFU convention's context, seq/2 causal and
+// min(window, seq/2) for sliding layers (CausalContextPerToken's exact w − w²/2s is `model
+// show`'s; the cost model keeps the convention it is validated with).
 double AttentionCoreFlopsPerToken(const ModelDims& d, int kind, int64_t seq);
 
 // Total parameters (for reports and tests).
