@@ -27,19 +27,21 @@ namespace {
 // fraction, the GEMM curve held at its smallest fitted dimension, memory recipes): 9.1%. Stop 22
 // (the 500 W peak placed in its bracket by power, FSDP2's copies, PyTorch async TP's and ring
 // attention's extra passes, Megatron-LM 2021's synchronous scatter/gather sends, full recompute
-// replaying its collectives): 7.4%.
+// replaying its collectives): 7.4%. Issue 17's memory as the frameworks allocate it (the bf16
+// gradient buffer of grad_reduce_in_fp32=false, stated for E10 with its recompute=none;
+// Transformer Engine's fp8 Linear inputs): 6.8%.
 constexpr double kMarginPct = 0.5;  // percentage points, for changes elsewhere in the model
-constexpr double kPooledMapePct = 7.4 + kMarginPct;
+constexpr double kPooledMapePct = 6.8 + kMarginPct;
 const std::map<std::string, double> kSourceMapePct = {
     {"Narayanan et al.", 5.9 + kMarginPct},  // the only A100 source: predicted from the prior
-    {"NVIDIA NeMo docs 'Performance Benchmarks'", 6.5 + kMarginPct},
-    {"PyTorch torchtitan benchmark 'llama3_h100_202412_torchtitan.md'", 14.4 + kMarginPct},
+    {"NVIDIA NeMo docs 'Performance Benchmarks'", 4.3 + kMarginPct},
+    {"PyTorch torchtitan benchmark 'llama3_h100_202412_torchtitan.md'", 14.0 + kMarginPct},
     {"NVIDIA DGX Cloud Benchmarking recipes", 3.4 + kMarginPct},
-    {"Trainy on WhiteFiber", 3.2 + kMarginPct},  // H200: predicted with the H100 fit (derived)
+    {"Trainy on WhiteFiber", 3.1 + kMarginPct},  // H200: predicted with the H100 fit (derived)
 };
 // The reserved runs (reserved_runs.yaml, evaluation only), predicted by a fit on all 54 public
 // runs that never saw them: the independent evaluation of docs/validation.md.
-constexpr double kReservedMapePct = 35.8 + kMarginPct;
+constexpr double kReservedMapePct = 35.7 + kMarginPct;
 
 }  // namespace
 

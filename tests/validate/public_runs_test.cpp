@@ -20,13 +20,15 @@ namespace {
 // cost model with its fit bounded to measured ranges, refitted: 12.13% (held out 11.90%, memory
 // 12.11% over 16); stop 21 (TP overlap as the framework runs it, fp8 tied to bf16, the GEMM
 // curve held at its fitted range, memory recipes), refitted: 8.1% (held out 7.1%, memory 12.1%);
-// stop 22 (the ops and replays listed in public_runs_cv_test.cpp), refitted: 6.8% (held out 5.8%).
-constexpr double kStepTimeMapePct = 6.8 + 0.2;
+// stop 22 (the ops and replays listed in public_runs_cv_test.cpp), refitted: 6.8% (held out 5.8%);
+// issue 17's memory as the frameworks allocate it (E10 without recompute), refitted: 6.3% (held
+// out 5.8%).
+constexpr double kStepTimeMapePct = 6.3 + 0.2;
 constexpr double kHeldOutMapePct = 5.8 + 0.2;
 constexpr int64_t kMinFits = 54;
 constexpr double kMemoryMapePct = 12.1 + 0.2;  // torchtitan's measured peaks (Q01-Q14, W01-W02)
-// The reserved runs with the shipped efficiencies, whose fit never saw them: measured 35.8%.
-constexpr double kReservedShippedMapePct = 35.8 + 0.2;
+// The reserved runs with the shipped efficiencies, whose fit never saw them: measured 35.7%.
+constexpr double kReservedShippedMapePct = 35.7 + 0.2;
 
 std::string Failures(const ValidationReport& report) {
   std::string text;
