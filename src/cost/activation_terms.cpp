@@ -141,16 +141,21 @@ RecipeActivations ApplyMemoryRecipe(const ModelDims& d, int kind, const PlanShap
   // moe_act, and FP8 caching of MoE's SwiGLU input (its output recomputed, DeepSeek-V3).
   const bool moe_act = selective && r.Recomputes(RecomputeModule::kMoeAct);
   if (Moe(kind) && a.expert_act_out > 0 && (moe_act || r.fp8_act_cache)) {
-    out.recompute_s += MemoryBoundSeconds(c, a.expert_act_in + a.expert_act_out);
+    // The recompute reads the input and writes the 16-bit output (ApplyTeFp8 counted the fp8
+    // copy FC2 keeps).
+    const double act_out_16 = a.te_fp8 ? a.expert_act_out / kFp8Share : a.expert_act_out;
+    out.recompute_s += MemoryBoundSeconds(c, a.expert_act_in + act_out_16);
     a.expert_act_out = 0;
     act_recomputed = true;
   }
   if (r.fp8_act_cache && p.recompute != Recompute::kFull) {
-    // Under Transformer Engine's fp8 the Linear inputs are 1 byte already (ApplyTeFp8).
+    // Under Transformer Engine's fp8 the other Linear inputs are 1 byte already (ApplyTeFp8).
     const double linear_in = a.te_fp8 ? 1.0 : kFp8Share;
     a.norm_out *= linear_in;  // QKV / MLP / router inputs
     a.latents *= kFp8Share;   // MLA up-projection inputs
-    if (!a.te_fp8) a.attn_out *= kE5m6Share;
+    // One E5M6 copy of the attention output serves both backwards (DeepSeek-V3), in place of
+    // Transformer Engine's bf16 output and fp8 copy.
+    a.attn_out = (a.te_fp8 ? a.attn_out / (1.0 + kFp8Share) : a.attn_out) * kE5m6Share;
     a.mlp_act_out *= linear_in;  // dense down-projection input
     a.expert_in *= linear_in;    // dispatched tokens (FC1 input)
     if (act_recomputed) a.expert_act_in *= kFp8Share;

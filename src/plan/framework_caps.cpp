@@ -104,7 +104,12 @@ void CheckKnobs(F f, const ParallelPlan& p, Reasons& out) {
   if (p.dp * p.cp > 1) AddIf(out, ZeroReason(f, p.zero));
   AddIf(out, RecomputeReason(f, p.recompute));
   AddIf(out, PrecisionReason(f, p.precision));
-  AddIf(out, DpDtypeReason(f, DpGradCommDtype(p)));
+  AddIf(out, DpDtypeReason(f, p.dp_comm_dtype));
+  if (p.dp_comm_dtype == CommDtype::kFp32 && !p.grad_reduce_in_fp32 &&
+      !DpDtypeReason(f, CommDtype::kBf16).empty()) {
+    out.push_back(std::string("grad_reduce_in_fp32=false: ") + DisplayName(f) +
+                  " reduces gradients in fp32 (mixed_precision_reduce)");
+  }
   AddIf(out, RoutingReason(f, p.moe_routing));
   const ParallelPlan defaults;
   if (p.placement != defaults.placement) {
@@ -323,8 +328,13 @@ PlanConstraints RestrictToFramework(LaunchFramework f, PlanConstraints c) {
       c.dp_comm_dtype, {}, [f](CommDtype d) { return DpDtypeReason(f, d); }, f, "dp_comm_dtype");
   Narrow(
       c.grad_reduce_in_fp32, {},
-      [f](bool fp32) { return fp32 ? std::string() : DpDtypeReason(f, CommDtype::kBf16); }, f,
-      "grad_reduce_in_fp32");
+      [f](bool fp32) {
+        return fp32 || DpDtypeReason(f, CommDtype::kBf16).empty()
+                   ? std::string()
+                   : std::string("grad_reduce_in_fp32=false: ") + DisplayName(f) +
+                         " reduces gradients in fp32 (mixed_precision_reduce)";
+      },
+      f, "grad_reduce_in_fp32");
   Narrow(
       c.moe_routing,
       titan ? std::vector<MoeRouting>{MoeRouting::kDropless} : std::vector<MoeRouting>{},

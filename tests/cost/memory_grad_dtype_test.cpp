@@ -140,7 +140,7 @@ TEST_CASE("Transformer Engine under fp8 keeps fp8 copies of the Linear inputs", 
   CHECK(Gpt3Terms(Precision::kFp8, Fusion::kEager).Total() == Approx(bf16.Total()));
 }
 
-TEST_CASE("fp8_act_cache on top of Transformer Engine's fp8 does not halve twice",
+TEST_CASE("fp8_act_cache on top of Transformer Engine's fp8 halves nothing twice",
           "[cost][memory]") {
   const ModelSpec m = test::Gpt3_175B();
   const ModelDims d = BuildModelDims(m);
@@ -153,5 +153,6 @@ TEST_CASE("fp8_act_cache on top of Transformer Engine's fp8 does not halve twice
   const PlanShape cached = MakePlanShape(d, p, c);
   const RecipeActivations kept =
       ApplyMemoryRecipe(d, 0, cached, c, ComputeActivationTerms(d, 0, cached), 0);
-  CHECK(kept.kept_bytes == Approx(terms.Total()));  // dense, no MLA: nothing left in bf16
+  // Dense, no MLA: only the attention output changes, to one E5M6 copy (12 bits of 16).
+  CHECK(kept.kept_bytes == Approx(terms.Total() - 1.5 * kAttnOut + 0.75 * kAttnOut));
 }
