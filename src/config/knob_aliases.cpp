@@ -67,6 +67,11 @@ constexpr std::pair<const char*, const char*> kAliases[] = {
     {"optimizer_cpu_offload", "optimizer_offload"},
     {"moe_apply_probs_on_input", "moe_probs"},
     {"ema_in_cpu", "ema"},
+    // NeMo's optim.grad_sync_dtype (bf16 = grad_reduce_in_fp32=false), Megatron-LM's
+    // --grad-reduce-in-bf16 and --accumulate-allreduce-grads-in-fp32.
+    {"grad_sync_dtype", "grad_reduce_in_fp32"},
+    {"grad_reduce_in_bf16", "grad_reduce_in_fp32"},
+    {"accumulate_allreduce_grads_in_fp32", "grad_reduce_in_fp32"},
 };
 
 // Megatron-LM's flag names for the memory-recipe knobs (megatron/training/arguments.py:

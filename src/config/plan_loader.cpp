@@ -240,6 +240,7 @@ const std::vector<KnobEntry>& KnobTable() {
       PARAPLAN_BOOL_KNOB(overlap_ep_comm),
       PARAPLAN_BOOL_KNOB(overlap_pp_comm),
       PARAPLAN_BOOL_KNOB(zero3_keep_gathered),
+      PARAPLAN_BOOL_KNOB(grad_reduce_in_fp32),
       {"recompute_modules",
        [](PlanConstraints& p, const std::vector<std::string>& v) {
          RecipeOf(p).recompute_modules = ParseRecomputeModules(OneValue(v));

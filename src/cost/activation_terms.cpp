@@ -50,7 +50,21 @@ double MoeSeconds(const ModelDims& d, const PlanShape& p, const Cluster& c) {
   return s;
 }
 
+// Transformer Engine under fp8: the Linear inputs it keeps in 1 byte (TeFp8LinearInputs).
+void ApplyTeFp8(ActivationTerms& a) {
+  a.te_fp8 = true;
+  a.norm_out *= kFp8Share;        // LayerNormLinear's ln_out (QKV and FC1 / router input)
+  a.attn_out *= 1.0 + kFp8Share;  // attention's bf16 output + the projection's fp8 copy
+  a.mlp_act_out *= kFp8Share;     // FC2's input
+  a.expert_in *= kFp8Share;       // the experts' FC1 input (GroupedLinear)
+  a.expert_act_out *= kFp8Share;  // the experts' FC2 input
+}
+
 }  // namespace
+
+bool TeFp8LinearInputs(const PlanShape& p) {
+  return p.precision == Precision::kFp8 && p.kernels.fusion == Fusion::kTe;
+}
 
 ActivationTerms ComputeActivationTerms(const ModelDims& d, int kind, const PlanShape& p) {
   const double t = p.tokens, tn = p.norm_tokens, h = d.hidden, tp = p.tp;
@@ -67,6 +81,7 @@ ActivationTerms ComputeActivationTerms(const ModelDims& d, int kind, const PlanS
     const double f = d.ffn / tp;
     a.mlp_act_in = kAct * t * f * d.gate;
     a.mlp_act_out = kAct * t * f;
+    if (TeFp8LinearInputs(p)) ApplyTeFp8(a);
     return a;
   }
   const double routed = RoutedTokens(d, p), fe = d.expert_ffn / p.etp;
@@ -90,6 +105,7 @@ ActivationTerms ComputeActivationTerms(const ModelDims& d, int kind, const PlanS
     case MoeProbs::kAuto:
       break;
   }
+  if (TeFp8LinearInputs(p)) ApplyTeFp8(a);
   return a;
 }
 
@@ -125,16 +141,23 @@ RecipeActivations ApplyMemoryRecipe(const ModelDims& d, int kind, const PlanShap
   // moe_act, and FP8 caching of MoE's SwiGLU input (its output recomputed, DeepSeek-V3).
   const bool moe_act = selective && r.Recomputes(RecomputeModule::kMoeAct);
   if (Moe(kind) && a.expert_act_out > 0 && (moe_act || r.fp8_act_cache)) {
-    out.recompute_s += MemoryBoundSeconds(c, a.expert_act_in + a.expert_act_out);
+    // The recompute reads the input and writes the 16-bit output (ApplyTeFp8 counted the fp8
+    // copy FC2 keeps).
+    const double act_out_16 = a.te_fp8 ? a.expert_act_out / kFp8Share : a.expert_act_out;
+    out.recompute_s += MemoryBoundSeconds(c, a.expert_act_in + act_out_16);
     a.expert_act_out = 0;
     act_recomputed = true;
   }
   if (r.fp8_act_cache && p.recompute != Recompute::kFull) {
-    a.norm_out *= kFp8Share;  // QKV / MLP / router inputs
+    // Under Transformer Engine's fp8 the other Linear inputs are 1 byte already (ApplyTeFp8).
+    const double linear_in = a.te_fp8 ? 1.0 : kFp8Share;
+    a.norm_out *= linear_in;  // QKV / MLP / router inputs
     a.latents *= kFp8Share;   // MLA up-projection inputs
-    a.attn_out *= kE5m6Share;
-    a.mlp_act_out *= kFp8Share;  // dense down-projection input
-    a.expert_in *= kFp8Share;    // dispatched tokens (FC1 input)
+    // One E5M6 copy of the attention output serves both backwards (DeepSeek-V3), in place of
+    // Transformer Engine's bf16 output and fp8 copy.
+    a.attn_out = (a.te_fp8 ? a.attn_out / (1.0 + kFp8Share) : a.attn_out) * kE5m6Share;
+    a.mlp_act_out *= linear_in;  // dense down-projection input
+    a.expert_in *= linear_in;    // dispatched tokens (FC1 input)
     if (act_recomputed) a.expert_act_in *= kFp8Share;
   }
   out.kept_bytes = a.Total();

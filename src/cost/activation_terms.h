@@ -28,6 +28,9 @@ struct ActivationTerms {
   double expert_out = 0;       // expert FC2 output, kept when the probs scale it (moe_probs=output)
   double expert_probs = 0;     // the permuted routing probabilities, fp32 (every moe_probs path)
   double expert_unscaled = 0;  // dispatched tokens before the probs scale them (moe_probs=input)
+  // Transformer Engine under fp8 (fusion te, precision fp8): its Linear layers keep the fp8
+  // copies of their inputs they fed the GEMM, 1 byte each (TeFp8LinearInputs).
+  bool te_fp8 = false;
 
   double Total() const {
     return residual + norm_out + qkv + latents + attn_out + softmax_stats + mlp_act_in +
@@ -37,6 +40,16 @@ struct ActivationTerms {
 };
 
 ActivationTerms ComputeActivationTerms(const ModelDims& dims, int kind, const PlanShape& shape);
+
+// Whether the plan runs Transformer Engine's modules under fp8 (fusion te, precision fp8), whose
+// Linear layers save for backward the fp8 (1-byte) input they fed the GEMM instead of the bf16
+// one (transformer_engine/pytorch/module/layernorm_linear.py: ln_out allocated as uint8 under
+// fp8 and saved; linear.py: saved_inputmat / saved_inputmat_t the fp8 cast, inputmat_no_fp8 not
+// saved). ComputeActivationTerms then counts norm_out, mlp_act_out, expert_in and expert_act_out
+// at 1 byte; attn_out at 2 + 1 (the core attention keeps its bf16 output for its backward, the
+// output projection its fp8 copy). torchao's Float8Linear (fusion eager / compile) saves the
+// bf16 inputs: unchanged.
+bool TeFp8LinearInputs(const PlanShape& shape);
 
 // What selective recompute with the plan's modules and FP8 caching keep, and the forward
 // seconds the backward redoes. `attn_fwd_s` is the layer's core-attention forward.

@@ -59,7 +59,7 @@ void DataParallelCalls(const ModelDims& d, const ParallelPlan& p, const PlanEval
   const GroupPlacement& g = e.shape.groups.dp_cp;
   double dense = 0, layer = 0;
   FirstStageParams(d, e, &dense, &layer);
-  const double dtype = CommBytes(p.dp_comm_dtype);
+  const double dtype = CommBytes(DpGradCommDtype(p));
   if (p.zero == 3 && !p.zero3_keep_gathered) {
     w.Add("dp", "ZeRO-3 weights, per layer, fwd and bwd", CollectiveOp::kAllGather, layer * kAct,
           g);

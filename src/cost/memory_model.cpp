@@ -4,6 +4,15 @@
 
 namespace paraplan {
 
+double GradBufferBytes(const ParallelPlan& p) {
+  return p.grad_reduce_in_fp32 ? kGradBytes : 2.0;
+}
+
+double KeptGradBytes(const ParallelPlan& p) {
+  if (p.zero >= 3 && p.kernels.Pytorch()) return kGradBytes;
+  return GradBufferBytes(p);
+}
+
 double MicroBatchesHeld(const ParallelPlan& p, int64_t stage) {
   const double m = static_cast<double>(std::max<int64_t>(p.MicroBatches(), 1));
   const double pp = static_cast<double>(p.pp);
@@ -34,12 +43,12 @@ StageMemory ComputeStageMemory(const StageMemoryInput& in, int zero, int64_t sta
     return bytes_per_param * (in.dense_params / d + in.expert_params / e);
   };
   out.weights_bytes = copies * sharded(kWeightBytes, zero >= 3);
-  out.grads_bytes = copies * sharded(kGradBytes, zero >= 2);
+  out.grads_bytes = copies * sharded(in.grad_bytes, zero >= 2);
   out.ema_bytes = in.ema_bytes_per_param > 0 ? sharded(in.ema_bytes_per_param, zero >= 1) : 0.0;
   out.optimizer_bytes = sharded(in.optimizer_state_bytes, zero >= 1) + out.ema_bytes;
   if (zero >= 3 && in.keep_gathered) {
     out.weights_bytes += copies * sharded(kWeightBytes, false);
-    out.grads_bytes += copies * sharded(kGradBytes, false);
+    out.grads_bytes += copies * sharded(in.accumulated_grad_bytes, false);
   }
   out.activations_bytes = in.act_per_micro_batch * in.micro_batches_held + in.act_working;
   const double dynamic = out.activations_bytes + in.logits_bytes + in.comm_buffer_bytes;

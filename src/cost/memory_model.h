@@ -22,6 +22,17 @@ inline constexpr double kFragmentation = 0.07;
 // An fp32 EMA copy of the weights (DeepSeek-V3 report, Sec. 3.3.3).
 inline constexpr double kEmaBytes = 4;
 
+// Bytes per parameter of the gradient buffer backward accumulates into: 4 (fp32 main_grad,
+// Megatron-Core grad_reduce_in_fp32=True) or 2 (grad_reduce_in_fp32=False: the parameters'
+// bf16; megatron/core/distributed/distributed_data_parallel.py, grad_dtype). Under FSDP2 it is
+// the reduce_dtype, in which unsharded gradients accumulate and the reduce-scatter runs.
+double GradBufferBytes(const ParallelPlan& plan);
+// Bytes per parameter of the gradients a stage keeps for the whole step (sharded with zero >= 2):
+// the buffer's, except under PyTorch FSDP2 (zero 3 with a PyTorch fusion profile), which casts
+// each reduce-scatter output back to the dtype of the fp32 sharded parameter whatever the
+// reduce_dtype (torch.distributed.fsdp fully_shard, foreach_reduce).
+double KeptGradBytes(const ParallelPlan& plan);
+
 // Optimizer state per parameter: the fp32 master copy and Adam's two moments in fp32 (12 bytes) or
 // bf16 (8 bytes: Megatron-LM --use-precision-aware-optimizer --exp-avg-dtype bf16
 // --exp-avg-sq-dtype bf16; DeepSeek-V3 report, Sec. 3.3.3 "Low-Precision Optimizer States").
@@ -43,8 +54,10 @@ struct StageMemoryInput {
   bool duplicate_params =
       false;  // two copies of every parameter (DualPipe ranks are summed instead: RankMemoryInput)
   double optimizer_state_bytes = kOptimizerBytes;  // per parameter: OptimizerStateBytes
-  // ZeRO-3 with zero3_keep_gathered: the stage's bf16 weights stay gathered and its fp32
-  // gradients accumulate unsharded beside the shards for the whole step.
+  double grad_bytes = kGradBytes;                  // per parameter: KeptGradBytes
+  double accumulated_grad_bytes = kGradBytes;  // keep_gathered's unsharded ones: GradBufferBytes
+  // ZeRO-3 with zero3_keep_gathered: the stage's bf16 weights stay gathered and its gradients
+  // accumulate unsharded (in the reduce dtype) beside the shards for the whole step.
   bool keep_gathered = false;
   // EMA of the weights on the GPU: fp32 bytes per parameter, sharded like the optimizer state
   // (0 without an EMA or with it in host memory).

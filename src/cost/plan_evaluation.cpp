@@ -320,7 +320,7 @@ StageDp StageDataParallel(const Cluster& c, const NetworkLinks& links, const Par
                           double expert) {
   StageDp dp;
   const PlanShape& s = e.shape;
-  const double dtype = CommDtypeBytes(p.dp_comm_dtype);
+  const double dtype = CommDtypeBytes(DpGradCommDtype(p));
   const double bucket = std::max(DpBucketBytes(p), 1.0);
   const CollectiveOp grad_op =
       p.zero == 0 ? CollectiveOp::kAllReduce : CollectiveOp::kReduceScatter;
@@ -636,24 +636,28 @@ StageMemoryInput StageMemoryInputOf(const ModelDims& d, const ParallelPlan& p,
   double buffers = s.tp > 1 ? 2 * kAct * s.tokens * d.hidden : 0;  // SP / TP gather outputs
   const bool keep_gathered = p.zero >= 3 && p.zero3_keep_gathered && p.dp * p.cp > 1;
   if (keep_gathered) {
-    buffers += layer_params * kGradBytes;  // one layer's reduce-scatter input
+    buffers += layer_params * GradBufferBytes(p);  // one layer's reduce-scatter input
   } else if (p.zero >= 3 && p.dp * p.cp > 1) {
-    buffers += layer_params * (2 * kWeightBytes + kGradBytes);  // 2 gathered layers + 1 grad
-  } else if (p.dp * p.cp > 1 && (p.zero == 2 || p.dp_comm_dtype != CommDtype::kFp32)) {
-    // Megatron's buckets are views of the full fp32 gradient buffer (zero 0-1), so only a
-    // compressed dp_comm_dtype or sharded gradients (zero 2) need bucket copies: two buckets in
-    // flight. They never exceed what they replace: zero 2's transient unsharded buckets plus
-    // its gradient shard stay within zero 1's full gradient buffer.
+    // 2 gathered layers + 1 gradient in the reduce dtype
+    buffers += layer_params * (2 * kWeightBytes + GradBufferBytes(p));
+  } else if (p.dp * p.cp > 1 &&
+             (p.zero == 2 || CommDtypeBytes(DpGradCommDtype(p)) < GradBufferBytes(p))) {
+    // Megatron's buckets are views of the full gradient buffer (zero 0-1), so only a
+    // dp_comm_dtype narrower than the buffer or sharded gradients (zero 2) need bucket copies:
+    // two buckets in flight. They never exceed what they replace: zero 2's transient unsharded
+    // buckets plus its gradient shard stay within zero 1's full gradient buffer.
     const double params = in.dense_params + in.expert_params;
-    const double cap = p.zero == 2
-                           ? params * kGradBytes * (1.0 - 1.0 / static_cast<double>(p.dp * p.cp))
-                           : params * CommDtypeBytes(p.dp_comm_dtype);
+    const double cap =
+        p.zero == 2 ? params * GradBufferBytes(p) * (1.0 - 1.0 / static_cast<double>(p.dp * p.cp))
+                    : params * CommDtypeBytes(DpGradCommDtype(p));
     buffers += std::min(2 * DpBucketBytes(p), cap);
   }
   in.comm_buffer_bytes = buffers;
   in.keep_gathered = keep_gathered;
   in.optimizer_state_bytes =
       OptimizerStateBytes(p.recipe.optimizer_moments) * (1 - p.recipe.optimizer_offload);
+  in.grad_bytes = KeptGradBytes(p);
+  in.accumulated_grad_bytes = GradBufferBytes(p);
   in.ema_bytes_per_param = p.recipe.ema == EmaPlace::kGpu ? kEmaBytes : 0.0;
   return in;
 }

@@ -105,6 +105,11 @@ void CheckKnobs(F f, const ParallelPlan& p, Reasons& out) {
   AddIf(out, RecomputeReason(f, p.recompute));
   AddIf(out, PrecisionReason(f, p.precision));
   AddIf(out, DpDtypeReason(f, p.dp_comm_dtype));
+  if (p.dp_comm_dtype == CommDtype::kFp32 && !p.grad_reduce_in_fp32 &&
+      !DpDtypeReason(f, CommDtype::kBf16).empty()) {
+    out.push_back(std::string("grad_reduce_in_fp32=false: ") + DisplayName(f) +
+                  " reduces gradients in fp32 (mixed_precision_reduce)");
+  }
   AddIf(out, RoutingReason(f, p.moe_routing));
   const ParallelPlan defaults;
   if (p.placement != defaults.placement) {
@@ -203,8 +208,9 @@ void CheckDeepSpeed(const ParallelPlan& p, Reasons& out) {
   // Below ZeRO-2 the engine reduces gradients once the backward (or the pipeline) is done; from
   // ZeRO-2 on, zero_optimization.overlap_comm decides (runtime/zero/stage_1_and_2.py).
   if (p.overlap_grad_reduce && p.zero < 2 && p.dp * p.cp > 1) {
-    out.push_back("overlap_grad_reduce=true with zero < 2: DeepSpeed reduces gradients after the "
-                  "backward (overlap_comm needs ZeRO-2 or 3)");
+    out.push_back(
+        "overlap_grad_reduce=true with zero < 2: DeepSpeed reduces gradients after the "
+        "backward (overlap_comm needs ZeRO-2 or 3)");
   }
 }
 
@@ -320,6 +326,15 @@ PlanConstraints RestrictToFramework(LaunchFramework f, PlanConstraints c) {
       c.precision, {}, [f](Precision p) { return PrecisionReason(f, p); }, f, "precision");
   Narrow(
       c.dp_comm_dtype, {}, [f](CommDtype d) { return DpDtypeReason(f, d); }, f, "dp_comm_dtype");
+  Narrow(
+      c.grad_reduce_in_fp32, {},
+      [f](bool fp32) {
+        return fp32 || DpDtypeReason(f, CommDtype::kBf16).empty()
+                   ? std::string()
+                   : std::string("grad_reduce_in_fp32=false: ") + DisplayName(f) +
+                         " reduces gradients in fp32 (mixed_precision_reduce)";
+      },
+      f, "grad_reduce_in_fp32");
   Narrow(
       c.moe_routing,
       titan ? std::vector<MoeRouting>{MoeRouting::kDropless} : std::vector<MoeRouting>{},

@@ -4,12 +4,18 @@
 
 namespace paraplan {
 
+CommDtype DpGradCommDtype(const ParallelPlan& plan) {
+  if (!plan.grad_reduce_in_fp32 && plan.dp_comm_dtype == CommDtype::kFp32) return CommDtype::kBf16;
+  return plan.dp_comm_dtype;
+}
+
 double DpBucketBytes(const ParallelPlan& plan) {
   if (plan.dp_bucket_MB > 0) return plan.dp_bucket_MB * 1e6;
   const double elements = std::max(40e6, 1e6 * static_cast<double>(plan.dp * plan.cp));
+  const CommDtype dtype = DpGradCommDtype(plan);
   double bytes_per_element = 4.0;
-  if (plan.dp_comm_dtype == CommDtype::kBf16) bytes_per_element = 2.0;
-  if (plan.dp_comm_dtype == CommDtype::kFp8) bytes_per_element = 1.0;
+  if (dtype == CommDtype::kBf16) bytes_per_element = 2.0;
+  if (dtype == CommDtype::kFp8) bytes_per_element = 1.0;
   return elements * bytes_per_element;
 }
 

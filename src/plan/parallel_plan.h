@@ -39,6 +39,11 @@ struct ParallelPlan {
   double moe_capacity_factor = 1.0;
   double moe_imbalance = 1.0;  // max/mean tokens per expert, ≥ 1
   CommDtype dp_comm_dtype = CommDtype::kFp32;
+  // Megatron-Core's DistributedDataParallelConfig.grad_reduce_in_fp32: true keeps the gradient
+  // buffer (main_grad) in fp32, false in the parameters' bf16 (NeMo's optim.grad_sync_dtype:
+  // bf16), which also makes the DP reduction move bf16 (DpGradCommDtype). Under PyTorch FSDP2
+  // (zero 3 with a PyTorch fusion profile) it is the reduce_dtype.
+  bool grad_reduce_in_fp32 = true;
   double dp_bucket_MB = 0;  // 0 = auto, as Megatron-LM: see DpBucketBytes
   std::array<ParallelDim, 5> placement = {ParallelDim::kTp, ParallelDim::kCp, ParallelDim::kEp,
                                           ParallelDim::kDp, ParallelDim::kPp};
@@ -67,6 +72,12 @@ struct ParallelPlan {
 // default) follows Megatron-LM's DistributedDataParallel, max(40M, 1M × dp·cp) gradient elements
 // per bucket, so that per-bucket latency does not grow with the data-parallel size.
 double DpBucketBytes(const ParallelPlan& plan);
+
+// The dtype the DP gradient reduction moves: dp_comm_dtype, but never wider than the gradient
+// buffer it reduces (Megatron-Core reduces the buffer in place: param_and_grad_buffer.py, grad
+// dtype = fp32 if grad_reduce_in_fp32 else the parameters' dtype), so bf16 when
+// grad_reduce_in_fp32 is false and dp_comm_dtype is fp32.
+CommDtype DpGradCommDtype(const ParallelPlan& plan);
 
 // Names as they appear in files, flags and JSON ("1f1b", "selective", ...), one table per enum
 // in the order messages list them; ToString and the plan loader read them.

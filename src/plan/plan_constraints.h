@@ -31,7 +31,7 @@ struct PlanConstraints {
   std::optional<MemoryRecipe> recipe;             // one fixed recipe, or absent
   std::optional<KernelRecipe> kernels;            // one fixed fusion profile, or absent
   Choice<bool> overlap_grad_reduce, overlap_param_gather, overlap_tp_comm, overlap_ep_comm,
-      overlap_pp_comm, zero3_keep_gathered;
+      overlap_pp_comm, zero3_keep_gathered, grad_reduce_in_fp32;
 };
 
 }  // namespace paraplan

@@ -67,6 +67,7 @@ ParallelPlan ResolvePlan(const PlanConstraints& c, int64_t gpus, const ModelSpec
   Take(c.overlap_ep_comm, "overlap_ep_comm", &p.overlap_ep_comm);
   Take(c.overlap_pp_comm, "overlap_pp_comm", &p.overlap_pp_comm);
   Take(c.zero3_keep_gathered, "zero3_keep_gathered", &p.zero3_keep_gathered);
+  Take(c.grad_reduce_in_fp32, "grad_reduce_in_fp32", &p.grad_reduce_in_fp32);
   if (c.pp_layers) p.pp_layers = *c.pp_layers;
   if (c.layout) p.layout = *c.layout;
   if (c.recipe) p.recipe = *c.recipe;

@@ -55,6 +55,9 @@ void AddRareKnobs(const ParallelPlan& p, KnobWriter& w) {
   if (p.zero3_keep_gathered != d.zero3_keep_gathered) {
     w.Add("zero3_keep_gathered", p.zero3_keep_gathered);
   }
+  if (p.grad_reduce_in_fp32 != d.grad_reduce_in_fp32) {
+    w.Add("grad_reduce_in_fp32", p.grad_reduce_in_fp32);
+  }
 }
 
 }  // namespace

@@ -29,7 +29,8 @@ Json Config(const ParallelPlan& p) {
   zero.Set("stage", p.zero);
   zero.Set("overlap_comm", p.overlap_grad_reduce);
   zero.Set("contiguous_gradients", true);
-  const double element_bytes = p.dp_comm_dtype == CommDtype::kBf16 ? 2.0 : 4.0;
+  const bool bf16_grads = DpGradCommDtype(p) == CommDtype::kBf16;
+  const double element_bytes = bf16_grads ? 2.0 : 4.0;
   if (p.dp_bucket_MB > 0) {
     zero.Set("reduce_bucket_size",
              static_cast<int64_t>(p.dp_bucket_MB * 1024 * 1024 / element_bytes));
@@ -41,7 +42,7 @@ Json Config(const ParallelPlan& p) {
   j.Set("train_micro_batch_size_per_gpu", p.micro_batch);
   j.Set("gradient_accumulation_steps", p.MicroBatches());
   j.Set(p.precision == Precision::kFp16 ? "fp16" : "bf16", std::move(enabled));
-  j.Set("communication_data_type", p.dp_comm_dtype == CommDtype::kBf16 ? "bf16" : "fp32");
+  j.Set("communication_data_type", bf16_grads ? "bf16" : "fp32");
   j.Set("zero_optimization", std::move(zero));
   if (p.tp > 1) {
     Json tp = Json::MakeObject();

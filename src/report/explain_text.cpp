@@ -5,6 +5,7 @@
 
 #include "core/format.h"
 #include "core/units.h"
+#include "cost/memory_model.h"
 #include "report/relief_advice.h"
 #include "report/stage_layout_text.h"
 
@@ -88,6 +89,33 @@ std::string OtherMemoryTable(const StepResult& r) {
       << Right(GiB(m.buffers_bytes), 9) << Right(GiB(m.reserve_bytes), 9)
       << Right(GiB(m.fragmentation_bytes), 15) << (ema ? Right(GiB(m.ema_bytes), 20) : "") << "\n";
   }
+  return o.str();
+}
+
+// explain only: the dtypes the memory breakdown counts gradients and saved Linear inputs in.
+std::string MemoryDtypeText(const StepResult& r) {
+  const ParallelPlan& p = r.plan;
+  auto dtype = [&p](double bytes) {
+    if (bytes >= 4) return "fp32";
+    return p.precision == Precision::kFp16 ? "fp16" : "bf16";
+  };
+  std::ostringstream o;
+  o << "Memory dtypes: gradients " << dtype(KeptGradBytes(p)) << " ("
+    << FormatShortest(KeptGradBytes(p)) << " B/param";
+  if (KeptGradBytes(p) != GradBufferBytes(p)) {
+    o << ", reduced and accumulated in " << dtype(GradBufferBytes(p));
+  }
+  o << "; grad_reduce_in_fp32=" << (p.grad_reduce_in_fp32 ? "true" : "false")
+    << "), DP gradient reduction in " << ToString(DpGradCommDtype(p))
+    << "; Linear inputs kept for backward in ";
+  if (p.precision == Precision::kFp8 && p.kernels.fusion == Fusion::kTe) {
+    o << "fp8 (Transformer Engine)";
+  } else if (p.recipe.fp8_act_cache && p.recompute != Recompute::kFull) {
+    o << "fp8 (fp8_act_cache)";
+  } else {
+    o << "bf16";
+  }
+  o << "\n";
   return o.str();
 }
 
@@ -187,7 +215,8 @@ std::string MemoryAdvice(const StepResult& r) {
 
 std::string ExplainText(const StepResult& r, const PipelineInput& stages) {
   std::string out = Summary(r) + "\n" + TimeTable(r) + "\n" + StageTimeTable(stages) + "\n" +
-                    MemoryTable(r) + "\n" + OtherMemoryTable(r) + "\n" + StageLayoutText(r);
+                    MemoryTable(r) + "\n" + OtherMemoryTable(r) + MemoryDtypeText(r) + "\n" +
+                    StageLayoutText(r);
   const std::string collectives = CollectiveTable(r);
   if (!collectives.empty()) out += collectives + "\n";
   out += TimeAdvice(r);

@@ -61,10 +61,12 @@ void ShardingFlags(const ParallelPlan& p, Flags& flags) {
   if (p.overlap_param_gather && p.zero >= 1 && p.dp * p.cp > 1) {
     flags.push_back("--overlap-param-gather");
   }
-  if (p.dp_comm_dtype == CommDtype::kBf16) flags.push_back("--grad-reduce-in-bf16");
+  // --grad-reduce-in-bf16 is DistributedDataParallelConfig.grad_reduce_in_fp32=False.
+  const bool bf16_grads = DpGradCommDtype(p) == CommDtype::kBf16;
+  if (bf16_grads) flags.push_back("--grad-reduce-in-bf16");
   // --ddp-bucket-size counts gradient elements.
   if (p.dp_bucket_MB > 0) {
-    const double element_bytes = p.dp_comm_dtype == CommDtype::kBf16 ? 2.0 : 4.0;
+    const double element_bytes = bf16_grads ? 2.0 : 4.0;
     Add(flags, "--ddp-bucket-size",
         static_cast<int64_t>(p.dp_bucket_MB * 1024 * 1024 / element_bytes));
   }

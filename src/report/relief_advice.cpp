@@ -39,7 +39,7 @@ Items DpRelief(const ParallelPlan& p) {
   Items items;
   AddIf(items, !p.overlap_grad_reduce, "overlap_grad_reduce=true");
   AddIf(items, !p.overlap_param_gather && p.zero >= 1, "overlap_param_gather=true");
-  AddIf(items, p.dp_comm_dtype == CommDtype::kFp32, "dp_comm_dtype=bf16");
+  AddIf(items, DpGradCommDtype(p) == CommDtype::kFp32, "dp_comm_dtype=bf16");
   items.emplace_back("a larger dp_bucket_MB");
   items.emplace_back("more gradient-accumulation micro-batches");
   return items;
@@ -105,6 +105,7 @@ std::vector<std::string> MemoryRelief(const ParallelPlan& p, const std::string& 
     items.emplace_back("more dp");
   } else if (part == "gradients") {
     AddIf(items, p.zero < 2, "zero=2");
+    AddIf(items, p.grad_reduce_in_fp32, "grad_reduce_in_fp32=false (bf16 gradient buffer)");
     items.emplace_back("more dp");
   } else if (part == "weights") {
     AddIf(items, p.zero < 3, "zero=3");

@@ -25,7 +25,8 @@ Json PlanToJson(const ParallelPlan& p) {
   j.Set("overlap_param_gather", p.overlap_param_gather);
   j.Set("overlap_tp_comm", p.overlap_tp_comm).Set("overlap_ep_comm", p.overlap_ep_comm);
   j.Set("overlap_pp_comm", p.overlap_pp_comm);
-  if (p.zero3_keep_gathered) j.Set("zero3_keep_gathered", true);  // written only when set
+  if (p.zero3_keep_gathered) j.Set("zero3_keep_gathered", true);    // written only when set
+  if (!p.grad_reduce_in_fp32) j.Set("grad_reduce_in_fp32", false);  // written only when set
   if (!p.kernels.IsDefault()) {  // written only when set (issue 14's framework profile)
     j.Set("fusion", ToString(p.kernels.fusion));
     j.Set("cuda_graphs", p.kernels.cuda_graphs);

@@ -68,6 +68,7 @@ PlanConstraints NearestFitConstraints(const ParallelPlan& from) {
   c.overlap_param_gather = std::vector<bool>{from.overlap_param_gather};
   c.overlap_pp_comm = std::vector<bool>{from.overlap_pp_comm};
   c.zero3_keep_gathered = std::vector<bool>{from.zero3_keep_gathered};
+  c.grad_reduce_in_fp32 = std::vector<bool>{from.grad_reduce_in_fp32};
   // Both values, so that turning sequence parallelism on counts as one change.
   c.sequence_parallel = std::vector<bool>{false, true};
   return c;

@@ -69,6 +69,7 @@ bool LayerCostKnob(SpaceKnob k) {
     case SpaceKnob::kOverlapParam:
     case SpaceKnob::kOverlapPp:
     case SpaceKnob::kZero3Keep:
+    case SpaceKnob::kGradReduceFp32:
       return false;
     default:
       return true;
@@ -163,7 +164,8 @@ PlanBounds ComputePlanBounds(const ModelDims& d, const Cluster& c, const Paralle
   };
   const double optimizer_state =
       OptimizerStateBytes(p.recipe.optimizer_moments) * (1 - p.recipe.optimizer_offload);
-  const double states = sharded(kWeightBytes, p.zero >= 3) + sharded(kGradBytes, p.zero >= 2) +
+  const double states = sharded(kWeightBytes, p.zero >= 3) +
+                        sharded(KeptGradBytes(p), p.zero >= 2) +
                         sharded(optimizer_state, p.zero >= 1);
   // A DualPipe rank holds stage r and stage pp-1-r (RankMemoryInput): over all ranks every
   // stage's states count twice, less at most one shared embedding on each of two ranks, which

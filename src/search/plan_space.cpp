@@ -145,6 +145,7 @@ PlanSpace::PlanSpace(const ModelSpec& model, int64_t gpus, const PlanConstraints
   g.overlap_param = BoolValues(c.overlap_param_gather, {true});
   g.overlap_pp = BoolValues(c.overlap_pp_comm, {true});
   g.zero3_keep = BoolValues(c.zero3_keep_gathered, {false});
+  g.grad_fp32 = BoolValues(c.grad_reduce_in_fp32, {true});
   BuildShapes(model, c);
   if (size_ == 0) empty_reason_ = ExplainEmpty(model, c);
 }
@@ -227,6 +228,7 @@ bool PlanSpace::FillShape(const ModelSpec& model, const PlanConstraints& c,
   set(SpaceKnob::kOverlapParam, g.overlap_param.size());
   set(SpaceKnob::kOverlapPp, g.overlap_pp.size());
   set(SpaceKnob::kZero3Keep, g.zero3_keep.size());
+  set(SpaceKnob::kGradReduceFp32, g.grad_fp32.size());
   shape.count = 1;
   for (int64_t n : r) shape.count *= n;
   return shape.count > 0;
@@ -294,6 +296,9 @@ void PlanSpace::Apply(const SpaceShape& s, SpaceKnob knob, int64_t digit,
       break;
     case SpaceKnob::kZero3Keep:
       plan.zero3_keep_gathered = g.zero3_keep[i];
+      break;
+    case SpaceKnob::kGradReduceFp32:
+      plan.grad_reduce_in_fp32 = g.grad_fp32[i];
       break;
     case SpaceKnob::kCount:
       break;

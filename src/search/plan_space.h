@@ -39,6 +39,7 @@ enum class SpaceKnob : int {
   kOverlapParam,
   kOverlapPp,
   kZero3Keep,
+  kGradReduceFp32,
   kCount
 };
 inline constexpr int kSpaceKnobs = static_cast<int>(SpaceKnob::kCount);
@@ -82,7 +83,7 @@ class PlanSpace {
     std::vector<double> moe_capacity, moe_imbalance, dp_bucket_MB;
     std::vector<CommDtype> dp_comm_dtype;
     std::vector<std::array<ParallelDim, 5>> placement;
-    std::vector<bool> overlap_grad, overlap_param, overlap_pp, zero3_keep;
+    std::vector<bool> overlap_grad, overlap_param, overlap_pp, zero3_keep, grad_fp32;
   };
   void BuildShapes(const ModelSpec& model, const PlanConstraints& constraints);
   bool FillShape(const ModelSpec& model, const PlanConstraints& c, SpaceShape& shape) const;

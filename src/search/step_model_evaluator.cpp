@@ -102,6 +102,7 @@ bool StepModelEvaluator::RulesRead(SpaceKnob knob) const {
     case SpaceKnob::kOverlapParam:
     case SpaceKnob::kOverlapPp:
     case SpaceKnob::kZero3Keep:
+    case SpaceKnob::kGradReduceFp32:
       return false;
     default:
       return true;

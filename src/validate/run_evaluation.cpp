@@ -117,6 +117,7 @@ ParallelPlan ResolveWithDefaults(const PlanConstraints& c, int64_t gpus) {
   p.overlap_ep_comm = FirstOr(c.overlap_ep_comm, p.overlap_ep_comm);
   p.overlap_pp_comm = FirstOr(c.overlap_pp_comm, p.overlap_pp_comm);
   p.zero3_keep_gathered = FirstOr(c.zero3_keep_gathered, p.zero3_keep_gathered);
+  p.grad_reduce_in_fp32 = FirstOr(c.grad_reduce_in_fp32, p.grad_reduce_in_fp32);
   return p;
 }
 
