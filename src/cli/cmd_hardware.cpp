@@ -30,6 +30,7 @@ Json ClusterToJson(const Cluster& c) {
       .Set("memory_bandwidth_GBps", c.gpu.memory_bandwidth_GBps)
       .Set("peak_tflops", std::move(peaks));
   if (c.gpu.host_link_GBps > 0) gpu.Set("host_link_GBps", c.gpu.host_link_GBps);
+  if (c.gpu.sm_count > 0) gpu.Set("sm_count", c.gpu.sm_count);
   Json network = Json::MakeArray();
   for (const NetworkTier& t : c.network) {
     Json tier = Json::MakeObject();
@@ -64,6 +65,7 @@ void PrintTable(const Cluster& c, std::ostream& out) {
   if (c.gpu.host_link_GBps > 0) {
     out << "host link " << FormatShortest(c.gpu.host_link_GBps) << " GB/s per direction\n";
   }
+  if (c.gpu.sm_count > 0) out << "SMs       " << c.gpu.sm_count << "\n";
   out << "peak      " << Peak("bf16", p.bf16) << ", " << Peak("fp16", p.fp16) << ", "
       << Peak("fp8", p.fp8) << ", " << Peak("tf32", p.tf32) << ", " << Peak("fp32", p.fp32)
       << " (dense)\n";

@@ -23,6 +23,7 @@ inline constexpr int64_t kMaxMtpLayers = 64;
 inline constexpr int64_t kMaxLoraRank = int64_t{1} << 18;  // MLA ranks and head dims
 inline constexpr int64_t kMaxTierSpan = int64_t{1} << 24;  // GPUs inside one network tier
 inline constexpr int64_t kMaxNetworkTiers = 16;
+inline constexpr int64_t kMaxSmCount = int64_t{1} << 16;  // streaming multiprocessors per GPU
 
 struct CountBound {
   const char* key;

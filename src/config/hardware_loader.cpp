@@ -14,8 +14,8 @@ namespace paraplan {
 namespace {
 
 const std::vector<std::string> kClusterKeys = {"name", "gpu", "network", "profile"};
-const std::vector<std::string> kGpuKeys = {"name", "memory_GiB", "memory_bandwidth_GBps",
-                                           "host_link_GBps", "peak_tflops"};
+const std::vector<std::string> kGpuKeys = {"name",           "memory_GiB",  "memory_bandwidth_GBps",
+                                           "host_link_GBps", "peak_tflops", "sm_count"};
 const std::vector<std::string> kPeakKeys = {"fp32", "tf32", "bf16", "fp16", "fp8"};
 const std::vector<std::string> kTierKeys = {
     "name", "span", "bandwidth_GBps", "latency_us", "oversubscription", "nvls"};
@@ -39,6 +39,8 @@ GpuSpec ReadGpu(const YamlNode& node) {
   gpu.memory_bandwidth_GBps = map.Required("memory_bandwidth_GBps").AsPositiveDouble();
   gpu.host_link_GBps = map.PositiveDouble("host_link_GBps", 0);
   gpu.peak_tflops = ReadPeaks(map.Required("peak_tflops"));
+  gpu.sm_count = map.PositiveInt("sm_count", 0);
+  CheckCounts(map, {{"sm_count", gpu.sm_count, kMaxSmCount}});
   return gpu;
 }
 

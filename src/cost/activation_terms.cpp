@@ -16,12 +16,12 @@ bool Moe(int kind) {
   return (kind & 1) != 0;
 }
 
-double RoutedTokens(const ModelDims& d, const PlanShape& p) {
+double RoutedTokens(const CostGraph& d, const PlanShape& p) {
   return p.tokens / p.tp * d.top_k * p.moe_load * p.etp;
 }
 
 // Forward seconds of the MLA up-projections (q and kv) and RoPE on q / k.
-double MlaUpSeconds(const ModelDims& d, const PlanShape& p, const Cluster& c) {
+double MlaUpSeconds(const CostGraph& d, const PlanShape& p, const Cluster& c) {
   if (!d.mla) return 0;
   const double t = p.tokens, heads = d.heads / p.tp;
   const double q_in = d.q_lora > 0 ? d.q_lora : d.hidden;
@@ -32,7 +32,7 @@ double MlaUpSeconds(const ModelDims& d, const PlanShape& p, const Cluster& c) {
 }
 
 // Forward seconds of one MLP of width f on `rows` tokens: its GEMMs and activation function.
-double MlpSeconds(const ModelDims& d, const PlanShape& p, const Cluster& c, double rows, double f,
+double MlpSeconds(const CostGraph& d, const PlanShape& p, const Cluster& c, double rows, double f,
                   double gemms) {
   return gemms * (GemmSeconds(c, p.precision, rows / gemms, d.gate * f, d.hidden) +
                   GemmSeconds(c, p.precision, rows / gemms, d.hidden, f)) +
@@ -40,7 +40,7 @@ double MlpSeconds(const ModelDims& d, const PlanShape& p, const Cluster& c, doub
 }
 
 // Forward seconds of a whole MoE block: router, the local experts, the shared experts.
-double MoeSeconds(const ModelDims& d, const PlanShape& p, const Cluster& c) {
+double MoeSeconds(const CostGraph& d, const PlanShape& p, const Cluster& c) {
   const double local_experts = std::max(d.experts / p.ep, 1.0);
   double s = GemmSeconds(c, p.precision, p.tokens / p.tp, d.experts, d.hidden);
   s += MlpSeconds(d, p, c, RoutedTokens(d, p), d.expert_ffn / p.etp, local_experts);
@@ -66,7 +66,7 @@ bool TeFp8LinearInputs(const PlanShape& p) {
   return p.precision == Precision::kFp8 && p.kernels.fusion == Fusion::kTe;
 }
 
-ActivationTerms ComputeActivationTerms(const ModelDims& d, int kind, const PlanShape& p) {
+ActivationTerms ComputeActivationTerms(const CostGraph& d, int kind, const PlanShape& p) {
   const double t = p.tokens, tn = p.norm_tokens, h = d.hidden, tp = p.tp;
   const double heads = d.heads / tp;
   const double kv = d.mla ? heads : std::max(d.kv_heads / tp, 1.0);
@@ -109,7 +109,7 @@ ActivationTerms ComputeActivationTerms(const ModelDims& d, int kind, const PlanS
   return a;
 }
 
-RecipeActivations ApplyMemoryRecipe(const ModelDims& d, int kind, const PlanShape& p,
+RecipeActivations ApplyMemoryRecipe(const CostGraph& d, int kind, const PlanShape& p,
                                     const Cluster& c, const ActivationTerms& terms,
                                     double attn_fwd_s) {
   ActivationTerms a = terms;

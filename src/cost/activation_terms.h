@@ -5,8 +5,8 @@
 // dropout. Formulas and sources: docs/cost-model.md ("Memory recipes").
 #pragma once
 
+#include "cost/cost_graph.h"
 #include "cost/layer_cost.h"
-#include "cost/model_dims.h"
 #include "hardware/cluster.h"
 
 namespace paraplan {
@@ -39,7 +39,7 @@ struct ActivationTerms {
   }
 };
 
-ActivationTerms ComputeActivationTerms(const ModelDims& dims, int kind, const PlanShape& shape);
+ActivationTerms ComputeActivationTerms(const CostGraph& dims, int kind, const PlanShape& shape);
 
 // Whether the plan runs Transformer Engine's modules under fp8 (fusion te, precision fp8), whose
 // Linear layers save for backward the fp8 (1-byte) input they fed the GEMM instead of the bf16
@@ -58,7 +58,7 @@ struct RecipeActivations {
   double recompute_s = 0;
 };
 
-RecipeActivations ApplyMemoryRecipe(const ModelDims& dims, int kind, const PlanShape& shape,
+RecipeActivations ApplyMemoryRecipe(const CostGraph& dims, int kind, const PlanShape& shape,
                                     const Cluster& cluster, const ActivationTerms& terms,
                                     double attn_fwd_s);
 

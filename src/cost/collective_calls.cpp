@@ -42,7 +42,7 @@ struct Describer {
 };
 
 // Dense parameters of the first stage's layers on one GPU, and its largest layer's.
-void FirstStageParams(const ModelDims& d, const PlanEvaluation& e, double* dense, double* layer) {
+void FirstStageParams(const CostGraph& d, const PlanEvaluation& e, double* dense, double* layer) {
   *dense = 0;
   *layer = 0;
   if (e.layers.size() == 0) return;
@@ -54,7 +54,7 @@ void FirstStageParams(const ModelDims& d, const PlanEvaluation& e, double* dense
   }
 }
 
-void DataParallelCalls(const ModelDims& d, const ParallelPlan& p, const PlanEvaluation& e,
+void DataParallelCalls(const CostGraph& d, const ParallelPlan& p, const PlanEvaluation& e,
                        Describer& w) {
   const GroupPlacement& g = e.shape.groups.dp_cp;
   double dense = 0, layer = 0;
@@ -80,7 +80,7 @@ void DataParallelCalls(const ModelDims& d, const ParallelPlan& p, const PlanEval
 
 }  // namespace
 
-std::vector<CollectiveCall> DescribeCollectives(const ModelDims& d, const Cluster& cluster,
+std::vector<CollectiveCall> DescribeCollectives(const CostGraph& d, const Cluster& cluster,
                                                 const NetworkLinks& links, const ParallelPlan& p,
                                                 const PlanEvaluation& e) {
   Describer w{cluster, links, {}};

@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "cost/model_dims.h"
+#include "cost/cost_graph.h"
 #include "cost/plan_evaluation.h"
 #include "cost/step_result.h"
 #include "hardware/cluster.h"
@@ -14,7 +14,7 @@
 
 namespace paraplan {
 
-std::vector<CollectiveCall> DescribeCollectives(const ModelDims& dims, const Cluster& cluster,
+std::vector<CollectiveCall> DescribeCollectives(const CostGraph& dims, const Cluster& cluster,
                                                 const NetworkLinks& links, const ParallelPlan& plan,
                                                 const PlanEvaluation& eval);
 

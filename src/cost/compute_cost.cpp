@@ -1,6 +1,7 @@
 #include "cost/compute_cost.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "core/units.h"
 #include "hardware/profile_lookup.h"
@@ -19,12 +20,27 @@ double PeakFlops(const GpuSpec& gpu, Precision precision) {
   return TflopsToFlops(gpu.peak_tflops.bf16);
 }
 
-double GemmEfficiency(const Efficiency& eff, Precision precision, double m, double n, double k) {
+double GemmTileUtilization(const GemmTile& tile, double m, double n, int64_t sm_count) {
+  const double tiles_m = std::ceil(m / tile.tile_m), tiles_n = std::ceil(n / tile.tile_n);
+  const double sms = static_cast<double>(sm_count);
+  const double waves = std::ceil(tiles_m * tiles_n / sms);
+  return m * n / (waves * sms * tile.tile_m * tile.tile_n);
+}
+
+double GemmEfficiency(const Efficiency& eff, int64_t sm_count, Precision precision, double m,
+                      double n, double k) {
+  const double top = precision == Precision::kFp8 ? eff.fp8_gemm_max : eff.gemm_max;
+  if (sm_count > 0 && m > 0 && n > 0 && k > 0) {
+    double best = 0;
+    for (const GemmTile& tile : kGemmTiles) {
+      best = std::max(best, tile.efficiency * GemmTileUtilization(tile, m, n, sm_count));
+    }
+    return top * best * k / (k + GemmPrologueK(precision));
+  }
   // The curve is not extrapolated below the smallest dimension it was fitted on: a thinner GEMM
   // (attention's batched QKᵀ with k = head_dim, a router's n = experts) is held to the curve's
   // value there and, being low in arithmetic intensity, to the memory bound in GemmSeconds.
   const double x = std::max(std::min({m, n, k}), kGemmCurveMinDim);
-  const double top = precision == Precision::kFp8 ? eff.fp8_gemm_max : eff.gemm_max;
   return top * x / (x + eff.gemm_half_dim);
 }
 
@@ -53,8 +69,8 @@ double GemmSeconds(const Cluster& cluster, Precision precision, double m, double
     if (found && tflops > 0) achieved = TflopsToFlops(tflops);
   }
   if (achieved <= 0) {
-    achieved =
-        PeakFlops(cluster.gpu, precision) * GemmEfficiency(cluster.efficiency, precision, m, n, k);
+    achieved = PeakFlops(cluster.gpu, precision) *
+               GemmEfficiency(cluster.efficiency, cluster.gpu.sm_count, precision, m, n, k);
   }
   return std::max(flops / achieved, GemmBytes(precision, m, n, k) / HbmBytesPerSecond(cluster));
 }

@@ -13,14 +13,48 @@ namespace paraplan {
 // Dense tensor-core peak in FLOP/s for a precision (fp8 falls back to bf16 when the GPU has none).
 double PeakFlops(const GpuSpec& gpu, Precision precision);
 
-// The smallest min(m, n, k) of the GEMMs the default curve was fitted on (our H200 harness's
+// The smallest min(m, n, k) of the GEMMs the fallback curve was fitted on (our H200 harness's
 // cuBLASLt table, calibrate/data/h200-2026-11-29/gemm_fit.csv).
 inline constexpr double kGemmCurveMinDim = 512;
 
-// Default GEMM efficiency: eff_max * x / (x + half_dim), x = max(min(m, n, k), kGemmCurveMinDim) —
-// small or skinny GEMMs cannot fill the tensor cores (the curve's two parameters come from
-// hardware/efficiency.yaml).
-double GemmEfficiency(const Efficiency& eff, Precision precision, double m, double n, double k);
+// One output-tile shape of the shape-aware GEMM model: a CTA computes tile_m x tile_n of the
+// output; `efficiency` is its rate relative to the largest tile (a smaller tile re-uses each
+// operand byte fewer times).
+struct GemmTile {
+  double tile_m, tile_n, efficiency;
+};
+
+// The tiles the shape-aware model picks from, the better one per shape, as cuBLASLt's heuristic
+// does: 128 x 256 (Hopper's bf16/fp8 warp-specialized kernels' large tile) and 128 x 128 at
+// 0.95 for shapes too small or too skinny to fill the SMs with the large one. Fitted to our H200
+// cuBLASLt table (gemm_fit.csv, docs/cost-model.md "Constants").
+inline constexpr GemmTile kGemmTiles[] = {{128, 256, 1.0}, {128, 128, 0.95}};
+
+// K-loop prologue and epilogue of one output tile, in bytes of K per operand row: a tile of
+// depth k takes as long as k + k0 of steady-state main loop, k0 = kGemmPrologueKBytes / the
+// input's bytes per element (192 for bf16, 384 for fp8: the same shared-memory pipeline fill).
+// Same fit.
+inline constexpr double kGemmPrologueKBytes = 384;
+
+// k0 of `precision` (elements of K).
+inline constexpr double GemmPrologueK(Precision precision) {
+  return precision == Precision::kFp8 ? kGemmPrologueKBytes : kGemmPrologueKBytes / 2;
+}
+
+// Fraction of the SMs' tile capacity an m x n output keeps busy with `tile`: padding (m·n over
+// the padded tiles' area) times wave quantization (tiles over ceil(tiles / sm_count) full waves),
+// i.e. m·n / (ceil(tiles / sm_count) · sm_count · tile_m · tile_n), in (0, 1].
+double GemmTileUtilization(const GemmTile& tile, double m, double n, int64_t sm_count);
+
+// Default GEMM efficiency (of the precision's dense peak), in (0, top] with top = gemm_max
+// (fp8_gemm_max for fp8) from hardware/efficiency.yaml:
+//  - sm_count > 0 (the GPU's SM count): top · max over kGemmTiles of efficiency ·
+//    GemmTileUtilization · k / (k + GemmPrologueK(precision));
+//  - sm_count = 0 (unknown): the min-dimension curve top · x / (x + gemm_half_dim),
+//    x = max(min(m, n, k), kGemmCurveMinDim).
+// Small or skinny GEMMs cannot fill the tensor cores either way.
+double GemmEfficiency(const Efficiency& eff, int64_t sm_count, Precision precision, double m,
+                      double n, double k);
 
 // HBM bytes of an m x n x k GEMM: operands in `precision`'s bytes (2, or 1 for fp8 inputs) and a
 // bf16 output.

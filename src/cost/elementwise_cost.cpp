@@ -54,7 +54,7 @@ ElementwiseOp Op(const char* name, double elements, PerElement per) {
 }
 
 // Elements of the MLP's activation output (dense, or routed + shared experts of an MoE layer).
-double ActivationElements(const ModelDims& d, int kind, const PlanShape& p) {
+double ActivationElements(const CostGraph& d, int kind, const PlanShape& p) {
   if (!(kind & 1)) return p.tokens * d.ffn / p.tp;
   const double routed = (p.tokens / p.tp) * d.top_k * p.moe_load * p.etp;
   double out = routed * d.expert_ffn / p.etp;
@@ -73,7 +73,7 @@ double ActivationElements(const ModelDims& d, int kind, const PlanShape& p) {
 // fc1 input of every routed copy, and the fc2 input after Megatron's own activation kernel; the
 // shared experts' TE Linear layers cast theirs the same way (the MoE layer's norm is a separate
 // kernel, shared with the router). The backward casts each expert GEMM's output gradient.
-ElementwiseOp Fp8Casts(const ModelDims& d, int kind, const PlanShape& p) {
+ElementwiseOp Fp8Casts(const CostGraph& d, int kind, const PlanShape& p) {
   const double heads = d.heads / p.tp, kv = std::max(d.kv_heads / p.tp, 1.0);
   const double qkv_out = (heads + 2 * kv) * d.qk_head_dim, attn_out = heads * d.v_head_dim;
   const double attn_grads = p.tokens * (qkv_out + d.hidden);
@@ -124,7 +124,7 @@ ElementwiseOp Fp8Casts(const ModelDims& d, int kind, const PlanShape& p) {
 // One pair per pass for the attention (QKV in, output out) and one for a dense MLP (up in, down
 // out); the backward has as many (the column-parallel dgrads reduce-scatter, the row-parallel
 // ones gather the output gradient).
-ElementwiseOp AsyncTpExtras(const ModelDims& d, int kind, const PlanShape& p) {
+ElementwiseOp AsyncTpExtras(const CostGraph& d, int kind, const PlanShape& p) {
   const double pairs = (kind & 1) ? 1.0 : 2.0;  // MoE layers: the attention's pair only
   const double full = kAct * p.tokens * d.hidden;
   const double in_bytes = p.precision == Precision::kFp8 ? 1.0 : kAct;
@@ -149,7 +149,7 @@ ElementwiseOp AsyncTpExtras(const ModelDims& d, int kind, const PlanShape& p) {
 //   each of dK and dV.
 // Launches: 5 kernels per forward merge step (cast, three passes, lse update), 3 per backward
 // step.
-ElementwiseOp RingAttentionMerge(const ModelDims& d, const PlanShape& p) {
+ElementwiseOp RingAttentionMerge(const CostGraph& d, const PlanShape& p) {
   const double heads = d.heads / p.tp, kv = std::max(d.kv_heads / p.tp, 1.0);
   const double out = p.tokens * heads * d.v_head_dim;
   const double kv_grads = 2 * p.tokens * kv * d.qk_head_dim;
@@ -167,7 +167,7 @@ double LayerElementwise::Sum(double ElementwiseOp::*field) const {
   return s;
 }
 
-LayerElementwise ComputeLayerElementwise(const ModelDims& d, int kind, const PlanShape& p) {
+LayerElementwise ComputeLayerElementwise(const CostGraph& d, int kind, const PlanShape& p) {
   const Profile& prof = ProfileOf(p.kernels.fusion);
   LayerElementwise out;
   const double hidden_elems = p.norm_tokens * d.hidden;  // sequence-parallel region
@@ -201,7 +201,7 @@ LayerElementwise ComputeLayerElementwise(const ModelDims& d, int kind, const Pla
   return out;
 }
 
-double LayerMatmulKernels(const ModelDims& d, int kind, const PlanShape& p) {
+double LayerMatmulKernels(const CostGraph& d, int kind, const PlanShape& p) {
   const bool split_linears = p.kernels.Pytorch();  // torchtitan's wq/wk/wv, w1/w3
   double n = 0;
   if (d.mla) {

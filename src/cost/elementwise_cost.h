@@ -9,8 +9,8 @@
 #include <array>
 #include <cstddef>
 
+#include "cost/cost_graph.h"
 #include "cost/layer_cost.h"
-#include "cost/model_dims.h"
 
 namespace paraplan {
 
@@ -41,11 +41,11 @@ struct LayerElementwise {
 
 // The element-wise ops of a layer of `kind` (attention's softmax only when the profile has no
 // FlashAttention; the core attention itself and the GEMMs are costed in layer_cost.cpp).
-LayerElementwise ComputeLayerElementwise(const ModelDims& dims, int kind, const PlanShape& shape);
+LayerElementwise ComputeLayerElementwise(const CostGraph& dims, int kind, const PlanShape& shape);
 
 // Forward kernels of a layer's GEMMs and core attention under the profile (the backward launches
 // twice as many: input and weight gradients).
-double LayerMatmulKernels(const ModelDims& dims, int kind, const PlanShape& shape);
+double LayerMatmulKernels(const CostGraph& dims, int kind, const PlanShape& shape);
 
 // Seconds one kernel launch adds: kernel_launch_us, or the device-side gap of a CUDA-graph
 // replay (docs/framework-fusion.md).

@@ -60,7 +60,7 @@ struct LocalGemm {
 // hold experts/ep matrices each, etp splits their ffn width (column up, row down), and the
 // busiest rank's matrices take the t/tp local tokens × top_k, moe_load × the mean, of all etp
 // ranks' tokens (gathered), spread over its experts.
-LocalGemm Split(const ModelDims& d, const LayerGemm& g, const PlanShape& p) {
+LocalGemm Split(const CostGraph& d, const LayerGemm& g, const PlanShape& p) {
   LocalGemm out;
   out.rows = p.tokens;
   out.n = g.n;
@@ -92,9 +92,9 @@ LocalGemm Split(const ModelDims& d, const LayerGemm& g, const PlanShape& p) {
   return out;
 }
 
-// The layer's GEMMs from the layer graph (ModelDims::gemms), split by the plan; the attention
+// The layer's GEMMs from the layer graph (CostGraph::gemms), split by the plan; the attention
 // block's into `attn`, the MLP block's into `mlp`; the attention core's FLOPs and shape.
-void LayerWork(const ModelDims& d, int kind, const PlanShape& p, const Cluster& c, Work& attn,
+void LayerWork(const CostGraph& d, int kind, const PlanShape& p, const Cluster& c, Work& attn,
                Work& mlp) {
   const LayerGemms& gemms = d.gemms[static_cast<size_t>(kind)];
   for (size_t i = 0; i < gemms.size; ++i) {
@@ -111,7 +111,7 @@ void LayerWork(const ModelDims& d, int kind, const PlanShape& p, const Cluster& 
 // GEMMs QKᵀ and PV over the full s x s scores of every local head (causal masking zeroes half of
 // them after the fact), at the GEMM model's rate; the softmax and dropout on the scores are
 // element-wise ops (elementwise_cost.h). Backward: twice the forward's GEMMs.
-double UnfusedAttentionSeconds(const ModelDims& d, const PlanShape& p, const Cluster& c) {
+double UnfusedAttentionSeconds(const CostGraph& d, const PlanShape& p, const Cluster& c) {
   const double heads = d.heads / p.tp, queries = p.seq / p.cp;
   const double blocks = (p.tokens / queries) * heads;  // (sequence, head) pairs on this GPU
   const Precision pr = p.precision == Precision::kFp8 ? Precision::kBf16 : p.precision;
@@ -123,7 +123,7 @@ double UnfusedAttentionSeconds(const ModelDims& d, const PlanShape& p, const Clu
 // the sum of cost/activation_terms.h's terms. Without FlashAttention the softmax output, the
 // dropout mask and the dropout output stay too: 5 bytes per score (Korthikanti et al. 2022's
 // 5as/h term).
-void Activations(const ModelDims& d, int kind, const PlanShape& p, LayerCost& out) {
+void Activations(const CostGraph& d, int kind, const PlanShape& p, LayerCost& out) {
   const double tn = p.norm_tokens, h = d.hidden;
   double bytes = ComputeActivationTerms(d, kind, p).Total();
   if (!p.kernels.FlashAttention()) bytes += 5.0 * p.tokens * (d.heads / p.tp) * p.seq;
@@ -137,7 +137,7 @@ void Activations(const ModelDims& d, int kind, const PlanShape& p, LayerCost& ou
   }
 }
 
-void Params(const ModelDims& d, int kind, const PlanShape& p, LayerCost& out) {
+void Params(const CostGraph& d, int kind, const PlanShape& p, LayerCost& out) {
   const double split_attn = d.attn_params - d.attn_params_replicated;
   out.params_local = d.attn_params_replicated + split_attn / p.tp;
   if (kind & 1) {
@@ -148,7 +148,7 @@ void Params(const ModelDims& d, int kind, const PlanShape& p, LayerCost& out) {
   }
 }
 
-void Communication(const ModelDims& d, int kind, const PlanShape& p, const NetworkLinks& links,
+void Communication(const CostGraph& d, int kind, const PlanShape& p, const NetworkLinks& links,
                    double attn_gemm_s, double mlp_gemm_s, double attn_fwd_s, double attn_bwd_s,
                    LayerCost& out) {
   const double h = d.hidden, t = p.tokens;
@@ -268,11 +268,11 @@ void AddRows(const Cluster& c, const LayerElementwise& ew, const Work& attn, dou
 
 }  // namespace
 
-PlanShape MakePlanShape(const ModelDims& d, const ParallelPlan& plan, const Cluster& cluster) {
+PlanShape MakePlanShape(const CostGraph& d, const ParallelPlan& plan, const Cluster& cluster) {
   return MakePlanShape(d, plan, PlacePlan(plan, cluster));
 }
 
-PlanShape MakePlanShape(const ModelDims& d, const ParallelPlan& plan, const PlanPlacement& groups) {
+PlanShape MakePlanShape(const CostGraph& d, const ParallelPlan& plan, const PlanPlacement& groups) {
   PlanShape p;
   p.seq = static_cast<double>(plan.seq_len > 0 ? plan.seq_len : d.seq_len);
   p.tp = static_cast<double>(plan.tp);
@@ -296,11 +296,11 @@ PlanShape MakePlanShape(const ModelDims& d, const ParallelPlan& plan, const Plan
   return p;
 }
 
-LayerCost ComputeLayerCost(const ModelDims& d, int kind, const PlanShape& p, const Cluster& c) {
+LayerCost ComputeLayerCost(const CostGraph& d, int kind, const PlanShape& p, const Cluster& c) {
   return ComputeLayerCost(d, kind, p, c, ResolveNetworkLinks(c));
 }
 
-LayerCost ComputeLayerCost(const ModelDims& d, int kind, const PlanShape& p, const Cluster& c,
+LayerCost ComputeLayerCost(const CostGraph& d, int kind, const PlanShape& p, const Cluster& c,
                            const NetworkLinks& links, std::vector<LayerOpRow>* rows) {
   LayerCost out;
   Work attn, mlp;

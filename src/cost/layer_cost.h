@@ -7,7 +7,7 @@
 #include <array>
 #include <vector>
 
-#include "cost/model_dims.h"
+#include "cost/cost_graph.h"
 #include "hardware/cluster.h"
 #include "hardware/collective_cost.h"
 #include "plan/parallel_plan.h"
@@ -35,10 +35,10 @@ struct PlanShape {
   PlanPlacement groups;
 };
 
-PlanShape MakePlanShape(const ModelDims& dims, const ParallelPlan& plan, const Cluster& cluster);
+PlanShape MakePlanShape(const CostGraph& dims, const ParallelPlan& plan, const Cluster& cluster);
 // The same with the plan's groups already placed (PlacePlan(plan, cluster)): a caller that costs
 // many plans with the same sizes and placement order places them once.
-PlanShape MakePlanShape(const ModelDims& dims, const ParallelPlan& plan,
+PlanShape MakePlanShape(const CostGraph& dims, const ParallelPlan& plan,
                         const PlanPlacement& groups);
 
 // One layer, one micro-batch, one GPU. Compute fields exclude communication; the *_comm fields
@@ -70,7 +70,7 @@ struct LayerCost {
   double expert_params_local = 0;  // expert parameters on this GPU (after ep and etp)
 };
 
-LayerCost ComputeLayerCost(const ModelDims& dims, int kind, const PlanShape& shape,
+LayerCost ComputeLayerCost(const CostGraph& dims, int kind, const PlanShape& shape,
                            const Cluster& cluster);
 
 // One op of the layer as ComputeLayerCost costs it (explain's per-op table, cost/layer_ops.h):
@@ -84,7 +84,7 @@ struct LayerOpRow {
 };
 
 // The same with the cluster's collective links resolved beforehand (the search's inner loop).
-LayerCost ComputeLayerCost(const ModelDims& dims, int kind, const PlanShape& shape,
+LayerCost ComputeLayerCost(const CostGraph& dims, int kind, const PlanShape& shape,
                            const Cluster& cluster, const NetworkLinks& links,
                            std::vector<LayerOpRow>* rows = nullptr);
 

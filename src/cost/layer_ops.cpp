@@ -2,7 +2,7 @@
 
 #include <array>
 
-#include "cost/model_dims.h"
+#include "cost/cost_graph.h"
 #include "hardware/collective_cost.h"
 
 namespace paraplan {
@@ -29,7 +29,7 @@ std::vector<LayerOpsTable> ComputeLayerOps(const ModelSpec& model, const Cluster
                                            const ParallelPlan& plan) {
   static const std::array<const char*, kLayerKinds> kNames = {"dense", "moe", "dense sliding",
                                                               "moe sliding"};
-  const ModelDims dims = BuildModelDims(model);
+  const CostGraph dims = BuildCostGraph(model);
   const PlanShape shape = MakePlanShape(dims, plan, cluster);
   const NetworkLinks links = ResolveNetworkLinks(cluster);
   const auto counts = KindCounts(dims, 0, dims.layers);

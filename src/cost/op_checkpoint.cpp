@@ -28,7 +28,7 @@ class MmList {
   size_t size_ = 0;
 };
 
-void AttentionMms(const ModelDims& d, const PlanShape& p, MmList& mms) {
+void AttentionMms(const CostGraph& d, const PlanShape& p, MmList& mms) {
   const double t = p.tokens, h = d.hidden, heads = d.heads / p.tp;
   if (d.mla) {
     const double q_in = d.q_lora > 0 ? d.q_lora : h;
@@ -53,7 +53,7 @@ void MlpMms(double rows, double f, double h, double gate, MmList& mms) {
   mms.Add(rows, h, f);
 }
 
-MmList LayerMms(const ModelDims& d, int kind, const PlanShape& p) {
+MmList LayerMms(const CostGraph& d, int kind, const PlanShape& p) {
   MmList mms;
   AttentionMms(d, p, mms);
   const double t = p.tokens, h = d.hidden;
@@ -71,7 +71,7 @@ MmList LayerMms(const ModelDims& d, int kind, const PlanShape& p) {
 
 }  // namespace
 
-OpCheckpointCost ComputeOpCheckpoint(const ModelDims& d, int kind, const PlanShape& p,
+OpCheckpointCost ComputeOpCheckpoint(const CostGraph& d, int kind, const PlanShape& p,
                                      const Cluster& c) {
   const MmList mms = LayerMms(d, kind, p);
   const double t = p.tokens, h = d.hidden;
@@ -92,7 +92,7 @@ OpCheckpointCost ComputeOpCheckpoint(const ModelDims& d, int kind, const PlanSha
   return out;
 }
 
-double OpRecomputeFlopsPerToken(const ModelDims& d, int kind) {
+double OpRecomputeFlopsPerToken(const CostGraph& d, int kind) {
   PlanShape one;
   one.tokens = 1;
   one.norm_tokens = 1;

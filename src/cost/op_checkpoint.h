@@ -6,8 +6,8 @@
 // backward (torchtitan/distributed/activation_checkpoint.py, _apply_op_sac, Dec 2024).
 #pragma once
 
+#include "cost/cost_graph.h"
 #include "cost/layer_cost.h"
-#include "cost/model_dims.h"
 #include "hardware/cluster.h"
 
 namespace paraplan {
@@ -20,11 +20,11 @@ struct OpCheckpointCost {
 // One layer of kind `kind`, one micro-batch, one GPU. The mms are taken in torchtitan's Llama
 // order (wq, wk, wv, wo, w1, w3, w2; MLA: q down/up, kv down/up, wo; MoE: router, then the routed
 // and shared experts as if plain mms), and the odd-numbered ones (1st, 3rd, ...) are saved.
-OpCheckpointCost ComputeOpCheckpoint(const ModelDims& dims, int kind, const PlanShape& shape,
+OpCheckpointCost ComputeOpCheckpoint(const CostGraph& dims, int kind, const PlanShape& shape,
                                      const Cluster& cluster);
 
 // FLOPs per token of the mms one layer of kind `kind` recomputes under per-op SAC (no
 // parallelism): what HFU counts on top of the model FLOPs.
-double OpRecomputeFlopsPerToken(const ModelDims& dims, int kind);
+double OpRecomputeFlopsPerToken(const CostGraph& dims, int kind);
 
 }  // namespace paraplan

@@ -45,7 +45,7 @@ double LayerTotal(const LayerCost& c) {
 // One micro-batch through the MTP modules, forward + backward: each a layer, its 2h -> h
 // projection, the shared output head and loss, and the embedding of the shifted tokens
 // (DeepSeek-V3 report, Sec. 2.2).
-double MtpWork(const ModelDims& d, const PlanEvaluation& e) {
+double MtpWork(const CostGraph& d, const PlanEvaluation& e) {
   if (d.mtp_layers == 0) return 0;
   return static_cast<double>(d.mtp_layers) *
          (LayerTotal(e.kinds[d.mtp_kind]) + 3 * e.mtp_proj_fwd_s + e.logits_fwd_s + e.logits_bwd_s +
@@ -53,12 +53,12 @@ double MtpWork(const ModelDims& d, const PlanEvaluation& e) {
 }
 
 // Work on the last stage besides its layers: the loss, and the MTP modules when they sit there.
-double LastExtra(const ModelDims& d, const PlanEvaluation& e) {
+double LastExtra(const CostGraph& d, const PlanEvaluation& e) {
   return e.logits_fwd_s + e.logits_bwd_s +
          (e.mtp_chunk == e.chunk_layers.size() - 1 ? MtpWork(d, e) : 0);
 }
 
-double StageWork(const ModelDims& d, const PlanEvaluation& e, int64_t begin, int64_t end,
+double StageWork(const CostGraph& d, const PlanEvaluation& e, int64_t begin, int64_t end,
                  bool first, bool last) {
   double t = 0;
   const auto counts = KindCounts(d, begin, end);
@@ -69,14 +69,14 @@ double StageWork(const ModelDims& d, const PlanEvaluation& e, int64_t begin, int
 }
 
 // True when every layer is of one kind: a stage's work then depends on its layer count only.
-bool OneLayerKind(const ModelDims& d) {
+bool OneLayerKind(const CostGraph& d) {
   int kinds = 0;
   for (int k = 0; k < kLayerKinds; ++k) kinds += d.prefix[d.layers][k] > 0 ? 1 : 0;
   return kinds <= 1;
 }
 
 // work[s] for the stages in [from, to].
-void StageWorks(const ModelDims& d, const ParallelPlan& p, const PlanEvaluation& e, int64_t from,
+void StageWorks(const CostGraph& d, const ParallelPlan& p, const PlanEvaluation& e, int64_t from,
                 int64_t to, StageVector<double>& work) {
   int64_t begin = 0;
   for (int64_t s = 0; s < from; ++s) begin += e.layers[s];
@@ -89,7 +89,7 @@ void StageWorks(const ModelDims& d, const ParallelPlan& p, const PlanEvaluation&
 // vpp = 1, no fixed layout: balanced by moving one layer at a time from the heaviest to the
 // lightest stage while the maximum drops. A move changes the work of the two stages only (and of
 // those between them, whose first layer shifts, when the model mixes layer kinds).
-void BalancePhysicalStages(const ModelDims& d, const ParallelPlan& p, PlanEvaluation& e) {
+void BalancePhysicalStages(const CostGraph& d, const ParallelPlan& p, PlanEvaluation& e) {
   const int64_t base = d.layers / p.pp, extra = d.layers % p.pp;
   for (int64_t s = 0; s < p.pp; ++s) e.layers[s] = base + (s >= p.pp - extra ? 1 : 0);
   if (p.pp == 1) return;
@@ -122,7 +122,7 @@ void BalancePhysicalStages(const ModelDims& d, const ParallelPlan& p, PlanEvalua
 // Layers per virtual stage: the fixed layout when the plan states one (plan/stage_layout.h);
 // uniform chunks when vpp > 1 divides the layers evenly (Megatron-LM's default); otherwise
 // balanced over the virtual stages, embedding, loss and MTP counted (stage_balance.h).
-void AssignChunkLayers(const ModelDims& d, const ParallelPlan& p, PlanEvaluation& e) {
+void AssignChunkLayers(const CostGraph& d, const ParallelPlan& p, PlanEvaluation& e) {
   const int64_t chunks = VirtualStages(p);
   e.chunk_layers.Resize(chunks);
   e.layers.Resize(p.pp);
@@ -150,7 +150,7 @@ void AssignChunkLayers(const ModelDims& d, const ParallelPlan& p, PlanEvaluation
 }
 
 // Physical stages from the virtual ones: layers, kind counts, first layers.
-void StagesFromChunks(const ModelDims& d, const ParallelPlan& p, PlanEvaluation& e) {
+void StagesFromChunks(const CostGraph& d, const ParallelPlan& p, PlanEvaluation& e) {
   const int64_t chunks = VirtualStages(p);
   e.chunk_begins.Resize(chunks);
   e.counts.Resize(p.pp);
@@ -166,7 +166,7 @@ void StagesFromChunks(const ModelDims& d, const ParallelPlan& p, PlanEvaluation&
   }
 }
 
-void EdgeCosts(const ModelDims& d, const Cluster& c, const NetworkLinks& links,
+void EdgeCosts(const CostGraph& d, const Cluster& c, const NetworkLinks& links,
                const ParallelPlan& p, PlanEvaluation& e) {
   const PlanShape& s = e.shape;
   const double vocab = d.vocab / s.tp;
@@ -195,7 +195,7 @@ void EdgeCosts(const ModelDims& d, const Cluster& c, const NetworkLinks& links,
 
 }  // namespace
 
-PlanLayerCosts ComputePlanLayerCosts(const ModelDims& d, const Cluster& c,
+PlanLayerCosts ComputePlanLayerCosts(const CostGraph& d, const Cluster& c,
                                      const NetworkLinks& links, const ParallelPlan& p) {
   return ComputePlanLayerCosts(d, c, links, p, PlacePlan(p, c));
 }
@@ -203,7 +203,7 @@ PlanLayerCosts ComputePlanLayerCosts(const ModelDims& d, const Cluster& c,
 namespace {
 
 // The shape and one layer of each kind the model has (its MTP kind included), in place.
-void FillLayerCosts(const ModelDims& d, const Cluster& c, const NetworkLinks& links,
+void FillLayerCosts(const CostGraph& d, const Cluster& c, const NetworkLinks& links,
                     const ParallelPlan& p, const PlanPlacement& groups, PlanShape& shape,
                     std::array<LayerCost, kLayerKinds>& kinds,
                     std::array<bool, kLayerKinds>& present) {
@@ -216,12 +216,12 @@ void FillLayerCosts(const ModelDims& d, const Cluster& c, const NetworkLinks& li
 }
 
 // EvaluatePlanLayers after the shape and the layer costs.
-void LayoutStages(const ModelDims& d, const Cluster& c, const NetworkLinks& links,
+void LayoutStages(const CostGraph& d, const Cluster& c, const NetworkLinks& links,
                   const ParallelPlan& p, PlanEvaluation& e);
 
 }  // namespace
 
-PlanLayerCosts ComputePlanLayerCosts(const ModelDims& d, const Cluster& c,
+PlanLayerCosts ComputePlanLayerCosts(const CostGraph& d, const Cluster& c,
                                      const NetworkLinks& links, const ParallelPlan& p,
                                      const PlanPlacement& groups) {
   PlanLayerCosts l;
@@ -229,13 +229,13 @@ PlanLayerCosts ComputePlanLayerCosts(const ModelDims& d, const Cluster& c,
   return l;
 }
 
-void EvaluatePlanLayers(const ModelDims& d, const Cluster& c, const NetworkLinks& links,
+void EvaluatePlanLayers(const CostGraph& d, const Cluster& c, const NetworkLinks& links,
                         const ParallelPlan& p, PlanEvaluation* out) {
   FillLayerCosts(d, c, links, p, PlacePlan(p, c), out->shape, out->kinds, out->present);
   LayoutStages(d, c, links, p, *out);
 }
 
-void EvaluatePlanLayers(const ModelDims& d, const Cluster& c, const NetworkLinks& links,
+void EvaluatePlanLayers(const CostGraph& d, const Cluster& c, const NetworkLinks& links,
                         const ParallelPlan& p, const PlanLayerCosts& layers, PlanEvaluation* out) {
   out->shape = layers.shape;
   out->kinds = layers.kinds;
@@ -245,7 +245,7 @@ void EvaluatePlanLayers(const ModelDims& d, const Cluster& c, const NetworkLinks
 
 namespace {
 
-void LayoutStages(const ModelDims& d, const Cluster& c, const NetworkLinks& links,
+void LayoutStages(const CostGraph& d, const Cluster& c, const NetworkLinks& links,
                   const ParallelPlan& p, PlanEvaluation& e) {
   e.micro_batches = std::max<int64_t>(p.MicroBatches(), 1);
   e.mtp_chunk = d.mtp_layers > 0 ? MtpVirtualStage(p) : -1;
@@ -272,7 +272,7 @@ struct StageKey {
 };
 static_assert(kLayerKinds == 4, "StageKey::operator== compares four kinds");
 
-StageKey KeyOf(const ModelDims& d, const ParallelPlan& p, const PlanEvaluation& e, int64_t s) {
+StageKey KeyOf(const CostGraph& d, const ParallelPlan& p, const PlanEvaluation& e, int64_t s) {
   (void)d;
   StageKey key;
   key.counts = e.counts[s];
@@ -283,7 +283,7 @@ StageKey KeyOf(const ModelDims& d, const ParallelPlan& p, const PlanEvaluation& 
 }
 
 // Dense and expert parameters of a stage on one GPU.
-void StageParams(const ModelDims& d, const ParallelPlan& p, const PlanEvaluation& e,
+void StageParams(const CostGraph& d, const ParallelPlan& p, const PlanEvaluation& e,
                  const StageKey& key, double* dense, double* expert) {
   *dense = 0;
   *expert = 0;
@@ -306,7 +306,7 @@ void StageParams(const ModelDims& d, const ParallelPlan& p, const PlanEvaluation
 }
 
 // The embedding and output-layer parameters of a stage on one GPU (StageParams counts them too).
-double StageEmbedParams(const ModelDims& d, const ParallelPlan& p, const StageKey& key) {
+double StageEmbedParams(const CostGraph& d, const ParallelPlan& p, const StageKey& key) {
   const double embed = d.embedding_params / D(p.tp);
   double out = 0;
   if (key.first) out += embed;
@@ -382,7 +382,7 @@ void AddBusy(const LayerCost& l, double n, StageBusy* busy) {
 
 // One stage's forward / input-backward / weight-backward seconds per micro-batch, exposed
 // TP/CP/EP/ZeRO-3/P2P communication folded in.
-void StageTimesOf(const ModelDims& d, const ParallelPlan& p, const PlanEvaluation& e,
+void StageTimesOf(const CostGraph& d, const ParallelPlan& p, const PlanEvaluation& e,
                   const StageKey& key, const Zero3Comm& zero3, double sends, StageTimes* times,
                   StageComm* stage_comm, StageBusy* busy = nullptr) {
   StageTimes t;
@@ -502,7 +502,7 @@ void StageDpExposure(const ParallelPlan& p, const StageTimes& t, StageDp& dp) {
 }
 
 // Times and data-parallel work of every stage, each distinct stage costed once.
-void StageCosts(const ModelDims& d, const Cluster& c, const NetworkLinks& links,
+void StageCosts(const CostGraph& d, const Cluster& c, const NetworkLinks& links,
                 const ParallelPlan& p, PlanEvaluation& e) {
   struct Costed {
     StageKey key;
@@ -552,7 +552,7 @@ void DataParallelExposure(const ParallelPlan& p, PlanEvaluation& e) {
 
 }  // namespace
 
-StageTimes EvaluateChunkTimes(const ModelDims& d, const ParallelPlan& p, const PlanEvaluation& e,
+StageTimes EvaluateChunkTimes(const CostGraph& d, const ParallelPlan& p, const PlanEvaluation& e,
                               int64_t chunk, StageBusy* busy) {
   const int64_t chunks = VirtualStages(p), s = chunk % p.pp;
   StageKey key;
@@ -574,13 +574,13 @@ StageTimes EvaluateChunkTimes(const ModelDims& d, const ParallelPlan& p, const P
   return t;
 }
 
-void EvaluatePlanTime(const ModelDims& d, const Cluster& c, const NetworkLinks& links,
+void EvaluatePlanTime(const CostGraph& d, const Cluster& c, const NetworkLinks& links,
                       const ParallelPlan& p, PlanEvaluation* out) {
   EvaluatePlanLayers(d, c, links, p, out);
   EvaluatePlanTimeAfterLayers(d, c, links, p, out);
 }
 
-void EvaluatePlanTimeAfterLayers(const ModelDims& d, const Cluster& c, const NetworkLinks& links,
+void EvaluatePlanTimeAfterLayers(const CostGraph& d, const Cluster& c, const NetworkLinks& links,
                                  const ParallelPlan& p, PlanEvaluation* out) {
   PlanEvaluation& e = *out;
   e.times.Resize(p.pp);
@@ -600,7 +600,7 @@ void EvaluatePlanTimeAfterLayers(const ModelDims& d, const Cluster& c, const Net
 namespace {
 
 // What stage `stage` (with key `key`) holds, before the schedule multiplies activations.
-StageMemoryInput StageMemoryInputOf(const ModelDims& d, const ParallelPlan& p,
+StageMemoryInput StageMemoryInputOf(const CostGraph& d, const ParallelPlan& p,
                                     const PlanEvaluation& e, int64_t stage, const StageKey& key) {
   const auto& counts = key.counts;
   const PlanShape& s = e.shape;
@@ -667,7 +667,7 @@ StageMemoryInput StageMemoryInputOf(const ModelDims& d, const ParallelPlan& p,
 // held micro-batch chunks (MicroBatchesHeld) split between the two stages. An MTP module on the
 // rank that also holds the embedding shares it, and the output head is the main model's on the
 // same rank (Sec. 3.2.3, "Shared Embedding and Output Head for Multi-Token Prediction").
-StageMemoryInput RankMemoryInput(const ModelDims& d, const ParallelPlan& p, const PlanEvaluation& e,
+StageMemoryInput RankMemoryInput(const CostGraph& d, const ParallelPlan& p, const PlanEvaluation& e,
                                  int64_t stage) {
   const StageKey key = KeyOf(d, p, e, stage);
   StageMemoryInput in = StageMemoryInputOf(d, p, e, stage, key);
@@ -690,12 +690,12 @@ StageMemoryInput RankMemoryInput(const ModelDims& d, const ParallelPlan& p, cons
 
 }  // namespace
 
-StageMemory EvaluateStageMemory(const ModelDims& d, const ParallelPlan& p, const PlanEvaluation& e,
+StageMemory EvaluateStageMemory(const CostGraph& d, const ParallelPlan& p, const PlanEvaluation& e,
                                 int64_t stage) {
   return ComputeStageMemory(RankMemoryInput(d, p, e, stage), p.zero, stage);
 }
 
-double EvaluatePeakMemory(const ModelDims& d, const ParallelPlan& p, const PlanEvaluation& e) {
+double EvaluatePeakMemory(const CostGraph& d, const ParallelPlan& p, const PlanEvaluation& e) {
   // Stages with equal keys differ only in the micro-batches they hold, which never grows with
   // the stage index (MicroBatchesHeld), and every byte count grows with it when the activations
   // are not negative: a later stage never exceeds an earlier one with the same key.

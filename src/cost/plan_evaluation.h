@@ -8,8 +8,8 @@
 #include <array>
 #include <cstdint>
 
+#include "cost/cost_graph.h"
 #include "cost/layer_cost.h"
-#include "cost/model_dims.h"
 #include "cost/pipeline_time.h"
 #include "cost/stage_vector.h"
 #include "cost/step_result.h"
@@ -69,26 +69,26 @@ struct PlanEvaluation {
 
 // Times of every stage, DP/PP communication, optimizer and the step (no memory). `links` is
 // ResolveNetworkLinks(cluster), resolved once by the caller.
-void EvaluatePlanTime(const ModelDims& dims, const Cluster& cluster, const NetworkLinks& links,
+void EvaluatePlanTime(const CostGraph& dims, const Cluster& cluster, const NetworkLinks& links,
                       const ParallelPlan& plan, PlanEvaluation* out);
 
 // Memory of stage `stage` of an evaluated plan.
-StageMemory EvaluateStageMemory(const ModelDims& dims, const ParallelPlan& plan,
+StageMemory EvaluateStageMemory(const CostGraph& dims, const ParallelPlan& plan,
                                 const PlanEvaluation& eval, int64_t stage);
 
 // The largest EvaluateStageMemory(...).TotalBytes() over the stages, without costing the stages
 // that cannot be the largest.
-double EvaluatePeakMemory(const ModelDims& dims, const ParallelPlan& plan,
+double EvaluatePeakMemory(const CostGraph& dims, const ParallelPlan& plan,
                           const PlanEvaluation& eval);
 
 // One virtual stage's forward / input-backward / weight-backward seconds per micro-batch (for the
 // simulator's per-chunk costs): its layers, embedding, loss and MTP; one send per chunk when
 // P2P is not overlapped; ZeRO-3 gathers pro rata of the stage's layers.
-StageTimes EvaluateChunkTimes(const ModelDims& dims, const ParallelPlan& plan,
+StageTimes EvaluateChunkTimes(const CostGraph& dims, const ParallelPlan& plan,
                               const PlanEvaluation& eval, int64_t chunk, StageBusy* busy = nullptr);
 
 // Layer and embedding/logits costs and the layers per stage only (what memory needs).
-void EvaluatePlanLayers(const ModelDims& dims, const Cluster& cluster, const NetworkLinks& links,
+void EvaluatePlanLayers(const CostGraph& dims, const Cluster& cluster, const NetworkLinks& links,
                         const ParallelPlan& plan, PlanEvaluation* out);
 
 // What EvaluatePlanLayers computes first: the plan's shape and the cost of one layer of each kind
@@ -100,22 +100,22 @@ struct PlanLayerCosts {
   std::array<LayerCost, kLayerKinds> kinds{};
   std::array<bool, kLayerKinds> present{};
 };
-PlanLayerCosts ComputePlanLayerCosts(const ModelDims& dims, const Cluster& cluster,
+PlanLayerCosts ComputePlanLayerCosts(const CostGraph& dims, const Cluster& cluster,
                                      const NetworkLinks& links, const ParallelPlan& plan);
 // The same with the plan's groups already placed (PlacePlan(plan, cluster)).
-PlanLayerCosts ComputePlanLayerCosts(const ModelDims& dims, const Cluster& cluster,
+PlanLayerCosts ComputePlanLayerCosts(const CostGraph& dims, const Cluster& cluster,
                                      const NetworkLinks& links, const ParallelPlan& plan,
                                      const PlanPlacement& groups);
 
 // EvaluatePlanLayers with the layer costs already computed for the same MakePlanShape knobs: the
 // same result, bit for bit.
-void EvaluatePlanLayers(const ModelDims& dims, const Cluster& cluster, const NetworkLinks& links,
+void EvaluatePlanLayers(const CostGraph& dims, const Cluster& cluster, const NetworkLinks& links,
                         const ParallelPlan& plan, const PlanLayerCosts& layers,
                         PlanEvaluation* out);
 
 // The rest of EvaluatePlanTime on an evaluation EvaluatePlanLayers filled (what memory needs is
 // unchanged): EvaluatePlanLayers + EvaluatePlanTimeAfterLayers = EvaluatePlanTime.
-void EvaluatePlanTimeAfterLayers(const ModelDims& dims, const Cluster& cluster,
+void EvaluatePlanTimeAfterLayers(const CostGraph& dims, const Cluster& cluster,
                                  const NetworkLinks& links, const ParallelPlan& plan,
                                  PlanEvaluation* out);
 

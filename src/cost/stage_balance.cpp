@@ -17,7 +17,7 @@ bool MayBeEmpty(const BalanceInput& in, int64_t v) {
   return v == 0 || v == in.stages - 1 || v == in.mtp_stage;
 }
 
-int KindOf(const ModelDims& d, int64_t layer) {
+int KindOf(const CostGraph& d, int64_t layer) {
   for (int k = 0; k < kLayerKinds; ++k) {
     if (d.prefix[layer + 1][k] != d.prefix[layer][k]) return k;
   }
@@ -55,7 +55,7 @@ bool Pack(const BalanceInput& in, const double* work, int64_t layers, double tot
 
 void BalanceVirtualStages(const BalanceInput& in, StageVector<int64_t>& out) {
   out.Resize(in.stages);
-  const ModelDims& d = *in.dims;
+  const CostGraph& d = *in.dims;
   StageVector<double> work;
   work.Resize(d.layers);
   double total = 0, widest = 0;
@@ -87,7 +87,7 @@ void BalanceVirtualStages(const BalanceInput& in, StageVector<int64_t>& out) {
 }
 
 double SlowestStageWork(const BalanceInput& in, const int64_t* layers) {
-  const ModelDims& d = *in.dims;
+  const CostGraph& d = *in.dims;
   double slowest = 0;
   int64_t pos = 0;
   for (int64_t v = 0; v < in.stages; ++v) {

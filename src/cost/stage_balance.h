@@ -8,13 +8,13 @@
 #include <array>
 #include <cstdint>
 
-#include "cost/model_dims.h"
+#include "cost/cost_graph.h"
 #include "cost/stage_vector.h"
 
 namespace paraplan {
 
 struct BalanceInput {
-  const ModelDims* dims = nullptr;
+  const CostGraph* dims = nullptr;
   std::array<double, kLayerKinds> layer_work{};  // seconds per layer of each kind
   int64_t stages = 1;                            // virtual stages
   double first_extra = 0;                        // embedding work on stage 0

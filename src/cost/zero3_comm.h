@@ -11,8 +11,8 @@
 #include <array>
 #include <cstdint>
 
+#include "cost/cost_graph.h"
 #include "cost/layer_cost.h"
-#include "cost/model_dims.h"
 #include "hardware/collective_cost.h"
 
 namespace paraplan {

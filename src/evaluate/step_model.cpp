@@ -4,7 +4,7 @@
 
 #include "cost/collective_calls.h"
 #include "cost/compute_cost.h"
-#include "cost/model_dims.h"
+#include "cost/cost_graph.h"
 #include "cost/op_checkpoint.h"
 #include "cost/plan_evaluation.h"
 #include "sim/pipeline_simulator.h"
@@ -15,13 +15,13 @@ struct StepModel::Impl {
   ModelSpec model;
   Cluster cluster;
   int64_t gpus = 0;
-  ModelDims dims;
+  CostGraph dims;
   NetworkLinks links;  // the cluster's collective links, resolved once
 };
 
 StepModel::StepModel(ModelSpec model, Cluster cluster, int64_t gpus)
     : impl_(std::make_unique<Impl>()) {
-  impl_->dims = BuildModelDims(model);
+  impl_->dims = BuildCostGraph(model);
   impl_->model = std::move(model);
   impl_->cluster = std::move(cluster);
   impl_->links = ResolveNetworkLinks(impl_->cluster);
@@ -61,7 +61,7 @@ double Nonneg(double v) {
 }
 
 // Memory, fit, throughput and MFU/HFU: shared by Estimate and Simulate.
-void FillCommon(const ModelDims& d, const Cluster& c, int64_t gpus, const ParallelPlan& p,
+void FillCommon(const CostGraph& d, const Cluster& c, int64_t gpus, const ParallelPlan& p,
                 const PlanEvaluation& e, StepResult& r) {
   r.plan = p;
   r.memory.reserve(static_cast<size_t>(p.pp));

@@ -21,6 +21,9 @@ struct GpuSpec {
   double memory_bandwidth_GBps = 0;
   PeakTflops peak_tflops;
   double host_link_GBps = 0;  // GPU <-> host memory, per direction (PCIe, NVLink-C2C); 0 = unknown
+  // Streaming multiprocessors (datasheet); the GEMM model's wave quantization needs it. 0 =
+  // unknown: the min-dimension curve instead (cost/compute_cost.h).
+  int64_t sm_count = 0;
 };
 
 // One level of the network, innermost first. span = how many GPUs can talk inside this tier

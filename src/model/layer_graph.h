@@ -147,7 +147,7 @@ LayerGraph BuildLayerGraph(const ModelSpec& model);
 
 // The ops of one transformer layer of `kind` (kDense, kDenseSliding, kMoe, kMoeSliding; kMoe*
 // needs a MoE model), as BuildLayerGraph puts them in that block, also when the model has no
-// layer of that kind. Not validated: the cost model's compact summary (cost/model_dims.h) reads
+// layer of that kind. Not validated: the cost model's compact summary (cost/cost_graph.h) reads
 // its parameter counts here.
 std::vector<Op> TransformerLayerOps(const ModelSpec& model, LayerKind kind);
 

@@ -76,7 +76,7 @@ bool LayerCostKnob(SpaceKnob k) {
   }
 }
 
-PlanBoundTerms ComputePlanBoundTerms(const ModelDims& d, const Cluster& c,
+PlanBoundTerms ComputePlanBoundTerms(const CostGraph& d, const Cluster& c,
                                      const NetworkLinks& links, const ParallelPlan& p) {
   return ComputePlanBoundTerms(d, p, ComputePlanLayerCosts(d, c, links, p));
 }
@@ -85,7 +85,7 @@ bool AnyOverlapKnob(SpaceKnob k) {
   return LayerCostKnob(k) && k != SpaceKnob::kOverlapTp && k != SpaceKnob::kOverlapEp;
 }
 
-PlanBoundTerms ComputePlanBoundTerms(const ModelDims& d, const ParallelPlan& p,
+PlanBoundTerms ComputePlanBoundTerms(const CostGraph& d, const ParallelPlan& p,
                                      const PlanLayerCosts& layers, bool any_overlap) {
   PlanBoundTerms t;
   t.layers = layers;
@@ -119,7 +119,7 @@ PlanBoundTerms ComputePlanBoundTerms(const ModelDims& d, const ParallelPlan& p,
   return t;
 }
 
-PlanBounds ComputePlanBounds(const ModelDims& d, const Cluster& c, const ParallelPlan& p,
+PlanBounds ComputePlanBounds(const CostGraph& d, const Cluster& c, const ParallelPlan& p,
                              const PlanBoundTerms& t) {
   (void)d;
   PlanBounds b;

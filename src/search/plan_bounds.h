@@ -12,7 +12,7 @@
 // MakePlanShape reads, so the search caches it across ZeRO levels, schedules and DP knobs.
 #pragma once
 
-#include "cost/model_dims.h"
+#include "cost/cost_graph.h"
 #include "cost/plan_evaluation.h"
 #include "hardware/cluster.h"
 #include "hardware/collective_cost.h"
@@ -64,14 +64,14 @@ struct PlanBounds {
   double memory_bytes = 0;
 };
 
-PlanBoundTerms ComputePlanBoundTerms(const ModelDims& dims, const Cluster& cluster,
+PlanBoundTerms ComputePlanBoundTerms(const CostGraph& dims, const Cluster& cluster,
                                      const NetworkLinks& links, const ParallelPlan& plan);
 // The same from the plan's layer costs (ComputePlanLayerCosts), which the terms keep.
-PlanBoundTerms ComputePlanBoundTerms(const ModelDims& dims, const ParallelPlan& plan,
+PlanBoundTerms ComputePlanBoundTerms(const CostGraph& dims, const ParallelPlan& plan,
                                      const PlanLayerCosts& layers, bool any_overlap = false);
 
 // The bounds from the cached terms and the knobs that do not change them (zero, schedule, ...).
-PlanBounds ComputePlanBounds(const ModelDims& dims, const Cluster& cluster,
+PlanBounds ComputePlanBounds(const CostGraph& dims, const Cluster& cluster,
                              const ParallelPlan& plan, const PlanBoundTerms& terms);
 
 }  // namespace paraplan

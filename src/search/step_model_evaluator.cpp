@@ -8,7 +8,7 @@ namespace paraplan {
 
 StepModelEvaluator::StepModelEvaluator(const StepModel& model)
     : model_(&model),
-      dims_(BuildModelDims(model.model())),
+      dims_(BuildCostGraph(model.model())),
       links_(ResolveNetworkLinks(model.cluster())) {}
 
 double StepModelEvaluator::MemoryCapacityBytes() const {

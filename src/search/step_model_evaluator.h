@@ -1,7 +1,7 @@
 // PlanEvaluator backed by the real cost model (StepModel) and the plan rules (PlanViolations).
 #pragma once
 
-#include "cost/model_dims.h"
+#include "cost/cost_graph.h"
 #include "evaluate/step_model.h"
 #include "hardware/collective_cost.h"
 #include "search/plan_evaluator.h"
@@ -32,7 +32,7 @@ class StepModelEvaluator : public PlanEvaluator {
 
  private:
   const StepModel* model_;
-  ModelDims dims_;      // the same dimensions StepModel builds, for the bounds
+  CostGraph dims_;      // the same dimensions StepModel builds, for the bounds
   NetworkLinks links_;  // the cluster's links, resolved once
 };
 

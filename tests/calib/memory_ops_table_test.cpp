@@ -32,7 +32,7 @@ TEST_CASE("the ops table's bytes are the cost model's under fusion te", "[calib]
   p.micro_batch = 1;
   p.global_batch = 1;
   p.kernels.fusion = Fusion::kTe;
-  const ModelDims d = BuildModelDims(m);
+  const CostGraph d = BuildCostGraph(m);
   const LayerElementwise ew = ComputeLayerElementwise(d, 0, MakePlanShape(d, p, test::DgxH100()));
   const double t = 8192;                   // tokens of one sequence
   const double norm_elems = 2 * t * 8192;  // two norms per layer

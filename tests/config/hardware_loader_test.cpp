@@ -69,6 +69,27 @@ TEST_CASE("hardware loader rejects bad tiers", "[config]") {
              Contains("profile: calibration profile 'missing.yaml' is not a readable file"));
 }
 
+Cluster WithSmCount(const std::string& value) {
+  const YamlDocument doc = ParseYamlText(
+      "name: t\ngpu:\n  name: G\n  memory_GiB: 80\n  memory_bandwidth_GBps: 3000\n"
+      "  peak_tflops: {bf16: 900}\n  sm_count: " +
+          value + "\n" + kTwoTiers,
+      "h.yaml");
+  return ReadCluster(doc.Root(), "t", "");
+}
+
+TEST_CASE("hardware loader reads the optional SM count and rejects bad ones", "[config]") {
+  CHECK(FromText(kTwoTiers).gpu.sm_count == 0);  // not given: unknown
+  CHECK(WithSmCount("132").gpu.sm_count == 132);
+  CHECK_THAT(ErrorOf([] { WithSmCount("0"); }),
+             Contains("h.yaml:7:13: gpu.sm_count: must be > 0, got 0"));
+  CHECK_THAT(ErrorOf([] { WithSmCount("-8"); }),
+             Contains("h.yaml:7:13: gpu.sm_count: must be > 0"));
+  CHECK_THAT(ErrorOf([] { WithSmCount("13.5"); }), Contains("sm_count: expected an integer"));
+  CHECK_THAT(ErrorOf([] { WithSmCount("many"); }), Contains("sm_count: expected an integer"));
+  CHECK_THAT(ErrorOf([] { WithSmCount("1000000"); }), Contains("sm_count: must be at most 65536"));
+}
+
 TEST_CASE("every shipped hardware file loads with nvlink and scaleout tiers", "[config]") {
   int count = 0;
   for (const auto& entry : std::filesystem::directory_iterator(testing::SourcePath("hardware"))) {
@@ -79,6 +100,9 @@ TEST_CASE("every shipped hardware file loads with nvlink and scaleout tiers", "[
     CHECK(c.network[0].name == "nvlink");
     CHECK(c.network[1].name == "scaleout");
     CHECK(c.gpu.peak_tflops.bf16 > 0);
+    // The shipped files leave sm_count out: the shape-aware GEMM model it turns on is opt-in
+    // (docs/cost-model.md, "Shape-aware GEMM model").
+    CHECK(c.gpu.sm_count == 0);
     ++count;
   }
   CHECK(count >= 5);

@@ -18,7 +18,7 @@ namespace {
 // 8 experts top-2 of width 14336 (SwiGLU), so 8192 routed tokens.
 struct MixtralLayer {
   ModelSpec m = test::Mixtral8x7B();
-  ModelDims d = BuildModelDims(m);
+  CostGraph d = BuildCostGraph(m);
   Cluster c = test::DgxH100();
   ParallelPlan p;
   MixtralLayer() {

@@ -9,7 +9,7 @@ using namespace paraplan;
 TEST_CASE("the collectives a plan issues, with their tiers and NCCL's choice", "[cost]") {
   const ModelSpec m = test::Gpt3_175B();
   Cluster c = test::DgxH100();
-  const ModelDims d = BuildModelDims(m);
+  const CostGraph d = BuildCostGraph(m);
   const NetworkLinks links = ResolveNetworkLinks(c);
   ParallelPlan p;
   p.tp = 8;

@@ -30,7 +30,7 @@ const ElementwiseOp* Find(const LayerElementwise& ew, const std::string& name) {
 }
 
 LayerElementwise Ops(const ModelSpec& m, const ParallelPlan& p) {
-  const ModelDims d = BuildModelDims(m);
+  const CostGraph d = BuildCostGraph(m);
   return ComputeLayerElementwise(d, 0, MakePlanShape(d, p, test::DgxH100()));
 }
 
@@ -75,7 +75,7 @@ TEST_CASE("without FlashAttention the scores' softmax and dropout are costed", "
   CHECK(scores->fwd_bytes == Approx(9 * per_score));
   CHECK(scores->bwd_bytes == Approx(11 * per_score));
   // And the layer is slower than with FlashAttention, its activations larger.
-  const ModelDims d = BuildModelDims(m);
+  const CostGraph d = BuildCostGraph(m);
   const Cluster c = test::DgxA100();
   const LayerCost apex = ComputeLayerCost(d, 0, MakePlanShape(d, OneGpu(Fusion::kApex), c), c);
   const LayerCost te = ComputeLayerCost(d, 0, MakePlanShape(d, OneGpu(Fusion::kTe), c), c);
@@ -150,7 +150,7 @@ TEST_CASE("PyTorch's ring attention merges each step's output in fp32", "[cost]"
 TEST_CASE("CUDA graphs shorten every launch to the replay gap", "[cost]") {
   Cluster c = test::DgxH100();
   c.efficiency.kernel_launch_us = 5;
-  const ModelDims d = BuildModelDims(test::Llama3_70B());
+  const CostGraph d = BuildCostGraph(test::Llama3_70B());
   ParallelPlan p = OneGpu(Fusion::kTe);
   CHECK(LaunchSeconds(c, MakePlanShape(d, p, c)) == Approx(5e-6));
   p.kernels.cuda_graphs = true;
@@ -203,7 +203,7 @@ TEST_CASE("a fused framework takes a shorter step than eager PyTorch", "[cost]")
 
 TEST_CASE("FP8 casts of an MoE layer follow the routed copies into the experts", "[cost]") {
   const ModelSpec m = test::Mixtral8x7B();  // h 4096, 32 q / 8 kv × 128, 8 experts top-2, 14336
-  const ModelDims d = BuildModelDims(m);
+  const CostGraph d = BuildCostGraph(m);
   const PlanShape p = MakePlanShape(d, OneGpu(Fusion::kTe, Precision::kFp8), test::DgxH100());
   REQUIRE(p.moe_load >= 1.0);
   const double t = p.tokens, routed = t * 2 * p.moe_load;  // top-2 copies, busiest rank

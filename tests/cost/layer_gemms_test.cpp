@@ -7,8 +7,8 @@
 #include <string>
 
 #include "config/resolve.h"
+#include "cost/cost_graph.h"
 #include "cost/layer_ops.h"
-#include "cost/model_dims.h"
 #include "model/layer_graph.h"
 #include "test_specs.h"
 
@@ -66,7 +66,7 @@ TEST_CASE("MFU's forward FLOPs are the layer graph's", "[cost]") {
     if (entry.path().extension() != ".yaml") continue;
     const ModelSpec m = LoadModel(entry.path().string());
     const LayerGraph g = BuildLayerGraph(m);
-    const ModelDims d = BuildModelDims(m);
+    const CostGraph d = BuildCostGraph(m);
     INFO(m.name);
     // The main model's layers and output head (MTP modules are not model FLOPs); GEMMs only:
     // norms and the other element-wise ops are not counted.

@@ -35,7 +35,7 @@ constexpr double kFc2In = 2 * kT * kF;
 
 ActivationTerms Gpt3Terms(Precision precision, Fusion fusion) {
   const ModelSpec m = test::Gpt3_175B();
-  const ModelDims d = BuildModelDims(m);
+  const CostGraph d = BuildCostGraph(m);
   ParallelPlan p = Gpt3Plan();
   p.precision = precision;
   p.kernels.fusion = fusion;
@@ -101,7 +101,7 @@ TEST_CASE("grad_reduce_in_fp32=false halves the gradients and the DP gradient by
   CHECK(bf16.memory[0].optimizer_bytes == fp32.memory[0].optimizer_bytes);
   CHECK(bf16.memory[0].activations_bytes == fp32.memory[0].activations_bytes);
   // The reduce-scatter's buckets carry bf16: half the bytes per bucket (DescribeCollectives).
-  const ModelDims d = BuildModelDims(m);
+  const CostGraph d = BuildCostGraph(m);
   const NetworkLinks links = ResolveNetworkLinks(c);
   auto grad_bucket = [&](const ParallelPlan& plan) {
     PlanEvaluation e;
@@ -143,7 +143,7 @@ TEST_CASE("Transformer Engine under fp8 keeps fp8 copies of the Linear inputs", 
 TEST_CASE("fp8_act_cache on top of Transformer Engine's fp8 halves nothing twice",
           "[cost][memory]") {
   const ModelSpec m = test::Gpt3_175B();
-  const ModelDims d = BuildModelDims(m);
+  const CostGraph d = BuildCostGraph(m);
   const Cluster c = test::DgxH100();
   ParallelPlan p = Gpt3Plan();
   p.precision = Precision::kFp8;

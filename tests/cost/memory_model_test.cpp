@@ -2,8 +2,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "cost/cost_graph.h"
 #include "cost/layer_cost.h"
-#include "cost/model_dims.h"
 #include "test_specs.h"
 
 using namespace paraplan;
@@ -27,7 +27,7 @@ TEST_CASE("per-layer activations from tensor sizes match Korthikanti minus dropo
   // Without dropout (2 one-byte masks = 2sbh) and with FlashAttention (no 5as/h term), the GPT
   // layer stores 32 sbh: SP divides all of it by t, plain TP leaves 8 sbh replicated.
   const ModelSpec m = test::Gpt3_175B();
-  const ModelDims d = BuildModelDims(m);
+  const CostGraph d = BuildCostGraph(m);
   const Cluster c = test::DgxA100();
   const double s = 2048, h = 12288, t = 8, heads = 96;
   ParallelPlan p;
@@ -57,7 +57,7 @@ TEST_CASE("GQA stores smaller K/V than MHA", "[cost]") {
   mha.kv_heads = mha.heads;
   const Cluster c = test::DgxH100();
   ParallelPlan p;
-  const ModelDims dg = BuildModelDims(gqa), dm = BuildModelDims(mha);
+  const CostGraph dg = BuildCostGraph(gqa), dm = BuildCostGraph(mha);
   const double a = ComputeLayerCost(dg, 0, MakePlanShape(dg, p, c), c).act_bytes;
   const double b = ComputeLayerCost(dm, 0, MakePlanShape(dm, p, c), c).act_bytes;
   CHECK(a < b);

@@ -20,7 +20,7 @@ constexpr double kProbs = 4 * kRouted;                   // permuted probabiliti
 
 ActivationTerms MixtralTerms(MoeProbs probs, bool fp8_cache = false) {
   const ModelSpec m = test::Mixtral8x7B();
-  const ModelDims d = BuildModelDims(m);
+  const CostGraph d = BuildCostGraph(m);
   ParallelPlan p;
   p.micro_batch = 1;
   p.global_batch = 1;

@@ -3,7 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "cost/compute_cost.h"
-#include "cost/model_dims.h"
+#include "cost/cost_graph.h"
 #include "test_specs.h"
 
 using namespace paraplan;
@@ -21,7 +21,7 @@ ParallelPlan OneGpu(Recompute recompute) {
 
 TEST_CASE("per-op SAC saves every other mm, the SDPA output and the block input", "[cost]") {
   // Llama-3 70B, tp 1: mms wq, wk, wv, wo, w1, w3, w2; saved wq, wv, w1, w2.
-  const ModelDims d = BuildModelDims(test::Llama3_70B());
+  const CostGraph d = BuildCostGraph(test::Llama3_70B());
   const Cluster c = test::DgxH100();
   const PlanShape s = MakePlanShape(d, OneGpu(Recompute::kOp), c);
   const double t = 8192, h = 8192, f = 28672, kv = 8 * 128.0;
@@ -39,7 +39,7 @@ TEST_CASE("per-op SAC saves every other mm, the SDPA output and the block input"
 
 TEST_CASE("op recompute keeps between selective and full, and redoes part of the forward",
           "[cost]") {
-  const ModelDims d = BuildModelDims(test::Llama3_70B());
+  const CostGraph d = BuildCostGraph(test::Llama3_70B());
   const Cluster c = test::DgxH100();
   auto layer = [&](Recompute r) {
     return ComputeLayerCost(d, 0, MakePlanShape(d, OneGpu(r), c), c);

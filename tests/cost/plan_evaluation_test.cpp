@@ -25,11 +25,11 @@ ModelSpec MixedKinds() {
 
 struct Evaluated {
   PlanEvaluation eval;
-  ModelDims dims;
+  CostGraph dims;
 };
 
 void Evaluate(const ModelSpec& m, const Cluster& c, const ParallelPlan& p, Evaluated* out) {
-  out->dims = BuildModelDims(m);
+  out->dims = BuildCostGraph(m);
   EvaluatePlanTime(out->dims, c, ResolveNetworkLinks(c), p, &out->eval);
 }
 
@@ -156,7 +156,7 @@ TEST_CASE("Megatron-LM 2021 sends 1/tp of a stage's output and all-gathers it ov
 TEST_CASE("full recompute replays the forward's collectives inside the backward", "[cost]") {
   const ModelSpec m = test::Gpt3_175B();
   const Cluster c = test::DgxH100();
-  const ModelDims d = BuildModelDims(m);
+  const CostGraph d = BuildCostGraph(m);
   ParallelPlan p;
   p.tp = 8;
   p.cp = 2;

@@ -5,7 +5,7 @@
 #include <functional>
 #include <vector>
 
-#include "cost/model_dims.h"
+#include "cost/cost_graph.h"
 #include "test_specs.h"
 
 using namespace paraplan;
@@ -42,7 +42,7 @@ TEST_CASE("balanced virtual stages match exhaustive enumeration", "[cost][layout
     for (int64_t dense : {0, 2}) {
       m.layers = layers;
       m.moe->dense_layers = dense;  // mixes dense and MoE layers of different work
-      const ModelDims d = BuildModelDims(m);
+      const CostGraph d = BuildCostGraph(m);
       for (int64_t stages : {2, 3, 4, 6}) {
         if (stages > layers + 2) continue;
         BalanceInput in;
@@ -65,7 +65,7 @@ TEST_CASE("balanced virtual stages match exhaustive enumeration", "[cost][layout
 TEST_CASE("an embedding-only and a loss-only stage when stages = layers + 2", "[cost][layout]") {
   ModelSpec m = test::Llama3_70B();
   m.layers = 126;
-  const ModelDims d = BuildModelDims(m);
+  const CostGraph d = BuildCostGraph(m);
   BalanceInput in;
   in.dims = &d;
   in.layer_work = {1.0, 1.0, 1.0, 1.0};

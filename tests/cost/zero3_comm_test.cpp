@@ -3,7 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "cost/compute_cost.h"
-#include "cost/model_dims.h"
+#include "cost/cost_graph.h"
 #include "cost/plan_evaluation.h"
 #include "test_specs.h"
 
@@ -54,7 +54,7 @@ TEST_CASE("TP across nodes keeps the NICs busy; a ZeRO-3 group crossing them sha
           "[cost]") {
   const ModelSpec m = test::Gpt3_175B();
   const Cluster c = test::DgxH100();
-  const ModelDims d = BuildModelDims(m);
+  const CostGraph d = BuildCostGraph(m);
   const NetworkLinks links = ResolveNetworkLinks(c);
   ParallelPlan p;
   p.tp = 16;
@@ -93,7 +93,7 @@ TEST_CASE("FSDP2 copies each gathered unit out and each gradient in on the compu
 
   const ModelSpec m = test::Llama3_70B();
   const Cluster c = test::DgxH100();
-  const ModelDims d = BuildModelDims(m);
+  const CostGraph d = BuildCostGraph(m);
   const NetworkLinks links = ResolveNetworkLinks(c);
   ParallelPlan p;
   p.dp = 8;

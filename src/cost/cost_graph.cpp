@@ -1,4 +1,4 @@
-#include "cost/model_dims.h"
+#include "cost/cost_graph.h"
 
 #include <algorithm>
 #include <cmath>
@@ -110,8 +110,8 @@ LayerGemms CompileGemms(const std::vector<Op>& ops, double heads, double kv_head
 
 }  // namespace
 
-ModelDims BuildModelDims(const ModelSpec& m) {
-  ModelDims d;
+CostGraph BuildCostGraph(const ModelSpec& m) {
+  CostGraph d;
   d.hidden = D(m.hidden);
   d.heads = D(m.heads);
   d.kv_heads = D(m.kv_heads > 0 ? m.kv_heads : m.heads);
@@ -168,14 +168,14 @@ ModelDims BuildModelDims(const ModelSpec& m) {
   return d;
 }
 
-double AttentionCoreFlopsPerToken(const ModelDims& d, int kind, int64_t seq) {
+double AttentionCoreFlopsPerToken(const CostGraph& d, int kind, int64_t seq) {
   // Causal: a token attends on average to seq/2 keys; a sliding window caps that.
   double context = D(seq) / 2.0;
   if ((kind & 2) && d.window > 0) context = std::min(context, d.window);
   return d.gemms[static_cast<size_t>(kind)].attn_flops_per_context * context;
 }
 
-double ForwardFlopsPerToken(const ModelDims& d, int64_t seq) {
+double ForwardFlopsPerToken(const CostGraph& d, int64_t seq) {
   double flops = 0;
   const int64_t n = d.layers;
   for (int k = 0; k < kLayerKinds; ++k) {
@@ -189,7 +189,7 @@ double ForwardFlopsPerToken(const ModelDims& d, int64_t seq) {
   return flops + 2.0 * d.embedding_params;  // logits
 }
 
-double TotalParams(const ModelDims& d) {
+double TotalParams(const CostGraph& d) {
   double p = 0;
   const int64_t n = d.layers;
   for (int k = 0; k < kLayerKinds; ++k) {

@@ -1,6 +1,6 @@
 // The cost model's compact summary and `model show` read one layer graph: for every shipped
-// model, ModelDims' weights per layer kind are the graph's, and its totals follow from them.
-#include "cost/model_dims.h"
+// model, CostGraph' weights per layer kind are the graph's, and its totals follow from them.
+#include "cost/cost_graph.h"
 
 #include <catch2/catch.hpp>
 #include <filesystem>
@@ -19,14 +19,14 @@ double Params(const LayerGraph& g, LayerKind kind) {
 
 }  // namespace
 
-TEST_CASE("ModelDims counts the weights of the layer graph", "[cost]") {
+TEST_CASE("CostGraph counts the weights of the layer graph", "[cost]") {
   int models = 0;
   for (const auto& entry :
        std::filesystem::directory_iterator(std::string(PARAPLAN_SOURCE_DIR) + "/models")) {
     if (entry.path().extension() != ".yaml") continue;
     const ModelSpec m = LoadModel(entry.path().string());
     const LayerGraph g = BuildLayerGraph(m);
-    const ModelDims d = BuildModelDims(m);
+    const CostGraph d = BuildCostGraph(m);
     INFO(m.name);
     ++models;
     const double dense = d.attn_params + d.dense_mlp_params;

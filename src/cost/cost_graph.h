@@ -1,9 +1,10 @@
-// The plan-independent shape of a model as the cost model needs it: projection widths, MLP and
-// expert widths, parameter counts per layer kind, and which layers are of which kind. Built once
-// per StepModel: the compact summary of the one layer graph (model/layer_graph.h, which `model
-// show` prints) that the ~1 µs estimate works from — its parameter counts are the graph's ops
-// summed, so the cost model and `model show` count the same weights, and its GEMMs per layer kind
-// are the graph's ops, which the layer cost (cost/layer_cost.cpp) walks.
+// CostGraph: the layer graph (model/layer_graph.h) compiled for the cost model: each layer kind's
+// GEMM ops, parameter counts per layer kind, the widths the element-wise and memory terms read,
+// and which layers are of which kind. Built once per StepModel: the compact summary of the one
+// layer graph (model/layer_graph.h, which `model show` prints) that the ~1 µs estimate works from —
+// its parameter counts are the graph's ops summed, so the cost model and `model show` count the
+// same weights, and its GEMMs per layer kind are the graph's ops, which the layer cost
+// (cost/layer_cost.cpp) walks.
 #pragma once
 
 #include <array>
@@ -51,7 +52,7 @@ struct LayerGemms {
   double attn_flops_per_context = 0;  // the attention core's (Op::attn_flops_per_context)
 };
 
-struct ModelDims {
+struct CostGraph {
   double hidden = 0;
   double heads = 0, kv_heads = 0;
   double qk_head_dim = 0, v_head_dim = 0;  // per head
@@ -86,10 +87,10 @@ struct ModelDims {
   std::vector<std::array<int32_t, kLayerKinds>> prefix;
 };
 
-ModelDims BuildModelDims(const ModelSpec& model);
+CostGraph BuildCostGraph(const ModelSpec& model);
 
 // Layers of each kind in [begin, end).
-inline std::array<int32_t, kLayerKinds> KindCounts(const ModelDims& d, int64_t begin, int64_t end) {
+inline std::array<int32_t, kLayerKinds> KindCounts(const CostGraph& d, int64_t begin, int64_t end) {
   std::array<int32_t, kLayerKinds> out{};
   for (int k = 0; k < kLayerKinds; ++k) out[k] = d.prefix[end][k] - d.prefix[begin][k];
   return out;
@@ -98,15 +99,15 @@ inline std::array<int32_t, kLayerKinds> KindCounts(const ModelDims& d, int64_t b
 // Model FLOPs per token for one forward pass at sequence length `seq` (causal attention, the
 // Megatron-LM formula family): the layer graph's GEMMs (`gemms`, 2 FLOPs per multiply-add of
 // the weights a token uses), the attention core and the logits; no MTP modules.
-double ForwardFlopsPerToken(const ModelDims& d, int64_t seq);
+double ForwardFlopsPerToken(const CostGraph& d, int64_t seq);
 
 // Attention-core forward FLOPs per token of one layer of kind `kind` at sequence `seq`: the
 // graph's FLOPs per attended token × the MFU convention's context, seq/2 causal and
 // min(window, seq/2) for sliding layers (CausalContextPerToken's exact w − w²/2s is `model
 // show`'s; the cost model keeps the convention it is validated with).
-double AttentionCoreFlopsPerToken(const ModelDims& d, int kind, int64_t seq);
+double AttentionCoreFlopsPerToken(const CostGraph& d, int kind, int64_t seq);
 
 // Total parameters (for reports and tests).
-double TotalParams(const ModelDims& d);
+double TotalParams(const CostGraph& d);
 
 }  // namespace paraplan
