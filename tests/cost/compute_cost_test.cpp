@@ -72,7 +72,7 @@ TEST_CASE("GEMM without an SM count keeps the min-dimension curve", "[cost]") {
   CHECK(tiles != Approx(curve));
 }
 
-TEST_CASE("GEMM efficiency stays within (0, top]", "[cost]") {
+TEST_CASE("GEMM efficiency stays above zero and at most top", "[cost]") {
   const Efficiency e;
   const double dims[] = {1, 7, 64, 100, 128, 129, 512, 1000, 1536, 4096, 8192, 12288, 57344};
   for (const int64_t sms : {1, 108, 132, 148}) {
