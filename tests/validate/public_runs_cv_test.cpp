@@ -27,11 +27,11 @@ namespace {
 // fraction, the GEMM curve held at its smallest fitted dimension, memory recipes): 9.1%. Stop 22
 // (the 500 W peak placed in its bracket by power, FSDP2's copies, PyTorch async TP's and ring
 // attention's extra passes, Megatron-LM 2021's synchronous scatter/gather sends, full recompute
-// replaying its collectives): 7.4%. Stop 23 (62 runs: eight MoE rows D17-D24 from dgxc-benchmarking;
-// grad_reduce_in_fp32 and TE's fp8 saved inputs, E10 with its recipe's recompute=none; FP8 casts
-// of the routed expert inputs; refitted): pooled 8.2%, Narayanan 5.9, NeMo 5.0, torchtitan 13.0,
-// dgxc 8.5 (dense D01-D16 3.4, MoE D17-D24 18.8), Trainy 2.6; reserved 34.8%
-// (docs/validation/lessons.md, "Stop 23").
+// replaying its collectives): 7.4%. Stop 23 (62 runs: eight MoE rows D17-D24 from
+// dgxc-benchmarking; grad_reduce_in_fp32 and TE's fp8 saved inputs, E10 with its recipe's
+// recompute=none; FP8 casts of the routed expert inputs; refitted): pooled 8.2%, Narayanan 5.9,
+// NeMo 5.0, torchtitan 13.0, dgxc 8.5 (dense D01-D16 3.4, MoE D17-D24 18.8), Trainy 2.6;
+// reserved 34.8% (docs/validation/lessons.md, "Stop 23").
 constexpr double kMarginPct = 0.5;  // percentage points, for changes elsewhere in the model
 constexpr double kPooledMapePct = 8.2 + kMarginPct;
 const std::map<std::string, double> kSourceMapePct = {
