@@ -219,7 +219,8 @@ TEST_CASE("FP8 casts of an MoE layer follow the routed copies into the experts",
   CHECK(cast->fwd_kernels == 3);
   // A dense layer of the same model casts neither: TE fuses its MLP casts into the norm and
   // activation kernels.
-  const ElementwiseOp* dense = Find(ComputeLayerElementwise(d, 0, p), "fp8 cast");
+  const LayerElementwise dense_ops = ComputeLayerElementwise(d, 0, p);
+  const ElementwiseOp* dense = Find(dense_ops, "fp8 cast");
   REQUIRE(dense);
   CHECK(dense->fwd_bytes == Approx(4.0 * t * 32 * 128));
 }
