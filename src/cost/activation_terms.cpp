@@ -16,10 +16,6 @@ bool Moe(int kind) {
   return (kind & 1) != 0;
 }
 
-double RoutedTokens(const CostGraph& d, const PlanShape& p) {
-  return p.tokens / p.tp * d.top_k * p.moe_load * p.etp;
-}
-
 // Forward seconds of the MLA up-projections (q and kv) and RoPE on q / k.
 double MlaUpSeconds(const CostGraph& d, const PlanShape& p, const Cluster& c) {
   if (!d.mla) return 0;

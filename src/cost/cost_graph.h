@@ -1,10 +1,9 @@
 // CostGraph: the layer graph (model/layer_graph.h) compiled for the cost model: each layer kind's
 // GEMM ops, parameter counts per layer kind, the widths the element-wise and memory terms read,
-// and which layers are of which kind. Built once per StepModel: the compact summary of the one
-// layer graph (model/layer_graph.h, which `model show` prints) that the ~1 µs estimate works from —
-// its parameter counts are the graph's ops summed, so the cost model and `model show` count the
-// same weights, and its GEMMs per layer kind are the graph's ops, which the layer cost
-// (cost/layer_cost.cpp) walks.
+// and which layers are of which kind. Built once per StepModel, so the ~1 µs estimate reads the
+// graph `model show` prints without walking it: the parameter counts are the graph's ops summed,
+// and the GEMMs per layer kind are the graph's ops, which the layer cost (cost/layer_cost.cpp)
+// walks.
 #pragma once
 
 #include <array>

@@ -56,7 +56,7 @@ ElementwiseOp Op(const char* name, double elements, PerElement per) {
 // Elements of the MLP's activation output (dense, or routed + shared experts of an MoE layer).
 double ActivationElements(const CostGraph& d, int kind, const PlanShape& p) {
   if (!(kind & 1)) return p.tokens * d.ffn / p.tp;
-  const double routed = (p.tokens / p.tp) * d.top_k * p.moe_load * p.etp;
+  const double routed = RoutedTokens(d, p);
   double out = routed * d.expert_ffn / p.etp;
   if (d.shared_experts > 0) out += p.tokens * d.shared_experts * d.expert_ffn / p.tp;
   return out;
@@ -79,7 +79,7 @@ ElementwiseOp Fp8Casts(const CostGraph& d, int kind, const PlanShape& p) {
   const double attn_grads = p.tokens * (qkv_out + d.hidden);
   double mlp_inputs = 0, mlp_grads = 0, mlp_gemms = 2;
   if (kind & 1) {
-    const double routed = (p.tokens / p.tp) * d.top_k * p.moe_load * p.etp;
+    const double routed = RoutedTokens(d, p);
     const double fe = d.expert_ffn / p.etp;
     mlp_inputs = routed * (d.hidden + fe);
     mlp_grads = routed * (d.gate * fe + d.hidden);
@@ -184,7 +184,7 @@ LayerElementwise ComputeLayerElementwise(const CostGraph& d, int kind, const Pla
   if (kind & 1) {
     // Token permute before the experts and unpermute after (r2 w2 of h per routed copy), and
     // the router's softmax / top-k.
-    const double routed = (p.tokens / p.tp) * d.top_k * p.moe_load * p.etp;
+    const double routed = RoutedTokens(d, p);
     out.Add({"moe permute", 2 * kAct * 2 * routed * d.hidden, 2 * 2 * kAct * 2 * routed * d.hidden,
              3, 6});
   }

@@ -35,6 +35,12 @@ struct PlanShape {
   PlanPlacement groups;
 };
 
+// Routed token copies that reach this rank's experts in one MoE layer: the TP group's local
+// tokens, top_k copies each, the busiest rank's load, gathered over the expert-TP group.
+inline double RoutedTokens(const CostGraph& d, const PlanShape& p) {
+  return p.tokens / p.tp * d.top_k * p.moe_load * p.etp;
+}
+
 PlanShape MakePlanShape(const CostGraph& dims, const ParallelPlan& plan, const Cluster& cluster);
 // The same with the plan's groups already placed (PlacePlan(plan, cluster)): a caller that costs
 // many plans with the same sizes and placement order places them once.
