@@ -7,6 +7,8 @@
 #include "core/format.h"
 #include "core/text_table.h"
 #include "cost/compute_cost.h"
+#include "hardware/collective_cost.h"
+#include "hardware/group_placement.h"
 #include "hardware/memory_ops.h"
 
 namespace paraplan {
@@ -24,8 +26,43 @@ bool PrecisionOf(const std::string& dtype, Precision* out) {
   return true;
 }
 
+// The measured group of a collective row on `cluster`: `ranks` ranks, ranks_per_node of them in
+// one innermost-tier domain when the row says (nccl-tests output does), else contiguous. Returns
+// false when the row's tier is not one of the cluster's or the group would not reach it.
+bool MeasuredGroup(const Cluster& cluster, const RawRow& row, GroupPlacement* out) {
+  int tier = -1;
+  for (size_t t = 0; t < cluster.network.size(); ++t) {
+    if (cluster.network[t].name == row.tier) tier = static_cast<int>(t);
+  }
+  if (tier < 0 || row.ranks < 2) return false;
+  int64_t stride = 1;
+  const int64_t span = cluster.network.front().span;
+  if (row.ranks_per_node > 0 && span % row.ranks_per_node == 0) stride = span / row.ranks_per_node;
+  *out = PlaceGroup(row.ranks, stride, cluster);
+  return out->tier == tier;
+}
+
+bool CollectiveOpOf(const std::string& name, CollectiveOp* op) {
+  for (const auto& [n, value] : CollectiveOpNames()) {
+    if (name == n) {
+      *op = value;
+      return true;
+    }
+  }
+  return false;
+}
+
 // Seconds the cost model gives for one raw row on `cluster`; false when it has no counterpart.
 bool PredictSeconds(const Cluster& cluster, const RawRow& row, double* seconds) {
+  if (row.kind == "collective") {
+    // The collective as the cost model costs it (hardware/collective_cost.h): the profile's
+    // measured curve or α–β line where it has one for the op and tier, else NCCL's algorithms.
+    CollectiveOp op = CollectiveOp::kAllReduce;
+    GroupPlacement group;
+    if (!CollectiveOpOf(row.op, &op) || !MeasuredGroup(cluster, row, &group)) return false;
+    *seconds = CollectiveSeconds(op, static_cast<double>(row.bytes), group, cluster);
+    return true;
+  }
   const double m = static_cast<double>(row.m), n = static_cast<double>(row.n),
                k = static_cast<double>(row.k);
   if (row.kind == "gemm") {
@@ -84,6 +121,9 @@ std::string ShapeText(const RawRow& row) {
   }
   if (row.kind == "memory")
     return FormatFixed(static_cast<double>(row.bytes) / (1 << 20), 0) + " MiB";
+  if (row.kind == "collective") {
+    return std::to_string(row.bytes) + " B x" + std::to_string(row.ranks) + " " + row.tier;
+  }
   return std::to_string(row.m) + "x" + std::to_string(row.n) + "x" + std::to_string(row.k);
 }
 
@@ -125,7 +165,8 @@ std::string ProfileCheckTable(const ProfileCheck& check) {
   out << table.Render() << "\n\n" << summary.Render() << "\n";
   if (check.skipped > 0) {
     out << check.skipped
-        << " rows not predicted (collectives, naive attention, the harness's own norm kernel)\n";
+        << " rows not predicted (naive attention, the harness's own norm kernel, collectives on "
+           "a tier the cluster does not have)\n";
   }
   bool op_rows = false;
   for (const auto& c : check.rows)

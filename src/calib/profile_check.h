@@ -1,7 +1,7 @@
 // Predicted against measured: the cost model's kernel times (GemmSeconds, AttentionSeconds,
-// MemoryBoundSeconds) for each row of raw harness CSVs, once with a cluster's calibration profile
-// and once with its built-in defaults. Run it on rows that were not fitted to see how well a
-// profile carries over to new shapes (`paraplan calibrate check`).
+// MemoryBoundSeconds, CollectiveSeconds) for each row of raw harness CSVs, once with a cluster's
+// calibration profile and once with its built-in defaults. Run it on rows that were not fitted to
+// see how well a profile carries over to new shapes (`paraplan calibrate check`).
 #pragma once
 
 #include <string>
@@ -21,7 +21,8 @@ struct CheckedRow {
 
 struct ProfileCheck {
   std::vector<CheckedRow> rows;
-  int skipped = 0;  // rows with no prediction: collectives, naive attention, the own norm kernel
+  int skipped = 0;  // rows with no prediction: naive attention, the own norm kernel, collectives
+                    // on a tier the cluster lacks
 };
 
 // `calibrated` is the cluster as loaded (its profile, if any, in use); the defaults are the same

@@ -240,8 +240,11 @@ void FitCollectives(const std::vector<RawRow>& rows, ProfileFitResult* result) {
     std::vector<AlphaBetaPoint> points;
     CollectiveFitReport report{op, tier, ranks, {}, {}, {}, 0};
     const double factor = BusBandwidthFactor(op, ranks);
+    std::vector<CollectivePoint> curve;
     for (const auto& [bytes, samples] : by_size) {
-      points.push_back({static_cast<double>(bytes) * factor, Median(samples)});
+      const double median_us = Median(samples);
+      points.push_back({static_cast<double>(bytes) * factor, median_us});
+      curve.push_back({bytes, median_us});
       report.bytes.push_back(bytes);
     }
     AlphaBetaResult fit;
@@ -258,6 +261,8 @@ void FitCollectives(const std::vector<RawRow>& rows, ProfileFitResult* result) {
       throw InputError(message);
     }
     report.fit = fit.fit;
+    report.fit.ranks = ranks;
+    report.fit.curve = std::move(curve);
     report.residual_pct = fit.residual_pct;
     report.max_abs_residual_pct = fit.max_abs_residual_pct;
     kept[{op, tier}] = report;

@@ -6,6 +6,7 @@
 #include <set>
 #include <sstream>
 
+#include "calib/nccl_tests_output.h"
 #include "core/error.h"
 
 namespace paraplan {
@@ -152,7 +153,12 @@ std::vector<RawRow> ReadRawCsv(const std::string& path) {
   if (!in) throw InputError(SourceLocation{path, 0, 0}, "", "cannot open measurement CSV");
   std::ostringstream text;
   text << in.rdbuf();
-  return ParseRawCsv(text.str(), path);
+  return ParseMeasurementText(text.str(), path);
+}
+
+std::vector<RawRow> ParseMeasurementText(const std::string& text, const std::string& origin) {
+  if (LooksLikeNcclTestsOutput(text)) return ParseNcclTestsOutput(text, origin);
+  return ParseRawCsv(text, origin);
 }
 
 std::vector<RawRow> ReadRawCsvFiles(const std::vector<std::string>& paths) {

@@ -18,7 +18,8 @@ struct RawRow {
   int64_t m = 0, n = 0, k = 0;
   int64_t bytes = 0;
   int ranks = 1;
-  std::string tier;  // nvlink | scaleout for nccl rows; empty otherwise
+  std::string tier;        // nvlink | scaleout for nccl rows; empty otherwise
+  int ranks_per_node = 0;  // collective rows read from nccl-tests output; 0 = not known
   double time_us = 0;
   std::map<std::string, std::string> metadata;  // gpu, driver, cuda, nccl, date (when present)
   std::string file;                             // the file (or origin) it came from
@@ -34,7 +35,11 @@ const std::vector<std::string>& RawCsvMetadataColumns();
 // skipped. The metadata columns are optional but, when present, must be exactly the five above.
 std::vector<RawRow> ParseRawCsv(const std::string& text, const std::string& origin);
 
-// Reads and parses a file (InputError when it cannot be opened).
+// The rows of a measurement file's text: nccl-tests output (calib/nccl_tests_output.h) when it
+// looks like it, else the harness's CSV (ParseRawCsv).
+std::vector<RawRow> ParseMeasurementText(const std::string& text, const std::string& origin);
+
+// Reads and parses a file (InputError when it cannot be opened) with ParseMeasurementText.
 std::vector<RawRow> ReadRawCsv(const std::string& path);
 
 // The rows of several files, in the order given.

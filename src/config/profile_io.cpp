@@ -116,7 +116,7 @@ struct Reader {
 };
 
 CollectiveFit ReadCollectiveFit(const Reader& r, const YAML::Node& node, const std::string& path) {
-  r.CheckKeys(node, path, {"bandwidth_GBps", "latency_us", "points", "r2"});
+  r.CheckKeys(node, path, {"bandwidth_GBps", "curve", "latency_us", "points", "r2", "ranks"});
   CollectiveFit fit;
   fit.latency_us = r.NonNegative(r.Required(node, "latency_us", path), path + ".latency_us");
   fit.bandwidth_GBps =
@@ -126,6 +126,28 @@ CollectiveFit ReadCollectiveFit(const Reader& r, const YAML::Node& node, const s
     if (fit.r2 > 1) r.Fail(node["r2"], path + ".r2", "must be <= 1, got " + node["r2"].Scalar());
   }
   if (node["points"]) fit.points = static_cast<int>(r.Count(node["points"], path + ".points", 0));
+  if (node["ranks"]) {
+    const int64_t ranks = r.Count(node["ranks"], path + ".ranks", 2);
+    if (ranks > 1000000) r.Fail(node["ranks"], path + ".ranks", "must be <= 1000000");
+    fit.ranks = static_cast<int>(ranks);
+  }
+  if (node["curve"]) {
+    const YAML::Node curve = node["curve"];
+    const std::string curve_path = path + ".curve";
+    if (!curve.IsSequence()) r.Fail(curve, curve_path, "must be a list of {bytes, time_us}");
+    for (size_t i = 0; i < curve.size(); ++i) {
+      const YAML::Node item = curve[i];
+      const std::string item_path = curve_path + "[" + std::to_string(i) + "]";
+      r.CheckKeys(item, item_path, {"bytes", "time_us"});
+      CollectivePoint point;
+      point.bytes = r.Count(r.Required(item, "bytes", item_path), item_path + ".bytes", 1);
+      point.time_us = r.Positive(r.Required(item, "time_us", item_path), item_path + ".time_us");
+      if (!fit.curve.empty() && point.bytes <= fit.curve.back().bytes) {
+        r.Fail(item, item_path + ".bytes", "must grow from one point to the next");
+      }
+      fit.curve.push_back(point);
+    }
+  }
   return fit;
 }
 
@@ -273,9 +295,20 @@ std::string ProfileToYaml(const CalibrationProfile& profile) {
   for (const auto& [op, tiers] : profile.collectives) {
     out << "  " << op << ":\n";
     for (const auto& [tier, fit] : tiers) {
-      out << "    " << tier << ": {latency_us: " << Number6(fit.latency_us)
+      out << "    " << tier << ":\n";
+      out << "      {latency_us: " << Number6(fit.latency_us)
           << ", bandwidth_GBps: " << Number6(fit.bandwidth_GBps) << ", r2: " << Number6(fit.r2)
-          << ", points: " << fit.points << "}\n";
+          << ", points: " << fit.points;
+      if (fit.ranks >= 2) out << ", ranks: " << fit.ranks;
+      if (!fit.curve.empty()) {
+        out << ",\n       curve: [";
+        for (size_t i = 0; i < fit.curve.size(); ++i) {
+          out << (i == 0 ? "" : ",\n               ") << "{bytes: " << fit.curve[i].bytes
+              << ", time_us: " << Number6(fit.curve[i].time_us) << "}";
+        }
+        out << "]";
+      }
+      out << "}\n";
     }
   }
   out << "gemm:" << (profile.gemm.empty() ? " {}\n" : "\n");

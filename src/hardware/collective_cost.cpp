@@ -5,6 +5,7 @@
 
 #include "core/units.h"
 #include "hardware/nccl_algorithms.h"
+#include "hardware/profile_lookup.h"
 
 namespace paraplan {
 
@@ -58,8 +59,11 @@ TierLink ResolveTierLink(CollectiveOp op, const Cluster& cluster, int tier) {
     if (op_it != cluster.profile->collectives.end()) {
       auto fit = op_it->second.find(t.name);
       if (fit != op_it->second.end() && fit->second.bandwidth_GBps > 0) {
-        link = {UsToSeconds(fit->second.latency_us),
-                GBpsToBytesPerSecond(fit->second.bandwidth_GBps), true, t.nvls};
+        // The fit's latency is the whole collective's at the ranks it was measured on; per
+        // latency step here, so that latency_s × LatencySteps gives it back at those ranks.
+        const double steps = fit->second.ranks >= 2 ? LatencySteps(op, fit->second.ranks) : 1.0;
+        link = {UsToSeconds(fit->second.latency_us) / std::max(steps, 1.0),
+                GBpsToBytesPerSecond(fit->second.bandwidth_GBps), true, t.nvls, &fit->second};
       }
     }
   }
@@ -125,6 +129,7 @@ template <typename LinkAt>
 double Seconds(CollectiveOp op, double bytes, const GroupPlacement& g, const LinkAt& link_at) {
   if (op == CollectiveOp::kSendRecv) {
     const TierLink link = link_at(op, g.tier);
+    if (link.fit != nullptr) return MeasuredCollectiveUs(*link.fit, op, bytes, 2) * 1e-6;
     return link.latency_s + bytes / link.bytes_per_s;
   }
   if (g.size < 2) return 0.0;
@@ -136,7 +141,8 @@ double Seconds(CollectiveOp op, double bytes, const GroupPlacement& g, const Lin
   // Hierarchical (2D) algorithm: level t reduces among members[t]/members[t-1] ranks the data
   // left after the inner levels (bytes / members[t-1]). The phases run one after the other
   // (reduce-scatter inside, across, all-gather inside), and the NICs a group crosses are shared
-  // with the other groups' traffic, so the levels' times add up.
+  // with the other groups' traffic, so the levels' times add up. A measured level takes its
+  // sweep's time at that size (MeasuredCollectiveUs: the per-size curve, else the α–β line).
   double latency = 0, total = 0;
   int64_t below = 1;
   for (int t = 0; t <= g.tier; ++t) {
@@ -144,6 +150,12 @@ double Seconds(CollectiveOp op, double bytes, const GroupPlacement& g, const Lin
     if (here <= below) continue;
     const int64_t ranks = here / below;
     const TierLink link = link_at(op, t);
+    if (link.fit != nullptr) {
+      total +=
+          MeasuredCollectiveUs(*link.fit, op, bytes / static_cast<double>(below), ranks) * 1e-6;
+      below = here;
+      continue;
+    }
     double factor = BusFactor(op, ranks);
     // NVLink SHARP: the switch reduces, each GPU sends and receives the buffer once.
     if (op == CollectiveOp::kAllReduce && link.nvls && !link.measured) factor = 1.0;

@@ -12,6 +12,7 @@
 #include "hardware/cluster.h"
 #include "hardware/group_placement.h"
 #include "hardware/nccl_protocols.h"
+#include "hardware/profile.h"
 
 namespace paraplan {
 
@@ -27,9 +28,10 @@ const char* ToString(CollectiveOp op);
 // BusBandwidthFactor (hardware/profile_lookup.h) reads it for profile fits.
 double BusFactor(CollectiveOp op, int64_t ranks);
 
-// Latency steps of one collective over n ranks on one tier, for the profile-fit path: ring
-// all-reduce 2(n-1), tree 2*ceil(log2 n) (the minimum is taken), all-gather / reduce-scatter
-// n-1 (ring), all-to-all and send/recv 1 (all peers in parallel).
+// Latency steps of one collective over n ranks on one tier, for the profile-fit path (a measured
+// latency scales by these steps from the rank count it was measured at): ring all-reduce 2(n-1),
+// tree 2*ceil(log2 n) (the minimum is taken), all-gather / reduce-scatter n-1 (ring), all-to-all
+// and send/recv 1 (all peers in parallel).
 double LatencySteps(CollectiveOp op, int64_t ranks);
 
 // Achievable bandwidth of a tier in bytes/s: datasheet x efficiency.LinkFraction /
@@ -43,12 +45,15 @@ double CollectiveSeconds(CollectiveOp op, double bytes, const GroupPlacement& gr
                          const Cluster& cluster);
 
 // What one collective sees on one tier: latency and bus bandwidth (the profile's fit when it has
-// one for the op and tier, `measured`), and whether the tier reduces in the switch (NVLS).
+// one for the op and tier, `measured`: then `fit` points into the cluster's profile and
+// latency_s is the fit's latency per latency step at its measured rank count), and whether the
+// tier reduces in the switch (NVLS).
 struct TierLink {
   double latency_s = 0;
   double bytes_per_s = 1;
   bool measured = false;
   bool nvls = false;
+  const CollectiveFit* fit = nullptr;
 };
 
 TierLink ResolveTierLink(CollectiveOp op, const Cluster& cluster, int tier);

@@ -10,12 +10,23 @@
 
 namespace paraplan {
 
-// α–β fit of one collective on one tier: time = latency + bus_bytes / bandwidth.
+// One measured size of a collective sweep: the median time of `bytes` (nccl-tests' "size") at
+// the fit's rank count.
+struct CollectivePoint {
+  int64_t bytes = 0;
+  double time_us = 0;
+};
+
+// α–β fit of one collective on one tier, time = latency + bus_bytes / bandwidth, and the measured
+// sizes it was fitted to (the per-size curve, which follows NCCL's changes of protocol and
+// algorithm with size where one line cannot).
 struct CollectiveFit {
-  double latency_us = 0;
+  double latency_us = 0;      // the whole collective's latency at `ranks`
   double bandwidth_GBps = 0;  // bus bandwidth (nccl-tests convention)
   double r2 = 0;
   int points = 0;
+  int ranks = 0;  // the rank count the sweep ran at; 0 = not recorded (profiles before stop 25)
+  std::vector<CollectivePoint> curve;  // ascending bytes; empty = the α–β line only
 };
 
 struct GemmPoint {

@@ -91,6 +91,34 @@ double CollectiveTimeUs(const CollectiveFit& fit, double bus_bytes) {
   return fit.latency_us + bus_bytes / (fit.bandwidth_GBps * 1e3);
 }
 
+double MeasuredCollectiveUs(const CollectiveFit& fit, CollectiveOp op, double bytes,
+                            int64_t ranks) {
+  if (bytes <= 0 || (op != CollectiveOp::kSendRecv && ranks < 2)) return 0;
+  const int64_t measured_ranks = fit.ranks >= 2 ? fit.ranks : ranks;
+  const double steps_here = LatencySteps(op, ranks), steps_there = LatencySteps(op, measured_ranks);
+  const double latency_scale = steps_there > 0 ? steps_here / steps_there : 1.0;
+  const double extra_latency_us = fit.latency_us * (latency_scale - 1.0);
+  const double x = bytes * BusFactor(op, ranks);
+  const double measured_factor = BusFactor(op, measured_ranks);
+  const std::vector<CollectivePoint>& c = fit.curve;
+  if (c.size() >= 2 && measured_factor > 0) {
+    const double lo = static_cast<double>(c.front().bytes) * measured_factor;
+    const double hi = static_cast<double>(c.back().bytes) * measured_factor;
+    if (x >= lo && x <= hi) {
+      size_t i = 1;
+      while (i + 1 < c.size() && static_cast<double>(c[i].bytes) * measured_factor < x) ++i;
+      const double x0 = std::log(static_cast<double>(c[i - 1].bytes) * measured_factor);
+      const double x1 = std::log(static_cast<double>(c[i].bytes) * measured_factor);
+      const double y0 = std::log(c[i - 1].time_us), y1 = std::log(c[i].time_us);
+      const double w = x1 > x0 ? (std::log(x) - x0) / (x1 - x0) : 0.0;
+      const double measured_us = std::exp(y0 + w * (y1 - y0));
+      // Fewer ranks than measured: never below the scaled latency alone.
+      return std::max(measured_us + extra_latency_us, fit.latency_us * latency_scale);
+    }
+  }
+  return fit.latency_us * latency_scale + x / (fit.bandwidth_GBps * 1e3);
+}
+
 double BusBandwidthFactor(const std::string& op, int ranks) {
   std::vector<std::string> valid;
   for (const auto& [name, value] : CollectiveOpNames()) {

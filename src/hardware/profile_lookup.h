@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 
+#include "hardware/collective_cost.h"
 #include "hardware/profile.h"
 
 namespace paraplan {
@@ -34,6 +35,16 @@ bool ProfileCollective(const CalibrationProfile& profile, const std::string& op,
 // Predicted time of a collective from its fit: latency_us + bus_bytes / bandwidth, in µs.
 // bus_bytes is the payload times the nccl-tests bus factor for the op and rank count.
 double CollectiveTimeUs(const CollectiveFit& fit, double bus_bytes);
+
+// Time in µs of one collective of `bytes` (nccl-tests' size) over `ranks` ranks on the tier the
+// fit was measured on. Inside the measured sizes (in bus bytes) it is the measured curve,
+// interpolated linearly in (ln bus bytes, ln time) between neighbouring sizes; outside them, or
+// without a curve, the α–β line. The measured latency is the whole collective's at fit.ranks: it
+// scales to `ranks` by the collective's latency steps (LatencySteps(op, ranks) /
+// LatencySteps(op, fit.ranks)); a fit without a rank count (fit.ranks = 0, older profiles) is
+// taken as measured at `ranks`. The bus bytes use the bus factor at `ranks` (nccl-tests: bus
+// bandwidth does not depend on the rank count).
+double MeasuredCollectiveUs(const CollectiveFit& fit, CollectiveOp op, double bytes, int64_t ranks);
 
 // BusFactor (hardware/collective_cost.h, nccl-tests doc/PERFORMANCE.md) of the collective named
 // `op`, as a profile fit reads it. Throws InputError on an unknown op. ranks < 2 gives 1 (the

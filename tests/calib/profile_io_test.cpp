@@ -11,9 +11,10 @@ namespace {
 
 CalibrationProfile SampleProfile() {
   CalibrationProfile p;
-  p.collectives["all_reduce"]["nvlink"] = {12.25, 371.5, 0.9987, 24};
-  p.collectives["all_reduce"]["scaleout"] = {31.0, 46.1, 0.99, 20};
-  p.collectives["all_to_all"]["nvlink"] = {9.5, 300.0, 0.97, 18};
+  p.collectives["all_reduce"]["nvlink"] = {
+      12.25, 371.5, 0.9987, 24, 8, {{32768, 18.66}, {1048576, 27.76}, {33554432, 195.4}}};
+  p.collectives["all_reduce"]["scaleout"] = {31.0, 46.1, 0.99, 20, 0, {}};
+  p.collectives["all_to_all"]["nvlink"] = {9.5, 300.0, 0.97, 18, 0, {}};
   p.gemm["bf16"] = {{4096, 4096, 4096, 712.3}, {8192, 1024, 28672, 655.01}};
   p.gemm["fp8"] = {{16384, 8192, 8192, 1301.7}};
   p.attention = {{8192, 64, 128, true, 520.5, 410.25}, {4096, 32, 128, false, 480.0, 0}};
@@ -38,6 +39,13 @@ TEST_CASE("profile YAML round-trips exactly", "[calib]") {
   CHECK(q->collectives.at("all_reduce").at("nvlink").bandwidth_GBps == 371.5);
   CHECK(q->collectives.at("all_reduce").at("nvlink").r2 == 0.9987);
   CHECK(q->collectives.at("all_to_all").at("nvlink").points == 18);
+  const CollectiveFit& ar = q->collectives.at("all_reduce").at("nvlink");
+  CHECK(ar.ranks == 8);
+  REQUIRE(ar.curve.size() == 3);
+  CHECK(ar.curve[1].bytes == 1048576);
+  CHECK(ar.curve[2].time_us == 195.4);
+  CHECK(q->collectives.at("all_reduce").at("scaleout").ranks == 0);
+  CHECK(q->collectives.at("all_reduce").at("scaleout").curve.empty());
   REQUIRE(q->gemm.at("bf16").size() == 2);
   CHECK(q->gemm.at("bf16")[1].k == 28672);
   CHECK(q->gemm.at("bf16")[1].tflops == 655.01);
@@ -80,6 +88,17 @@ TEST_CASE("profile YAML errors carry file, line, column and key path", "[calib]"
   CHECK(ErrorOf("attention:\n  - {seq: 8, heads: 1, head_dim: 8, causal: maybe}\n")
             .find("attention[0].causal: must be true or false") != std::string::npos);
   CHECK(ErrorOf("gemm: [1, 2]\n").find("gemm: must be a mapping") != std::string::npos);
+  const std::string fit =
+      "collectives:\n  all_reduce:\n    nvlink: {latency_us: 3, "
+      "bandwidth_GBps: 300, ";
+  CHECK(ErrorOf(fit + "ranks: 1}\n").find("collectives.all_reduce.nvlink.ranks: must be >= 2") !=
+        std::string::npos);
+  CHECK(ErrorOf(fit + "curve: [{bytes: 8, time_us: 5}, {bytes: 8, time_us: 6}]}\n")
+            .find("collectives.all_reduce.nvlink.curve[1].bytes: must grow") != std::string::npos);
+  CHECK(ErrorOf(fit + "curve: [{bytes: 8, time_us: 0}]}\n").find("curve[0].time_us: must be > 0") !=
+        std::string::npos);
+  CHECK(ErrorOf(fit + "curve: [{bytes: 8, time: 5}]}\n").find("curve[0].time: unknown key") !=
+        std::string::npos);
 }
 
 TEST_CASE("an empty profile is valid and measures nothing", "[calib]") {

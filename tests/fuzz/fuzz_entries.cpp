@@ -67,7 +67,7 @@ void HfConfigJson(const uint8_t* data, size_t size) {
 
 void CalibrationCsv(const uint8_t* data, size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);
-  Guard([&] { (void)ParseRawCsv(text, "fuzz.csv"); });
+  Guard([&] { (void)ParseMeasurementText(text, "fuzz_all_reduce_perf.csv"); });
 }
 
 void CalibrationProfile(const uint8_t* data, size_t size) {
@@ -77,9 +77,9 @@ void CalibrationProfile(const uint8_t* data, size_t size) {
 
 const std::vector<Target>& Targets() {
   static const std::vector<Target> kTargets = {
-      {"model_yaml", ModelYaml},       {"hardware_yaml", HardwareYaml},
-      {"plan_string", PlanString},     {"runs_file", RunsFile},
-      {"study_file", StudyFile},       {"hf_config_json", HfConfigJson},
+      {"model_yaml", ModelYaml},           {"hardware_yaml", HardwareYaml},
+      {"plan_string", PlanString},         {"runs_file", RunsFile},
+      {"study_file", StudyFile},           {"hf_config_json", HfConfigJson},
       {"calibration_csv", CalibrationCsv}, {"calibration_profile", CalibrationProfile},
   };
   return kTargets;

@@ -20,7 +20,7 @@ seeds_for() {
     runs_file) ls docs/validation/*.yaml 2>/dev/null ;;
     study_file) ls plans/*.yaml ;;
     hf_config_json) ls tests/data/config/hf/*.json tests/data/config/hf/*/config.json 2>/dev/null ;;
-    calibration_csv) ls tests/data/calib/*.csv 2>/dev/null ;;
+    calibration_csv) ls tests/data/calib/*.csv tests/data/calib/*.txt 2>/dev/null ;;
     calibration_profile) ls tests/fuzz/seeds/calibration_profile/* calibrate/data/*.yaml 2>/dev/null ;;
   esac
 }

@@ -1,6 +1,7 @@
 #include "hardware/collective_cost.h"
 
 #include <catch2/catch.hpp>
+#include <cmath>
 
 #include "../cost/test_specs.h"
 
@@ -31,12 +32,45 @@ TEST_CASE("a large all-reduce on one NVLink node runs at bus bandwidth", "[hardw
   // NCCL's ring/Simple (no NVLS on this cluster): base 8.4 µs + 2(n-1) = 14 NVLink hops at the
   // cluster's 3 µs, then the bus bytes at the link's bandwidth.
   CHECK(t == Approx(8.4e-6 + 14 * 3e-6 + bytes * 2 * 7 / 8 / bw).epsilon(1e-9));
-  // Profile fit replaces the datasheet: time = latency + bus bytes / bandwidth.
+  // Profile fit replaces the datasheet: time = latency + bus bytes / bandwidth, the latency being
+  // the whole collective's as measured (once, not once per latency step).
   auto profile = std::make_shared<CalibrationProfile>();
-  profile->collectives["all_reduce"]["nvlink"] = {20, 360, 0.99, 10};
+  profile->collectives["all_reduce"]["nvlink"] = {20, 360, 0.99, 10, 8, {}};
   c.profile = profile;
   const double fit = CollectiveSeconds(CollectiveOp::kAllReduce, bytes, g, c);
-  CHECK(fit == Approx(6 * 20e-6 + bytes * 2 * 7 / 8 / 360e9).epsilon(1e-9));
+  CHECK(fit == Approx(20e-6 + bytes * 2 * 7 / 8 / 360e9).epsilon(1e-9));
+  // Measured on 8 ranks, used on 4: latency steps min(2(n-1), 2 ceil(log2 n)) go 6 -> 4.
+  const double four = CollectiveSeconds(CollectiveOp::kAllReduce, bytes, PlaceGroup(4, 1, c), c);
+  CHECK(four == Approx(20e-6 * 4 / 6 + bytes * 2 * 3 / 4 / 360e9).epsilon(1e-9));
+  // A fit that does not record its rank count (older profiles) is taken at the group's size.
+  profile->collectives["all_reduce"]["nvlink"].ranks = 0;
+  CHECK(CollectiveSeconds(CollectiveOp::kAllReduce, bytes, PlaceGroup(4, 1, c), c) ==
+        Approx(20e-6 + bytes * 2 * 3 / 4 / 360e9).epsilon(1e-9));
+}
+
+TEST_CASE("a measured curve follows the sweep between its sizes, the line outside", "[hardware]") {
+  Cluster c = test::DgxH100();
+  auto profile = std::make_shared<CalibrationProfile>();
+  // nccl-tests' all_reduce_perf on 8 ranks (tests/data/calib/nccl_tests_allreduce_8gpu.csv):
+  // the protocol change near 1-2 MiB that one α-β line cannot follow.
+  profile->collectives["all_reduce"]["nvlink"] = {
+      18.94, 278.06, 0.95, 11, 8, {{524288, 20.39}, {1048576, 27.76}, {2097152, 40.66}}};
+  c.profile = profile;
+  const GroupPlacement g = PlaceGroup(8, 1, c);
+  // At a measured size: the measured time.
+  CHECK(CollectiveSeconds(CollectiveOp::kAllReduce, 1048576, g, c) ==
+        Approx(27.76e-6).epsilon(1e-9));
+  // Between two: linear in (ln size, ln time) -- the geometric mean at the geometric midpoint.
+  CHECK(CollectiveSeconds(CollectiveOp::kAllReduce, std::sqrt(1048576.0 * 2097152.0), g, c) ==
+        Approx(std::sqrt(27.76 * 40.66) * 1e-6).epsilon(1e-9));
+  // Beyond the sweep: the α-β line.
+  CHECK(CollectiveSeconds(CollectiveOp::kAllReduce, 1e9, g, c) ==
+        Approx(18.94e-6 + 1e9 * 1.75 / 278.06e9).epsilon(1e-9));
+  // Four ranks inside the sweep's bus-byte range: the curve at the same bus bytes, latency scaled
+  // by the steps (4 instead of 6).
+  const double bytes4 = 1048576.0 * 1.75 / 1.5;  // same bus bytes as 1 MiB on 8 ranks
+  CHECK(CollectiveSeconds(CollectiveOp::kAllReduce, bytes4, PlaceGroup(4, 1, c), c) ==
+        Approx((27.76 + 18.94 * (4.0 / 6.0 - 1.0)) * 1e-6).epsilon(1e-9));
 }
 
 TEST_CASE("DP all-reduce per-GPU time barely grows with N: NCCL turns to the tree", "[hardware]") {
@@ -88,7 +122,8 @@ TEST_CASE("a slow third tier hurts a DP group that spans it", "[hardware]") {
 TEST_CASE("resolved network links give the cluster's collective times exactly", "[hardware]") {
   Cluster c = test::DgxH100();
   auto profile = std::make_shared<CalibrationProfile>();
-  profile->collectives["all_gather"]["scaleout"] = {15, 40, 0.99, 10};
+  profile->collectives["all_gather"]["scaleout"] = {15, 40, 0.99,
+                                                    10, 16, {{1 << 20, 60}, {1 << 24, 420}}};
   c.profile = profile;
   const NetworkLinks links = ResolveNetworkLinks(c);
   CHECK(links.tiers == 2);

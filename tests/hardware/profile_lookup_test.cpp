@@ -1,6 +1,7 @@
 #include "hardware/profile_lookup.h"
 
 #include <catch2/catch.hpp>
+#include <cmath>
 
 #include "core/error.h"
 
@@ -53,7 +54,7 @@ TEST_CASE("gemm lookup reports missing data", "[calib]") {
 
 TEST_CASE("collective lookup and time", "[calib]") {
   CalibrationProfile p;
-  p.collectives["all_reduce"]["nvlink"] = {10.0, 400.0, 0.999, 20};
+  p.collectives["all_reduce"]["nvlink"] = {10.0, 400.0, 0.999, 20, 0, {}};
   CollectiveFit fit;
   REQUIRE(ProfileCollective(p, "all_reduce", "nvlink", &fit));
   CHECK(fit.bandwidth_GBps == 400.0);
@@ -61,6 +62,23 @@ TEST_CASE("collective lookup and time", "[calib]") {
   CHECK_FALSE(ProfileCollective(p, "all_gather", "nvlink", &fit));
   // 400 GB/s = 4e5 bytes/µs: 4e8 bus bytes take 1000 µs plus the latency.
   CHECK(CollectiveTimeUs(fit, 4e8) == Approx(1010.0));
+}
+
+TEST_CASE("a measured collective: curve inside its sizes, line outside, latency by steps",
+          "[calib]") {
+  CollectiveFit fit{10.0, 400.0, 0.999, 3, 4, {{1000, 20.0}, {4000, 40.0}, {16000, 100.0}}};
+  // At 4 ranks (as measured): the curve; all-gather's bus factor 3/4 cancels.
+  CHECK(MeasuredCollectiveUs(fit, CollectiveOp::kAllGather, 4000, 4) == Approx(40.0));
+  CHECK(MeasuredCollectiveUs(fit, CollectiveOp::kAllGather, 2000, 4) ==
+        Approx(20.0 * std::sqrt(2.0)));  // half-way in ln size between 20 and 40 µs
+  // Outside the sweep: 10 µs + 3/4 of the bytes at 400 GB/s (4e5 bytes per µs).
+  CHECK(MeasuredCollectiveUs(fit, CollectiveOp::kAllGather, 4e8, 4) == Approx(10.0 + 3e8 / 4e5));
+  // On 8 ranks: 7 latency steps instead of 3, bus bytes 7/8 of the size (4000 x 3/4 = 3000 bus
+  // bytes is the measured 4,000-byte point).
+  CHECK(MeasuredCollectiveUs(fit, CollectiveOp::kAllGather, 3000.0 * 8 / 7, 8) ==
+        Approx(40.0 + 10.0 * (7.0 / 3.0 - 1.0)));
+  // Send/recv: one step, bus factor 1; fewer ranks than 2 move nothing.
+  CHECK(MeasuredCollectiveUs(fit, CollectiveOp::kAllGather, 4000, 1) == 0.0);
 }
 
 TEST_CASE("nccl-tests bus bandwidth factors", "[calib]") {
