@@ -48,7 +48,8 @@ void RunFit(const FitOptions& options, CliContext& ctx) {
 
 // The positional raw CSV files both subcommands read.
 void AddCsvInputs(CLI::App* sub, std::vector<std::string>& inputs) {
-  sub->add_option("csv", inputs, "raw CSV files written by paraplan-calibrate")
+  sub->add_option("csv", inputs,
+                  "raw CSV files written by paraplan-calibrate, or saved nccl-tests output")
       ->required()
       ->check(CLI::ExistingFile);
 }
@@ -57,9 +58,11 @@ void AddFitSubcommand(CLI::App& calibrate, CliContext& ctx) {
   auto options = std::make_shared<FitOptions>();
   auto* fit = calibrate.add_subcommand(
       "fit",
-      "fit raw harness CSVs into a calibration profile (YAML)\n\n"
+      "fit raw harness CSVs (or nccl-tests output) into a calibration profile (YAML)\n\n"
       "Examples:\n"
       "  paraplan calibrate fit gemm.csv nccl.csv -o profiles/h100.yaml\n"
+      "  paraplan calibrate fit all_reduce_perf_2x8.txt -o profiles/net.yaml   (nccl-tests "
+      "stdout)\n"
       "  paraplan calibrate fit calibrate/data/*.csv -o p.yaml --format json\n"
       "  paraplan calibrate fit nccl.csv            (profile YAML on stdout, summary on stderr)\n\n"
       "A hardware file then uses it with `profile: profiles/h100.yaml`.");
@@ -98,14 +101,15 @@ void AddCheckSubcommand(CLI::App& calibrate, CliContext& ctx) {
   auto* check = calibrate.add_subcommand(
       "check",
       "predicted against measured kernel times for raw harness CSVs\n\n"
-      "Each GEMM, attention, memory-copy and element-wise op row (ops mode) is predicted\n"
-      "by the cost model with the cluster's calibration profile and with the built-in\n"
-      "defaults; give it rows that were not fitted to see how a profile carries over to\n"
-      "new shapes.\n\n"
+      "Each GEMM, attention, memory-copy, element-wise op (ops mode) and collective row\n"
+      "(harness or nccl-tests output) is predicted by the cost model with the cluster's\n"
+      "calibration profile and with the built-in defaults; give it rows that were not\n"
+      "fitted to see how a profile carries over to new shapes and sizes.\n\n"
       "Examples:\n"
       "  paraplan calibrate check -c dgx-h200-calibrated "
       "calibrate/data/h200-2026-11-29/gemm_holdout.csv\n"
-      "  paraplan calibrate check -c dgx-h100 gemm.csv --format json");
+      "  paraplan calibrate check -c dgx-h100 gemm.csv --format json\n"
+      "  paraplan calibrate check -c my-cluster all_reduce_perf_2x8.txt");
   AddCsvInputs(check, options->inputs);
   check->add_option("-c,--cluster", options->cluster, "cluster name or hardware YAML path")
       ->required();
