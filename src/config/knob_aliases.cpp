@@ -83,6 +83,8 @@ constexpr std::pair<const char*, const char*> kAccepted[] = {
     {"recompute_module", "recompute_modules"},
     {"fp8_activation_cache", "fp8_act_cache"},
     {"weights_ema", "ema"},
+    // Megatron-Core's --moe-pad-expert-input-to-capacity (transformer_config.py).
+    {"moe_pad_expert_input_to_capacity", "moe_pad_to_capacity"},
 };
 
 bool IsGlue(char c) {

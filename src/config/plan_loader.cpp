@@ -261,6 +261,19 @@ const std::vector<KnobEntry>& KnobTable() {
       {"cuda_graphs",
        [](PlanConstraints& p, const std::vector<std::string>&
                                   v) { KernelsOf(p).cuda_graphs = ParseBool(OneValue(v)); }},
+      {"moe_grouped_gemm",
+       [](PlanConstraints& p, const std::vector<std::string>&
+                                  v) { KernelsOf(p).moe_grouped_gemm = ParseBool(OneValue(v)); }},
+      {"moe_router_fusion",
+       [](PlanConstraints& p, const std::vector<std::string>&
+                                  v) { KernelsOf(p).moe_router_fusion = ParseBool(OneValue(v)); }},
+      {"moe_permute_fusion",
+       [](PlanConstraints& p, const std::vector<std::string>&
+                                  v) { KernelsOf(p).moe_permute_fusion = ParseBool(OneValue(v)); }},
+      {"moe_pad_to_capacity",
+       [](PlanConstraints& p,
+          const std::vector<std::string>&
+              v) { KernelsOf(p).moe_pad_to_capacity = ParseBool(OneValue(v)); }},
       {"optimizer_moments",
        [](PlanConstraints& p,
           const std::vector<std::string>&

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "cost/moe_ops.h"
+
 namespace paraplan {
 
 namespace {
@@ -79,6 +81,7 @@ ElementwiseOp Fp8Casts(const CostGraph& d, int kind, const PlanShape& p) {
   const double attn_grads = p.tokens * (qkv_out + d.hidden);
   double mlp_inputs = 0, mlp_grads = 0, mlp_gemms = 2;
   if (kind & 1) {
+    mlp_gemms = ExpertGemmKernels(d, kind, p);  // one cast per expert GEMM kernel
     const double routed = RoutedTokens(d, p);
     const double fe = d.expert_ffn / p.etp;
     mlp_inputs = routed * (d.hidden + fe);
@@ -167,6 +170,14 @@ double LayerElementwise::Sum(double ElementwiseOp::*field) const {
   return s;
 }
 
+double LayerElementwise::EagerKernels(double ElementwiseOp::*field) const {
+  double s = 0;
+  for (size_t i = 0; i < count; ++i) {
+    if (ops[i].eager) s += ops[i].*field;
+  }
+  return s;
+}
+
 LayerElementwise ComputeLayerElementwise(const CostGraph& d, int kind, const PlanShape& p) {
   const Profile& prof = ProfileOf(p.kernels.fusion);
   LayerElementwise out;
@@ -180,13 +191,22 @@ LayerElementwise ComputeLayerElementwise(const CostGraph& d, int kind, const Pla
   }
   const PerElement act =
       d.gate > 1 ? prof.gated_act : (d.act_squared_relu ? prof.squared_relu : prof.act);
-  out.Add(Op("activation", ActivationElements(d, kind, p), act));
-  if (kind & 1) {
-    // Token permute before the experts and unpermute after (r2 w2 of h per routed copy), and
-    // the router's softmax / top-k.
-    const double routed = RoutedTokens(d, p);
-    out.Add({"moe permute", 2 * kAct * 2 * routed * d.hidden, 2 * 2 * kAct * 2 * routed * d.hidden,
-             3, 6});
+  const bool moe = (kind & 1) != 0;
+  // Without grouped GEMM (SequentialMLP) every local expert runs its own activation kernel.
+  const double act_launches = moe && !p.kernels.moe_grouped_gemm ? LocalExperts(d, p) : 1.0;
+  ElementwiseOp activation =
+      Op("activation", ActivationElements(d, kind, p), {act.bytes, act.kernels * act_launches});
+  const bool eager = moe && MoeExpertsOutsideGraph(p);
+  activation.eager = eager;
+  out.Add(activation);
+  if (moe) {
+    // The router after its gating GEMM, the token permute / unpermute around the experts and the
+    // dispatch's host syncs (moe_ops.h).
+    out.Add(MoeRouterOp(d, p));
+    ElementwiseOp permute = MoePermuteOp(d, p);
+    permute.eager = eager;
+    out.Add(permute);
+    if (MoeHostSyncs(p) > 0) out.Add(MoeHostSyncOp(p));
   }
   if (!p.kernels.FlashAttention()) {
     // Megatron-LM's scores [b, heads, s, s] in HBM: FusedScaleMaskSoftmax (r2 w2) and attention
@@ -213,12 +233,21 @@ double LayerMatmulKernels(const CostGraph& d, int kind, const PlanShape& p) {
   n += p.kernels.FlashAttention() ? 1 : 2;                // flash kernel, or QKᵀ and PV bmms
   const double up = d.gate > 1 && split_linears ? 2 : 1;  // gate and up projections
   if (kind & 1) {
-    n += 1 + 2;  // router, grouped expert GEMMs (up, down)
+    n += 1 + ExpertGemmKernels(d, kind, p);  // router, expert GEMMs (up, down)
     if (d.shared_experts > 0) n += up + 1;
   } else {
     n += up + 1;
   }
   return n;
+}
+
+double ExpertGemmKernels(const CostGraph& d, int kind, const PlanShape& p) {
+  if (!(kind & 1)) return 0;
+  return 2 * (p.kernels.moe_grouped_gemm ? 1.0 : LocalExperts(d, p));
+}
+
+double EagerLaunchSeconds(const Cluster& c) {
+  return 1e-6 * c.efficiency.kernel_launch_us;
 }
 
 double LaunchSeconds(const Cluster& c, const PlanShape& p) {

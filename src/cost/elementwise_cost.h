@@ -20,10 +20,13 @@ struct ElementwiseOp {
   double bwd_bytes = 0;  // and by their backward
   double fwd_kernels = 0;
   double bwd_kernels = 0;
+  // Launched by the host even in a CUDA-graphed plan (the MoE dispatch and experts around a host
+  // sync, moe_ops.h): each kernel costs kernel_launch_us, not the graph's replay gap.
+  bool eager = false;
 };
 
 struct LayerElementwise {
-  static constexpr size_t kMaxOps = 10;
+  static constexpr size_t kMaxOps = 12;
   std::array<ElementwiseOp, kMaxOps> ops{};
   size_t count = 0;
   size_t scores = kMaxOps;  // index of the unfused attention's softmax+dropout; kMaxOps: none
@@ -37,6 +40,8 @@ struct LayerElementwise {
   double BwdBytes() const { return Sum(&ElementwiseOp::bwd_bytes); }
   double FwdKernels() const { return Sum(&ElementwiseOp::fwd_kernels); }
   double BwdKernels() const { return Sum(&ElementwiseOp::bwd_kernels); }
+  // Kernels of the ops launched outside a CUDA graph (ElementwiseOp::eager).
+  double EagerKernels(double ElementwiseOp::*field) const;
 };
 
 // The element-wise ops of a layer of `kind` (attention's softmax only when the profile has no
@@ -46,6 +51,14 @@ LayerElementwise ComputeLayerElementwise(const CostGraph& dims, int kind, const 
 // Forward kernels of a layer's GEMMs and core attention under the profile (the backward launches
 // twice as many: input and weight gradients).
 double LayerMatmulKernels(const CostGraph& dims, int kind, const PlanShape& shape);
+
+// Forward kernels of an MoE layer's routed-expert GEMMs (up and down): one grouped GEMM each, or
+// one per local expert without moe_grouped_gemm (Megatron-Core's SequentialMLP); 0 for a dense
+// layer.
+double ExpertGemmKernels(const CostGraph& dims, int kind, const PlanShape& shape);
+
+// Seconds one kernel launch adds outside a CUDA graph: kernel_launch_us.
+double EagerLaunchSeconds(const Cluster& cluster);
 
 // Seconds one kernel launch adds: kernel_launch_us, or the device-side gap of a CUDA-graph
 // replay (docs/framework-fusion.md).

@@ -5,6 +5,7 @@
 #include "cost/activation_terms.h"
 #include "cost/compute_cost.h"
 #include "cost/elementwise_cost.h"
+#include "cost/moe_ops.h"
 #include "cost/op_checkpoint.h"
 #include "hardware/collective_cost.h"
 
@@ -238,7 +239,8 @@ void RecomputedCommunication(LayerCost& out) {
 
 // The core attention, the element-wise ops and the GEMM / attention launches as rows.
 void AddRows(const Cluster& c, const LayerElementwise& ew, const Work& attn, double attn_fwd,
-             double attn_bwd, double matmul_kernels, double launch, std::vector<LayerOpRow>& rows) {
+             double attn_bwd, double matmul_kernels, double launch, double matmul_extra_fwd_s,
+             std::vector<LayerOpRow>& rows) {
   LayerOpRow core;
   core.name = "core attention";
   core.flops = attn.attention_flops;
@@ -252,16 +254,17 @@ void AddRows(const Cluster& c, const LayerElementwise& ew, const Work& attn, dou
     row.name = op.name;
     row.bytes = op.fwd_bytes;
     row.kernels = op.fwd_kernels;
+    const double op_launch = op.eager ? EagerLaunchSeconds(c) : launch;
     row.memory_s = MemoryBoundSeconds(c, op.fwd_bytes);
-    row.launch_s = op.fwd_kernels * launch;
+    row.launch_s = op.fwd_kernels * op_launch;
     row.fwd_s = row.memory_s + row.launch_s;
-    row.bwd_s = MemoryBoundSeconds(c, op.bwd_bytes) + op.bwd_kernels * launch;
+    row.bwd_s = MemoryBoundSeconds(c, op.bwd_bytes) + op.bwd_kernels * op_launch;
     rows.push_back(row);
   }
   LayerOpRow launches;
   launches.name = "GEMM+attention launches";
   launches.kernels = matmul_kernels;
-  launches.fwd_s = launches.launch_s = matmul_kernels * launch;
+  launches.fwd_s = launches.launch_s = matmul_kernels * launch + matmul_extra_fwd_s;
   launches.bwd_s = 2 * launches.fwd_s;
   rows.push_back(launches);
 }
@@ -283,8 +286,11 @@ PlanShape MakePlanShape(const CostGraph& d, const ParallelPlan& plan, const Plan
   p.sequence_parallel = plan.sequence_parallel && plan.tp > 1;
   p.norm_tokens = p.sequence_parallel ? p.tokens / p.tp : p.tokens;
   p.moe_load = std::max(plan.moe_imbalance, 1.0);
-  if (plan.moe_routing == MoeRouting::kDrop)
-    p.moe_load = std::min(p.moe_load, plan.moe_capacity_factor);
+  p.moe_dropping = plan.moe_routing == MoeRouting::kDrop;
+  if (p.moe_dropping) p.moe_load = std::min(p.moe_load, plan.moe_capacity_factor);
+  // --moe-pad-expert-input-to-capacity: every expert computes exactly its capacity, capacity
+  // factor x its mean tokens, whatever the load (moe_utils.py topk_softmax_with_capacity).
+  if (p.moe_dropping && plan.kernels.moe_pad_to_capacity) p.moe_load = plan.moe_capacity_factor;
   p.recompute = plan.recompute;
   p.precision = plan.precision;
   p.recipe = plan.recipe;
@@ -322,13 +328,24 @@ LayerCost ComputeLayerCost(const CostGraph& d, int kind, const PlanShape& p, con
   }
   const double gemm = attn.gemm_s + mlp.gemm_s;
   const double mem_fwd = MemoryBoundSeconds(c, ew.FwdBytes());
-  out.fwd_s = gemm + attn_fwd + mem_fwd + (matmul_kernels + ew.FwdKernels()) * launch;
+  // Kernels the host launches outside a CUDA graph pay the eager launch instead of the replay
+  // gap: the ops marked eager and, around an MoE layer's host sync, its expert GEMMs (moe_ops.h).
+  const double eager_extra = p.kernels.cuda_graphs ? EagerLaunchSeconds(c) - launch : 0.0;
+  const double expert_eager = MoeExpertsOutsideGraph(p) ? ExpertGemmKernels(d, kind, p) : 0.0;
+  const double eager_fwd_s =
+      eager_extra * (ew.EagerKernels(&ElementwiseOp::fwd_kernels) + expert_eager);
+  const double eager_bwd_s =
+      eager_extra * (ew.EagerKernels(&ElementwiseOp::bwd_kernels) + 2 * expert_eager);
+  out.fwd_s = gemm + attn_fwd + mem_fwd + (matmul_kernels + ew.FwdKernels()) * launch + eager_fwd_s;
   // Backward: input-gradient and weight-gradient GEMMs (2x forward) and their launches, the
   // element-wise ops' backward (elementwise_cost.h).
   out.bwd_weight_s = gemm;
   out.bwd_s = 2 * gemm + attn_bwd + MemoryBoundSeconds(c, ew.BwdBytes()) +
-              (2 * matmul_kernels + ew.BwdKernels()) * launch;
-  if (rows) AddRows(c, ew, attn, attn_fwd, attn_bwd, matmul_kernels, launch, *rows);
+              (2 * matmul_kernels + ew.BwdKernels()) * launch + eager_bwd_s;
+  if (rows) {
+    AddRows(c, ew, attn, attn_fwd, attn_bwd, matmul_kernels, launch, eager_extra * expert_eager,
+            *rows);
+  }
   if (p.recompute == Recompute::kFull) out.recompute_s = out.fwd_s;
   Activations(d, kind, p, out);
   if (p.recompute == Recompute::kSelective ||

@@ -25,7 +25,8 @@ struct PlanShape {
   double norm_tokens = 0;  // tokens/tp with sequence parallelism (tp > 1), else tokens
   double seq = 0;          // full sequence length
   double tp = 1, cp = 1, ep = 1, etp = 1;
-  double moe_load = 1;  // busiest expert rank's load over the mean (imbalance, capped)
+  double moe_load = 1;        // busiest expert rank's load over the mean (imbalance, capped)
+  bool moe_dropping = false;  // moe_routing=drop: the router masks tokens beyond capacity
   bool sequence_parallel = false;
   Recompute recompute = Recompute::kNone;
   Precision precision = Precision::kBf16;

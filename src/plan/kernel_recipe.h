@@ -16,11 +16,30 @@ enum class Fusion {
   kCompile,  // torch.compile (Inductor): element-wise chains fused per region
 };
 
+// The MoE layer's kernels as Megatron-Core's flags choose them (megatron/core/transformer/
+// transformer_config.py; docs/framework-fusion.md, "MoE layer"):
+//  moe_grouped_gemm   --moe-grouped-gemm: the local experts' GEMMs as one grouped GEMM
+//                     (TEGroupedMLP / GroupedMLP); false runs SequentialMLP, one GEMM and one
+//                     activation kernel per local expert.
+//  moe_router_fusion  --moe-router-fusion (Megatron-Core >= 0.14, TE >= 2.6): the router's score
+//                     function, top-k and aux-loss pieces in TE's fused kernels.
+//  moe_permute_fusion --moe-permute-fusion (TE >= 2.1): TE's fused token permute / unpermute /
+//                     chunk sort instead of masked_select, index_select and scatter_add.
+//  moe_pad_to_capacity --moe-pad-expert-input-to-capacity (with moe_routing=drop): every expert
+//                     gets exactly capacity = capacity factor x its mean tokens, so the
+//                     dispatcher knows every size on the host and never synchronises.
 struct KernelRecipe {
   Fusion fusion = Fusion::kTe;
   bool cuda_graphs = false;  // kernels replayed from a CUDA graph: no per-kernel host launch
+  bool moe_grouped_gemm = true;
+  bool moe_router_fusion = false;
+  bool moe_permute_fusion = false;
+  bool moe_pad_to_capacity = false;
 
-  bool IsDefault() const { return fusion == Fusion::kTe && !cuda_graphs; }
+  bool IsDefault() const { return fusion == Fusion::kTe && !cuda_graphs && MoeDefault(); }
+  bool MoeDefault() const {
+    return moe_grouped_gemm && !moe_router_fusion && !moe_permute_fusion && !moe_pad_to_capacity;
+  }
   bool FlashAttention() const { return fusion != Fusion::kApex; }
   // PyTorch runs the layer (torchtitan, eager or compiled): SDPA's FlashAttention-2, torchtitan's
   // separate Linear per projection, torchao's float8 casts.

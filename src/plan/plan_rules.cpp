@@ -111,6 +111,11 @@ bool CheckExperts(const ModelSpec& m, const ParallelPlan& p, Violations& v) {
   if (p.moe_capacity_factor <= 0 &&
       v.Add("moe_capacity_factor must be > 0, got " + std::to_string(p.moe_capacity_factor)))
     return true;
+  // Megatron-Core asserts a capacity factor under --moe-pad-expert-input-to-capacity.
+  if (p.kernels.moe_pad_to_capacity && p.moe_routing != MoeRouting::kDrop &&
+      v.Add("moe_pad_to_capacity needs moe_routing=drop (padding fills each expert to its "
+            "capacity)"))
+    return true;
   return false;
 }
 

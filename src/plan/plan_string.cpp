@@ -39,6 +39,12 @@ void AddRareKnobs(const ParallelPlan& p, KnobWriter& w) {
   }
   if (p.kernels.fusion != d.kernels.fusion) w.Add("fusion", ToString(p.kernels.fusion));
   if (p.kernels.cuda_graphs) w.Add("cuda_graphs", true);
+  if (p.kernels.moe_grouped_gemm != d.kernels.moe_grouped_gemm) {
+    w.Add("moe_grouped_gemm", p.kernels.moe_grouped_gemm);
+  }
+  if (p.kernels.moe_router_fusion) w.Add("moe_router_fusion", true);
+  if (p.kernels.moe_permute_fusion) w.Add("moe_permute_fusion", true);
+  if (p.kernels.moe_pad_to_capacity) w.Add("moe_pad_to_capacity", true);
   // The memory recipe (issue 17): a re-run must keep it.
   if (p.recipe.recompute_modules != 0) {
     w.Add("recompute_modules", RecomputeModulesToString(p.recipe.recompute_modules));

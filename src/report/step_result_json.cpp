@@ -30,6 +30,12 @@ Json PlanToJson(const ParallelPlan& p) {
   if (!p.kernels.IsDefault()) {  // written only when set (issue 14's framework profile)
     j.Set("fusion", ToString(p.kernels.fusion));
     j.Set("cuda_graphs", p.kernels.cuda_graphs);
+    if (!p.kernels.MoeDefault()) {
+      j.Set("moe_grouped_gemm", p.kernels.moe_grouped_gemm);
+      j.Set("moe_router_fusion", p.kernels.moe_router_fusion);
+      j.Set("moe_permute_fusion", p.kernels.moe_permute_fusion);
+      j.Set("moe_pad_to_capacity", p.kernels.moe_pad_to_capacity);
+    }
   }
   if (!p.recipe.IsDefault()) {  // written only when set (issue 17's memory recipe)
     if (p.recipe.recompute_modules != 0) {

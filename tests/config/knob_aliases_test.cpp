@@ -21,8 +21,9 @@ TEST_CASE("Megatron-LM's names for the memory-recipe knobs are taken as they are
   CHECK(KnobForAcceptedAlias("recompute_module") == "recompute_modules");
   CHECK(KnobForAcceptedAlias("fp8_activation_cache") == "fp8_act_cache");
   CHECK(KnobForAcceptedAlias("weights_ema") == "ema");
+  CHECK(KnobForAcceptedAlias("--moe-pad-expert-input-to-capacity") == "moe_pad_to_capacity");
   CHECK(KnobForAcceptedAlias("mbs").empty());  // only a hint, not taken
-  CHECK(AcceptedAliasNames().size() == 5);
+  CHECK(AcceptedAliasNames().size() == 6);
 }
 
 TEST_CASE("knobs separated by spaces are refused with the corrected string", "[config]") {

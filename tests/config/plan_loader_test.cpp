@@ -116,6 +116,24 @@ TEST_CASE("plan string: the memory recipe's knobs and their Megatron-LM names", 
              Contains("did you mean 'moe_probs'?"));
 }
 
+TEST_CASE("plan string: the MoE kernel knobs and their mistakes", "[config]") {
+  const PlanConstraints p = ParsePlanString(
+      "moe_grouped_gemm=false,moe_router_fusion=true,moe_permute_fusion=true,"
+      "moe_pad_expert_input_to_capacity=true");  // Megatron-Core's name is taken as it is
+  REQUIRE(p.kernels);
+  CHECK_FALSE(p.kernels->moe_grouped_gemm);
+  CHECK(p.kernels->moe_router_fusion);
+  CHECK(p.kernels->moe_permute_fusion);
+  CHECK(p.kernels->moe_pad_to_capacity);
+  CHECK_THAT(ErrorOf([] { ParsePlanString("moe_grouped_gemm=yes"); }),
+             Contains("moe_grouped_gemm: 'yes' is not one of: true, false"));
+  CHECK_THAT(ErrorOf([] { ParsePlanString("moe_pad_to_capacity=ture"); }),
+             Contains("did you mean 'true'?"));
+  const YamlDocument bad = ParseYamlText("plan:\n  moe_permute_fusion: maybe\n", "r.yaml");
+  CHECK_THAT(ErrorOf([&] { ReadPlanConstraints(YamlMap(bad.Root(), {"plan"}).Required("plan")); }),
+             Contains("r.yaml:2:23: plan.moe_permute_fusion: 'maybe' is not one of: true, false"));
+}
+
 TEST_CASE("plan mapping in YAML", "[config]") {
   const YamlDocument doc = ParseYamlText(
       "plan: {tp: 8, pp: [2, 4], recompute: full, pp_layers: [15, 16, 16, 15], zero: [0, 1]}\n",

@@ -70,5 +70,30 @@ TEST_CASE("ResolvePlan turns sequence parallelism on with tp > 1, as plan does",
                   .sequence_parallel);
 }
 
+TEST_CASE("PlanString keeps the MoE kernel knobs", "[plan]") {
+  ParallelPlan p;
+  p.dp = 8;
+  p.global_batch = 64;
+  CHECK(PlanString(p, 4096).find("moe_grouped_gemm") == std::string::npos);  // defaults left out
+  CHECK(PlanString(p, 4096).find("moe_pad_to_capacity") == std::string::npos);
+  p.moe_routing = MoeRouting::kDrop;
+  p.kernels.moe_grouped_gemm = false;
+  p.kernels.moe_router_fusion = true;
+  p.kernels.moe_permute_fusion = true;
+  p.kernels.moe_pad_to_capacity = true;
+  const std::string text = PlanString(p, 4096);
+  CHECK_THAT(text, Catch::Contains("moe_grouped_gemm=false,moe_router_fusion=true,"
+                                   "moe_permute_fusion=true,moe_pad_to_capacity=true"));
+  ModelSpec model;
+  model.layers = 32;
+  model.seq_len = 4096;
+  const ParallelPlan back = ResolvePlan(ParsePlanString(text), 8, model);
+  CHECK_FALSE(back.kernels.moe_grouped_gemm);
+  CHECK(back.kernels.moe_router_fusion);
+  CHECK(back.kernels.moe_permute_fusion);
+  CHECK(back.kernels.moe_pad_to_capacity);
+  CHECK(PlanString(back, 4096) == text);
+}
+
 }  // namespace
 }  // namespace paraplan

@@ -1,0 +1,187 @@
+// The MoE layer's router, token permute and host syncs (issue 17), against hand arithmetic from
+// the counts in docs/framework-fusion.md, "MoE layer".
+#include "cost/moe_ops.h"
+
+#include <catch2/catch.hpp>
+#include <string>
+
+#include "test_specs.h"
+
+using namespace paraplan;
+
+namespace {
+
+// Mixtral 8x7B: h 4096, 8 experts, top-2, expert width 14336; one sequence of 4096 tokens.
+constexpr double kT = 4096, kH = 4096, kE = 8;
+
+ParallelPlan OneGpu() {
+  ParallelPlan p;
+  p.micro_batch = 1;
+  p.global_batch = 1;
+  return p;
+}
+
+PlanShape Shape(const CostGraph& d, const ParallelPlan& p) {
+  return MakePlanShape(d, p, test::DgxH100());
+}
+
+const ElementwiseOp* Find(const LayerElementwise& ew, const std::string& name) {
+  for (size_t i = 0; i < ew.count; ++i) {
+    if (ew.ops[i].name == name) return &ew.ops[i];
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+TEST_CASE("the unfused router moves 67 bytes per token and expert in 28 kernels", "[cost]") {
+  const CostGraph d = BuildCostGraph(test::Mixtral8x7B());
+  const PlanShape p = Shape(d, OneGpu());
+  REQUIRE(p.tokens == kT);
+  const ElementwiseOp r = MoeRouterOp(d, p);
+  // routing 30 B + aux loss 36 B + the dispatcher's counts 1 B; 12 + 14 + 2 kernels (no EP/TP).
+  CHECK(r.fwd_bytes == Approx(67 * kT * kE));
+  CHECK(r.fwd_kernels == 28);
+  CHECK(r.bwd_bytes == Approx(22 * kT * kE));
+  CHECK(r.bwd_kernels == 13);
+  // With EP the dispatcher computes the all-to-all splits: 7 kernels; tp 2 halves the tokens.
+  ParallelPlan ep = OneGpu();
+  ep.tp = 2;
+  ep.ep = 2;
+  const ElementwiseOp r2 = MoeRouterOp(d, Shape(d, ep));
+  CHECK(r2.fwd_bytes == Approx(67 * kT / 2 * kE));
+  CHECK(r2.fwd_kernels == 33);
+}
+
+TEST_CASE("the fused router and token dropping", "[cost]") {
+  const CostGraph d = BuildCostGraph(test::Mixtral8x7B());
+  ParallelPlan p = OneGpu();
+  p.kernels.moe_router_fusion = true;
+  const ElementwiseOp fused = MoeRouterOp(d, Shape(d, p));
+  CHECK(fused.fwd_bytes == Approx(27 * kT * kE));  // TE's 26 B + the dispatcher's 1 B
+  CHECK(fused.fwd_kernels == 7 + 2);
+  CHECK(fused.bwd_bytes == Approx(29 * kT * kE));
+  CHECK(fused.bwd_kernels == 6);
+  // Dropping adds the capacity mask (unfused in every version): 16 B, 6 kernels; 10 B, 2 back.
+  p.moe_routing = MoeRouting::kDrop;
+  const ElementwiseOp drop = MoeRouterOp(d, Shape(d, p));
+  CHECK(drop.fwd_bytes == Approx(43 * kT * kE));
+  CHECK(drop.fwd_kernels == 15);
+  CHECK(drop.bwd_bytes == Approx(39 * kT * kE));
+  CHECK(drop.bwd_kernels == 8);
+}
+
+TEST_CASE("the token permute moves each routed copy's hidden vector", "[cost]") {
+  const CostGraph d = BuildCostGraph(test::Mixtral8x7B());
+  ParallelPlan p = OneGpu();
+  const double copies = 2 * kT, map = kT * kE;
+  // 8 local experts: the received copies are sorted by expert going in and coming out.
+  const double sort = copies * (8 * kH + 4);
+  const ElementwiseOp unfused = MoePermuteOp(d, Shape(d, p));
+  CHECK(unfused.fwd_bytes == Approx(8 * map + 10 * kH * copies + 2 * kH * kT + sort));
+  CHECK(unfused.bwd_bytes == Approx(9 * map + 10 * kH * copies + 2 * kH * kT + sort));
+  CHECK(unfused.fwd_kernels == 15);
+  CHECK(unfused.bwd_kernels == 9);
+  // The older path that scales the expert output in the unpermute selects the probs again.
+  p.recipe.moe_probs = MoeProbs::kOutput;
+  const ElementwiseOp output = MoePermuteOp(d, Shape(d, p));
+  CHECK(output.fwd_bytes - unfused.fwd_bytes == Approx(7 * map + 4 * kH * copies));
+  CHECK(output.fwd_kernels == 21);
+  p.recipe.moe_probs = MoeProbs::kAuto;
+  p.kernels.moe_permute_fusion = true;
+  const ElementwiseOp fused = MoePermuteOp(d, Shape(d, p));
+  CHECK(fused.fwd_bytes == Approx(41 * map + 6 * kH * copies + 2 * kH * kT + sort));
+  CHECK(fused.bwd_bytes == Approx(16 * map + 6 * kH * copies + 2 * kH * kT + sort));
+  CHECK(fused.fwd_kernels == 8);
+  CHECK(fused.bwd_kernels == 4);
+  // One expert per rank (ep 8) sorts nothing.
+  p.ep = 8;
+  p.dp = 8;
+  const ElementwiseOp one = MoePermuteOp(d, Shape(d, p));
+  CHECK(one.fwd_kernels == 4);
+  CHECK(one.fwd_bytes == Approx(41 * map + 6 * kH * copies + 2 * kH * kT));
+}
+
+TEST_CASE("a dropless dispatch synchronises with the host, a padded one does not", "[cost]") {
+  const CostGraph d = BuildCostGraph(test::Mixtral8x7B());
+  ParallelPlan p = OneGpu();
+  // The dispatcher's event sync and the unfused permute's two masked_selects.
+  CHECK(MoeHostSyncs(Shape(d, p)) == 3);
+  CHECK(MoeHostSyncOp(Shape(d, p)).fwd_kernels == 6);  // D2H copy + relaunch per sync
+  CHECK(MoeHostSyncOp(Shape(d, p)).bwd_kernels == 0);
+  p.kernels.moe_permute_fusion = true;
+  CHECK(MoeHostSyncs(Shape(d, p)) == 1);
+  p.moe_routing = MoeRouting::kDrop;  // dropping without padding still syncs
+  CHECK(MoeHostSyncs(Shape(d, p)) == 1);
+  p.kernels.moe_pad_to_capacity = true;
+  CHECK(MoeHostSyncs(Shape(d, p)) == 0);
+  const LayerElementwise padded = ComputeLayerElementwise(d, 1, Shape(d, p));
+  CHECK(Find(padded, "moe host sync") == nullptr);
+  // torchtitan syncs for its all-to-all splits, only with EP.
+  ParallelPlan tt = OneGpu();
+  tt.kernels.fusion = Fusion::kEager;
+  CHECK(MoeHostSyncs(Shape(d, tt)) == 0);
+  tt.ep = 2;
+  tt.dp = 2;
+  CHECK(MoeHostSyncs(Shape(d, tt)) == 1);
+}
+
+TEST_CASE("padding to capacity computes capacity whatever the load", "[cost]") {
+  const CostGraph d = BuildCostGraph(test::Mixtral8x7B());
+  ParallelPlan p = OneGpu();
+  p.moe_routing = MoeRouting::kDrop;
+  p.moe_capacity_factor = 1.25;
+  CHECK(Shape(d, p).moe_load == 1.0);  // dropping: min(imbalance 1, capacity)
+  p.moe_imbalance = 2;
+  CHECK(Shape(d, p).moe_load == 1.25);
+  p.moe_imbalance = 1;
+  p.kernels.moe_pad_to_capacity = true;
+  const PlanShape padded = Shape(d, p);
+  CHECK(padded.moe_load == 1.25);  // every expert gets exactly its capacity
+  CHECK(RoutedTokens(d, padded) == Approx(2 * kT * 1.25));
+  // The padded permute sends capacity x experts copies.
+  const ElementwiseOp permute = MoePermuteOp(d, padded);
+  const double copies = 2 * kT * 1.25;
+  CHECK(permute.fwd_bytes ==
+        Approx(8 * kT * kE + 10 * kH * copies + 2 * kH * kT + copies * (8 * kH + 4)));
+}
+
+TEST_CASE("without grouped GEMM every local expert launches its own kernels", "[cost]") {
+  const CostGraph d = BuildCostGraph(test::Mixtral8x7B());
+  ParallelPlan p = OneGpu();
+  const double grouped = LayerMatmulKernels(d, 1, Shape(d, p));
+  CHECK(ExpertGemmKernels(d, 1, Shape(d, p)) == 2);
+  CHECK(ExpertGemmKernels(d, 0, Shape(d, p)) == 0);
+  p.kernels.moe_grouped_gemm = false;
+  CHECK(ExpertGemmKernels(d, 1, Shape(d, p)) == 16);  // up and down for each of 8 experts
+  CHECK(LayerMatmulKernels(d, 1, Shape(d, p)) == grouped + 14);
+  const LayerElementwise ew = ComputeLayerElementwise(d, 1, Shape(d, p));
+  REQUIRE(Find(ew, "activation"));
+  CHECK(Find(ew, "activation")->fwd_kernels == 8);
+  p.ep = 4;  // 2 local experts
+  p.dp = 4;
+  CHECK(ExpertGemmKernels(d, 1, Shape(d, p)) == 4);
+}
+
+TEST_CASE("under CUDA graphs a dropless MoE layer launches its experts eagerly", "[cost]") {
+  Cluster c = test::DgxH100();
+  const CostGraph d = BuildCostGraph(test::Mixtral8x7B());
+  ParallelPlan p = OneGpu();
+  p.kernels.cuda_graphs = true;
+  // Every kernel at the replay gap (kernel_launch_us = 1 µs) against eager launches of 5 µs:
+  // the difference is the eager kernels x 4 µs: activation 1 + permute 15 + host sync 6 + the
+  // two expert GEMMs forward; 1 + 9 + 0 + 4 backward.
+  c.efficiency.kernel_launch_us = 1;
+  const LayerCost all_graph = ComputeLayerCost(d, 1, Shape(d, p), c);
+  c.efficiency.kernel_launch_us = 5;
+  const LayerCost dropless = ComputeLayerCost(d, 1, Shape(d, p), c);
+  CHECK(dropless.fwd_s - all_graph.fwd_s == Approx(24 * 4e-6));
+  CHECK(dropless.bwd_s - all_graph.bwd_s == Approx((2 + 9 + 4) * 4e-6));
+  // Padded to capacity the whole layer stays in the graph.
+  p.moe_routing = MoeRouting::kDrop;
+  p.kernels.moe_pad_to_capacity = true;
+  CHECK_FALSE(MoeExpertsOutsideGraph(Shape(d, p)));
+  const LayerCost padded = ComputeLayerCost(d, 1, Shape(d, p), c);
+  c.efficiency.kernel_launch_us = 1;
+  CHECK(padded.fwd_s == Approx(ComputeLayerCost(d, 1, Shape(d, p), c).fwd_s));
+}
