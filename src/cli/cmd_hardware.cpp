@@ -31,6 +31,7 @@ Json ClusterToJson(const Cluster& c) {
       .Set("peak_tflops", std::move(peaks));
   if (c.gpu.host_link_GBps > 0) gpu.Set("host_link_GBps", c.gpu.host_link_GBps);
   if (c.gpu.sm_count > 0) gpu.Set("sm_count", c.gpu.sm_count);
+  gpu.Set("gemm_model", c.gpu.gemm_model == GemmModel::kTile ? "tile" : "curve");
   Json network = Json::MakeArray();
   for (const NetworkTier& t : c.network) {
     Json tier = Json::MakeObject();
@@ -40,6 +41,7 @@ Json ClusterToJson(const Cluster& c) {
         .Set("latency_us", t.latency_us)
         .Set("oversubscription", t.oversubscription)
         .Set("nvls", t.nvls);
+    if (t.nccl_channels > 0) tier.Set("nccl_channels", t.nccl_channels);
     network.Push(std::move(tier));
   }
   Json out = Json::MakeObject();
@@ -66,17 +68,23 @@ void PrintTable(const Cluster& c, std::ostream& out) {
     out << "host link " << FormatShortest(c.gpu.host_link_GBps) << " GB/s per direction\n";
   }
   if (c.gpu.sm_count > 0) out << "SMs       " << c.gpu.sm_count << "\n";
+  out << "GEMM      "
+      << (c.gpu.gemm_model == GemmModel::kTile ? "tile-and-wave model (opt-in)"
+                                               : "min-dimension curve")
+      << "\n";
   out << "peak      " << Peak("bf16", p.bf16) << ", " << Peak("fp16", p.fp16) << ", "
       << Peak("fp8", p.fp8) << ", " << Peak("tf32", p.tf32) << ", " << Peak("fp32", p.fp32)
       << " (dense)\n";
   out << "profile   " << (c.profile ? c.profile->source_path : "none (built-in defaults)")
       << "\n\n";
   out << Pad("tier", 12) << Pad("span (GPUs)", 13) << Pad("GB/s per GPU per dir", 22)
-      << Pad("latency (us)", 14) << Pad("oversubscription", 18) << "nvls\n";
+      << Pad("latency (us)", 14) << Pad("oversubscription", 18) << Pad("nvls", 6)
+      << "NCCL channels\n";
   for (const NetworkTier& t : c.network) {
     out << Pad(t.name, 12) << Pad(std::to_string(t.span), 13)
         << Pad(FormatShortest(t.bandwidth_GBps), 22) << Pad(FormatShortest(t.latency_us), 14)
-        << Pad(FormatShortest(t.oversubscription) + "x", 18) << (t.nvls ? "yes" : "no") << "\n";
+        << Pad(FormatShortest(t.oversubscription) + "x", 18) << Pad(t.nvls ? "yes" : "no", 6)
+        << (t.nccl_channels > 0 ? std::to_string(t.nccl_channels) : "unknown") << "\n";
   }
 }
 

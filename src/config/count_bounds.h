@@ -24,6 +24,9 @@ inline constexpr int64_t kMaxLoraRank = int64_t{1} << 18;  // MLA ranks and head
 inline constexpr int64_t kMaxTierSpan = int64_t{1} << 24;  // GPUs inside one network tier
 inline constexpr int64_t kMaxNetworkTiers = 16;
 inline constexpr int64_t kMaxSmCount = int64_t{1} << 16;  // streaming multiprocessors per GPU
+// NCCL's MAXCHANNELS (src/include/device.h: 32 up to 2.21, 64 since): more channels than that
+// NCCL cannot launch.
+inline constexpr int64_t kMaxNcclChannels = 64;
 
 struct CountBound {
   const char* key;

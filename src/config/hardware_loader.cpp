@@ -15,10 +15,11 @@ namespace {
 
 const std::vector<std::string> kClusterKeys = {"name", "gpu", "network", "profile"};
 const std::vector<std::string> kGpuKeys = {"name",           "memory_GiB",  "memory_bandwidth_GBps",
-                                           "host_link_GBps", "peak_tflops", "sm_count"};
+                                           "host_link_GBps", "peak_tflops", "sm_count",
+                                           "gemm_model"};
 const std::vector<std::string> kPeakKeys = {"fp32", "tf32", "bf16", "fp16", "fp8"};
 const std::vector<std::string> kTierKeys = {
-    "name", "span", "bandwidth_GBps", "latency_us", "oversubscription", "nvls"};
+    "name", "span", "bandwidth_GBps", "latency_us", "oversubscription", "nvls", "nccl_channels"};
 
 PeakTflops ReadPeaks(const YamlNode& node) {
   const YamlMap map(node, kPeakKeys);
@@ -41,6 +42,13 @@ GpuSpec ReadGpu(const YamlNode& node) {
   gpu.peak_tflops = ReadPeaks(map.Required("peak_tflops"));
   gpu.sm_count = map.PositiveInt("sm_count", 0);
   CheckCounts(map, {{"sm_count", gpu.sm_count, kMaxSmCount}});
+  if (const auto model = map.Find("gemm_model")) {
+    gpu.gemm_model =
+        model->AsEnum<GemmModel>({{"curve", GemmModel::kCurve}, {"tile", GemmModel::kTile}});
+    if (gpu.gemm_model == GemmModel::kTile && gpu.sm_count == 0) {
+      model->Fail("'tile' needs gpu.sm_count (its waves are tiles over the SMs)");
+    }
+  }
   return gpu;
 }
 
@@ -59,6 +67,8 @@ NetworkTier ReadTier(const YamlNode& node) {
         .Fail("must be >= 1 (1 = full bisection), got " + FormatShortest(tier.oversubscription));
   }
   tier.nvls = map.Bool("nvls", false);
+  tier.nccl_channels = map.PositiveInt("nccl_channels", 0);
+  CheckCounts(map, {{"nccl_channels", tier.nccl_channels, kMaxNcclChannels}});
   return tier;
 }
 

@@ -70,7 +70,9 @@ double GemmSeconds(const Cluster& cluster, Precision precision, double m, double
   }
   if (achieved <= 0) {
     achieved = PeakFlops(cluster.gpu, precision) *
-               GemmEfficiency(cluster.efficiency, cluster.gpu.sm_count, precision, m, n, k);
+               GemmEfficiency(cluster.efficiency,
+                              cluster.gpu.gemm_model == GemmModel::kTile ? cluster.gpu.sm_count : 0,
+                              precision, m, n, k);
   }
   return std::max(flops / achieved, GemmBytes(precision, m, n, k) / HbmBytesPerSecond(cluster));
 }

@@ -7,7 +7,9 @@
 #include "cost/elementwise_cost.h"
 #include "cost/moe_ops.h"
 #include "cost/op_checkpoint.h"
+#include "cost/overlap_sm.h"
 #include "hardware/collective_cost.h"
+#include "hardware/nccl_channels.h"
 
 namespace paraplan {
 namespace {
@@ -24,17 +26,19 @@ double Exposed(double comm_s, double hide_under_s, double chunks) {
 }
 
 struct Work {
-  double gemm_s = 0;  // forward GEMMs
+  double gemm_s = 0;      // forward GEMMs
+  double row_gemm_s = 0;  // of which the row-parallel ones (output projection, MLP down)
+  double col_gemm_s = 0;  // and the column-parallel ones (QKV, MLP up)
   double attention_flops = 0;
   AttentionShape attention_shape;
   std::vector<LayerOpRow>* rows = nullptr;  // explain's per-op table, when asked for
 
   // `count` GEMMs of m x n x k: adds their forward seconds (and a row when rows are kept).
-  void Gemm(const Cluster& c, Precision pr, const char* name, double count, double m, double n,
-            double k) {
+  double Gemm(const Cluster& c, Precision pr, const char* name, double count, double m, double n,
+              double k) {
     const double s = count * GemmSeconds(c, pr, m, n, k);
     gemm_s += s;
-    if (!rows || s <= 0) return;
+    if (!rows || s <= 0) return s;
     const double bytes = count * GemmBytes(pr, m, n, k);
     LayerOpRow row;
     row.name = name;
@@ -46,6 +50,7 @@ struct Work {
     row.memory_s = MemoryBoundSeconds(c, bytes);
     row.compute_s = s;  // GemmSeconds is the larger of compute and memory: memory_s shows which
     rows->push_back(row);
+    return s;
   }
 };
 
@@ -101,7 +106,10 @@ void LayerWork(const CostGraph& d, int kind, const PlanShape& p, const Cluster& 
   for (size_t i = 0; i < gemms.size; ++i) {
     const LayerGemm& g = gemms.ops[i];
     const LocalGemm l = Split(d, g, p);
-    (g.mlp_block ? mlp : attn).Gemm(c, p.precision, g.name, l.count, l.rows, l.n, l.k);
+    Work& w = g.mlp_block ? mlp : attn;
+    const double s = w.Gemm(c, p.precision, g.name, l.count, l.rows, l.n, l.k);
+    if (!g.expert && g.split == GemmSplit::kRow) w.row_gemm_s += s;
+    if (!g.expert && g.split == GemmSplit::kColumn) w.col_gemm_s += s;
   }
   attn.attention_flops =
       p.tokens * AttentionCoreFlopsPerToken(d, kind, static_cast<int64_t>(p.seq)) / p.tp;
@@ -149,52 +157,93 @@ void Params(const CostGraph& d, int kind, const PlanShape& p, LayerCost& out) {
   }
 }
 
-void Communication(const CostGraph& d, int kind, const PlanShape& p, const NetworkLinks& links,
-                   double attn_gemm_s, double mlp_gemm_s, double attn_fwd_s, double attn_bwd_s,
-                   LayerCost& out) {
-  const double h = d.hidden, t = p.tokens;
-  if (p.tp > 1) {
-    // Per layer: 2 all-reduces forward and 2 backward (Megatron-LM, Shoeybi et al. 2019), or as
-    // many all-gather + reduce-scatter pairs with sequence parallelism; MoE layers keep only the
-    // attention's pair (the experts exchange tokens by all-to-all).
-    const double bytes = kAct * t * h;
-    const double one =
-        p.sequence_parallel
-            ? CollectiveSeconds(CollectiveOp::kAllGather, bytes, p.groups.tp, links) +
-                  CollectiveSeconds(CollectiveOp::kReduceScatter, bytes, p.groups.tp, links)
-            : CollectiveSeconds(CollectiveOp::kAllReduce, bytes, p.groups.tp, links);
-    const bool dense = !(kind & 1);
-    const double per_pass = one * (dense ? 2.0 : 1.0);
-    // Overlapped, each block's pair hides only under that block's own GEMMs (the all-gather feeds
-    // the block's first GEMM, the reduce-scatter drains its last): the attention pair under the
-    // QKV and output projections, the MLP pair under the MLP's (backward: twice the GEMMs).
-    auto exposed = [&](double gemm_factor) {
-      if (!p.overlap_tp) return per_pass;
-      double s = Exposed(one, gemm_factor * attn_gemm_s, p.tp);
-      if (dense) s += Exposed(one, gemm_factor * mlp_gemm_s, p.tp);
-      return s;
-    };
-    out.comm_busy_fwd_s[kCommTp] = per_pass;
-    out.comm_busy_bwd_s[kCommTp] = per_pass;
-    out.tp_comm_fwd_s = exposed(1.0);
-    const double bwd = exposed(2.0);
-    out.tp_comm_s = out.tp_comm_fwd_s + bwd;
-    if (p.groups.tp.tier >= 1) {
-      out.net_fwd_s += per_pass;
-      out.net_bwd_s += per_pass;
-    }
+// The block of a layer whose TP pair is overlapped: its GEMMs (forward seconds).
+struct TpBlock {
+  double gemm_s = 0, row_gemm_s = 0, col_gemm_s = 0;
+};
+
+// One block's TP pair (all-gather `ag_s` + reduce-scatter `rs_s`, or an all-reduce split in two)
+// overlapped with its GEMMs as Transformer Engine's userbuffers run it: exposed as Exposed(); the
+// SMs: forward, the reduce-scatter pipelined with the row-parallel GEMM (method pipeline,
+// set_sm_margin: that GEMM runs on S - 16) and the all-gather ring-exchanged beside the column
+// GEMM (1 SM while it runs); backward, the bulk overlaps of the column GEMM's dgrad and wgrad
+// (S - 16 for both) and the ring-exchanged all-gather beside the row GEMM's dgrad (1 SM).
+void TpBlockOverlap(const TpBlock& b, double ag_s, double rs_s, double tp, const GpuSpec& gpu,
+                    double& exposed_fwd, double& exposed_bwd, double& loss_fwd, double& loss_bwd) {
+  const double one = ag_s + rs_s;
+  const double ef = Exposed(one, b.gemm_s, tp), eb = Exposed(one, 2 * b.gemm_s, tp);
+  exposed_fwd += ef;
+  exposed_bwd += eb;
+  const double ag_share = one > 0 ? ag_s / one : 0;
+  const double ring = SmShare(kTeRingExchangeSms, gpu);
+  loss_fwd += MarginLossSeconds(b.row_gemm_s, kTePipelineSms, gpu) + (one - ef) * ag_share * ring;
+  loss_bwd +=
+      MarginLossSeconds(2 * b.col_gemm_s, kTePipelineSms, gpu) + (one - eb) * ag_share * ring;
+}
+
+void TensorParallel(const CostGraph& d, int kind, const PlanShape& p, const NetworkLinks& links,
+                    const GpuSpec& gpu, const TpBlock& attn, const TpBlock& mlp, LayerCost& out) {
+  // Per layer: 2 all-reduces forward and 2 backward (Megatron-LM, Shoeybi et al. 2019), or as
+  // many all-gather + reduce-scatter pairs with sequence parallelism; MoE layers keep only the
+  // attention's pair (the experts exchange tokens by all-to-all).
+  const double bytes = kAct * p.tokens * d.hidden;
+  double ag = 0, rs = 0;
+  if (p.sequence_parallel) {
+    ag = CollectiveSeconds(CollectiveOp::kAllGather, bytes, p.groups.tp, links);
+    rs = CollectiveSeconds(CollectiveOp::kReduceScatter, bytes, p.groups.tp, links);
+  } else {
+    ag = rs = CollectiveSeconds(CollectiveOp::kAllReduce, bytes, p.groups.tp, links) / 2;
   }
+  const double one = ag + rs;
+  const bool dense = !(kind & 1);
+  const double per_pass = one * (dense ? 2.0 : 1.0);
+  out.comm_busy_fwd_s[kCommTp] = per_pass;
+  out.comm_busy_bwd_s[kCommTp] = per_pass;
+  if (!p.overlap_tp) {
+    out.tp_comm_fwd_s = per_pass;
+    out.tp_comm_s = 2 * per_pass;
+  } else {
+    // Overlapped, each block's pair hides only under that block's own GEMMs (the all-gather
+    // feeds the block's first GEMM, the reduce-scatter drains its last): the attention pair
+    // under the QKV and output projections, the MLP pair under the MLP's (backward: twice).
+    double fwd = 0, bwd = 0;
+    TpBlockOverlap(attn, ag, rs, p.tp, gpu, fwd, bwd, out.sm_loss_fwd_s[kCommTp],
+                   out.sm_loss_bwd_s[kCommTp]);
+    if (dense) {
+      TpBlockOverlap(mlp, ag, rs, p.tp, gpu, fwd, bwd, out.sm_loss_fwd_s[kCommTp],
+                     out.sm_loss_bwd_s[kCommTp]);
+    }
+    out.tp_comm_fwd_s = fwd;
+    out.tp_comm_s = fwd + bwd;
+  }
+  if (p.groups.tp.tier >= 1) {
+    out.net_fwd_s += per_pass;
+    out.net_bwd_s += per_pass;
+  }
+}
+
+void Communication(const CostGraph& d, int kind, const PlanShape& p, const NetworkLinks& links,
+                   const Cluster& c, const TpBlock& attn_block, const TpBlock& mlp_block,
+                   double attn_fwd_s, double attn_bwd_s, LayerCost& out) {
+  const double h = d.hidden, t = p.tokens;
+  if (p.tp > 1) TensorParallel(d, kind, p, links, c.gpu, attn_block, mlp_block, out);
   if (p.cp > 1) {
     // Ring attention: cp-1 steps passing this rank's K/V chunk, hidden under attention compute;
     // backward passes K/V and their gradients (Liu et al. 2023; Megatron-LM context parallel).
+    // The sends and receives are NCCL peer-to-peer kernels beside the attention.
     const double kv = d.mla ? d.heads / p.tp : std::max(d.kv_heads / p.tp, 1.0);
     const double bytes = kAct * t * kv * (d.qk_head_dim + d.v_head_dim);
     const double step = CollectiveSeconds(CollectiveOp::kSendRecv, bytes, p.groups.cp, links);
     const double fwd = (p.cp - 1) * step, bwd = 2 * fwd;
+    const double share = SmShare(NcclKernelCtas(CollectiveOp::kSendRecv, p.groups.cp, c), c.gpu);
+    const OverlapCost of = OverlapSeconds(fwd, attn_fwd_s, 0, share);
+    const OverlapCost ob = OverlapSeconds(bwd, attn_bwd_s, 0, share);
     out.comm_busy_fwd_s[kCommCp] = fwd;
     out.comm_busy_bwd_s[kCommCp] = bwd;
-    out.cp_comm_fwd_s = std::max(0.0, fwd - attn_fwd_s);
-    out.cp_comm_s = out.cp_comm_fwd_s + std::max(0.0, bwd - attn_bwd_s);
+    out.cp_comm_fwd_s = of.exposed_s;
+    out.cp_comm_s = of.exposed_s + ob.exposed_s;
+    out.sm_loss_fwd_s[kCommCp] = of.sm_loss_s;
+    out.sm_loss_bwd_s[kCommCp] = ob.sm_loss_s;
     if (p.groups.cp.tier >= 1) {
       out.net_fwd_s += fwd;
       out.net_bwd_s += bwd;
@@ -207,14 +256,27 @@ void Communication(const CostGraph& d, int kind, const PlanShape& p, const Netwo
     if (p.etp > 1) {
       pass += 2 * CollectiveSeconds(CollectiveOp::kAllGather, bytes * p.etp, p.groups.etp, links);
     }
-    // Overlap hides the all-to-alls under the attention and shared-expert work of another
-    // micro-batch (Megatron-LM's EP overlap); DualPipe overlaps a forward with a backward chunk.
-    const double hide = p.dualpipe ? out.fwd_s + out.bwd_s
-                                   : (p.overlap_ep ? attn_fwd_s + (attn_gemm_s + mlp_gemm_s) : 0);
+    // A forward chunk and a backward chunk of two micro-batches run as a pair, each one's
+    // dispatch and combine beside the other's compute (DualPipe: DeepSeek-V3 report §3.2.1,
+    // Figure 4, the whole chunk pair's compute; Megatron-LM's EP overlap: the attention and
+    // dense/shared-expert work of the other micro-batch). The pair's 2 passes hide under the
+    // pair's compute `hide`, i.e. each pass under hide / 2, on the SMs its kernels hold:
+    // DualPipe's 20 (§3.2.2), NCCL's all-to-all CTAs for Megatron's alltoall dispatcher.
+    const double hide =
+        p.dualpipe ? out.fwd_s + out.bwd_s
+                   : (p.overlap_ep ? attn_fwd_s + attn_block.gemm_s + mlp_block.gemm_s : 0);
+    const double share =
+        p.dualpipe ? SmShare(kDualPipeCommSms, c.gpu)
+                   : (p.overlap_ep
+                          ? SmShare(NcclKernelCtas(CollectiveOp::kAllToAll, p.groups.ep, c), c.gpu)
+                          : 0.0);
+    const OverlapCost o = OverlapSeconds(pass, hide / 2, 0, share);
     out.comm_busy_fwd_s[kCommEp] = pass;
     out.comm_busy_bwd_s[kCommEp] = pass;
-    out.ep_comm_fwd_s = std::max(0.0, pass - hide / 2);
-    out.ep_comm_s = out.ep_comm_fwd_s + std::max(0.0, pass - hide / 2);
+    out.ep_comm_fwd_s = o.exposed_s;
+    out.ep_comm_s = 2 * o.exposed_s;
+    out.sm_loss_fwd_s[kCommEp] = o.sm_loss_s;
+    out.sm_loss_bwd_s[kCommEp] = o.sm_loss_s;
     if (p.groups.ep.tier >= 1) {
       out.net_fwd_s += pass;
       out.net_bwd_s += pass;
@@ -234,6 +296,7 @@ void RecomputedCommunication(LayerCost& out) {
   out.net_bwd_s += out.net_fwd_s;
   for (size_t g = 0; g < out.comm_busy_bwd_s.size(); ++g) {
     out.comm_busy_bwd_s[g] += out.comm_busy_fwd_s[g];
+    out.sm_loss_bwd_s[g] += out.sm_loss_fwd_s[g];
   }
 }
 
@@ -370,7 +433,8 @@ LayerCost ComputeLayerCost(const CostGraph& d, int kind, const PlanShape& p, con
     out.act_recompute_bytes = out.act_full_bytes - out.act_bytes;
   }
   Params(d, kind, p, out);
-  Communication(d, kind, p, links, attn.gemm_s, mlp.gemm_s, attn_fwd, attn_bwd, out);
+  Communication(d, kind, p, links, c, TpBlock{attn.gemm_s, attn.row_gemm_s, attn.col_gemm_s},
+                TpBlock{mlp.gemm_s, mlp.row_gemm_s, mlp.col_gemm_s}, attn_fwd, attn_bwd, out);
   if (p.recompute == Recompute::kFull) RecomputedCommunication(out);
   return out;
 }

@@ -70,6 +70,12 @@ struct LayerCost {
   // kCommTp, kCommCp, kCommEp): the trace's communication streams.
   std::array<double, 3> comm_busy_fwd_s{};
   std::array<double, 3> comm_busy_bwd_s{};
+  // Compute lost beside the overlapped part of each of those streams: the SMs its kernels hold
+  // (cost/overlap_sm.h), per forward and backward of one micro-batch. Not in fwd_s / bwd_s.
+  std::array<double, 3> sm_loss_fwd_s{};
+  std::array<double, 3> sm_loss_bwd_s{};
+  double SmLossFwd() const { return sm_loss_fwd_s[0] + sm_loss_fwd_s[1] + sm_loss_fwd_s[2]; }
+  double SmLossBwd() const { return sm_loss_bwd_s[0] + sm_loss_bwd_s[1] + sm_loss_bwd_s[2]; }
   double act_bytes = 0;       // activations stored for backward under the recompute mode
   double act_full_bytes = 0;  // everything the layer's backward needs (full-recompute working set)
   double act_recompute_bytes = 0;  // live only while one layer is recomputed (full, op)

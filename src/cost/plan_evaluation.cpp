@@ -6,8 +6,10 @@
 #include "core/error.h"
 #include "cost/compute_cost.h"
 #include "cost/memory_model.h"
+#include "cost/overlap_sm.h"
 #include "cost/stage_balance.h"
 #include "hardware/collective_cost.h"
+#include "hardware/nccl_channels.h"
 #include "plan/stage_layout.h"
 
 namespace paraplan {
@@ -39,7 +41,8 @@ double CommDtypeBytes(CommDtype t) {
 
 // Per-layer seconds of one micro-batch forward + backward incl. exposed comm (for balancing).
 double LayerTotal(const LayerCost& c) {
-  return c.fwd_s + c.bwd_s + c.recompute_s + c.tp_comm_s + c.cp_comm_s + c.ep_comm_s;
+  return c.fwd_s + c.bwd_s + c.recompute_s + c.tp_comm_s + c.cp_comm_s + c.ep_comm_s +
+         c.SmLossFwd() + c.SmLossBwd();
 }
 
 // One micro-batch through the MTP modules, forward + backward: each a layer, its 2h -> h
@@ -178,9 +181,14 @@ void EdgeCosts(const CostGraph& d, const Cluster& c, const NetworkLinks& links,
                    MemoryBoundSeconds(c, s.tokens * vocab * 4.0 * 2.0);
   e.mtp_proj_fwd_s =
       d.mtp_layers > 0 ? GemmSeconds(c, p.precision, s.tokens, d.hidden / s.tp, 2 * d.hidden) : 0;
+  e.p2p_sm_share = 0;
+  // Read only where ZeRO-3 traffic exists; not keyed on `zero`, which the search's cost memo
+  // (search_core.cpp) does not key these edge costs on.
+  e.zero3_sm_share = SmShare(NcclKernelCtas(CollectiveOp::kAllGather, s.groups.dp_cp, c), c.gpu);
   if (p.pp > 1) {
     const double bytes = kAct * s.norm_tokens * d.hidden;
     const GroupPlacement pair = PlaceGroup(2, s.groups.pp.stride, c);
+    e.p2p_sm_share = SmShare(NcclKernelCtas(CollectiveOp::kSendRecv, pair, c), c.gpu);
     if (p.kernels.fusion == Fusion::kApex && s.tp > 1 && !s.sequence_parallel) {
       // Megatron-LM 2020-22's scatter/gather optimization (Narayanan et al. SC'21 §4.1): each
       // of the tp ranks sends 1/tp of the replicated activation to the next stage, which
@@ -331,8 +339,26 @@ StageDp StageDataParallel(const Cluster& c, const NetworkLinks& links, const Par
     return n * CollectiveSeconds(op, bytes / n, g, links);
   };
   dp.buckets = 0;
-  dp.grad_s = bucketed(grad_op, dense * dtype, s.groups.dp_cp, &dp.buckets) +
-              bucketed(grad_op, expert * dtype, s.groups.edp, &dp.buckets);
+  const double dense_grad = bucketed(grad_op, dense * dtype, s.groups.dp_cp, &dp.buckets);
+  const double expert_grad = bucketed(grad_op, expert * dtype, s.groups.edp, &dp.buckets);
+  dp.grad_s = dense_grad + expert_grad;
+  // The SMs the bucket stream's NCCL kernels hold, time-weighted over the dense and expert
+  // groups (NVLS kernels where NCCL picks NVLS for a bucket).
+  auto share = [&](const GroupPlacement& g, double bytes) {
+    if (bytes <= 0 || g.size < 2 || c.gpu.sm_count <= 0) return 0.0;
+    const double one = std::min(bytes, bucket);
+    const NcclAlgorithm algorithm = ChooseCollective(grad_op, one, g, links).algorithm;
+    const bool nvls = algorithm == NcclAlgorithm::kNvls || algorithm == NcclAlgorithm::kNvlsTree;
+    return SmShare(NcclKernelCtas(grad_op, g, c, nvls), c.gpu);
+  };
+  if (dp.grad_s > 0) {
+    dp.sm_share = (dense_grad * share(s.groups.dp_cp, dense * dtype) +
+                   expert_grad * share(s.groups.edp, expert * dtype)) /
+                  dp.grad_s;
+  } else if (p.zero == 1 || p.zero == 2) {
+    dp.sm_share = share(s.groups.dp_cp, dense * kAct);
+  }
+  dp.shared_nic = s.groups.dp_cp.tier >= 1 || s.groups.edp.tier >= 1;
   dp.buckets = std::max<int64_t>(dp.buckets, 1);
   const double gather = bucketed(CollectiveOp::kAllGather, dense * kAct, s.groups.dp_cp, nullptr) +
                         bucketed(CollectiveOp::kAllGather, expert * kAct, s.groups.edp, nullptr);
@@ -380,6 +406,16 @@ void AddBusy(const LayerCost& l, double n, StageBusy* busy) {
   }
 }
 
+// n layers' compute lost to the SMs their overlapped TP/CP/EP kernels hold: into the forward and
+// the input-gradient backward, and per stream into the stage's tally.
+void AddSmLoss(const LayerCost& l, double n, StageTimes& t, StageComm& comm) {
+  t.f += n * l.SmLossFwd();
+  t.b += n * l.SmLossBwd();
+  for (int g = 0; g < kCommZero3; ++g) {
+    comm.sm_loss_s[g] += n * (l.sm_loss_fwd_s[g] + l.sm_loss_bwd_s[g]);
+  }
+}
+
 // One stage's forward / input-backward / weight-backward seconds per micro-batch, exposed
 // TP/CP/EP/ZeRO-3/P2P communication folded in.
 void StageTimesOf(const CostGraph& d, const ParallelPlan& p, const PlanEvaluation& e,
@@ -401,6 +437,7 @@ void StageTimesOf(const CostGraph& d, const ParallelPlan& p, const PlanEvaluatio
     net_fwd += n * l.net_fwd_s;
     net_bwd += n * l.net_bwd_s;
     AddBusy(l, n, busy);
+    AddSmLoss(l, n, t, comm);
     t.f += n * (l.tp_comm_fwd_s + l.cp_comm_fwd_s + l.ep_comm_fwd_s);
     t.b += n * (l.tp_comm_s - l.tp_comm_fwd_s + l.cp_comm_s - l.cp_comm_fwd_s + l.ep_comm_s -
                 l.ep_comm_fwd_s);
@@ -428,7 +465,10 @@ void StageTimesOf(const CostGraph& d, const ParallelPlan& p, const PlanEvaluatio
     net_fwd += n * l.net_fwd_s;
     net_bwd += n * l.net_bwd_s;
     AddBusy(l, n, busy);
+    AddSmLoss(l, n, t, comm);
   }
+  comm.net_fwd_s = net_fwd;
+  comm.net_bwd_s = net_bwd;
   if (zero3.gather_s + zero3.reduce_scatter_s > 0) {
     if (busy) {
       busy->fwd_s[kCommZero3] = zero3.gather_s;
@@ -444,9 +484,19 @@ void StageTimesOf(const CostGraph& d, const ParallelPlan& p, const PlanEvaluatio
     const double bwd_window = std::max(0.0, t.b + t.w - (shared ? net_bwd : 0.0));
     const Zero3Exposed x =
         Zero3ExposedSeconds(zero3, fwd_window, bwd_window, p.overlap_param_gather);
-    t.f += x.forward_s;
-    t.b += x.backward_s;
+    // The gathers and reduce-scatters beside the compute hold their NCCL kernels' SMs (the
+    // concurrent law, cost/overlap_sm.h): what is not exposed beyond the first unit runs beside it.
+    const double fwd_floor = zero3.first_gather_s;
+    const double bwd_floor = zero3.first_gather_s + zero3.last_reduce_scatter_s;
+    const double loss_f = ConcurrentLossSeconds(zero3.gather_s - x.forward_s,
+                                                x.forward_s - fwd_floor, e.zero3_sm_share);
+    const double loss_b =
+        ConcurrentLossSeconds(zero3.gather_s + zero3.reduce_scatter_s - x.backward_s,
+                              x.backward_s - bwd_floor, e.zero3_sm_share);
+    t.f += x.forward_s + loss_f;
+    t.b += x.backward_s + loss_b;
     comm.zero3_s = x.forward_s + x.backward_s;
+    comm.sm_loss_s[kCommZero3] = loss_f + loss_b;
   }
   t.f += zero3.copy_fwd_s;
   t.b += zero3.copy_bwd_s;
@@ -454,6 +504,13 @@ void StageTimesOf(const CostGraph& d, const ParallelPlan& p, const PlanEvaluatio
     t.f += sends * e.p2p_s;
     t.b += sends * e.p2p_s;
     comm.p2p_s = 2 * sends * e.p2p_s;
+  } else if (p.pp > 1) {
+    // Overlapped sends (one activation forward, one gradient backward per chunk and micro-batch)
+    // run beside the next task's compute and hold their NCCL kernel's SMs while they last.
+    const double loss = sends * e.p2p_s * e.p2p_sm_share;
+    t.f += loss;
+    t.b += loss;
+    comm.sm_loss_s[kSmLossPp] = 2 * loss;
   }
   *times = t;
   *stage_comm = comm;
@@ -466,9 +523,13 @@ void StageTimesOf(const CostGraph& d, const ParallelPlan& p, const PlanEvaluatio
 // backward, pp chunk-backwards before chunk j - 1's (the cooldown runs pp micro-batches per
 // chunk, Narayanan et al. SC'21 §2.2); the buckets queue on one DP stream. Returns the seconds
 // the stream runs past the stage's last backward (what the simulator's DP tail computes).
-double InterleavedGradExposed(const ParallelPlan& p, const StageTimes& t, const StageDp& dp) {
+double InterleavedGradExposed(const ParallelPlan& p, const StageTimes& t, const StageDp& dp,
+                              double nic_rate) {
   const int64_t vpp = std::max<int64_t>(p.vpp, 1);
-  const double chunk = (t.b + t.w) / D(vpp);
+  // Before the stage's last backward ends the stream gets nic_rate of the NIC: in NIC-time
+  // coordinates every ready time (all before the end) shrinks by that factor; after the end
+  // NIC time is wall time. So the FIFO below runs on chunks of nic_rate x their length.
+  const double chunk = nic_rate * (t.b + t.w) / D(vpp);
   const int64_t per_chunk = std::max<int64_t>(dp.buckets / vpp, 1);
   const int64_t total = vpp * per_chunk;
   const double bucket = dp.grad_s / D(total);
@@ -487,18 +548,37 @@ double InterleavedGradExposed(const ParallelPlan& p, const StageTimes& t, const 
   return end;
 }
 
-void StageDpExposure(const ParallelPlan& p, const StageTimes& t, StageDp& dp) {
+// The share of the NIC a pass of `busy_s` leaves the DP stream when its TP/CP/EP collectives
+// keep the network tier busy for `net_s` of it (first-order time sharing of one link, as for
+// ZeRO-3); 1 when the DP group does not cross the network.
+double NicRate(bool shared, double net_s, double busy_s) {
+  if (!shared || net_s <= 0 || busy_s <= 0) return 1.0;
+  return std::max(0.0, 1.0 - net_s / busy_s);
+}
+
+void StageDpExposure(const ParallelPlan& p, const StageTimes& t, const StageComm& comm,
+                     StageDp& dp) {
   const double vpp = D(std::max<int64_t>(p.vpp, 1));
   const double nb = D(dp.buckets);
-  const double window = (t.b + t.w) / vpp;
-  dp.grad_exposed_s =
-      p.overlap_grad_reduce ? std::max(dp.grad_s / nb, dp.grad_s - window) : dp.grad_s;
+  dp.nic_rate_bwd = NicRate(dp.shared_nic, comm.net_bwd_s, t.b + t.w);
+  dp.nic_rate_fwd = NicRate(dp.shared_nic, comm.net_fwd_s, t.f);
+  const double window = dp.nic_rate_bwd * (t.b + t.w) / vpp;
+  double exposed = p.overlap_grad_reduce ? std::max(dp.grad_s / nb, dp.grad_s - window) : dp.grad_s;
   if (p.overlap_grad_reduce && p.schedule == Schedule::kInterleaved && p.vpp > 1 && dp.grad_s > 0) {
-    dp.grad_exposed_s = InterleavedGradExposed(p, t, dp);
+    exposed = InterleavedGradExposed(p, t, dp, dp.nic_rate_bwd);
   }
-  dp.gather_exposed_s = p.overlap_param_gather
-                            ? std::max(dp.param_gather_s / nb, dp.param_gather_s - t.f / vpp)
-                            : dp.param_gather_s;
+  exposed = std::min(std::max(exposed, 0.0), dp.grad_s);
+  dp.grad_comm_exposed_s = exposed;
+  // What ran before the last backward ended ran beside the compute, stretched by the NIC share:
+  // the compute loses share x that wall time, and the step goes on after the later of the two
+  // (the simulator's DP tail, sim/dp_tail.cpp, does the same bucket by bucket).
+  const double hidden = dp.nic_rate_bwd > 0 ? (dp.grad_s - exposed) / dp.nic_rate_bwd : 0.0;
+  dp.grad_sm_loss_s = hidden * dp.sm_share;
+  dp.grad_exposed_s = std::max(exposed, dp.grad_sm_loss_s);
+  const GatherWait g = ParamGatherWait(dp.param_gather_s, nb, t.f / vpp, dp.nic_rate_fwd,
+                                       dp.sm_share, p.overlap_param_gather);
+  dp.gather_sm_loss_s = g.sm_loss_s;
+  dp.gather_exposed_s = g.wait_s + g.sm_loss_s;
 }
 
 // Times and data-parallel work of every stage, each distinct stage costed once.
@@ -528,7 +608,7 @@ void StageCosts(const CostGraph& d, const Cluster& c, const NetworkLinks& links,
     e.dp[s] = StageDataParallel(c, links, p, e, key, StageEmbedParams(d, p, key), dense, expert);
     StageTimesOf(d, p, e, key, e.dp[s].zero3, D(std::max<int64_t>(p.vpp, 1)), &e.times[s],
                  &e.comm[s]);
-    StageDpExposure(p, e.times[s], e.dp[s]);
+    StageDpExposure(p, e.times[s], e.comm[s], e.dp[s]);
     costed[next] = {key, s};
     next = (next + 1) % kRemembered;
     remembered = std::min(remembered + 1, kRemembered);

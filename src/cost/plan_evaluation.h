@@ -23,7 +23,19 @@ namespace paraplan {
 // Communication folded into one stage's micro-batch (exposed seconds, forward + backward).
 struct StageComm {
   double tp_s = 0, cp_s = 0, ep_s = 0, zero3_s = 0, p2p_s = 0;
+  // Compute lost to the SMs the overlapped communication holds (cost/overlap_sm.h), forward +
+  // backward, per stream: kCommTp ... kCommZero3, then kSmLossPp (PP sends).
+  std::array<double, kCommStreams + 1> sm_loss_s{};
+  // Seconds the stage's TP/CP/EP collectives keep the network tier busy in one micro-batch's
+  // forward and backward (LayerCost::net_fwd_s / net_bwd_s summed over the stage's layers).
+  double net_fwd_s = 0, net_bwd_s = 0;
+  double SmLoss() const {
+    double s = 0;
+    for (double v : sm_loss_s) s += v;
+    return s;
+  }
 };
+inline constexpr int kSmLossPp = kCommStreams;
 
 // All the time each stream's collectives run in the forward and in the backward of one
 // micro-batch on one chunk (kCommTp ... kCommZero3, cost/layer_cost.h), hidden or not: what the
@@ -43,6 +55,16 @@ struct StageDp {
   double optimizer_s = 0;
   double grad_exposed_s = 0;  // after overlap with the last micro-batch's backward
   double gather_exposed_s = 0;
+  // SMs and NIC the DP stream (zero 0-2 buckets, the distributed optimizer's gather) shares
+  // with compute: share = its NCCL kernels' CTAs / SMs; nic_rate_* = the fraction of the network
+  // tier the last backward's / first forward's TP/CP/EP traffic leaves it (1 when they do not
+  // cross the same NICs). grad_sm_loss_s / gather_sm_loss_s: compute lost beside the hidden
+  // part; grad_exposed_s and gather_exposed_s include what of it lengthens the step.
+  double sm_share = 0;
+  bool shared_nic = false;  // the DP group crosses a network tier
+  double nic_rate_fwd = 1, nic_rate_bwd = 1;
+  double grad_sm_loss_s = 0, gather_sm_loss_s = 0;
+  double grad_comm_exposed_s = 0;  // the communication alone past the last backward
 };
 
 struct PlanEvaluation {
@@ -52,6 +74,8 @@ struct PlanEvaluation {
   double embed_fwd_s = 0, logits_fwd_s = 0, logits_bwd_s = 0;
   double mtp_proj_fwd_s = 0;  // one MTP module's 2h -> h projection, forward
   double p2p_s = 0;           // one micro-batch's activations to the next stage
+  double p2p_sm_share = 0;    // SMs the send's NCCL kernel holds / SMs (cost/overlap_sm.h)
+  double zero3_sm_share = 0;  // the same for ZeRO-3's per-layer gathers and reduce-scatters
   int64_t micro_batches = 1;
   StageVector<int64_t> layers;        // layers per stage
   StageVector<int64_t> begins;        // index of each stage's first layer (vpp = 1)

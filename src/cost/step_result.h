@@ -63,6 +63,16 @@ struct CollectiveCall {
   double seconds = 0;      // one call
 };
 
+// One communication group's time per step on the slowest stage (`explain`'s overlap table):
+// how long its collectives run, how much of that hides under compute, how much the step waits
+// on it, and the compute lost beside the hidden part to the SMs its kernels hold
+// (cost/overlap_sm.h). DP's `exposed_s` is the step's exposed DP time, SM loss included.
+struct CommGroupTime {
+  std::string group;  // tp, cp, ep, pp, zero3, dp
+  std::string tier;   // the outermost tier the group crosses (nvlink, scaleout)
+  double busy_s = 0, hidden_s = 0, exposed_s = 0, sm_loss_s = 0;
+};
+
 struct StepResult {
   ParallelPlan plan;
   bool fits = false;
@@ -81,6 +91,8 @@ struct StepResult {
   bool simulated = false;                   // true when the event simulator produced step_time_s
   std::vector<std::string> notes;           // short explanations (dominant cost, what would help)
   std::vector<CollectiveCall> collectives;  // filled by StepModel::Estimate / Simulate
+  std::vector<CommGroupTime> comm_groups;   // groups with traffic, filled likewise
+  double sm_loss_s = 0;  // compute lost per step to overlapped kernels' SMs (all groups)
 };
 
 }  // namespace paraplan

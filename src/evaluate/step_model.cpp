@@ -124,6 +124,69 @@ void AddNotes(StepResult& r) {
   r.notes.push_back(std::string("dominant cost: ") + top->first);
 }
 
+std::string TierName(const GroupPlacement& g, const Cluster& c) {
+  if (c.network.empty()) return "";
+  return c.network[std::min<size_t>(static_cast<size_t>(std::max(g.tier, 0)), c.network.size() - 1)]
+      .name;
+}
+
+// Per step on stage `s`: each group's busy, hidden and exposed time and the compute its kernels'
+// SMs took (m micro-batches of the stage's per-micro-batch figures; DP once per step).
+void FillCommGroups(const CostGraph& d, const Cluster& c, const ParallelPlan& p,
+                    const PlanEvaluation& e, int64_t s, double pp_exposed_s, StepResult& r) {
+  const double m = static_cast<double>(e.micro_batches);
+  StageBusy busy;
+  const int64_t vpp = std::max<int64_t>(p.vpp, 1);
+  for (int64_t chunk = 0; chunk < vpp; ++chunk) {
+    StageBusy b;
+    EvaluateChunkTimes(d, p, e, chunk * p.pp + s, &b);
+    for (int g = 0; g < kCommStreams; ++g) {
+      busy.fwd_s[g] += b.fwd_s[g];
+      busy.bwd_s[g] += b.bwd_s[g];
+    }
+  }
+  const StageComm& comm = e.comm[s];
+  const PlanPlacement& groups = e.shape.groups;
+  const std::pair<const char*, const GroupPlacement*> names[] = {
+      {"tp", &groups.tp}, {"cp", &groups.cp}, {"ep", &groups.ep}, {"zero3", &groups.dp_cp}};
+  const double exposed[] = {comm.tp_s, comm.cp_s, comm.ep_s, comm.zero3_s};
+  r.comm_groups.clear();
+  for (int g = 0; g < kCommStreams; ++g) {
+    CommGroupTime t;
+    t.group = names[g].first;
+    t.tier = TierName(*names[g].second, c);
+    t.busy_s = m * (busy.fwd_s[g] + busy.bwd_s[g]);
+    t.exposed_s = m * exposed[g];
+    t.hidden_s = Nonneg(t.busy_s - t.exposed_s);
+    t.sm_loss_s = m * comm.sm_loss_s[g];
+    if (t.busy_s > 0) r.comm_groups.push_back(t);
+  }
+  if (p.pp > 1) {
+    CommGroupTime t;
+    t.group = "pp";
+    t.tier = TierName(PlaceGroup(2, groups.pp.stride, c), c);
+    t.busy_s = m * 2 * static_cast<double>(vpp) * e.p2p_s;
+    t.exposed_s = pp_exposed_s;
+    t.hidden_s = Nonneg(t.busy_s - t.exposed_s);
+    t.sm_loss_s = m * comm.sm_loss_s[kSmLossPp];
+    r.comm_groups.push_back(t);
+  }
+  const StageDp& dp = e.dp[s];
+  if (dp.grad_s + dp.param_gather_s > 0) {
+    CommGroupTime t;
+    t.group = "dp";
+    t.tier = TierName(groups.dp_cp.size > 1 ? groups.dp_cp : groups.edp, c);
+    t.busy_s = dp.grad_s + dp.param_gather_s;
+    t.exposed_s = e.dp_exposed_s;
+    t.hidden_s =
+        Nonneg(t.busy_s - dp.grad_comm_exposed_s - (dp.gather_exposed_s - dp.gather_sm_loss_s));
+    t.sm_loss_s = dp.grad_sm_loss_s + dp.gather_sm_loss_s;
+    r.comm_groups.push_back(t);
+  }
+  r.sm_loss_s = 0;
+  for (const CommGroupTime& t : r.comm_groups) r.sm_loss_s += t.sm_loss_s;
+}
+
 }  // namespace
 
 StepResult StepModel::Estimate(const ParallelPlan& plan) const {
@@ -147,6 +210,7 @@ StepResult StepModel::Estimate(const ParallelPlan& plan) const {
   FillCommon(impl_->dims, impl_->cluster, impl_->gpus, plan, e, r);
   AddNotes(r);
   r.collectives = DescribeCollectives(impl_->dims, impl_->cluster, impl_->links, plan, e);
+  FillCommGroups(impl_->dims, impl_->cluster, plan, e, e.pipeline.slowest_stage, t.pp_comm_s, r);
   return r;
 }
 
@@ -211,6 +275,9 @@ PipelineInput StepModel::BuildPipelineInput(const ParallelPlan& plan) const {
     stage.dp_buckets = e.dp[s].buckets;
     stage.param_gather = ToNanos(e.dp[s].param_gather_s);
     stage.optimizer = ToNanos(e.dp[s].optimizer_s);
+    stage.dp_sm_share = e.dp[s].sm_share;
+    stage.dp_nic_rate_fwd = e.dp[s].nic_rate_fwd;
+    stage.dp_nic_rate_bwd = e.dp[s].nic_rate_bwd;
     in.stages.push_back(std::move(stage));
   }
   return in;
@@ -246,6 +313,8 @@ StepResult StepModel::Simulate(const ParallelPlan& plan,
   FillCommon(impl_->dims, impl_->cluster, impl_->gpus, plan, e, r);
   AddNotes(r);
   r.collectives = DescribeCollectives(impl_->dims, impl_->cluster, impl_->links, plan, e);
+  FillCommGroups(impl_->dims, impl_->cluster, plan, e,
+                 std::clamp<int64_t>(sim.critical_stage, 0, plan.pp - 1), t.pp_comm_s, r);
   return r;
 }
 

@@ -15,15 +15,21 @@ struct PeakTflops {
   double fp32 = 0, tf32 = 0, bf16 = 0, fp16 = 0, fp8 = 0;  // dense, TFLOP/s
 };
 
+// Which GEMM efficiency model the cost model uses (cost/compute_cost.h): the min-dimension curve
+// (default) or the shape-aware tile-and-wave model (opt-in: `gpu.gemm_model: tile`).
+enum class GemmModel { kCurve, kTile };
+
 struct GpuSpec {
   std::string name;
   double memory_GiB = 0;
   double memory_bandwidth_GBps = 0;
   PeakTflops peak_tflops;
   double host_link_GBps = 0;  // GPU <-> host memory, per direction (PCIe, NVLink-C2C); 0 = unknown
-  // Streaming multiprocessors (datasheet); the GEMM model's wave quantization needs it. 0 =
-  // unknown: the min-dimension curve instead (cost/compute_cost.h).
+  // Streaming multiprocessors (datasheet). What a communication kernel beside compute takes a
+  // share of (cost/overlap_sm.h), and the tile GEMM model's wave quantization. 0 = unknown: no
+  // SM cost of overlap, and the tile model falls back to the curve.
   int64_t sm_count = 0;
+  GemmModel gemm_model = GemmModel::kCurve;
 };
 
 // One level of the network, innermost first. span = how many GPUs can talk inside this tier
@@ -35,6 +41,9 @@ struct NetworkTier {
   double latency_us = 0;
   double oversubscription = 1.0;  // ≥ 1; the tier's bandwidth is divided by it
   bool nvls = false;              // NVLink SHARP in-switch reduction available
+  // Channels (CTAs, one SM each) NCCL's ring/tree collectives launch on a communicator whose
+  // outermost tier is this one (hardware/nccl_channels.h); 0 = unknown: no SM cost.
+  int64_t nccl_channels = 0;
 };
 
 struct Cluster {

@@ -173,6 +173,25 @@ std::string CollectiveTable(const StepResult& r) {
   return o.str();
 }
 
+// Each group's communication per step on the slowest stage: busy, hidden, exposed, and the
+// compute lost to the SMs its kernels hold while hidden (docs/cost-model.md, "SM cost of
+// overlap").
+std::string OverlapTable(const StepResult& r) {
+  if (r.comm_groups.empty()) return "";
+  std::ostringstream o;
+  o << "Communication per step (slowest stage): busy = all its time, hidden under compute, "
+       "exposed on the step, SM loss = compute lost beside it\n";
+  o << "  " << Pad("group", 7) << Pad("tier", 10) << Right("busy", 11) << Right("hidden", 11)
+    << Right("exposed", 11) << Right("SM loss", 11) << "\n";
+  for (const CommGroupTime& g : r.comm_groups) {
+    o << "  " << Pad(g.group, 7) << Pad(g.tier, 10) << Right(FormatFixed(g.busy_s, 3), 9) << " s"
+      << Right(FormatFixed(g.hidden_s, 3), 9) << " s" << Right(FormatFixed(g.exposed_s, 3), 9)
+      << " s" << Right(FormatFixed(g.sm_loss_s, 3), 9) << " s\n";
+  }
+  o << "  compute lost to SM sharing: " << FormatFixed(r.sm_loss_s, 3) << " s per step\n";
+  return o.str();
+}
+
 }  // namespace
 
 std::string TimeAdvice(const StepResult& r) {
@@ -219,6 +238,8 @@ std::string ExplainText(const StepResult& r, const PipelineInput& stages) {
                     StageLayoutText(r);
   const std::string collectives = CollectiveTable(r);
   if (!collectives.empty()) out += collectives + "\n";
+  const std::string overlap = OverlapTable(r);
+  if (!overlap.empty()) out += overlap + "\n";
   out += TimeAdvice(r);
   out += MemoryAdvice(r);
   return out;

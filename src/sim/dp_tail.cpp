@@ -32,6 +32,17 @@ std::vector<DpBucket> MakeBuckets(const StageDp& dp, const std::vector<GradWindo
   return buckets;
 }
 
+// End of a bucket of `length` (NIC time) that starts at `start`: before compute_end it advances
+// at `rate` (the NIC's share left by the stage's own TP/CP/EP traffic), after it at full speed.
+Nanos BucketEnd(Nanos start, Nanos length, Nanos compute_end, double rate) {
+  if (start >= compute_end || rate >= 1.0) return start + length;
+  const double before = rate * static_cast<double>(compute_end - start);
+  if (rate > 0 && static_cast<double>(length) <= before) {
+    return start + static_cast<Nanos>(static_cast<double>(length) / rate + 0.5);
+  }
+  return compute_end + length - static_cast<Nanos>(before + 0.5);
+}
+
 }  // namespace
 
 StageTail RunStageTail(const StageDp& dp, const std::vector<GradWindow>& windows, Nanos compute_end,
@@ -42,14 +53,18 @@ StageTail RunStageTail(const StageDp& dp, const std::vector<GradWindow>& windows
   tail.buckets = MakeBuckets(dp, windows, compute_end, overlap_grad_reduce);
   Nanos stream_free = dp.param_gather;  // the all-gather occupies the DP stream first
   tail.grads_done = compute_end;
+  const double rate = dp.nic_rate_bwd;
+  double beside = 0;  // wall time buckets run before compute_end
   for (DpBucket& b : tail.buckets) {
     const Nanos length = b.end;
     b.start = std::max(b.ready, stream_free);
-    b.end = b.start + length;
+    b.end = BucketEnd(b.start, length, compute_end, rate);
+    beside += static_cast<double>(std::max<Nanos>(0, std::min(b.end, compute_end) - b.start));
     stream_free = b.end;
     tail.grads_done = std::max(tail.grads_done, b.end);
   }
-  tail.optimizer_start = std::max(compute_end, tail.grads_done);
+  tail.sm_loss = static_cast<Nanos>(beside * dp.sm_share + 0.5);
+  tail.optimizer_start = std::max(compute_end + tail.sm_loss, tail.grads_done);
   tail.optimizer_end = tail.optimizer_start + dp.optimizer;
   return tail;
 }

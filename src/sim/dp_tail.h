@@ -30,6 +30,7 @@ struct DpBucket {
 
 struct StageTail {
   Nanos compute_end = 0;  // last compute task of the stage
+  Nanos sm_loss = 0;      // compute lost beside the buckets that ran before compute_end
   Nanos grads_done = 0;   // last bucket's end (compute_end when there is no DP comm)
   Nanos optimizer_start = 0;
   Nanos optimizer_end = 0;
@@ -37,7 +38,11 @@ struct StageTail {
   std::vector<DpBucket> buckets;
 };
 
-// `windows` holds one entry per chunk that produced gradients.
+// `windows` holds one entry per chunk that produced gradients. Before compute_end a bucket gets
+// dp.nic_rate_bwd of the NIC (the rest carries the stage's TP/CP/EP traffic), after it all; the
+// compute loses dp.sm_share of the wall time buckets run before compute_end (their NCCL
+// kernels' SMs, cost/overlap_sm.h), so the optimizer starts at the later of compute_end + that
+// loss and the last bucket's end.
 StageTail RunStageTail(const StageDp& dp, const std::vector<GradWindow>& windows, Nanos compute_end,
                        bool overlap_grad_reduce);
 

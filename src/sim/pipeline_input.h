@@ -34,6 +34,11 @@ struct StageCost {
   int64_t dp_buckets = 1;         // buckets the gradient communication is split into
   Nanos param_gather = 0;         // ZeRO-3 / distributed-optimizer all-gather (0 when none)
   Nanos optimizer = 0;            // optimizer step for this stage's shard
+  // What the DP stream shares (cost/overlap_sm.h): the share of the SMs its NCCL kernels hold,
+  // and the fraction of the NIC the first forward's / last backward's TP/CP/EP traffic leaves it.
+  double dp_sm_share = 0;
+  double dp_nic_rate_fwd = 1;
+  double dp_nic_rate_bwd = 1;
 };
 
 struct PipelineInput {

@@ -1,5 +1,6 @@
 #include "sim/pipeline_layout.h"
 
+#include <algorithm>
 #include <string>
 
 #include "core/error.h"
@@ -43,13 +44,23 @@ PipelineLayout::PipelineLayout(const PipelineInput& input)
             "times must be >= 0");
     Require(st.dp_buckets >= 1, key + ".dp_buckets", "must be >= 1");
     for (int64_t c = 0; c < given; ++c) CheckCost(st.chunks[c], key + ".chunks");
-    StageDp dp{st.dp_grad_comm, st.dp_buckets, st.param_gather, st.optimizer};
+    Require(st.dp_sm_share >= 0 && st.dp_sm_share <= 1, key + ".dp_sm_share", "must be in [0, 1]");
+    Require(st.dp_nic_rate_fwd >= 0 && st.dp_nic_rate_fwd <= 1 && st.dp_nic_rate_bwd >= 0 &&
+                st.dp_nic_rate_bwd <= 1,
+            key + ".dp_nic_rate", "must be in [0, 1]");
+    StageDp dp{st.dp_grad_comm, st.dp_buckets,      st.param_gather,   st.optimizer,
+               st.dp_sm_share,  st.dp_nic_rate_fwd, st.dp_nic_rate_bwd};
     if (mirror) {
       const StageCost& other = input.stages[pp_ - 1 - s];
       costs_[s * 2] = st.chunks[0];
       costs_[s * 2 + 1] = other.chunks.empty() ? ChunkCost{} : other.chunks[0];
-      dp = StageDp{st.dp_grad_comm + other.dp_grad_comm, st.dp_buckets + other.dp_buckets,
-                   st.param_gather + other.param_gather, st.optimizer + other.optimizer};
+      dp = StageDp{st.dp_grad_comm + other.dp_grad_comm,
+                   st.dp_buckets + other.dp_buckets,
+                   st.param_gather + other.param_gather,
+                   st.optimizer + other.optimizer,
+                   std::max(st.dp_sm_share, other.dp_sm_share),
+                   std::min(st.dp_nic_rate_fwd, other.dp_nic_rate_fwd),
+                   std::min(st.dp_nic_rate_bwd, other.dp_nic_rate_bwd)};
     } else {
       for (int64_t c = 0; c < chunks_; ++c) costs_[s * chunks_ + c] = st.chunks[c];
     }

@@ -25,6 +25,8 @@ struct StageDp {
   int64_t buckets = 1;
   Nanos param_gather = 0;
   Nanos optimizer = 0;
+  double sm_share = 0;  // StageCost::dp_sm_share (DualPipe: the larger of the two stages')
+  double nic_rate_fwd = 1, nic_rate_bwd = 1;  // (DualPipe: the smaller)
 };
 
 class PipelineLayout {

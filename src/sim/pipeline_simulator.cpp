@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <string>
 
+#include "cost/overlap_sm.h"
 #include "sim/critical_path.h"
 #include "sim/dp_tail.h"
 #include "sim/pipeline_layout.h"
@@ -69,15 +70,19 @@ void AddCriticalPath(const PipelineLayout& layout, const TaskLists& lists, const
 
 // How long stage s's first forward waits for the parameter all-gather at the start of the step:
 // all of it without overlap; with overlap_param_gather the first bucket, or the part of the
-// gather that outlasts the first chunk's forward if that is longer (the closed-form estimate
-// exposes the same, cost/plan_evaluation.cpp StageDpExposure).
-Nanos ParamGatherWait(const PipelineInput& input, const PipelineLayout& layout, int64_t s) {
-  const Nanos gather = layout.Dp(s).param_gather;
-  if (!input.overlap_param_gather || gather == 0) return gather;
+// gather that outlasts what the first chunk's forward leaves of the NIC, plus the compute that
+// forward loses beside the rest (cost/overlap_sm.h ParamGatherWait, which the closed-form
+// estimate calls too: cost/plan_evaluation.cpp StageDpExposure).
+Nanos FirstForwardWait(const PipelineInput& input, const PipelineLayout& layout, int64_t s) {
+  const StageDp& dp = layout.Dp(s);
+  if (dp.param_gather == 0) return 0;
   const StageCost& stage = input.stages[static_cast<size_t>(s)];
   const Nanos first_forward = stage.chunks.empty() ? 0 : stage.chunks.front().forward;
-  const Nanos bucket = gather / std::max<int64_t>(stage.dp_buckets, 1);
-  return std::max(bucket, gather - first_forward);
+  const GatherWait w = ParamGatherWait(static_cast<double>(dp.param_gather),
+                                       static_cast<double>(std::max<int64_t>(stage.dp_buckets, 1)),
+                                       static_cast<double>(first_forward), dp.nic_rate_fwd,
+                                       dp.sm_share, input.overlap_param_gather);
+  return static_cast<Nanos>(w.wait_s + w.sm_loss_s + 0.5);
 }
 
 }  // namespace
@@ -93,7 +98,7 @@ PipelineResult SimulatePipeline(const PipelineInput& input) {
   const int64_t pp = layout.Stages();
   PipelineRunOptions options{input.p2p, input.overlap_pp_comm, std::vector<Nanos>(pp, 0)};
   for (int64_t s = 0; s < pp; ++s) {
-    options.stage_start[s] = ParamGatherWait(input, layout, s);
+    options.stage_start[s] = FirstForwardWait(input, layout, s);
   }
   const TaskTimes times = RunPipeline(layout, lists, options);
 

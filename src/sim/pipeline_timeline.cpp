@@ -31,6 +31,12 @@ void AddTail(const StageTail& tail, int64_t s, std::vector<TimelineEvent>& out) 
     out.push_back(TimelineEvent{s, "dp", "dp bucket " + std::to_string(b), -1, bucket.chunk,
                                 bucket.start, bucket.end});
   }
+  if (tail.sm_loss > 0) {
+    // The compute the buckets' NCCL kernels took beside the last backward (cost/overlap_sm.h),
+    // drawn where it lengthens the stage: after its last compute task.
+    out.push_back(TimelineEvent{s, "compute", "dp sm loss", -1, 0, tail.compute_end,
+                                tail.compute_end + tail.sm_loss});
+  }
   if (tail.optimizer_end > tail.optimizer_start) {
     out.push_back(
         TimelineEvent{s, "compute", "optimizer", -1, 0, tail.optimizer_start, tail.optimizer_end});

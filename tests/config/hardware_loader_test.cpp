@@ -90,6 +90,44 @@ TEST_CASE("hardware loader reads the optional SM count and rejects bad ones", "[
   CHECK_THAT(ErrorOf([] { WithSmCount("1000000"); }), Contains("sm_count: must be at most 65536"));
 }
 
+Cluster WithTierKey(const std::string& line) {
+  const YamlDocument doc = ParseYamlText(
+      "name: t\ngpu:\n  name: G\n  memory_GiB: 80\n  memory_bandwidth_GBps: 3000\n"
+      "  peak_tflops: {bf16: 900}\n" +
+          line +
+          "network:\n  - name: nvlink\n    span: 8\n    bandwidth_GBps: 450\n"
+          "    latency_us: 3\n    nccl_channels: 24\n",
+      "h.yaml");
+  return ReadCluster(doc.Root(), "t", "");
+}
+
+TEST_CASE("hardware loader reads gemm_model and nccl_channels and rejects bad ones", "[config]") {
+  const Cluster c = WithTierKey("  sm_count: 132\n  gemm_model: tile\n");
+  CHECK(c.gpu.gemm_model == GemmModel::kTile);
+  CHECK(c.network[0].nccl_channels == 24);
+  CHECK(FromText(kTwoTiers).network[0].nccl_channels == 0);  // not given: unknown
+  CHECK(WithTierKey("  sm_count: 132\n").gpu.gemm_model == GemmModel::kCurve);
+  CHECK_THAT(ErrorOf([] { WithTierKey("  sm_count: 132\n  gemm_model: waves\n"); }),
+             Contains("h.yaml:8:15: gpu.gemm_model:"));
+  CHECK_THAT(ErrorOf([] { WithTierKey("  sm_count: 132\n  gemm_model: waves\n"); }),
+             Contains("curve, tile"));
+  CHECK_THAT(ErrorOf([] { WithTierKey("  gemm_model: tile\n"); }),
+             Contains("h.yaml:7:15: gpu.gemm_model: 'tile' needs gpu.sm_count"));
+  const auto channels = [](const std::string& v) {
+    const YamlDocument doc = ParseYamlText(
+        std::string("name: t\ngpu:\n  name: G\n  memory_GiB: 80\n  memory_bandwidth_GBps: 1\n"
+                    "  peak_tflops: {bf16: 900}\nnetwork:\n  - name: nvlink\n    span: 8\n"
+                    "    bandwidth_GBps: 450\n    latency_us: 3\n    nccl_channels: ") +
+            v + "\n",
+        "h.yaml");
+    return ReadCluster(doc.Root(), "t", "");
+  };
+  CHECK_THAT(ErrorOf([&] { channels("0"); }),
+             Contains("h.yaml:12:20: network[0].nccl_channels: must be > 0, got 0"));
+  CHECK_THAT(ErrorOf([&] { channels("65"); }), Contains("nccl_channels: must be at most 64"));
+  CHECK_THAT(ErrorOf([&] { channels("2.5"); }), Contains("nccl_channels: expected an integer"));
+}
+
 TEST_CASE("every shipped hardware file loads with nvlink and scaleout tiers", "[config]") {
   int count = 0;
   for (const auto& entry : std::filesystem::directory_iterator(testing::SourcePath("hardware"))) {
@@ -100,9 +138,13 @@ TEST_CASE("every shipped hardware file loads with nvlink and scaleout tiers", "[
     CHECK(c.network[0].name == "nvlink");
     CHECK(c.network[1].name == "scaleout");
     CHECK(c.gpu.peak_tflops.bf16 > 0);
-    // The shipped files leave sm_count out: the shape-aware GEMM model it turns on is opt-in
+    // Every shipped file states its SM count (a datasheet fact, what overlapped communication
+    // takes a share of) and each tier's NCCL channels; the shape-aware GEMM model stays opt-in
     // (docs/cost-model.md, "Shape-aware GEMM model").
-    CHECK(c.gpu.sm_count == 0);
+    CHECK(c.gpu.sm_count >= 108);
+    CHECK(c.gpu.gemm_model == GemmModel::kCurve);
+    CHECK(c.network[0].nccl_channels > 0);
+    CHECK(c.network[1].nccl_channels > 0);
     ++count;
   }
   CHECK(count >= 5);

@@ -61,11 +61,14 @@ TEST_CASE("GEMM without an SM count keeps the min-dimension curve", "[cost]") {
   // Below the fitted range the curve is held at kGemmCurveMinDim.
   CHECK(GemmEfficiency(e, 0, Precision::kBf16, 8192, 64, 8192) ==
         Approx(e.gemm_max * kGemmCurveMinDim / (kGemmCurveMinDim + e.gemm_half_dim)));
-  // GemmSeconds uses the cluster's sm_count: a test cluster built in code has none.
+  // GemmSeconds uses the tile model only when the cluster opts in (gpu.gemm_model: tile): the
+  // SM count alone, a hardware fact every shipped file states, keeps the curve.
   Cluster c = test::DgxH100();
-  REQUIRE(c.gpu.sm_count == 0);
+  REQUIRE(c.gpu.gemm_model == GemmModel::kCurve);
   const double curve = GemmSeconds(c, Precision::kBf16, 8192, 8192, 8192);
   c.gpu.sm_count = 132;
+  CHECK(GemmSeconds(c, Precision::kBf16, 8192, 8192, 8192) == curve);
+  c.gpu.gemm_model = GemmModel::kTile;
   const double tiles = GemmSeconds(c, Precision::kBf16, 8192, 8192, 8192);
   const double eff = GemmEfficiency(c.efficiency, 132, Precision::kBf16, 8192, 8192, 8192);
   CHECK(tiles == Approx(2.0 * 8192.0 * 8192.0 * 8192.0 / (989e12 * eff)));
