@@ -163,22 +163,27 @@ struct TpBlock {
 };
 
 // One block's TP pair (all-gather `ag_s` + reduce-scatter `rs_s`, or an all-reduce split in two)
-// overlapped with its GEMMs as Transformer Engine's userbuffers run it: exposed as Exposed(); the
-// SMs: forward, the reduce-scatter pipelined with the row-parallel GEMM (method pipeline,
-// set_sm_margin: that GEMM runs on S - 16) and the all-gather ring-exchanged beside the column
-// GEMM (1 SM while it runs); backward, the bulk overlaps of the column GEMM's dgrad and wgrad
-// (S - 16 for both) and the ring-exchanged all-gather beside the row GEMM's dgrad (1 SM).
+// overlapped with its GEMMs: exposed as Exposed(). The SMs, as Transformer Engine's userbuffers
+// run it under NeMo's configs (kTeAttentionSms, kTeMlpSms): forward, the reduce-scatter pipelined
+// with the row-parallel GEMM (set_sm_margin: that GEMM runs on S - fprop_margin) and the
+// all-gather ring-exchanged beside the column GEMM (1 SM while it runs); backward, the
+// ring-exchanged all-gather beside the row GEMM's dgrad (1 SM) and the column dgrad's
+// reduce-scatter in bulk beside the wgrad (wgrad_bulk SMs while it runs). PyTorch's async TP
+// (fusion eager/compile) moves its chunks with copy engines over symmetric memory and holds no SM;
+// its extra kernels are element-wise ops (elementwise_cost.h).
 void TpBlockOverlap(const TpBlock& b, double ag_s, double rs_s, double tp, const GpuSpec& gpu,
-                    double& exposed_fwd, double& exposed_bwd, double& loss_fwd, double& loss_bwd) {
+                    const TeBlockSms* te, double& exposed_fwd, double& exposed_bwd,
+                    double& loss_fwd, double& loss_bwd) {
   const double one = ag_s + rs_s;
   const double ef = Exposed(one, b.gemm_s, tp), eb = Exposed(one, 2 * b.gemm_s, tp);
   exposed_fwd += ef;
   exposed_bwd += eb;
+  if (te == nullptr) return;
   const double ag_share = one > 0 ? ag_s / one : 0;
   const double ring = SmShare(kTeRingExchangeSms, gpu);
-  loss_fwd += MarginLossSeconds(b.row_gemm_s, kTePipelineSms, gpu) + (one - ef) * ag_share * ring;
-  loss_bwd +=
-      MarginLossSeconds(2 * b.col_gemm_s, kTePipelineSms, gpu) + (one - eb) * ag_share * ring;
+  const double bulk = SmShare(te->wgrad_bulk, gpu);
+  loss_fwd += MarginLossSeconds(b.row_gemm_s, te->fprop_margin, gpu) + (one - ef) * ag_share * ring;
+  loss_bwd += (one - eb) * (ag_share * ring + (1 - ag_share) * bulk);
 }
 
 void TensorParallel(const CostGraph& d, int kind, const PlanShape& p, const NetworkLinks& links,
@@ -207,11 +212,12 @@ void TensorParallel(const CostGraph& d, int kind, const PlanShape& p, const Netw
     // feeds the block's first GEMM, the reduce-scatter drains its last): the attention pair
     // under the QKV and output projections, the MLP pair under the MLP's (backward: twice).
     double fwd = 0, bwd = 0;
-    TpBlockOverlap(attn, ag, rs, p.tp, gpu, fwd, bwd, out.sm_loss_fwd_s[kCommTp],
-                   out.sm_loss_bwd_s[kCommTp]);
+    const bool te = !p.kernels.Pytorch();
+    TpBlockOverlap(attn, ag, rs, p.tp, gpu, te ? &kTeAttentionSms : nullptr, fwd, bwd,
+                   out.sm_loss_fwd_s[kCommTp], out.sm_loss_bwd_s[kCommTp]);
     if (dense) {
-      TpBlockOverlap(mlp, ag, rs, p.tp, gpu, fwd, bwd, out.sm_loss_fwd_s[kCommTp],
-                     out.sm_loss_bwd_s[kCommTp]);
+      TpBlockOverlap(mlp, ag, rs, p.tp, gpu, te ? &kTeMlpSms : nullptr, fwd, bwd,
+                     out.sm_loss_fwd_s[kCommTp], out.sm_loss_bwd_s[kCommTp]);
     }
     out.tp_comm_fwd_s = fwd;
     out.tp_comm_s = fwd + bwd;

@@ -17,13 +17,24 @@
 
 namespace paraplan {
 
-// Transformer Engine's userbuffers defaults (transformer_engine/pytorch/module/base.py,
-// initialize_ub / get_default_config, TE 1.x-2.x): "num_sm": 1 for method ring_exchange (the
-// all-gathers overlapped with qkv_fprop, fc1_fprop, proj_dgrad, fc2_dgrad; copy-engine sends,
-// no SM margin) and 16 for pipeline (proj_fprop, fc2_fprop reduce-scatters) and bulk (qkv/fc1
-// dgrad and wgrad), where "set_sm_margin" launches the overlapped GEMM on the SMs left.
+// Transformer Engine's userbuffers as NeMo's performance recipes configure them on Hopper
+// (nemo/collections/llm/recipes/tp_overlap_configs/userbuffers.py, the same tables in
+// Megatron-Bridge's training/comm_overlap.py; userbuffers_bf16_h100_h8192_tp4_mbs1_seqlen8192,
+// the Llama 3 70B recipe): the all-gathers beside qkv_fprop, fc1_fprop, proj_dgrad and fc2_dgrad
+// are ring_exchange (copy-engine sends, 1 SM, no margin); the reduce-scatters of proj_fprop and
+// fc2_fprop are pipeline with set_sm_margin, so those GEMMs run on S - num_sm (24 and 16); the
+// backward's bulk overlaps of the column block (qkv/fc1 dgrad and wgrad) hold num_sm SMs beside
+// the GEMM without a margin (4 and 24 for the attention block, 2 and 4 for the MLP). TE's own
+// defaults without a config (initialize_ub, get_default_config: num_sm 16 and set_sm_margin for
+// pipeline and bulk) cost more; the published TE-overlap runs here are all NeMo's recipes.
 inline constexpr int64_t kTeRingExchangeSms = 1;
-inline constexpr int64_t kTePipelineSms = 16;
+struct TeBlockSms {
+  int64_t fprop_margin = 0;  // pipeline reduce-scatter beside the row GEMM (set_sm_margin)
+  int64_t dgrad_bulk = 0;    // bulk all-gather beside the column dgrad (no margin)
+  int64_t wgrad_bulk = 0;    // bulk reduce-scatter beside the column wgrad (no margin)
+};
+inline constexpr TeBlockSms kTeAttentionSms{24, 4, 24};  // proj_fprop; qkv_dgrad, qkv_wgrad
+inline constexpr TeBlockSms kTeMlpSms{16, 2, 4};         // fc2_fprop; fc1_dgrad, fc1_wgrad
 // DeepEP's normal (high-throughput) kernels: Buffer.num_sms = 20 (deep_ep/buffer.py; its README
 // tunes 20-24); Megatron-Core's flex dispatcher passes moe_deepep_num_sms = 20.
 inline constexpr int64_t kDeepEpSms = 20;
