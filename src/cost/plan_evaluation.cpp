@@ -403,6 +403,8 @@ void AddBusy(const LayerCost& l, double n, StageBusy* busy) {
   for (int g = 0; g < kCommZero3; ++g) {
     busy->fwd_s[g] += n * l.comm_busy_fwd_s[g];
     busy->bwd_s[g] += n * l.comm_busy_bwd_s[g];
+    busy->sm_loss_fwd_s[g] += n * l.sm_loss_fwd_s[g];
+    busy->sm_loss_bwd_s[g] += n * l.sm_loss_bwd_s[g];
   }
 }
 
@@ -495,6 +497,10 @@ void StageTimesOf(const CostGraph& d, const ParallelPlan& p, const PlanEvaluatio
                               x.backward_s - bwd_floor, e.zero3_sm_share);
     t.f += x.forward_s + loss_f;
     t.b += x.backward_s + loss_b;
+    if (busy) {
+      busy->sm_loss_fwd_s[kCommZero3] = loss_f;
+      busy->sm_loss_bwd_s[kCommZero3] = loss_b;
+    }
     comm.zero3_s = x.forward_s + x.backward_s;
     comm.sm_loss_s[kCommZero3] = loss_f + loss_b;
   }

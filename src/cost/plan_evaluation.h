@@ -43,6 +43,9 @@ inline constexpr int kSmLossPp = kCommStreams;
 struct StageBusy {
   std::array<double, kCommStreams> fwd_s{};
   std::array<double, kCommStreams> bwd_s{};
+  // Of the compute beside them, what each stream's kernels take by holding SMs (overlap_sm.h).
+  std::array<double, kCommStreams> sm_loss_fwd_s{};
+  std::array<double, kCommStreams> sm_loss_bwd_s{};
 };
 
 // Data-parallel work of one stage, once per step.

@@ -268,6 +268,8 @@ PipelineInput StepModel::BuildPipelineInput(const ParallelPlan& plan) const {
       for (int g = 0; g < kCommStreams; ++g) {
         chunk.comm_forward[g] = ToNanos(busy.fwd_s[g]);
         chunk.comm_backward[g] = ToNanos(busy.bwd_s[g]);
+        chunk.sm_loss_forward[g] = ToNanos(busy.sm_loss_fwd_s[g]);
+        chunk.sm_loss_backward[g] = ToNanos(busy.sm_loss_bwd_s[g]);
       }
       stage.chunks.push_back(chunk);
     }

@@ -48,6 +48,8 @@ std::string Complete(const TimelineEvent& e, int64_t tid) {
                     ",\"pid\":" + std::to_string(e.stage) + ",\"tid\":" + std::to_string(tid) +
                     ",\"args\":{";
   if (e.micro_batch >= 0) out += "\"micro_batch\":" + std::to_string(e.micro_batch) + ",";
+  // A communication event: the compute its kernels' SMs cost beside it (cost/overlap_sm.h).
+  if (e.sm_loss >= 0) out += "\"sm_loss_us\":" + NanosToMicrosText(e.sm_loss) + ",";
   out += "\"chunk\":" + std::to_string(e.chunk) + "}}";
   return out;
 }

@@ -26,6 +26,10 @@ struct ChunkCost {
   // hold what of it is exposed).
   std::array<Nanos, kMaxCommStreams> comm_forward{};
   std::array<Nanos, kMaxCommStreams> comm_backward{};
+  // Of the forward and backward above, the compute each stream's kernels take by holding SMs
+  // beside it (cost/overlap_sm.h): drawn as the stream events' `sm_loss_us`.
+  std::array<Nanos, kMaxCommStreams> sm_loss_forward{};
+  std::array<Nanos, kMaxCommStreams> sm_loss_backward{};
 };
 
 struct StageCost {
@@ -64,6 +68,7 @@ struct TimelineEvent {
   int64_t chunk = 0;
   Nanos start = 0;
   Nanos end = 0;
+  Nanos sm_loss = -1;  // communication events: the compute their kernels' SMs cost (-1: none)
 };
 
 struct PipelineResult {

@@ -18,28 +18,28 @@ void AddSends(const PipelineLayout& layout, const TaskLists& lists, const TaskTi
     const int64_t place = layout.PlaceIndex(t.micro_batch, to.stage, to.chunk);
     const Nanos arrival = forward ? times.forward_ready[place] : times.backward_ready[place];
     out.push_back(TimelineEvent{s, "pp", "send " + TaskName(t), t.micro_batch, t.chunk,
-                                arrival - p2p, arrival});
+                                arrival - p2p, arrival, -1});
   }
 }
 
 void AddTail(const StageTail& tail, int64_t s, std::vector<TimelineEvent>& out) {
   if (tail.param_gather_end > 0) {
-    out.push_back(TimelineEvent{s, "dp", "param gather", -1, 0, 0, tail.param_gather_end});
+    out.push_back(TimelineEvent{s, "dp", "param gather", -1, 0, 0, tail.param_gather_end, -1});
   }
   for (size_t b = 0; b < tail.buckets.size(); ++b) {
     const DpBucket& bucket = tail.buckets[b];
     out.push_back(TimelineEvent{s, "dp", "dp bucket " + std::to_string(b), -1, bucket.chunk,
-                                bucket.start, bucket.end});
+                                bucket.start, bucket.end, -1});
   }
   if (tail.sm_loss > 0) {
     // The compute the buckets' NCCL kernels took beside the last backward (cost/overlap_sm.h),
     // drawn where it lengthens the stage: after its last compute task.
     out.push_back(TimelineEvent{s, "compute", "dp sm loss", -1, 0, tail.compute_end,
-                                tail.compute_end + tail.sm_loss});
+                                tail.compute_end + tail.sm_loss, -1});
   }
   if (tail.optimizer_end > tail.optimizer_start) {
-    out.push_back(
-        TimelineEvent{s, "compute", "optimizer", -1, 0, tail.optimizer_start, tail.optimizer_end});
+    out.push_back(TimelineEvent{s, "compute", "optimizer", -1, 0, tail.optimizer_start,
+                                tail.optimizer_end, -1});
   }
 }
 
@@ -55,9 +55,10 @@ void AddComm(const PipelineLayout& layout, const std::array<std::string, kMaxCom
   for (int g = 0; g < kMaxCommStreams; ++g) {
     const Nanos busy = forward ? c.comm_forward[g] : c.comm_backward[g];
     if (streams[g].empty() || busy <= 0) continue;
+    const Nanos loss = forward ? c.sm_loss_forward[g] : c.sm_loss_backward[g];
     out.push_back(TimelineEvent{s, streams[g],
                                 streams[g].substr(0, streams[g].find(' ')) + " " + TaskName(t),
-                                t.micro_batch, t.chunk, start, std::min(end, start + busy)});
+                                t.micro_batch, t.chunk, start, std::min(end, start + busy), loss});
   }
 }
 
@@ -73,8 +74,8 @@ std::vector<TimelineEvent> BuildTimeline(const PipelineLayout& layout, const Tas
     for (int64_t k = lists.stage_begin[s]; k < lists.stage_begin[s + 1]; ++k) {
       const Task& t = lists.tasks[k];
       const Nanos end = TaskEnd(layout, lists, times, s, k);
-      out.push_back(
-          TimelineEvent{s, "compute", TaskName(t), t.micro_batch, t.chunk, times.start[k], end});
+      out.push_back(TimelineEvent{s, "compute", TaskName(t), t.micro_batch, t.chunk, times.start[k],
+                                  end, -1});
       AddComm(layout, streams, s, t, times.start[k], end, out);
     }
     AddSends(layout, lists, times, s, p2p, out);
