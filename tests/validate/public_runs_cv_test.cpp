@@ -31,19 +31,25 @@ namespace {
 // dgxc-benchmarking; grad_reduce_in_fp32 and TE's fp8 saved inputs, E10 with its recipe's
 // recompute=none; FP8 casts of the routed expert inputs; refitted): pooled 8.2%, Narayanan 5.9,
 // NeMo 5.0, torchtitan 13.0, dgxc 8.5 (dense D01-D16 3.4, MoE D17-D24 18.8), Trainy 2.6;
-// reserved 34.8% (docs/validation/lessons.md, "Stop 23").
+// reserved 34.8% (docs/validation/lessons.md, "Stop 23"). Stop 25 (D17-D20 state the expert TP
+// their Megatron-Core 0.9 ran, D17-D24 the EP overlap their software did not have; MoE router,
+// permute and host-sync ops; the SM cost of overlapped communication and the DP stream's shared
+// NIC): pooled 7.3%, Narayanan 5.5, NeMo 4.7, torchtitan 14.0, dgxc 5.9, Trainy 2.0; reserved
+// 29.9%. The torchtitan fold's bound rose 13.5 -> 14.5: the runs-file correction alone moved it
+// 13.0 -> 13.8 (the H100 fit no longer leans on the MoE rows: scale-out 0.69 -> 0.82), the model
+// changes another 0.2 (docs/validation/lessons.md, "Stop 25").
 constexpr double kMarginPct = 0.5;  // percentage points, for changes elsewhere in the model
-constexpr double kPooledMapePct = 8.2 + kMarginPct;
+constexpr double kPooledMapePct = 7.3 + kMarginPct;
 const std::map<std::string, double> kSourceMapePct = {
-    {"Narayanan et al.", 5.9 + kMarginPct},  // the only A100 source: predicted from the prior
-    {"NVIDIA NeMo docs 'Performance Benchmarks'", 5.0 + kMarginPct},
-    {"PyTorch torchtitan benchmark 'llama3_h100_202412_torchtitan.md'", 13.0 + kMarginPct},
-    {"NVIDIA DGX Cloud Benchmarking recipes", 8.5 + kMarginPct},
-    {"Trainy on WhiteFiber", 2.6 + kMarginPct},  // H200: predicted with the H100 fit (derived)
+    {"Narayanan et al.", 5.5 + kMarginPct},  // the only A100 source: predicted from the prior
+    {"NVIDIA NeMo docs 'Performance Benchmarks'", 4.7 + kMarginPct},
+    {"PyTorch torchtitan benchmark 'llama3_h100_202412_torchtitan.md'", 14.0 + kMarginPct},
+    {"NVIDIA DGX Cloud Benchmarking recipes", 5.9 + kMarginPct},
+    {"Trainy on WhiteFiber", 2.0 + kMarginPct},  // H200: predicted with the H100 fit (derived)
 };
 // The reserved runs (reserved_runs.yaml, evaluation only), predicted by a fit on all 62 public
 // runs that never saw them: the independent evaluation of docs/validation.md.
-constexpr double kReservedMapePct = 34.8 + kMarginPct;
+constexpr double kReservedMapePct = 29.9 + kMarginPct;
 
 }  // namespace
 
