@@ -347,9 +347,7 @@ StageDp StageDataParallel(const Cluster& c, const NetworkLinks& links, const Par
   auto share = [&](const GroupPlacement& g, double bytes) {
     if (bytes <= 0 || g.size < 2 || c.gpu.sm_count <= 0) return 0.0;
     const double one = std::min(bytes, bucket);
-    const NcclAlgorithm algorithm = ChooseCollective(grad_op, one, g, links).algorithm;
-    const bool nvls = algorithm == NcclAlgorithm::kNvls || algorithm == NcclAlgorithm::kNvlsTree;
-    return SmShare(NcclKernelCtas(grad_op, g, c, nvls), c.gpu);
+    return SmShare(NcclKernelCtas(grad_op, g, c, NcclPicksNvls(grad_op, one, g, links)), c.gpu);
   };
   if (dp.grad_s > 0) {
     dp.sm_share = (dense_grad * share(s.groups.dp_cp, dense * dtype) +

@@ -193,6 +193,20 @@ CollectiveChoice ChooseCollective(CollectiveOp op, double bytes, const GroupPlac
   return c;
 }
 
+bool NcclPicksNvls(CollectiveOp op, double bytes, const GroupPlacement& g,
+                   const NetworkLinks& links) {
+  const bool nccl_op = op == CollectiveOp::kAllReduce || op == CollectiveOp::kAllGather ||
+                       op == CollectiveOp::kReduceScatter;
+  if (!nccl_op || links.tiers == 0 || bytes <= 0 || g.size < 2) return false;
+  if (!links.At(op, 0).nvls) return false;  // NVLS lives in the innermost (NVSwitch) tier
+  for (int t = 0; t <= g.tier; ++t) {
+    if (links.At(op, t).measured) return false;
+  }
+  auto link_at = [&links](CollectiveOp o, int t) { return links.At(o, t); };
+  const NcclAlgorithm a = NcclFastest(op, bytes, NcclFabricOf(g, op, link_at)).algorithm;
+  return a == NcclAlgorithm::kNvls || a == NcclAlgorithm::kNvlsTree;
+}
+
 double CollectiveSeconds(CollectiveOp op, double bytes, const GroupPlacement& g,
                          const NetworkLinks& links) {
   if (links.tiers == 0 || bytes <= 0) return 0.0;

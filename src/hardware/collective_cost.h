@@ -84,4 +84,9 @@ struct CollectiveChoice {
 CollectiveChoice ChooseCollective(CollectiveOp op, double bytes, const GroupPlacement& group,
                                   const NetworkLinks& links);
 
+// Whether NCCL's tuning picks NVLS or NVLS-tree for this call: ChooseCollective's algorithm,
+// without costing the call again (false at once where no tier the group uses has NVLS).
+bool NcclPicksNvls(CollectiveOp op, double bytes, const GroupPlacement& group,
+                   const NetworkLinks& links);
+
 }  // namespace paraplan

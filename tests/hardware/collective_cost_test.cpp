@@ -144,3 +144,28 @@ TEST_CASE("resolved network links give the cluster's collective times exactly", 
   CHECK(CollectiveSeconds(CollectiveOp::kAllReduce, 1e9, PlaceGroup(8, 1, c),
                           ResolveNetworkLinks(Cluster{})) == 0.0);
 }
+
+TEST_CASE("NcclPicksNvls agrees with ChooseCollective's algorithm", "[hardware]") {
+  Cluster c = test::DgxH100();
+  int nvls = 0;
+  for (bool switch_reduces : {false, true}) {
+    c.network[0].nvls = switch_reduces;
+    const NetworkLinks links = ResolveNetworkLinks(c);
+    for (CollectiveOp op : {CollectiveOp::kAllReduce, CollectiveOp::kAllGather,
+                            CollectiveOp::kReduceScatter, CollectiveOp::kAllToAll}) {
+      for (int64_t size : {2, 8, 64, 512}) {
+        for (int64_t stride : {1, 8}) {
+          const GroupPlacement g = PlaceGroup(size, stride, c);
+          for (double bytes : {4e3, 1e6, 4e7, 1e9}) {
+            const NcclAlgorithm a = ChooseCollective(op, bytes, g, links).algorithm;
+            const bool picked = ChooseCollective(op, bytes, g, links).nccl &&
+                                (a == NcclAlgorithm::kNvls || a == NcclAlgorithm::kNvlsTree);
+            CHECK(NcclPicksNvls(op, bytes, g, links) == picked);
+            nvls += picked ? 1 : 0;
+          }
+        }
+      }
+    }
+  }
+  CHECK(nvls > 0);  // the comparison covers calls that take NVLS
+}
