@@ -1,6 +1,7 @@
 #include "sim/dp_tail.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace paraplan {
 namespace {
@@ -38,9 +39,9 @@ Nanos BucketEnd(Nanos start, Nanos length, Nanos compute_end, double rate) {
   if (start >= compute_end || rate >= 1.0) return start + length;
   const double before = rate * static_cast<double>(compute_end - start);
   if (rate > 0 && static_cast<double>(length) <= before) {
-    return start + static_cast<Nanos>(static_cast<double>(length) / rate + 0.5);
+    return start + static_cast<Nanos>(std::llround(static_cast<double>(length) / rate));
   }
-  return compute_end + length - static_cast<Nanos>(before + 0.5);
+  return compute_end + length - static_cast<Nanos>(std::llround(before));
 }
 
 }  // namespace
@@ -63,7 +64,7 @@ StageTail RunStageTail(const StageDp& dp, const std::vector<GradWindow>& windows
     stream_free = b.end;
     tail.grads_done = std::max(tail.grads_done, b.end);
   }
-  tail.sm_loss = static_cast<Nanos>(beside * dp.sm_share + 0.5);
+  tail.sm_loss = static_cast<Nanos>(std::llround(beside * dp.sm_share));
   tail.optimizer_start = std::max(compute_end + tail.sm_loss, tail.grads_done);
   tail.optimizer_end = tail.optimizer_start + dp.optimizer;
   return tail;

@@ -4,6 +4,7 @@
 #include "sim/pipeline_simulator.h"
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 #include "cost/overlap_sm.h"
@@ -82,7 +83,7 @@ Nanos FirstForwardWait(const PipelineInput& input, const PipelineLayout& layout,
                                        static_cast<double>(std::max<int64_t>(stage.dp_buckets, 1)),
                                        static_cast<double>(first_forward), dp.nic_rate_fwd,
                                        dp.sm_share, input.overlap_param_gather);
-  return static_cast<Nanos>(w.wait_s + w.sm_loss_s + 0.5);
+  return static_cast<Nanos>(std::llround(w.wait_s + w.sm_loss_s));
 }
 
 }  // namespace
