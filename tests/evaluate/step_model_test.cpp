@@ -306,9 +306,9 @@ TEST_CASE("overlap costs compute: SMs held by TP, PP and DP kernels lengthen the
   INFO("no SMs " << base.step_time_s << " s, estimate " << est.step_time_s << " s, simulated "
                  << sim.step_time_s << " s");
   CHECK(est.step_time_s > base.step_time_s);
-  // TE's reduce-scatter GEMMs run on 116 of 132 SMs: at most 16/116 of the compute (+ the small
-  // terms) can be lost.
-  CHECK(est.step_time_s < base.step_time_s * (1 + 16.0 / 116 + 0.02));
+  // TE's reduce-scatter GEMMs run on 108 (output projection) or 116 (MLP down) of 132 SMs under
+  // NeMo's userbuffer configs: at most 24/108 of the compute (+ the small terms) can be lost.
+  CHECK(est.step_time_s < base.step_time_s * (1 + 24.0 / 108 + 0.02));
   CHECK(sim.step_time_s == Approx(est.step_time_s).epsilon(0.03));
   CHECK(est.sm_loss_s > 0);
   CHECK(base.sm_loss_s == 0);
