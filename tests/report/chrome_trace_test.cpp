@@ -91,7 +91,7 @@ TEST_CASE("each compute task carries its collectives on a stream per group and l
     c.comm_forward[0] = 400;
     c.comm_backward[0] = 900;
     c.comm_backward[3] = 5000;  // longer than the task: drawn up to its end
-    c.sm_loss_forward[0] = 25;   // the compute its SMs cost, carried as an argument
+    c.sm_loss_forward[0] = 25;  // the compute its SMs cost, carried as an argument
     c.sm_loss_backward[0] = 40;
     s.chunks = {c};
   }
@@ -119,9 +119,9 @@ TEST_CASE("each compute task carries its collectives on a stream per group and l
   CHECK(tp == 2 * 3 * 2);  // every forward and backward of both stages
   CHECK(zero3 == 2 * 3);   // backwards only
   const std::string json = ChromeTraceJson(r.timeline, "1f1b");
-  CHECK(Count(json, "\"name\":\"tp nvlink\"") == 2);  // one track per stage
+  CHECK(Count(json, "\"name\":\"tp nvlink\"") == 2);     // one track per stage
   CHECK(Count(json, "\"sm_loss_us\":0.025,") == 2 * 3);  // each stage's tp forwards
   CHECK(Count(json, "\"sm_loss_us\":0.04,") == 2 * 3);
-  CHECK(Count(json, "\"sm_loss_us\":0,") == 2 * 3);      // zero3: streams that cost none say so
-  CHECK(Count(json, "sm_loss_us") == 3 * 2 * 3);           // no compute, send or DP event has it
+  CHECK(Count(json, "\"sm_loss_us\":0,") == 2 * 3);  // zero3: streams that cost none say so
+  CHECK(Count(json, "sm_loss_us") == 3 * 2 * 3);     // no compute, send or DP event has it
 }
