@@ -28,7 +28,6 @@ double Exposed(double comm_s, double hide_under_s, double chunks) {
 struct Work {
   double gemm_s = 0;      // forward GEMMs
   double row_gemm_s = 0;  // of which the row-parallel ones (output projection, MLP down)
-  double col_gemm_s = 0;  // and the column-parallel ones (QKV, MLP up)
   double attention_flops = 0;
   AttentionShape attention_shape;
   std::vector<LayerOpRow>* rows = nullptr;  // explain's per-op table, when asked for
@@ -109,7 +108,6 @@ void LayerWork(const CostGraph& d, int kind, const PlanShape& p, const Cluster& 
     Work& w = g.mlp_block ? mlp : attn;
     const double s = w.Gemm(c, p.precision, g.name, l.count, l.rows, l.n, l.k);
     if (!g.expert && g.split == GemmSplit::kRow) w.row_gemm_s += s;
-    if (!g.expert && g.split == GemmSplit::kColumn) w.col_gemm_s += s;
   }
   attn.attention_flops =
       p.tokens * AttentionCoreFlopsPerToken(d, kind, static_cast<int64_t>(p.seq)) / p.tp;
@@ -159,7 +157,7 @@ void Params(const CostGraph& d, int kind, const PlanShape& p, LayerCost& out) {
 
 // The block of a layer whose TP pair is overlapped: its GEMMs (forward seconds).
 struct TpBlock {
-  double gemm_s = 0, row_gemm_s = 0, col_gemm_s = 0;
+  double gemm_s = 0, row_gemm_s = 0;
 };
 
 // One block's TP pair (all-gather `ag_s` + reduce-scatter `rs_s`, or an all-reduce split in two)
@@ -439,8 +437,8 @@ LayerCost ComputeLayerCost(const CostGraph& d, int kind, const PlanShape& p, con
     out.act_recompute_bytes = out.act_full_bytes - out.act_bytes;
   }
   Params(d, kind, p, out);
-  Communication(d, kind, p, links, c, TpBlock{attn.gemm_s, attn.row_gemm_s, attn.col_gemm_s},
-                TpBlock{mlp.gemm_s, mlp.row_gemm_s, mlp.col_gemm_s}, attn_fwd, attn_bwd, out);
+  Communication(d, kind, p, links, c, TpBlock{attn.gemm_s, attn.row_gemm_s},
+                TpBlock{mlp.gemm_s, mlp.row_gemm_s}, attn_fwd, attn_bwd, out);
   if (p.recompute == Recompute::kFull) RecomputedCommunication(out);
   return out;
 }

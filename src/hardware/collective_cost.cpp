@@ -175,18 +175,32 @@ double CollectiveSeconds(CollectiveOp op, double bytes, const GroupPlacement& g,
                  [&cluster](CollectiveOp o, int t) { return ResolveTierLink(o, cluster, t); });
 }
 
+namespace {
+
+// NCCL's algorithm and protocol for a call the NCCL model costs (all-reduce, all-gather or
+// reduce-scatter of some bytes over 2+ ranks, no profile fit on the tiers the group uses); false,
+// leaving *best alone, for any other call.
+bool NcclPick(CollectiveOp op, double bytes, const GroupPlacement& g, const NetworkLinks& links,
+              NcclCost* best) {
+  const bool nccl_op = op == CollectiveOp::kAllReduce || op == CollectiveOp::kAllGather ||
+                       op == CollectiveOp::kReduceScatter;
+  if (!nccl_op || links.tiers == 0 || bytes <= 0 || g.size < 2) return false;
+  for (int t = 0; t <= g.tier; ++t) {
+    if (links.At(op, t).measured) return false;
+  }
+  auto link_at = [&links](CollectiveOp o, int t) { return links.At(o, t); };
+  *best = NcclFastest(op, bytes, NcclFabricOf(g, op, link_at));
+  return true;
+}
+
+}  // namespace
+
 CollectiveChoice ChooseCollective(CollectiveOp op, double bytes, const GroupPlacement& g,
                                   const NetworkLinks& links) {
   CollectiveChoice c;
   c.seconds = CollectiveSeconds(op, bytes, g, links);
-  const bool nccl_op = op == CollectiveOp::kAllReduce || op == CollectiveOp::kAllGather ||
-                       op == CollectiveOp::kReduceScatter;
-  if (!nccl_op || links.tiers == 0 || bytes <= 0 || g.size < 2) return c;
-  auto link_at = [&links](CollectiveOp o, int t) { return links.At(o, t); };
-  for (int t = 0; t <= g.tier; ++t) {
-    if (links.At(op, t).measured) return c;
-  }
-  const NcclCost best = NcclFastest(op, bytes, NcclFabricOf(g, op, link_at));
+  NcclCost best;
+  if (!NcclPick(op, bytes, g, links, &best)) return c;
   c.nccl = true;
   c.algorithm = best.algorithm;
   c.protocol = best.protocol;
@@ -195,16 +209,11 @@ CollectiveChoice ChooseCollective(CollectiveOp op, double bytes, const GroupPlac
 
 bool NcclPicksNvls(CollectiveOp op, double bytes, const GroupPlacement& g,
                    const NetworkLinks& links) {
-  const bool nccl_op = op == CollectiveOp::kAllReduce || op == CollectiveOp::kAllGather ||
-                       op == CollectiveOp::kReduceScatter;
-  if (!nccl_op || links.tiers == 0 || bytes <= 0 || g.size < 2) return false;
-  if (!links.At(op, 0).nvls) return false;  // NVLS lives in the innermost (NVSwitch) tier
-  for (int t = 0; t <= g.tier; ++t) {
-    if (links.At(op, t).measured) return false;
-  }
-  auto link_at = [&links](CollectiveOp o, int t) { return links.At(o, t); };
-  const NcclAlgorithm a = NcclFastest(op, bytes, NcclFabricOf(g, op, link_at)).algorithm;
-  return a == NcclAlgorithm::kNvls || a == NcclAlgorithm::kNvlsTree;
+  // NVLS lives in the innermost (NVSwitch) tier: without it there is nothing to ask.
+  if (links.tiers == 0 || !links.At(op, 0).nvls) return false;
+  NcclCost best;
+  if (!NcclPick(op, bytes, g, links, &best)) return false;
+  return best.algorithm == NcclAlgorithm::kNvls || best.algorithm == NcclAlgorithm::kNvlsTree;
 }
 
 double CollectiveSeconds(CollectiveOp op, double bytes, const GroupPlacement& g,
