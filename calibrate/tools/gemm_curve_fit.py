@@ -16,28 +16,12 @@ shipped curve (hardware/efficiency.yaml, bf16 top 0.785, half 592) was fitted. d
 "Known gaps", says why the floor-free fit is not shipped yet (leave-one-source-out 7.3% -> 10.9%).
 """
 import argparse
-import csv
 import math
 import os
 
-PEAK = {"bf16": 989e12, "fp8": 1979e12}  # H200 SXM dense (hardware/dgx-h200.yaml)
-
-
-def load(path):
-    with open(path) as f:
-        return [(r["dtype"], int(r["m"]), int(r["n"]), int(r["k"]), float(r["time_us"]))
-                for r in csv.DictReader(f)]
-
-
-def floor_us(path):
-    with open(path) as f:
-        rows = [(float(r["bytes"]), float(r["time_us"])) for r in csv.DictReader(f)
-                if r["op"] == "copy"]
-    n = len(rows)
-    mx = sum(b for b, _ in rows) / n
-    my = sum(t for _, t in rows) / n
-    slope = sum((b - mx) * (t - my) for b, t in rows) / sum((b - mx) ** 2 for b, _ in rows)
-    return my - slope * mx
+# The harness table's reader, its per-launch floor and the H200 peaks are gemm_shape_fit.py's
+# (same folder; run as a script, Python puts it on the path).
+from gemm_shape_fit import PEAK, floor_us, load
 
 
 def predicted_us(dtype, m, n, k, top, half, floor):
