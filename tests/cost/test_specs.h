@@ -78,6 +78,15 @@ inline Cluster DgxA100() {
 inline Cluster DgxH100() {
   return Dgx("H100-SXM5-80GB", 80, 3350, 989, 1979, 450, 50);
 }
+// The same with the SMs and NCCL channels hardware/dgx-h100.yaml states (132 SMs, 24 NVLink and
+// 16 network channels): the SM cost of overlap applies (cost/overlap_sm.h).
+inline Cluster DgxH100WithSms() {
+  Cluster c = DgxH100();
+  c.gpu.sm_count = 132;
+  c.network[0].nccl_channels = 24;
+  c.network[1].nccl_channels = 16;
+  return c;
+}
 
 inline Cluster Nvl72() {
   Cluster c = Dgx("B200", 186, 8000, 2500, 5000, 900, 100);

@@ -24,6 +24,17 @@ double Step(const ModelSpec& m, const Cluster& c, const ParallelPlan& p) {
   return StepModel(m, c, p.Gpus()).EstimateStepSeconds(p);
 }
 
+// The closed-form estimate and the event simulator agree on the exposed DP communication (within
+// 10 %) and on the step (within 2 %).
+void CheckExposedDpAgrees(const StepModel& model, const ParallelPlan& p) {
+  const StepResult est = model.Estimate(p);
+  const StepResult sim = model.Simulate(p);
+  INFO("exposed DP: estimate " << est.time.dp_comm_exposed_s << " s, simulated "
+                               << sim.time.dp_comm_exposed_s << " s");
+  CHECK(est.time.dp_comm_exposed_s == Approx(sim.time.dp_comm_exposed_s).epsilon(0.10));
+  CHECK(est.step_time_s == Approx(sim.step_time_s).epsilon(0.02));
+}
+
 }  // namespace
 
 TEST_CASE("GPT-3 175B on 1024 A100s lands near Narayanan et al.'s utilisation", "[cost]") {
@@ -272,26 +283,8 @@ TEST_CASE("interleaved: estimate and simulator hide the same DP gradient reducti
   p.micro_batch = 3;
   const StepModel model(m, c, p.Gpus());
   REQUIRE(PlanViolations(m, c, p.Gpus(), p).empty());
-  const StepResult est = model.Estimate(p);
-  const StepResult sim = model.Simulate(p);
-  INFO("exposed DP: estimate " << est.time.dp_comm_exposed_s << " s, simulated "
-                               << sim.time.dp_comm_exposed_s << " s");
-  CHECK(est.time.dp_comm_exposed_s == Approx(sim.time.dp_comm_exposed_s).epsilon(0.10));
-  CHECK(est.step_time_s == Approx(sim.step_time_s).epsilon(0.02));
+  CheckExposedDpAgrees(model, p);
 }
-
-namespace {
-
-// A DGX H100 that states its SMs and NCCL channels as the shipped file does.
-Cluster H100WithSms() {
-  Cluster c = test::DgxH100();
-  c.gpu.sm_count = 132;
-  c.network[0].nccl_channels = 24;
-  c.network[1].nccl_channels = 16;
-  return c;
-}
-
-}  // namespace
 
 TEST_CASE("overlap costs compute: SMs held by TP, PP and DP kernels lengthen the step", "[cost]") {
   const ModelSpec m = test::Llama3_70B();
@@ -299,7 +292,7 @@ TEST_CASE("overlap costs compute: SMs held by TP, PP and DP kernels lengthen the
   p.overlap_tp_comm = true;
   p.overlap_pp_comm = true;
   const Cluster no_sms = test::DgxH100();
-  const Cluster sms = H100WithSms();
+  const Cluster sms = test::DgxH100WithSms();
   const StepResult base = StepModel(m, no_sms, p.Gpus()).Estimate(p);
   const StepResult est = StepModel(m, sms, p.Gpus()).Estimate(p);
   const StepResult sim = StepModel(m, sms, p.Gpus()).Simulate(p);
@@ -321,15 +314,10 @@ TEST_CASE("DP buckets share the NIC with TP traffic that crosses it, estimate an
   const ModelSpec m = test::Llama3_70B();
   ParallelPlan p = Plan(16, 1, 4, 64);
   p.zero = 1;
-  const Cluster c = H100WithSms();
+  const Cluster c = test::DgxH100WithSms();
   const StepModel model(m, c, p.Gpus());
   REQUIRE(PlanViolations(m, c, p.Gpus(), p).empty());
-  const StepResult est = model.Estimate(p);
-  const StepResult sim = model.Simulate(p);
-  INFO("exposed DP: estimate " << est.time.dp_comm_exposed_s << " s, simulated "
-                               << sim.time.dp_comm_exposed_s << " s");
-  CHECK(est.time.dp_comm_exposed_s == Approx(sim.time.dp_comm_exposed_s).epsilon(0.10));
-  CHECK(est.step_time_s == Approx(sim.step_time_s).epsilon(0.02));
+  CheckExposedDpAgrees(model, p);
   // Without the TP traffic on the NIC (tp = 8 inside the node, dp = 8 across), less is exposed
   // per byte: the shared case's NIC rate is below 1.
   PipelineInput in = model.BuildPipelineInput(p);
