@@ -64,13 +64,17 @@ double ActivationElements(const CostGraph& d, int kind, const PlanShape& p) {
   return out;
 }
 
-// FP8 casts (precision fp8): TransformerEngine fuses the casts of the QKV, FC1 and FC2 inputs
-// into the norm and activation kernels and casts the attention output with a cast-transpose
-// (r2 w1 w1); torchao's dynamic float8 (eager or compiled torchtitan) casts every Linear input
-// with an amax pass (r2) and a cast (r2 w1), fused into one pass by torch.compile. The backward
-// casts every GEMM's output gradient the same way.
-// An MoE layer's MLP is its experts: the routed copies reach the expert GEMMs after the token
-// permute, so no norm kernel can cast them; Megatron-Core's TEGroupedMLP hands bf16 tokens to
+// FP8 casts (precision fp8): TransformerEngine fuses the casts of the QKV and FC1 inputs into
+// the norm kernel of its LayerNormLinear, and cast-transposes (r2 w1 w1) the inputs of its
+// row-parallel Linear layers: the attention output and the FC2 input, which Megatron-Core's own
+// activation kernel writes in bf16 (Megatron-Core's TE layer spec: TELayerNormColumnParallelLinear,
+// the MLP's activation, TERowParallelLinear). The norm-fused cast keeps no transpose: for the
+// weight gradient LayerNormLinear transposes its saved (sequence-parallel: gathered) fp8 input in
+// the backward (TE 1.x layernorm_linear.py, tex.fp8_transpose, r1 w1). torchao's dynamic float8
+// (eager or compiled torchtitan) casts every Linear input with an amax pass (r2) and a cast (r2
+// w1), fused into one pass by torch.compile. The backward casts every GEMM's output gradient the
+// same way. An MoE layer's MLP is its experts: the routed copies reach the expert GEMMs after the
+// token permute, so no norm kernel can cast them; Megatron-Core's TEGroupedMLP hands bf16 tokens to
 // TransformerEngine's GroupedLinear, which casts (and transposes, for the weight gradient) the
 // fc1 input of every routed copy, and the fc2 input after Megatron's own activation kernel; the
 // shared experts' TE Linear layers cast theirs the same way (the MoE layer's norm is a separate
@@ -100,8 +104,12 @@ ElementwiseOp Fp8Casts(const CostGraph& d, int kind, const PlanShape& p) {
   const double grads = attn_grads + mlp_grads;
   if (!p.kernels.Pytorch()) {
     const bool moe = (kind & 1) != 0;
-    const double fwd = p.tokens * attn_out + (moe ? mlp_inputs : 0);
-    return {"fp8 cast", 4 * fwd, 4 * grads, 1 + (moe ? mlp_gemms : 0), 2 + mlp_gemms};
+    const double fc2_input = moe ? 0 : p.tokens * d.ffn / p.tp;
+    const double fwd = p.tokens * attn_out + fc2_input + (moe ? mlp_inputs : 0);
+    const double norm_linears = moe ? 1 : 2;  // QKV; FC1 where the MLP is dense
+    const double transposed = norm_linears * p.tokens * d.hidden;
+    return {"fp8 cast", 4 * fwd, 4 * grads + 2 * transposed, 1 + (moe ? mlp_gemms : 1),
+            2 + mlp_gemms + norm_linears};
   }
   const double inputs = p.tokens * (d.hidden + attn_out) + mlp_inputs;
   const double per = p.kernels.fusion == Fusion::kCompile ? 3.0 : 5.0;

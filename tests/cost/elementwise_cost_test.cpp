@@ -88,7 +88,14 @@ TEST_CASE("FP8 adds cast-transposes, more of them under torchao", "[cost]") {
   const LayerElementwise te_ops = Ops(m, OneGpu(Fusion::kTe, Precision::kFp8));
   const ElementwiseOp* te = Find(te_ops, "fp8 cast");
   REQUIRE(te);
-  CHECK(te->fwd_bytes == Approx(4.0 * 8192 * 64 * 128));  // the attention output only
+  // Cast-transposed (r2 w1 w1): the attention output (64 heads × 128) and the FC2 input (28672).
+  CHECK(te->fwd_bytes == Approx(4.0 * 8192 * (64 * 128 + 28672)));
+  // Backward: every GEMM's output gradient cast-transposed (QKV 80 × 128, out proj 8192, FC1
+  // 2 × 28672, FC2 8192), and the QKV and FC1 inputs (8192 each) transposed (r1 w1).
+  CHECK(te->bwd_bytes ==
+        Approx(4.0 * 8192 * (80 * 128 + 8192 + 2 * 28672 + 8192) + 2.0 * 2 * 8192 * 8192));
+  CHECK(te->fwd_kernels == 2);
+  CHECK(te->bwd_kernels == 6);
   const LayerElementwise eager = Ops(m, OneGpu(Fusion::kEager, Precision::kFp8));
   REQUIRE(Find(eager, "fp8 cast"));
   CHECK(Find(eager, "fp8 cast")->fwd_bytes > te->fwd_bytes);
@@ -215,12 +222,14 @@ TEST_CASE("FP8 casts of an MoE layer follow the routed copies into the experts",
   CHECK(cast->fwd_bytes == Approx(4.0 * (t * 32 * 128 + routed * (4096 + 14336))));
   // Output gradients: QKV (48 heads × 128) and out proj per token, fc1 (2 × 14336, SwiGLU) and
   // fc2 per routed copy.
-  CHECK(cast->bwd_bytes == Approx(4.0 * (t * (48 * 128 + 4096) + routed * (2 * 14336 + 4096))));
+  // And the QKV input, cast inside the norm, transposed for its weight gradient (r1 w1).
+  CHECK(cast->bwd_bytes ==
+        Approx(4.0 * (t * (48 * 128 + 4096) + routed * (2 * 14336 + 4096)) + 2.0 * t * 4096));
   CHECK(cast->fwd_kernels == 3);
-  // A dense layer of the same model casts neither: TE fuses its MLP casts into the norm and
-  // activation kernels.
+  // A dense layer of the same model casts its FC2 input itself (Megatron-Core's activation kernel
+  // writes bf16); its FC1 input is cast inside the norm.
   const LayerElementwise dense_ops = ComputeLayerElementwise(d, 0, p);
   const ElementwiseOp* dense = Find(dense_ops, "fp8 cast");
   REQUIRE(dense);
-  CHECK(dense->fwd_bytes == Approx(4.0 * t * 32 * 128));
+  CHECK(dense->fwd_bytes == Approx(4.0 * t * (32 * 128 + 14336)));
 }

@@ -37,19 +37,22 @@ namespace {
 // NIC): pooled 7.3%, Narayanan 5.5, NeMo 4.7, torchtitan 14.0, dgxc 5.9, Trainy 2.0; reserved
 // 29.9%. The torchtitan fold's bound rose 13.5 -> 14.5: the runs-file correction alone moved it
 // 13.0 -> 13.8 (the H100 fit no longer leans on the MoE rows: scale-out 0.69 -> 0.82), the model
-// changes another 0.2 (docs/validation/lessons.md, "Stop 25").
+// changes another 0.2 (docs/validation/lessons.md, "Stop 25"). Stop 26 (TransformerEngine's FP8
+// cast-transpose of the FC2 input and the backward transposes of its norm-fused inputs): pooled
+// 7.5%, Narayanan 5.5, NeMo 4.8, torchtitan 14.3, dgxc 6.0, Trainy 2.4; reserved 30.3%. The real
+// casts make the TE FP8 rows slower, the fit on them faster, and torchtitan's fold with it.
 constexpr double kMarginPct = 0.5;  // percentage points, for changes elsewhere in the model
-constexpr double kPooledMapePct = 7.3 + kMarginPct;
+constexpr double kPooledMapePct = 7.5 + kMarginPct;
 const std::map<std::string, double> kSourceMapePct = {
     {"Narayanan et al.", 5.5 + kMarginPct},  // the only A100 source: predicted from the prior
-    {"NVIDIA NeMo docs 'Performance Benchmarks'", 4.7 + kMarginPct},
-    {"PyTorch torchtitan benchmark 'llama3_h100_202412_torchtitan.md'", 14.0 + kMarginPct},
-    {"NVIDIA DGX Cloud Benchmarking recipes", 5.9 + kMarginPct},
-    {"Trainy on WhiteFiber", 2.0 + kMarginPct},  // H200: predicted with the H100 fit (derived)
+    {"NVIDIA NeMo docs 'Performance Benchmarks'", 4.8 + kMarginPct},
+    {"PyTorch torchtitan benchmark 'llama3_h100_202412_torchtitan.md'", 14.3 + kMarginPct},
+    {"NVIDIA DGX Cloud Benchmarking recipes", 6.0 + kMarginPct},
+    {"Trainy on WhiteFiber", 2.4 + kMarginPct},  // H200: predicted with the H100 fit (derived)
 };
 // The reserved runs (reserved_runs.yaml, evaluation only), predicted by a fit on all 62 public
 // runs that never saw them: the independent evaluation of docs/validation.md.
-constexpr double kReservedMapePct = 29.9 + kMarginPct;
+constexpr double kReservedMapePct = 30.3 + kMarginPct;
 
 }  // namespace
 
