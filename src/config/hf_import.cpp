@@ -149,6 +149,12 @@ void DeepSeek(const HfReader& hf, YAML::Node& out) {
   hf.Copy(moe, "top_k", "num_experts_per_tok");
   hf.CopyIf(moe, "shared_experts", "n_shared_experts");
   hf.Copy(moe, "expert_ffn_hidden", "moe_intermediate_size");
+  // Group-limited routing: n_group groups, topk_group chosen per token (V2-Lite: 1 and 1).
+  const int64_t groups = hf.Int("n_group", 0), topk = hf.Int("topk_group", 0);
+  if (groups > 1 && topk >= 1 && topk < groups) {
+    hf.Copy(moe, "groups", "n_group");
+    hf.Copy(moe, "group_topk", "topk_group");
+  }
   DeepSeekMoeLayout(hf, moe);
 }
 

@@ -85,6 +85,8 @@ constexpr std::pair<const char*, const char*> kAccepted[] = {
     {"weights_ema", "ema"},
     // Megatron-Core's --moe-pad-expert-input-to-capacity (transformer_config.py).
     {"moe_pad_expert_input_to_capacity", "moe_pad_to_capacity"},
+    // Megatron-Core's --moe-enable-deepep (with --moe-token-dispatcher-type flex).
+    {"moe_enable_deepep", "moe_deepep"},
 };
 
 bool IsGlue(char c) {

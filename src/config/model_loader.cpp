@@ -22,10 +22,30 @@ const std::vector<std::string> kMlaKeys = {"q_lora_rank", "kv_lora_rank", "qk_no
                                            "qk_rope_head_dim", "v_head_dim"};
 const std::vector<std::string> kMoeKeys = {"experts",           "top_k",        "shared_experts",
                                            "expert_ffn_hidden", "dense_layers", "every",
-                                           "capacity_factor"};
+                                           "capacity_factor",   "groups",       "group_topk"};
 
 std::string Num(int64_t v) {
   return std::to_string(v);
+}
+
+// groups and group_topk come together: the groups split the experts evenly, and the chosen groups
+// hold at least top_k experts.
+void ReadRouterGroups(const YamlMap& map, MoeSpec& moe) {
+  if (!map.Has("groups") && !map.Has("group_topk")) return;
+  const YamlNode groups = map.Required("groups");
+  const YamlNode topk = map.Required("group_topk");
+  moe.groups = groups.AsPositiveInt();
+  moe.group_topk = topk.AsPositiveInt();
+  if (moe.groups > moe.experts || moe.experts % moe.groups != 0) {
+    groups.Fail("must divide experts (" + Num(moe.experts) + "), got " + Num(moe.groups));
+  }
+  if (moe.group_topk > moe.groups) {
+    topk.Fail("must be <= groups (" + Num(moe.groups) + "), got " + Num(moe.group_topk));
+  }
+  if (moe.group_topk * (moe.experts / moe.groups) < moe.top_k) {
+    topk.Fail("its groups hold " + Num(moe.group_topk * (moe.experts / moe.groups)) +
+              " experts, fewer than top_k (" + Num(moe.top_k) + ")");
+  }
 }
 
 void ReadMoe(const YamlMap& top, ModelSpec& m) {
@@ -58,6 +78,7 @@ void ReadMoe(const YamlMap& top, ModelSpec& m) {
                     {"expert_ffn_hidden", moe.expert_ffn_hidden, kMaxFfnHidden},
                     {"every", moe.every, m.layers}});
   if (const auto cf = map.Find("capacity_factor")) moe.capacity_factor = cf->AsPositiveDouble();
+  ReadRouterGroups(map, moe);
   m.moe = moe;
 }
 

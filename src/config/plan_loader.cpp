@@ -274,6 +274,9 @@ const std::vector<KnobEntry>& KnobTable() {
        [](PlanConstraints& p,
           const std::vector<std::string>&
               v) { KernelsOf(p).moe_pad_to_capacity = ParseBool(OneValue(v)); }},
+      {"moe_deepep",
+       [](PlanConstraints& p,
+          const std::vector<std::string>& v) { KernelsOf(p).moe_deepep = ParseBool(OneValue(v)); }},
       {"optimizer_moments",
        [](PlanConstraints& p,
           const std::vector<std::string>&

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "cost/memory_model.h"
+#include "cost/moe_dispatch.h"
 
 namespace paraplan {
 namespace {
@@ -38,6 +39,20 @@ struct Describer {
     c.protocol = choice.nccl ? ToString(choice.protocol) : "-";
     c.seconds = choice.seconds;
     out.push_back(std::move(c));
+  }
+
+  // DualPipe's and DeepEP's two-hop dispatch / combine (cost/moe_dispatch.h): the bytes one GPU
+  // sends on both legs, the time of one pass.
+  void AddTwoHop(const CostGraph& d, double tokens, double token_bytes, const GroupPlacement& g) {
+    if (g.size < 2 || tokens <= 0) return;
+    const TwoHopTraffic traffic = TwoHopBytes(d, tokens, token_bytes, g);
+    const size_t before = out.size();
+    Add("ep", "MoE dispatch / combine (two-hop)", CollectiveOp::kAllToAll,
+        traffic.network_bytes + traffic.nvlink_bytes, g);
+    if (out.size() == before) return;
+    out.back().algorithm = "two-hop";
+    out.back().protocol = "-";
+    out.back().seconds = TwoHopSeconds(traffic, g, links);
   }
 };
 
@@ -97,8 +112,12 @@ std::vector<CollectiveCall> DescribeCollectives(const CostGraph& d, const Cluste
   w.Add("cp", "K/V ring step, cp-1 per pass", CollectiveOp::kSendRecv,
         kAct * s.tokens * kv * (d.qk_head_dim + d.v_head_dim), s.groups.cp);
   if (d.experts > 0 && p.ep > 1) {
-    w.Add("ep", "MoE dispatch / combine", CollectiveOp::kAllToAll,
-          kAct * (s.tokens / s.tp) * d.top_k * d.hidden * s.moe_load, s.groups.ep);
+    if (s.dualpipe || s.kernels.moe_deepep) {
+      w.AddTwoHop(d, (s.tokens / s.tp) * s.moe_load, kAct * d.hidden, s.groups.ep);
+    } else {
+      w.Add("ep", "MoE dispatch / combine", CollectiveOp::kAllToAll,
+            kAct * (s.tokens / s.tp) * d.top_k * d.hidden * s.moe_load, s.groups.ep);
+    }
   }
   if (p.pp > 1) {
     w.Add("pp", "activations to the next stage", CollectiveOp::kSendRecv,

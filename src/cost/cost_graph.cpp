@@ -147,6 +147,8 @@ CostGraph BuildCostGraph(const ModelSpec& m) {
     d.experts = D(m.moe->experts);
     d.top_k = D(m.moe->top_k);
     d.shared_experts = D(m.moe->shared_experts);
+    d.router_groups = D(m.moe->groups);
+    d.router_group_topk = D(m.moe->group_topk);
     d.expert_ffn = D(m.moe->expert_ffn_hidden);
     const LayerParams moe = ParamsOf(TransformerLayerOps(m, LayerKind::kMoe));
     d.moe_expert_params = moe.mlp_expert;

@@ -60,6 +60,7 @@ struct CostGraph {
   double ffn = 0;
   double gate = 1;  // 2 for gated activations (SwiGLU): the up projection is twice as wide
   double experts = 0, top_k = 0, shared_experts = 0, expert_ffn = 0;
+  double router_groups = 0, router_group_topk = 0;  // group-limited routing; 0 = not limited
   double vocab = 0;
   double window = 0;  // sliding window (tokens)
   bool tied_embeddings = false;

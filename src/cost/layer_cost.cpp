@@ -5,6 +5,7 @@
 #include "cost/activation_terms.h"
 #include "cost/compute_cost.h"
 #include "cost/elementwise_cost.h"
+#include "cost/moe_dispatch.h"
 #include "cost/moe_ops.h"
 #include "cost/op_checkpoint.h"
 #include "cost/overlap_sm.h"
@@ -255,8 +256,14 @@ void Communication(const CostGraph& d, int kind, const PlanShape& p, const Netwo
   }
   if ((kind & 1) && p.ep * p.etp > 1) {
     // Dispatch + combine forward, and again backward; the busiest rank receives moe_load x.
+    // Megatron-Core's alltoall dispatcher sends one copy per (token, expert) pair; DualPipe and
+    // DeepEP one per destination node and GPU, in two hops (cost/moe_dispatch.h).
     const double bytes = kAct * (t / p.tp) * d.top_k * h * p.moe_load;
-    double pass = 2 * CollectiveSeconds(CollectiveOp::kAllToAll, bytes, p.groups.ep, links);
+    const bool two_hop = p.dualpipe || p.kernels.moe_deepep;
+    double pass =
+        two_hop ? 2 * TwoHopSeconds(TwoHopBytes(d, (t / p.tp) * p.moe_load, kAct * h, p.groups.ep),
+                                    p.groups.ep, links)
+                : 2 * CollectiveSeconds(CollectiveOp::kAllToAll, bytes, p.groups.ep, links);
     if (p.etp > 1) {
       pass += 2 * CollectiveSeconds(CollectiveOp::kAllGather, bytes * p.etp, p.groups.etp, links);
     }
@@ -265,15 +272,18 @@ void Communication(const CostGraph& d, int kind, const PlanShape& p, const Netwo
     // Figure 4, the whole chunk pair's compute; Megatron-LM's EP overlap: the attention and
     // dense/shared-expert work of the other micro-batch). The pair's 2 passes hide under the
     // pair's compute `hide`, i.e. each pass under hide / 2, on the SMs its kernels hold:
-    // DualPipe's 20 (§3.2.2), NCCL's all-to-all CTAs for Megatron's alltoall dispatcher.
+    // DualPipe's 20 (§3.2.2), DeepEP's 20, NCCL's all-to-all CTAs for Megatron's alltoall
+    // dispatcher.
     const double hide =
         p.dualpipe ? out.fwd_s + out.bwd_s
                    : (p.overlap_ep ? attn_fwd_s + attn_block.gemm_s + mlp_block.gemm_s : 0);
     const double share =
-        p.dualpipe ? SmShare(kDualPipeCommSms, c.gpu)
-                   : (p.overlap_ep
-                          ? SmShare(NcclKernelCtas(CollectiveOp::kAllToAll, p.groups.ep, c), c.gpu)
-                          : 0.0);
+        p.dualpipe      ? SmShare(kDualPipeCommSms, c.gpu)
+        : !p.overlap_ep ? 0.0
+                        : SmShare(p.kernels.moe_deepep
+                                      ? kDeepEpSms
+                                      : NcclKernelCtas(CollectiveOp::kAllToAll, p.groups.ep, c),
+                                  c.gpu);
     const OverlapCost o = OverlapSeconds(pass, hide / 2, 0, share);
     out.comm_busy_fwd_s[kCommEp] = pass;
     out.comm_busy_bwd_s[kCommEp] = pass;

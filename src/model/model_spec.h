@@ -31,6 +31,11 @@ struct MoeSpec {
   int64_t dense_layers = 0;               // the first N layers are dense
   int64_t every = 1;                      // after those, an MoE layer every N layers
   std::optional<double> capacity_factor;  // empty = dropless
+  // Group-limited routing (DeepSeek-V2/V3's n_group / topk_group; Megatron-Core's
+  // --moe-router-num-groups / --moe-router-group-topk): the experts split into `groups` groups,
+  // each token's top_k chosen within its best `group_topk` groups. 0 = not limited.
+  int64_t groups = 0;
+  int64_t group_topk = 0;
 };
 
 struct ModelSpec {

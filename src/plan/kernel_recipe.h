@@ -28,6 +28,9 @@ enum class Fusion {
 //  moe_pad_to_capacity --moe-pad-expert-input-to-capacity (with moe_routing=drop): every expert
 //                     gets exactly capacity = capacity factor x its mean tokens, so the
 //                     dispatcher knows every size on the host and never synchronises.
+//  moe_deepep         --moe-token-dispatcher-type flex --moe-enable-deepep (Megatron-Core >=
+//                     0.12): DeepEP's two-hop dispatch and combine (cost/moe_dispatch.h) instead
+//                     of the alltoall dispatcher's NCCL all-to-all; DualPipe plans always use it.
 struct KernelRecipe {
   Fusion fusion = Fusion::kTe;
   bool cuda_graphs = false;  // kernels replayed from a CUDA graph: no per-kernel host launch
@@ -35,10 +38,12 @@ struct KernelRecipe {
   bool moe_router_fusion = false;
   bool moe_permute_fusion = false;
   bool moe_pad_to_capacity = false;
+  bool moe_deepep = false;
 
   bool IsDefault() const { return fusion == Fusion::kTe && !cuda_graphs && MoeDefault(); }
   bool MoeDefault() const {
-    return moe_grouped_gemm && !moe_router_fusion && !moe_permute_fusion && !moe_pad_to_capacity;
+    return moe_grouped_gemm && !moe_router_fusion && !moe_permute_fusion && !moe_pad_to_capacity &&
+           !moe_deepep;
   }
   bool FlashAttention() const { return fusion != Fusion::kApex; }
   // PyTorch runs the layer (torchtitan, eager or compiled): SDPA's FlashAttention-2, torchtitan's

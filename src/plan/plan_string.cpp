@@ -45,6 +45,7 @@ void AddRareKnobs(const ParallelPlan& p, KnobWriter& w) {
   if (p.kernels.moe_router_fusion) w.Add("moe_router_fusion", true);
   if (p.kernels.moe_permute_fusion) w.Add("moe_permute_fusion", true);
   if (p.kernels.moe_pad_to_capacity) w.Add("moe_pad_to_capacity", true);
+  if (p.kernels.moe_deepep) w.Add("moe_deepep", true);
   // The memory recipe (issue 17): a re-run must keep it.
   if (p.recipe.recompute_modules != 0) {
     w.Add("recompute_modules", RecomputeModulesToString(p.recipe.recompute_modules));

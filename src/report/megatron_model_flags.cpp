@@ -57,8 +57,11 @@ void MoeFlags(const ModelSpec& m, Flags& flags) {
   if (moe.dense_layers > 0 || moe.every > 1) {
     flags.push_back("--moe-layer-freq \"" + MegatronMoeLayerFreq(m) + "\"");
   }
+  if (moe.groups > 1) {
+    Add(flags, "--moe-router-num-groups", moe.groups);
+    Add(flags, "--moe-router-group-topk", moe.group_topk);
+  }
   flags.push_back("--moe-grouped-gemm");
-  flags.push_back("--moe-token-dispatcher-type alltoall");
 }
 
 }  // namespace

@@ -85,6 +85,12 @@ Flags BuildFlags(const StepResult& r, const PlanReportContext& ctx, Flags& notes
     if (p.moe_routing == MoeRouting::kDrop) {
       flags.push_back("--moe-expert-capacity-factor " + FormatShortest(p.moe_capacity_factor));
     }
+    if (p.kernels.moe_deepep) {
+      flags.push_back("--moe-token-dispatcher-type flex");
+      flags.push_back("--moe-enable-deepep");
+    } else {
+      flags.push_back("--moe-token-dispatcher-type alltoall");
+    }
     if (p.overlap_ep_comm) flags.push_back("--overlap-moe-expert-parallel-comm");
   }
   Add(flags, "--micro-batch-size", p.micro_batch);

@@ -56,6 +56,8 @@ Items CommRelief(const ParallelPlan& p, const std::string& cost) {
         "a smaller cp, or cp inside the NVLink domain (placement with cp next to tp)");
   } else if (cost == "EP communication") {
     AddIf(items, !p.overlap_ep_comm, "overlap_ep_comm=true");
+    AddIf(items, !p.kernels.moe_deepep && p.schedule != Schedule::kDualPipe,
+          "moe_deepep=true (two-hop dispatch: one copy per node on the network)");
     items.emplace_back("ep inside the NVLink domain (placement)");
     AddIf(items, p.moe_routing == MoeRouting::kDropless,
           "less expert imbalance (moe_routing=drop with moe_capacity_factor)");

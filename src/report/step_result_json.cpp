@@ -35,6 +35,7 @@ Json PlanToJson(const ParallelPlan& p) {
       j.Set("moe_router_fusion", p.kernels.moe_router_fusion);
       j.Set("moe_permute_fusion", p.kernels.moe_permute_fusion);
       j.Set("moe_pad_to_capacity", p.kernels.moe_pad_to_capacity);
+      j.Set("moe_deepep", p.kernels.moe_deepep);
     }
   }
   if (!p.recipe.IsDefault()) {  // written only when set (issue 17's memory recipe)

@@ -61,7 +61,9 @@ TEST_CASE("DeepSeek-V3's recipe cuts its plan's memory; what is left is stated",
 TEST_CASE("DeepSeek-V3's published recipe fits in 80 GB with its EMA in CPU memory",
           "[cli][memory]") {
   // Sec. 3.3.3: "the EMA parameters are stored in CPU memory"; on the GPU the fp32 EMA of a
-  // rank's optimizer shard would not fit beside the rest.
+  // rank's optimizer shard is one more term of each stage's memory. (Whether it would still fit
+  // depends on the layer layout, which is balanced by time: with the two-hop dispatch's cheaper
+  // EP communication it does, by a few GiB; DeepSeek did not need to find out.)
   auto run = [](const char* ema) {
     return RunParaplan({"simulate", "-m", "deepseek-v3", "-c", "hgx-h800", "-g", "2048", "--plan",
                         std::string(kDeepSeekPlan) + kDeepSeekRecipe + ",ema=" + ema, "--format",
@@ -75,12 +77,17 @@ TEST_CASE("DeepSeek-V3's published recipe fits in 80 GB with its EMA in CPU memo
   CHECK_THAT(cpu.out, Contains("\"fits\": true"));
   CHECK_THAT(cpu.out, Contains("\"ema\": \"cpu\""));
   CHECK_THAT(cpu.out, Contains("\"logits_GiB\""));
-  CHECK_THAT(gpu.out, Contains("\"fits\": false"));
   const double on_cpu = JsonNumber(cpu.out, "memory_GiB");
   const double on_gpu = JsonNumber(gpu.out, "memory_GiB");
   CHECK(on_cpu < 80);
-  CHECK(on_cpu > 70);  // a real margin, not an empty model
-  CHECK(on_gpu > 80);
+  CHECK(on_cpu > 60);  // a real margin, not an empty model
+  // The same layout, the EMA added on the GPU: stage 0 (embedding and MTP) peaks in both, and
+  // grows by its EMA term.
+  const double ema = JsonNumber(gpu.out, "ema_GiB");  // stage 0's
+  REQUIRE(JsonNumber(gpu.out, "total_GiB") == Approx(on_gpu));
+  REQUIRE(JsonNumber(cpu.out, "total_GiB") == Approx(on_cpu));
+  CHECK(ema > 0.5);
+  CHECK(on_gpu - on_cpu == Approx(ema).margin(1e-6));
   // explain states the margin and the "other" memory by term.
   const auto text =
       RunParaplan({"explain", "-m", "deepseek-v3", "-c", "hgx-h800", "-g", "2048", "--plan",

@@ -83,7 +83,10 @@ TEST_CASE("HF import: DeepSeek-V3 and V2-Lite (MLA)", "[config]") {
   CHECK(v3.moe->dense_layers == 3);
   CHECK(v3.moe->expert_ffn_hidden == 2048);
   CHECK(v3.ffn_hidden == 18432);
+  CHECK(v3.moe->groups == 8);  // n_group, topk_group: node-limited routing
+  CHECK(v3.moe->group_topk == 4);
   const ModelSpec lite = Hf("deepseek-v2-lite");
+  CHECK(lite.moe->groups == 0);  // n_group 1: not limited
   CHECK(lite.mla.q_lora_rank == 0);
   CHECK(lite.moe->shared_experts == 2);
   CHECK(lite.moe->dense_layers == 1);

@@ -22,8 +22,9 @@ TEST_CASE("Megatron-LM's names for the memory-recipe knobs are taken as they are
   CHECK(KnobForAcceptedAlias("fp8_activation_cache") == "fp8_act_cache");
   CHECK(KnobForAcceptedAlias("weights_ema") == "ema");
   CHECK(KnobForAcceptedAlias("--moe-pad-expert-input-to-capacity") == "moe_pad_to_capacity");
+  CHECK(KnobForAcceptedAlias("--moe-enable-deepep") == "moe_deepep");
   CHECK(KnobForAcceptedAlias("mbs").empty());  // only a hint, not taken
-  CHECK(AcceptedAliasNames().size() == 6);
+  CHECK(AcceptedAliasNames().size() == 7);
 }
 
 TEST_CASE("knobs separated by spaces are refused with the corrected string", "[config]") {

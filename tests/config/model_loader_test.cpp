@@ -67,6 +67,19 @@ TEST_CASE("model loader rejects bad shapes with their location", "[config]") {
                FromText(std::string(kDense) + "moe: {experts: 4, top_k: 1, dense_layers: 4}\n");
              }),
              Contains("moe.dense_layers: must be < layers (4)"));
+  CHECK_THAT(
+      ErrorOf([] {
+        FromText(std::string(kDense) + "moe: {experts: 8, top_k: 2, groups: 3, group_topk: 1}\n");
+      }),
+      Contains("moe.groups: must divide experts (8), got 3"));
+  CHECK_THAT(
+      ErrorOf([] {
+        FromText(std::string(kDense) + "moe: {experts: 8, top_k: 4, groups: 4, group_topk: 1}\n");
+      }),
+      Contains("moe.group_topk: its groups hold 2 experts, fewer than top_k (4)"));
+  CHECK_THAT(
+      ErrorOf([] { FromText(std::string(kDense) + "moe: {experts: 8, top_k: 2, groups: 4}\n"); }),
+      Contains("missing required key 'group_topk'"));
 }
 
 TEST_CASE("model loader reads MoE, MLA and sliding windows", "[config]") {
@@ -80,6 +93,7 @@ TEST_CASE("model loader reads MoE, MLA and sliding windows", "[config]") {
   CHECK(m.head_dim == 48);
   REQUIRE(m.IsMoe());
   CHECK(m.moe->capacity_factor == Approx(1.25));
+  CHECK(m.moe->groups == 0);
   CHECK(m.IsMoeLayer(1));
   CHECK_FALSE(m.IsMoeLayer(2));
   const ModelSpec w =

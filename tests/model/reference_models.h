@@ -62,7 +62,7 @@ inline ModelSpec DeepSeekV3() {
   m.head_dim = 128;
   m.attention_kind = AttentionKind::kMla;
   m.mla = MlaSpec{1536, 512, 128, 64, 128};
-  m.moe = MoeSpec{256, 8, 1, 2048, 3, 1, std::nullopt};
+  m.moe = MoeSpec{256, 8, 1, 2048, 3, 1, std::nullopt, 8, 4};
   m.mtp_layers = 1;
   return m;
 }

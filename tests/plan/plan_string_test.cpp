@@ -81,9 +81,11 @@ TEST_CASE("PlanString keeps the MoE kernel knobs", "[plan]") {
   p.kernels.moe_router_fusion = true;
   p.kernels.moe_permute_fusion = true;
   p.kernels.moe_pad_to_capacity = true;
+  p.kernels.moe_deepep = true;
   const std::string text = PlanString(p, 4096);
   CHECK_THAT(text, Catch::Contains("moe_grouped_gemm=false,moe_router_fusion=true,"
-                                   "moe_permute_fusion=true,moe_pad_to_capacity=true"));
+                                   "moe_permute_fusion=true,moe_pad_to_capacity=true,"
+                                   "moe_deepep=true"));
   ModelSpec model;
   model.layers = 32;
   model.seq_len = 4096;
@@ -92,6 +94,7 @@ TEST_CASE("PlanString keeps the MoE kernel knobs", "[plan]") {
   CHECK(back.kernels.moe_router_fusion);
   CHECK(back.kernels.moe_permute_fusion);
   CHECK(back.kernels.moe_pad_to_capacity);
+  CHECK(back.kernels.moe_deepep);
   CHECK(PlanString(back, 4096) == text);
 }
 

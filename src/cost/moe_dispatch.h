@@ -1,0 +1,48 @@
+// Two-hop MoE dispatch and combine, as DeepSeek-V3 runs it (DeepSeek-V3 technical report,
+// arXiv 2412.19437, §3.2.2) and as deepseek-ai/DeepEP's internode kernels do for Megatron-Core's
+// flex dispatcher (`--moe-token-dispatcher-type flex --moe-enable-deepep`): a token bound for
+// experts on another node crosses the network once per destination node, to the GPU with its own
+// local index there, which forwards it over NVLink to every GPU of that node holding one of its
+// experts; experts on this node are reached over NVLink directly. One copy per destination node
+// on the network and one per destination GPU on NVLink, where Megatron-Core's alltoall dispatcher
+// sends one per (token, expert) pair straight to the expert's GPU. Group-limited routing
+// (DeepSeek-V3: 8 groups of 32 experts, one per node, 4 chosen per token; `moe.groups`,
+// `moe.group_topk`) caps the nodes a token reaches. docs/cost-model.md, "Two-hop MoE dispatch".
+#pragma once
+
+#include "cost/cost_graph.h"
+#include "hardware/collective_cost.h"
+#include "hardware/group_placement.h"
+
+namespace paraplan {
+
+// Expected number of distinct units (nodes or GPUs; `units` of them, each holding experts / units
+// of the experts) one token's top_k experts fall on, routing balanced: the experts chosen
+// uniformly without replacement among all of them, or, when the router is group-limited
+// (1 < groups, group_topk < groups), among those of group_topk groups chosen uniformly, where the
+// groups align with the units (each unit holds whole groups, or each group whole units). Groups
+// that do not align are read as no limit. 0 for units < 1 or no experts.
+double ExpectedUnitsHit(double experts, double top_k, double groups, double group_topk,
+                        double units);
+
+// Bytes one GPU sends in one dispatch (or combine) pass.
+struct TwoHopTraffic {
+  double network_bytes = 0;  // across the tier beyond NVLink: one copy per remote node
+  double nvlink_bytes = 0;   // over NVLink: to this node's expert GPUs, and forwarded arrivals
+};
+
+// One pass of `tokens` tokens of `token_bytes` each over the expert-parallel group `ep`, with
+// N = ep.size / ep.members[0] nodes of m = ep.members[0] GPUs, D_node and D_gpu the expected
+// distinct nodes and GPUs a token reaches (ExpectedUnitsHit):
+//   network = tokens · D_node · (N − 1) / N · token_bytes
+//   nvlink  = tokens · D_gpu · (m − 1) / m · token_bytes
+// (one node: the network leg is empty and NVLink carries the copies to the other m − 1 GPUs).
+TwoHopTraffic TwoHopBytes(const CostGraph& d, double tokens, double token_bytes,
+                          const GroupPlacement& ep);
+
+// Seconds of one pass: the slowest tier's latency plus the slower of the two legs, which the
+// kernels pipeline (network chunks are forwarded over NVLink as they arrive).
+double TwoHopSeconds(const TwoHopTraffic& traffic, const GroupPlacement& ep,
+                     const NetworkLinks& links);
+
+}  // namespace paraplan
