@@ -5,6 +5,7 @@
 
 #include "core/error.h"
 #include "cost/compute_cost.h"
+#include "cost/fp8_amax.h"
 #include "cost/memory_model.h"
 #include "cost/overlap_sm.h"
 #include "cost/stage_balance.h"
@@ -504,6 +505,9 @@ void StageTimesOf(const CostGraph& d, const ParallelPlan& p, const PlanEvaluatio
   }
   t.f += zero3.copy_fwd_s;
   t.b += zero3.copy_bwd_s;
+  // TE's delayed-scaling amax reduction at each chunk's autocast exit, forward and backward.
+  t.f += sends * e.amax_s;
+  t.b += sends * e.amax_s;
   if (p.pp > 1 && !p.overlap_pp_comm) {
     t.f += sends * e.p2p_s;
     t.b += sends * e.p2p_s;
@@ -671,6 +675,8 @@ void EvaluatePlanTimeAfterLayers(const CostGraph& d, const Cluster& c, const Net
   e.comm.Resize(p.pp);
   e.dp.Resize(p.pp);
   e.optimizer_s = 0;
+  e.amax_s =
+      Fp8AmaxSeconds(c, links, p, e.shape, D(d.layers) / D(p.pp * std::max<int64_t>(p.vpp, 1)));
   StageCosts(d, c, links, p, e);
   e.pipeline = PipelineMakespan(p.schedule, p.pp, p.vpp, e.micro_batches, e.times.data());
   // Fill and drain: with overlapped sends, 2(pp - 1) transfers delay the neighbours; without,

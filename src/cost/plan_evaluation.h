@@ -78,6 +78,8 @@ struct PlanEvaluation {
   double mtp_proj_fwd_s = 0;  // one MTP module's 2h -> h projection, forward
   double p2p_s = 0;           // one micro-batch's activations to the next stage
   double p2p_sm_share = 0;    // SMs the send's NCCL kernel holds / SMs (cost/overlap_sm.h)
+  double amax_s =
+      0;  // TE's delayed-scaling amax reduction + update, per chunk and pass (fp8_amax.h)
   double zero3_sm_share = 0;  // the same for ZeRO-3's per-layer gathers and reduce-scatters
   int64_t micro_batches = 1;
   StageVector<int64_t> layers;        // layers per stage

@@ -24,15 +24,15 @@ namespace {
 // Stop 23 (62 runs: MoE rows D17-D24 added; E10 with its recipe's memory knobs; MoE FP8 casts),
 // refitted: 7.9% (held out 8.0%, memory 12.1%). Stop 25 (the MoE rows' stated expert TP and EP
 // overlap; MoE ops; SM cost of overlap; NIC sharing), refitted: 6.8% (held out 6.4%). Stop 26
-// (TE's FP8 cast of the FC2 input, transposes of its norm-fused inputs), refitted: 6.8% (held out
-// 6.6%).
+// (TE's FP8 cast of the FC2 input, transposes of its norm-fused inputs; TE's delayed-scaling amax
+// all-reduce), refitted: 6.8% (held out 6.5%).
 constexpr double kStepTimeMapePct = 6.8 + 0.2;
-constexpr double kHeldOutMapePct = 6.6 + 0.2;
+constexpr double kHeldOutMapePct = 6.5 + 0.2;
 constexpr int64_t kMinFits = 62;
 constexpr double kMemoryMapePct = 12.1 + 0.2;  // torchtitan's measured peaks (Q01-Q14, W01-W02)
 // The reserved runs with the shipped efficiencies, whose fit never saw them: measured 35.8%;
-// 34.8% with the stop 23 refit (62 runs); 29.9% with stop 25's; 30.3% with stop 26's.
-constexpr double kReservedShippedMapePct = 30.3 + 0.2;
+// 34.8% with the stop 23 refit (62 runs); 29.9% with stop 25's; 30.5% with stop 26's.
+constexpr double kReservedShippedMapePct = 30.5 + 0.2;
 
 std::string Failures(const ValidationReport& report) {
   std::string text;
