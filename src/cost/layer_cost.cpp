@@ -227,6 +227,39 @@ void TensorParallel(const CostGraph& d, int kind, const PlanShape& p, const Netw
   }
 }
 
+// The MoE layer's small blocking collectives of the forward, before the dispatch (both on the
+// compute stream, latency-bound):
+//  - token counts: Megatron-Core's alltoall dispatcher all-gathers each rank's tokens per expert
+//    (int64) over its tp_ep group (etp x ep) to size the all-to-all (MoEAlltoAllTokenDispatcher.
+//    preprocess, gather_from_sequence_parallel_region(num_local_tokens_per_expert,
+//    group=self.tp_ep_group)), except with drop-and-pad, where every size is the capacity;
+//    torchtitan's expert parallelism exchanges them with an all-to-all over ep
+//    (all_to_all_single of num_tokens_per_expert); DeepEP and DualPipe count inside the dispatch;
+//  - the aux loss: with sequence parallelism or cp, the tokens per expert (fp32) all-reduced over
+//    tp x cp (Megatron-Core's switch_load_balancing_loss_func over the sequence partition
+//    group), Megatron-Core's default --moe-router-load-balancing-type aux_loss.
+double MoeCountCollectivesSeconds(const CostGraph& d, const PlanShape& p, const NetworkLinks& links,
+                                  bool two_hop) {
+  constexpr double kCountBytes = 8, kAuxBytes = 4;
+  double s = 0;
+  if (p.kernels.Pytorch()) {
+    if (p.ep > 1) {
+      s += CollectiveSeconds(CollectiveOp::kAllToAll, kCountBytes * d.experts, p.groups.ep, links);
+    }
+    return s;
+  }
+  const bool padded = p.moe_dropping && p.kernels.moe_pad_to_capacity;
+  if (!two_hop && !padded && p.groups.etp_ep.size > 1) {
+    s += CollectiveSeconds(CollectiveOp::kAllGather,
+                           kCountBytes * d.experts * static_cast<double>(p.groups.etp_ep.size),
+                           p.groups.etp_ep, links);
+  }
+  if ((p.sequence_parallel || p.cp > 1) && p.groups.tp_cp.size > 1) {
+    s += CollectiveSeconds(CollectiveOp::kAllReduce, kAuxBytes * d.experts, p.groups.tp_cp, links);
+  }
+  return s;
+}
+
 void Communication(const CostGraph& d, int kind, const PlanShape& p, const NetworkLinks& links,
                    const Cluster& c, const TpBlock& attn_block, const TpBlock& mlp_block,
                    double attn_fwd_s, double attn_bwd_s, LayerCost& out) {
@@ -285,10 +318,11 @@ void Communication(const CostGraph& d, int kind, const PlanShape& p, const Netwo
                                       : NcclKernelCtas(CollectiveOp::kAllToAll, p.groups.ep, c),
                                   c.gpu);
     const OverlapCost o = OverlapSeconds(pass, hide / 2, 0, share);
-    out.comm_busy_fwd_s[kCommEp] = pass;
+    const double counts = MoeCountCollectivesSeconds(d, p, links, two_hop);
+    out.comm_busy_fwd_s[kCommEp] = pass + counts;
     out.comm_busy_bwd_s[kCommEp] = pass;
-    out.ep_comm_fwd_s = o.exposed_s;
-    out.ep_comm_s = 2 * o.exposed_s;
+    out.ep_comm_fwd_s = o.exposed_s + counts;
+    out.ep_comm_s = 2 * o.exposed_s + counts;
     out.sm_loss_fwd_s[kCommEp] = o.sm_loss_s;
     out.sm_loss_bwd_s[kCommEp] = o.sm_loss_s;
     if (p.groups.ep.tier >= 1) {

@@ -14,7 +14,9 @@ namespace paraplan {
 // expert-data-parallel group that reduces expert gradients.
 struct PlanPlacement {
   GroupPlacement tp, cp, dp, pp, ep, etp, edp;
-  GroupPlacement dp_cp;  // the group dense gradients are reduced over (dp x cp)
+  GroupPlacement dp_cp;   // the group dense gradients are reduced over (dp x cp)
+  GroupPlacement tp_cp;   // tp x cp: the MoE aux loss's token counts are summed over it
+  GroupPlacement etp_ep;  // etp x ep: Megatron-Core's tp_ep group (the dispatcher's token counts)
 };
 
 // The groups of `plan` on `cluster`.

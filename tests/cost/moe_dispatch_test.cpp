@@ -136,3 +136,41 @@ TEST_CASE("DeepEP's dispatch costs a cross-node MoE layer less than the NCCL all
   }
   CHECK(found);
 }
+
+TEST_CASE("the alltoall dispatcher's token counts and the aux loss are small blocking collectives",
+          "[cost][moe]") {
+  // Mixtral 8x7B (8 experts) at tp 2 with sequence parallelism, ep 8 over two nodes: the forward
+  // all-gathers 8 int64 counts from each of the 8 ranks of the tp_ep group (etp 1 x ep 8) and
+  // all-reduces 8 fp32 counts over tp 2; the backward has neither.
+  const CostGraph d = BuildCostGraph(test::Mixtral8x7B());
+  const Cluster c = test::DgxH100();
+  const NetworkLinks links = ResolveNetworkLinks(c);
+  ParallelPlan p;
+  p.tp = 2;
+  p.ep = 8;
+  p.dp = 8;
+  p.sequence_parallel = true;
+  p.micro_batch = 1;
+  p.global_batch = 8;
+  const PlanShape s = MakePlanShape(d, p, c);
+  REQUIRE(s.groups.etp_ep.size == 8);
+  REQUIRE(s.groups.tp_cp.size == 2);
+  const LayerCost l = ComputeLayerCost(d, 1, s, c, links);
+  const double bytes = 2.0 * (s.tokens / 2) * 2 * 4096;  // bf16, t/tp tokens, top-2, h
+  const double pass = 2 * CollectiveSeconds(CollectiveOp::kAllToAll, bytes, s.groups.ep, links);
+  const double counts =
+      CollectiveSeconds(CollectiveOp::kAllGather, 8.0 * 8 * 8, s.groups.etp_ep, links) +
+      CollectiveSeconds(CollectiveOp::kAllReduce, 4.0 * 8, s.groups.tp_cp, links);
+  CHECK(counts > 0);
+  CHECK(l.ep_comm_fwd_s == Approx(pass + counts));
+  CHECK(l.ep_comm_s == Approx(2 * pass + counts));
+  // Drop-and-pad knows every size: only the aux loss's all-reduce stays.
+  p.moe_routing = MoeRouting::kDrop;
+  p.kernels.moe_pad_to_capacity = true;
+  const PlanShape padded = MakePlanShape(d, p, c);
+  const LayerCost lp = ComputeLayerCost(d, 1, padded, c, links);
+  const double padded_bytes = 2.0 * (s.tokens / 2) * 2 * 4096 * padded.moe_load;
+  CHECK(lp.ep_comm_fwd_s ==
+        Approx(2 * CollectiveSeconds(CollectiveOp::kAllToAll, padded_bytes, s.groups.ep, links) +
+               CollectiveSeconds(CollectiveOp::kAllReduce, 4.0 * 8, s.groups.tp_cp, links)));
+}

@@ -42,19 +42,20 @@ namespace {
 // 7.5%, Narayanan 5.5, NeMo 4.8, torchtitan 14.3, dgxc 6.0, Trainy 2.4; reserved 30.3%. The real
 // casts make the TE FP8 rows slower, the fit on them faster, and torchtitan's fold with it. With
 // TE's delayed-scaling amax all-reduce per chunk: NeMo 4.9, torchtitan 14.4, Trainy 2.5, reserved
-// 30.4%, pooled unchanged.
+// 30.4%, pooled unchanged. With the MoE layer's token-count all-gather and aux-loss all-reduce:
+// NeMo 4.8, torchtitan 14.5, reserved 30.5%, pooled 7.5%.
 constexpr double kMarginPct = 0.5;  // percentage points, for changes elsewhere in the model
 constexpr double kPooledMapePct = 7.5 + kMarginPct;
 const std::map<std::string, double> kSourceMapePct = {
     {"Narayanan et al.", 5.5 + kMarginPct},  // the only A100 source: predicted from the prior
-    {"NVIDIA NeMo docs 'Performance Benchmarks'", 4.9 + kMarginPct},
-    {"PyTorch torchtitan benchmark 'llama3_h100_202412_torchtitan.md'", 14.4 + kMarginPct},
+    {"NVIDIA NeMo docs 'Performance Benchmarks'", 4.8 + kMarginPct},
+    {"PyTorch torchtitan benchmark 'llama3_h100_202412_torchtitan.md'", 14.5 + kMarginPct},
     {"NVIDIA DGX Cloud Benchmarking recipes", 6.0 + kMarginPct},
     {"Trainy on WhiteFiber", 2.5 + kMarginPct},  // H200: predicted with the H100 fit (derived)
 };
 // The reserved runs (reserved_runs.yaml, evaluation only), predicted by a fit on all 62 public
 // runs that never saw them: the independent evaluation of docs/validation.md.
-constexpr double kReservedMapePct = 30.4 + kMarginPct;
+constexpr double kReservedMapePct = 30.5 + kMarginPct;
 
 }  // namespace
 

@@ -25,9 +25,10 @@ namespace {
 // refitted: 7.9% (held out 8.0%, memory 12.1%). Stop 25 (the MoE rows' stated expert TP and EP
 // overlap; MoE ops; SM cost of overlap; NIC sharing), refitted: 6.8% (held out 6.4%). Stop 26
 // (TE's FP8 cast of the FC2 input, transposes of its norm-fused inputs; TE's delayed-scaling amax
-// all-reduce), refitted: 6.8% (held out 6.5%).
+// all-reduce; the MoE layer's token-count and aux-loss collectives), refitted: 6.8% (held out
+// 6.3%).
 constexpr double kStepTimeMapePct = 6.8 + 0.2;
-constexpr double kHeldOutMapePct = 6.5 + 0.2;
+constexpr double kHeldOutMapePct = 6.3 + 0.2;
 constexpr int64_t kMinFits = 62;
 constexpr double kMemoryMapePct = 12.1 + 0.2;  // torchtitan's measured peaks (Q01-Q14, W01-W02)
 // The reserved runs with the shipped efficiencies, whose fit never saw them: measured 35.8%;
