@@ -139,6 +139,10 @@ std::string Describe(const ModelSpec& m) {
                   std::to_string(m.kv_heads > 0 ? m.kv_heads : m.heads) + " kv)";
   if (m.IsMoe()) {
     s += ", " + std::to_string(m.moe->experts) + " experts top-" + std::to_string(m.moe->top_k);
+    if (m.moe->groups > 1) {
+      s += " within " + std::to_string(m.moe->group_topk) + " of " + std::to_string(m.moe->groups) +
+           " groups";
+    }
     if (m.moe->shared_experts > 0) s += " + " + std::to_string(m.moe->shared_experts) + " shared";
   }
   if (m.sliding_window > 0) s += ", sliding window " + std::to_string(m.sliding_window);

@@ -52,6 +52,10 @@ TEST_CASE("moe_deepep sends DeepSeek-V3's tokens in two hops, and the step is fa
   CHECK_THAT(launch.out, Contains("--moe-enable-deepep"));
   CHECK_THAT(launch.out, Contains("--moe-router-num-groups 8"));
   CHECK_THAT(launch.out, Contains("--moe-router-group-topk 4"));
+  // model show states the group-limited routing the two-hop cost reads.
+  const auto show = RunParaplan({"model", "show", "deepseek-v3"});
+  REQUIRE(show.code == 0);
+  CHECK_THAT(show.out, Contains("256 experts top-8 within 4 of 8 groups"));
   // A bad value is refused with the knob named.
   const auto bad = run(",moe_deepep=maybe");
   CHECK(bad.code == 2);
