@@ -43,12 +43,12 @@ struct Describer {
 
   // DualPipe's and DeepEP's two-hop dispatch / combine (cost/moe_dispatch.h): the bytes one GPU
   // sends on both legs, the time of one pass.
-  void AddTwoHop(const CostGraph& d, double tokens, double token_bytes, const GroupPlacement& g) {
+  void AddTwoHop(const char* what, const CostGraph& d, double tokens, double token_bytes,
+                 const GroupPlacement& g) {
     if (g.size < 2 || tokens <= 0) return;
     const TwoHopTraffic traffic = TwoHopBytes(d, tokens, token_bytes, g);
     const size_t before = out.size();
-    Add("ep", "MoE dispatch / combine (two-hop)", CollectiveOp::kAllToAll,
-        traffic.network_bytes + traffic.nvlink_bytes, g);
+    Add("ep", what, CollectiveOp::kAllToAll, traffic.network_bytes + traffic.nvlink_bytes, g);
     if (out.size() == before) return;
     out.back().algorithm = "two-hop";
     out.back().protocol = "-";
@@ -113,7 +113,14 @@ std::vector<CollectiveCall> DescribeCollectives(const CostGraph& d, const Cluste
         kAct * s.tokens * kv * (d.qk_head_dim + d.v_head_dim), s.groups.cp);
   if (d.experts > 0 && p.ep > 1) {
     if (s.dualpipe || s.kernels.moe_deepep) {
-      w.AddTwoHop(d, (s.tokens / s.tp) * s.moe_load, kAct * d.hidden, s.groups.ep);
+      const double tokens = (s.tokens / s.tp) * s.moe_load;
+      if (s.dualpipe && s.precision == Precision::kFp8) {
+        w.AddTwoHop("MoE dispatch (two-hop, FP8)", d, tokens, kFp8DispatchBytes * d.hidden,
+                    s.groups.ep);
+        w.AddTwoHop("MoE combine (two-hop)", d, tokens, kAct * d.hidden, s.groups.ep);
+      } else {
+        w.AddTwoHop("MoE dispatch / combine (two-hop)", d, tokens, kAct * d.hidden, s.groups.ep);
+      }
     } else {
       w.Add("ep", "MoE dispatch / combine", CollectiveOp::kAllToAll,
             kAct * (s.tokens / s.tp) * d.top_k * d.hidden * s.moe_load, s.groups.ep);

@@ -25,6 +25,12 @@ namespace paraplan {
 double ExpectedUnitsHit(double experts, double top_k, double groups, double group_topk,
                         double units);
 
+// Bytes per hidden element of an FP8 dispatch in DeepSeek-V3's recipe: the activation before the
+// MoE up-projection is quantized to FP8 before the dispatch (and, backward, the activation
+// gradient before the down-projection), with one fp32 scale per 1 x 128 tile; both combines stay
+// in BF16 (report §3.3.2, "Low-Precision Communication"; §3.3.2's tile-wise scaling).
+inline constexpr double kFp8DispatchBytes = 1.0 + 4.0 / 128;
+
 // Bytes one GPU sends in one dispatch (or combine) pass.
 struct TwoHopTraffic {
   double network_bytes = 0;  // across the tier beyond NVLink: one copy per remote node

@@ -174,3 +174,38 @@ TEST_CASE("the alltoall dispatcher's token counts and the aux loss are small blo
         Approx(2 * CollectiveSeconds(CollectiveOp::kAllToAll, padded_bytes, s.groups.ep, links) +
                CollectiveSeconds(CollectiveOp::kAllReduce, 4.0 * 8, s.groups.tp_cp, links)));
 }
+
+TEST_CASE("DualPipe's FP8 recipe dispatches in FP8 and combines in BF16", "[cost][moe]") {
+  // DeepSeek-V3 report §3.3.2: the activation before the up-projection is dispatched in FP8 with a
+  // scale per 128 elements, both combines stay BF16; backward likewise one FP8 pass, one BF16.
+  const CostGraph d = BuildCostGraph(DeepSeekMoe());
+  const Cluster c = Hgx800();
+  const NetworkLinks links = ResolveNetworkLinks(c);
+  ParallelPlan p = Ep64(false);
+  p.schedule = Schedule::kDualPipe;
+  p.precision = Precision::kFp8;
+  const PlanShape s = MakePlanShape(d, p, c);
+  const double tokens = s.tokens;  // tp 1, no imbalance
+  auto pass = [&](double bytes) {
+    return TwoHopSeconds(TwoHopBytes(d, tokens, bytes * 7168, s.groups.ep), s.groups.ep, links);
+  };
+  const LayerCost fp8 = ComputeLayerCost(d, 1, s, c, links);
+  CHECK(fp8.comm_busy_fwd_s[kCommEp] == Approx(pass(1.0 + 4.0 / 128) + pass(2.0)));
+  CHECK(fp8.comm_busy_bwd_s[kCommEp] == Approx(pass(1.0 + 4.0 / 128) + pass(2.0)));
+  p.precision = Precision::kBf16;
+  const LayerCost bf16 = ComputeLayerCost(d, 1, MakePlanShape(d, p, c), c, links);
+  CHECK(bf16.comm_busy_fwd_s[kCommEp] == Approx(2 * pass(2.0)));
+  CHECK(fp8.comm_busy_fwd_s[kCommEp] < 0.8 * bf16.comm_busy_fwd_s[kCommEp]);
+  // explain lists the two passes apart.
+  PlanEvaluation e;
+  p.precision = Precision::kFp8;
+  p.pp = 2;
+  p.dp = 32;
+  p.global_batch = 64;
+  EvaluatePlanTime(d, c, links, p, &e);
+  int rows = 0;
+  for (const auto& call : DescribeCollectives(d, c, links, p, e)) {
+    if (call.group == "ep") ++rows;
+  }
+  CHECK(rows == 2);
+}
