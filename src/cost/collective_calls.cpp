@@ -21,9 +21,9 @@ struct Describer {
   const NetworkLinks& links;
   std::vector<CollectiveCall> out;
 
-  void Add(const char* group, const char* what, CollectiveOp op, double bytes,
-           const GroupPlacement& g) {
-    if (g.size < 2 || bytes <= 0) return;
+  // The row's group, op, placement and bytes; the caller sets how it runs and its time.
+  CollectiveCall Row(const char* group, const char* what, CollectiveOp op, double bytes,
+                     const GroupPlacement& g) const {
     CollectiveCall c;
     c.group = group;
     c.what = what;
@@ -33,6 +33,13 @@ struct Describer {
     const int tier = std::min<int>(g.tier, static_cast<int>(cluster.network.size()) - 1);
     c.tier = tier >= 0 ? cluster.network[static_cast<size_t>(tier)].name : "-";
     c.bytes = bytes;
+    return c;
+  }
+
+  void Add(const char* group, const char* what, CollectiveOp op, double bytes,
+           const GroupPlacement& g) {
+    if (g.size < 2 || bytes <= 0) return;
+    CollectiveCall c = Row(group, what, op, bytes, g);
     const CollectiveChoice choice = ChooseCollective(op, bytes, g, links);
     const bool p2p = op == CollectiveOp::kAllToAll || op == CollectiveOp::kSendRecv;
     c.algorithm = choice.nccl ? ToString(choice.algorithm) : (p2p ? "p2p" : "profile fit");
@@ -41,18 +48,16 @@ struct Describer {
     out.push_back(std::move(c));
   }
 
-  // DualPipe's and DeepEP's two-hop dispatch / combine (cost/moe_dispatch.h): the bytes one GPU
-  // sends on both legs, the time of one pass.
-  void AddTwoHop(const char* what, const CostGraph& d, double tokens, double token_bytes,
-                 const GroupPlacement& g) {
-    if (g.size < 2 || tokens <= 0) return;
-    const TwoHopTraffic traffic = TwoHopBytes(d, tokens, token_bytes, g);
-    const size_t before = out.size();
-    Add("ep", what, CollectiveOp::kAllToAll, traffic.network_bytes + traffic.nvlink_bytes, g);
-    if (out.size() == before) return;
-    out.back().algorithm = "two-hop";
-    out.back().protocol = "-";
-    out.back().seconds = TwoHopSeconds(traffic, g, links);
+  // One pass of DualPipe's or DeepEP's two-hop dispatch / combine (cost/moe_dispatch.h): the
+  // bytes one GPU sends on both legs, the time of the pass.
+  void AddTwoHop(const char* what, const TwoHopTraffic& traffic, const GroupPlacement& g) {
+    const double bytes = traffic.network_bytes + traffic.nvlink_bytes;
+    if (g.size < 2 || bytes <= 0) return;
+    CollectiveCall c = Row("ep", what, CollectiveOp::kAllToAll, bytes, g);
+    c.algorithm = "two-hop";
+    c.protocol = "-";
+    c.seconds = TwoHopSeconds(traffic, g, links);
+    out.push_back(std::move(c));
   }
 };
 
@@ -112,14 +117,13 @@ std::vector<CollectiveCall> DescribeCollectives(const CostGraph& d, const Cluste
   w.Add("cp", "K/V ring step, cp-1 per pass", CollectiveOp::kSendRecv,
         kAct * s.tokens * kv * (d.qk_head_dim + d.v_head_dim), s.groups.cp);
   if (d.experts > 0 && p.ep > 1) {
-    if (s.dualpipe || s.kernels.moe_deepep) {
-      const double tokens = (s.tokens / s.tp) * s.moe_load;
-      if (s.dualpipe && s.precision == Precision::kFp8) {
-        w.AddTwoHop("MoE dispatch (two-hop, FP8)", d, tokens, kFp8DispatchBytes * d.hidden,
-                    s.groups.ep);
-        w.AddTwoHop("MoE combine (two-hop)", d, tokens, kAct * d.hidden, s.groups.ep);
+    if (UsesTwoHop(s)) {
+      const TwoHopPasses hops = TwoHopPassesOf(d, s);
+      if (hops.fp8_dispatch) {
+        w.AddTwoHop("MoE dispatch (two-hop, FP8)", hops.dispatch, s.groups.ep);
+        w.AddTwoHop("MoE combine (two-hop)", hops.combine, s.groups.ep);
       } else {
-        w.AddTwoHop("MoE dispatch / combine (two-hop)", d, tokens, kAct * d.hidden, s.groups.ep);
+        w.AddTwoHop("MoE dispatch / combine (two-hop)", hops.combine, s.groups.ep);
       }
     } else {
       w.Add("ep", "MoE dispatch / combine", CollectiveOp::kAllToAll,

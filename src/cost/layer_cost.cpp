@@ -292,17 +292,16 @@ void Communication(const CostGraph& d, int kind, const PlanShape& p, const Netwo
     // Megatron-Core's alltoall dispatcher sends one copy per (token, expert) pair; DualPipe and
     // DeepEP one per destination node and GPU, in two hops (cost/moe_dispatch.h).
     const double bytes = kAct * (t / p.tp) * d.top_k * h * p.moe_load;
-    // Under DeepSeek-V3's FP8 recipe (DualPipe plans) one of each direction's two passes moves
-    // FP8 (kFp8DispatchBytes), the other BF16.
-    const bool two_hop = p.dualpipe || p.kernels.moe_deepep;
-    const double ep_tokens = (t / p.tp) * p.moe_load;
-    const double fp8_pass = p.dualpipe && p.precision == Precision::kFp8 ? kFp8DispatchBytes : kAct;
-    double pass = two_hop
-                      ? TwoHopSeconds(TwoHopBytes(d, ep_tokens, fp8_pass * h, p.groups.ep),
-                                      p.groups.ep, links) +
-                            TwoHopSeconds(TwoHopBytes(d, ep_tokens, kAct * h, p.groups.ep),
-                                          p.groups.ep, links)
-                      : 2 * CollectiveSeconds(CollectiveOp::kAllToAll, bytes, p.groups.ep, links);
+    // Each direction runs one dispatch and one combine pass (TwoHopPassesOf).
+    const bool two_hop = UsesTwoHop(p);
+    double pass = 0;
+    if (two_hop) {
+      const TwoHopPasses hops = TwoHopPassesOf(d, p);
+      pass = TwoHopSeconds(hops.dispatch, p.groups.ep, links) +
+             TwoHopSeconds(hops.combine, p.groups.ep, links);
+    } else {
+      pass = 2 * CollectiveSeconds(CollectiveOp::kAllToAll, bytes, p.groups.ep, links);
+    }
     if (p.etp > 1) {
       pass += 2 * CollectiveSeconds(CollectiveOp::kAllGather, bytes * p.etp, p.groups.etp, links);
     }

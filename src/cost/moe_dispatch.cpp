@@ -78,6 +78,19 @@ TwoHopTraffic TwoHopBytes(const CostGraph& d, double tokens, double token_bytes,
   return t;
 }
 
+TwoHopPasses TwoHopPassesOf(const CostGraph& d, const PlanShape& p) {
+  constexpr double kBf16 = 2.0;
+  TwoHopPasses out;
+  out.fp8_dispatch = p.dualpipe && p.precision == Precision::kFp8;
+  out.combine = TwoHopBytes(d, (p.tokens / p.tp) * p.moe_load, kBf16 * d.hidden, p.groups.ep);
+  out.dispatch = out.combine;
+  if (out.fp8_dispatch) {  // the same copies, fewer bytes each
+    out.dispatch.network_bytes *= kFp8DispatchBytes / kBf16;
+    out.dispatch.nvlink_bytes *= kFp8DispatchBytes / kBf16;
+  }
+  return out;
+}
+
 double TwoHopSeconds(const TwoHopTraffic& traffic, const GroupPlacement& ep,
                      const NetworkLinks& links) {
   if (ep.size < 2 || links.tiers < 1) return 0.0;

@@ -11,6 +11,7 @@
 #pragma once
 
 #include "cost/cost_graph.h"
+#include "cost/layer_cost.h"
 #include "hardware/collective_cost.h"
 #include "hardware/group_placement.h"
 
@@ -50,5 +51,19 @@ TwoHopTraffic TwoHopBytes(const CostGraph& d, double tokens, double token_bytes,
 // kernels pipeline (network chunks are forwarded over NVLink as they arrive).
 double TwoHopSeconds(const TwoHopTraffic& traffic, const GroupPlacement& ep,
                      const NetworkLinks& links);
+
+// Whether a plan dispatches in two hops: DualPipe plans, and Megatron-Core's DeepEP dispatcher.
+inline bool UsesTwoHop(const PlanShape& p) {
+  return p.dualpipe || p.kernels.moe_deepep;
+}
+
+// The two passes each way of a plan's two-hop dispatch, per GPU, for the t/tp local tokens at the
+// busiest rank's load: the dispatch (FP8, kFp8DispatchBytes per element, under DeepSeek-V3's FP8
+// recipe: DualPipe plans with precision fp8; else bf16) and the combine (bf16).
+struct TwoHopPasses {
+  TwoHopTraffic dispatch, combine;
+  bool fp8_dispatch = false;
+};
+TwoHopPasses TwoHopPassesOf(const CostGraph& d, const PlanShape& p);
 
 }  // namespace paraplan
