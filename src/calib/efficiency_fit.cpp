@@ -7,6 +7,7 @@
 
 #include "core/error.h"
 #include "core/thread_pool.h"
+#include "cost/compute_cost.h"
 #include "evaluate/step_model.h"
 #include "validate/holdout.h"
 #include "validate/validation_json.h"
@@ -269,6 +270,10 @@ Efficiency PriorEfficiency(const std::string& family, const std::vector<std::str
     e.memory_bandwidth = 0.85;
     link = {{"nvlink", 0.77}, {"scaleout", 0.85}};
   } else if (family == "H100" || family == "H200" || family == "H800") {
+    // Hopper's hardware files use the tile-and-wave GEMM model, whose tops were fitted with it
+    // to the same harness table (docs/cost-model.md, "Shape-aware GEMM model").
+    e.gemm_max = kTileGemmTopBf16;
+    e.fp8_gemm_max = kTileGemmTopFp8;
     e.fa2_attention_fwd = 0.36;
     e.fa2_attention_bwd = 0.34;
     link = {{"nvlink", 0.80}, {"scaleout", 0.88}};
@@ -313,6 +318,7 @@ std::vector<EfficiencyParameter> FittedParameters(const std::string& family,
            : EfficiencyParameter{"attention_bwd", 0.45, 0.60, 0.05},
       {"kernel_launch_us", 1.0, 10.0, 2.0},
   };
+  if (!a100) params.push_back({"fp8_gemm_max", 0.51, 0.72, 0.05});
   for (const auto& tier : tier_names) {
     if (tier == "scaleout") params.push_back({kLinkPrefix + tier, 0.60, 0.95, 0.10});
   }

@@ -47,9 +47,10 @@ std::vector<ParallelPlan> Plans(const ModelSpec& m, const Cluster& c, int64_t gp
 int main(int argc, char** argv) {
   const int64_t iterations = argc > 1 ? std::atoll(argv[1]) : 200000;
   const ModelSpec m = test::Llama3_70B();
-  // The SMs and NCCL channels hardware/dgx-h100.yaml states, so the bench times the SM cost of
-  // overlap as a shipped cluster takes it.
-  const Cluster c = test::DgxH100WithSms();
+  // The SMs, NCCL channels and GEMM model hardware/dgx-h100.yaml states, so the bench times the
+  // SM cost of overlap and the tile-and-wave GEMM model as a shipped cluster takes them.
+  Cluster c = test::DgxH100WithSms();
+  c.gpu.gemm_model = GemmModel::kTile;
   const StepModel model(m, c, 512);
   const std::vector<ParallelPlan> plans = Plans(m, c, 512);
   double sink = 0;

@@ -43,19 +43,24 @@ namespace {
 // casts make the TE FP8 rows slower, the fit on them faster, and torchtitan's fold with it. With
 // TE's delayed-scaling amax all-reduce per chunk: NeMo 4.9, torchtitan 14.4, Trainy 2.5, reserved
 // 30.4%, pooled unchanged. With the MoE layer's token-count all-gather and aux-loss all-reduce:
-// NeMo 4.8, torchtitan 14.5, reserved 30.5%, pooled 7.5%.
+// NeMo 4.8, torchtitan 14.5, reserved 30.5%, pooled 7.5%. Stop 27 (the tile-and-wave GEMM model
+// on Hopper with its measured tops, fp8_gemm_max fitted within the harness's range): pooled
+// 6.8%, Narayanan 5.5, NeMo 5.5, torchtitan 14.5, dgxc 4.1, Trainy 1.0; mean over sources 6.1%.
+// NeMo's bound rises 4.8 -> 5.5 and the reserved one 30.5 -> 34.1, both stated in
+// docs/validation/lessons.md, "Stop 27": the GPT-OSS rows' small expert GEMMs get the tile
+// model's (measured) higher efficiency, which the rows never saw.
 constexpr double kMarginPct = 0.5;  // percentage points, for changes elsewhere in the model
-constexpr double kPooledMapePct = 7.5 + kMarginPct;
+constexpr double kPooledMapePct = 6.8 + kMarginPct;
 const std::map<std::string, double> kSourceMapePct = {
     {"Narayanan et al.", 5.5 + kMarginPct},  // the only A100 source: predicted from the prior
-    {"NVIDIA NeMo docs 'Performance Benchmarks'", 4.8 + kMarginPct},
+    {"NVIDIA NeMo docs 'Performance Benchmarks'", 5.5 + kMarginPct},
     {"PyTorch torchtitan benchmark 'llama3_h100_202412_torchtitan.md'", 14.5 + kMarginPct},
-    {"NVIDIA DGX Cloud Benchmarking recipes", 6.0 + kMarginPct},
-    {"Trainy on WhiteFiber", 2.5 + kMarginPct},  // H200: predicted with the H100 fit (derived)
+    {"NVIDIA DGX Cloud Benchmarking recipes", 4.1 + kMarginPct},
+    {"Trainy on WhiteFiber", 1.0 + kMarginPct},  // H200: predicted with the H100 fit (derived)
 };
 // The reserved runs (reserved_runs.yaml, evaluation only), predicted by a fit on all 62 public
 // runs that never saw them: the independent evaluation of docs/validation.md.
-constexpr double kReservedMapePct = 30.5 + kMarginPct;
+constexpr double kReservedMapePct = 34.1 + kMarginPct;
 
 }  // namespace
 
