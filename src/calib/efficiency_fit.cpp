@@ -47,10 +47,10 @@ bool HasParameter(const std::vector<EfficiencyParameter>& params, const std::str
                      [&](const EfficiencyParameter& p) { return p.name == name; });
 }
 
-// `base` is the prior. FP8 GEMMs run on the same tensor cores at the same clocks as bf16 ones, so
-// what moves the fitted bf16 fraction away from the measured one (clocks under the power limit,
-// the part's memory) moves the fp8 fraction alike: where only gemm_max is fitted, fp8_gemm_max
-// keeps the measured fp8 / bf16 ratio of the prior (Hopper: 0.68 / 0.785 on our H200 harness).
+// `base` is the prior. Where only gemm_max is fitted (A100, which has no fp8), fp8_gemm_max keeps
+// the prior's fp8 / bf16 ratio. Hopper fits fp8_gemm_max itself within the harness's fp8 range:
+// tied to bf16 at the tile model's measured ratio (0.675 / 0.725) every FP8 run came out fast
+// (docs/validation/lessons.md, "Stop 27").
 Efficiency FromVector(Efficiency base, const std::vector<EfficiencyParameter>& params,
                       const Eigen::VectorXd& x) {
   const double prior_gemm = base.gemm_max, prior_fp8 = base.fp8_gemm_max;
@@ -308,8 +308,9 @@ std::vector<EfficiencyParameter> FittedParameters(const std::string& family,
   // Four per family, each inside the range measured for it (docs/cost-model.md): the large-GEMM
   // efficiency within what cuBLASLt reaches on the part, FlashAttention's backward within its
   // measured range, the per-kernel launch cost within what CUDA launches take, and the scale-out
-  // bus-bandwidth fraction within what nccl-tests reaches on 400 Gb/s links. The rest stay at
-  // their measured values (PriorEfficiency).
+  // bus-bandwidth fraction within what nccl-tests reaches on 400 Gb/s links; on Hopper a fifth,
+  // the fp8 GEMM top within the harness's fp8 GEMMs with every dimension >= 4096 (0.51-0.72 of
+  // the fp8 peak). The rest stay at their measured values (PriorEfficiency).
   const bool a100 = family == "A100";
   std::vector<EfficiencyParameter> params = {
       a100 ? EfficiencyParameter{"gemm_max", 0.70, 0.90, 0.05}

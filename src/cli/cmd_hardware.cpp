@@ -69,8 +69,7 @@ void PrintTable(const Cluster& c, std::ostream& out) {
   }
   if (c.gpu.sm_count > 0) out << "SMs       " << c.gpu.sm_count << "\n";
   out << "GEMM      "
-      << (c.gpu.gemm_model == GemmModel::kTile ? "tile-and-wave model (opt-in)"
-                                               : "min-dimension curve")
+      << (c.gpu.gemm_model == GemmModel::kTile ? "tile-and-wave model" : "min-dimension curve")
       << "\n";
   out << "peak      " << Peak("bf16", p.bf16) << ", " << Peak("fp16", p.fp16) << ", "
       << Peak("fp8", p.fp8) << ", " << Peak("tf32", p.tf32) << ", " << Peak("fp32", p.fp32)

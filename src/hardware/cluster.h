@@ -16,7 +16,9 @@ struct PeakTflops {
 };
 
 // Which GEMM efficiency model the cost model uses (cost/compute_cost.h): the min-dimension curve
-// (default) or the shape-aware tile-and-wave model (opt-in: `gpu.gemm_model: tile`).
+// (the default for a file without the key) or the shape-aware tile-and-wave model
+// (`gpu.gemm_model: tile`, which the shipped Hopper files state: its constants were measured on
+// Hopper).
 enum class GemmModel { kCurve, kTile };
 
 struct GpuSpec {

@@ -12,8 +12,10 @@
 namespace paraplan {
 
 struct Efficiency {
-  // GEMM: eff(shape) = gemm_max × x / (x + gemm_half_dim), x = min(m, n, k) of the GEMM. The
-  // generic values are the measured Hopper ones (cuBLASLt on our H200, docs/cost-model.md).
+  // GEMM: eff(shape) = gemm_max × x / (x + gemm_half_dim), x = min(m, n, k) of the GEMM (the
+  // min-dimension curve); under the tile-and-wave model (gpu.gemm_model: tile) gemm_max and
+  // fp8_gemm_max are its tops instead (cost/compute_cost.h). The generic values are the measured
+  // Hopper curve's (cuBLASLt on our H200, docs/cost-model.md).
   double gemm_max = 0.785;
   double gemm_half_dim = 592;
   double fp8_gemm_max = 0.68;  // fp8 GEMMs reach a lower fraction of their (2×) peak
