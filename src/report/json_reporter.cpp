@@ -44,6 +44,7 @@ class JsonReporter : public PlanReporter {
     doc.Set("skipped", SkippedJson(result));
     doc.Set("folded", result.folded);
     doc.Set("pareto_total", result.pareto_total);
+    doc.Set("front_estimated", result.front_estimated);
     if (result.plans.empty()) {
       doc.Set("why_nothing_fits", result.why_nothing_fits);
       PlanReportContext unfit = ctx;  // plans that do not fit get no budget

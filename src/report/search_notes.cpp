@@ -50,6 +50,16 @@ std::string ParetoShownText(const SearchResult& result) {
          " points, spread along the front (--pareto N)";
 }
 
+std::string FrontEstimatedText(const SearchResult& result) {
+  if (result.front_estimated == 0) return "";
+  const bool one = result.front_estimated == 1;
+  return "; " + std::to_string(result.front_estimated) + (one ? " point" : " points") +
+         " marked ~ " +
+         (one ? "is an analytical estimate, its schedule"
+              : "are analytical estimates, their schedules") +
+         " over the simulator's budget (docs/search.md)";
+}
+
 std::string TableLegend() {
   return "Columns: tp/pp/dp/cp tensor, pipeline, data and context parallel sizes; ep expert "
          "parallel size\n"

@@ -21,6 +21,8 @@ std::string FoldedText(const SearchResult& result);
 
 // "; 10 of 47 points, spread along the front (--pareto N)" or "" when all are shown.
 std::string ParetoShownText(const SearchResult& result);
+// "; N points marked ~ are analytical estimates ..." (SearchResult::front_estimated), or "".
+std::string FrontEstimatedText(const SearchResult& result);
 
 // The one-paragraph legend under the plan table: what `ep 16/2`, `interleaved x10`, `overlap`,
 // `sp`, `mb`, ... mean.

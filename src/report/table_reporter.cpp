@@ -48,8 +48,9 @@ std::string PlansTable(const PlanReportContext& ctx, const std::vector<StepResul
                                         : std::to_string(p.ep),
                   std::to_string(p.micro_batch), ToString(p.recompute), std::to_string(p.zero),
                   p.sequence_parallel ? "yes" : "no", ScheduleText(p), OverlapText(p),
-                  FormatFixed(r.step_time_s, 3) + " s", GroupThousands(tokens_per_s) + " tok/s/GPU",
-                  Percent(r.mfu), FormatFixed(BytesToGiB(r.peak_memory_bytes), 1) + " GiB",
+                  (r.simulated ? "" : "~") + FormatFixed(r.step_time_s, 3) + " s",
+                  GroupThousands(tokens_per_s) + " tok/s/GPU", Percent(r.mfu),
+                  FormatFixed(BytesToGiB(r.peak_memory_bytes), 1) + " GiB",
                   FormatFixed(cost, 2) + " GPU-h/Btok"});
   }
   return table.Render();
@@ -89,7 +90,7 @@ class TableReporter : public PlanReporter {
     if (!stages.empty()) out() << "Best plan, per stage:\n" << stages << "\n";
     if (result.pareto.empty()) return;
     out() << "Pareto front (step time against peak memory per GPU" << ParetoShownText(result)
-          << "):\n"
+          << FrontEstimatedText(result) << "):\n"
           << PlansTable(ctx, result.pareto);
   }
 };

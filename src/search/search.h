@@ -36,8 +36,12 @@ struct SearchResult {
   int64_t folded = 0;                 // all folded plans (search/plan_folding.h)
   std::vector<StepResult> pareto;     // (step time, peak memory) front, by step time, thinned
   int64_t pareto_total = 0;           // points on the (folded) front before thinning to pareto_k
-  int64_t searched = 0;               // plans enumerated
-  int64_t feasible = 0;               // evaluated plans that obey the rules and fit in memory
+  // Of `pareto`: points left to their analytical estimate (simulated false), front points beyond
+  // the best N whose schedules were over the simulator's budget (search_core.h,
+  // kFrontSimulationTasks). The top K are always simulated.
+  int64_t front_estimated = 0;
+  int64_t searched = 0;  // plans enumerated
+  int64_t feasible = 0;  // evaluated plans that obey the rules and fit in memory
   // Rule-valid plans never costed because their lower bounds (search/plan_bounds.h) showed they
   // cannot fit (pruned_memory) or cannot enter the top N or the Pareto front (some of them only
   // once their exact peak memory was known); 0 when exhaustive.

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <limits>
 #include <unordered_map>
+#include <vector>
 
 #include "core/error.h"
 #include "core/thread_pool.h"
@@ -455,14 +456,16 @@ WorkerState Scan(const ScanContext& ctx, int threads) {
   return merged;
 }
 
-// The plans to simulate: the best max(N, K), then front points not among them (at most
-// kMaxSimulatedFront, spread evenly along the front), in a fixed order.
-std::vector<int64_t> SimulationList(const WorkerState& merged, const SearchOptions& options) {
+// The plans to simulate: the best max(N, K) (`*best` of them), then front points not among
+// them (at most kMaxSimulatedFront, spread evenly along the front), in a fixed order.
+std::vector<int64_t> SimulationList(const WorkerState& merged, const SearchOptions& options,
+                                    size_t* best) {
   const int64_t simulate = std::max<int64_t>({options.simulate_top, options.top_k, 1});
   std::vector<int64_t> list;
   for (const Candidate& c : merged.best.Sorted()) {
     if (static_cast<int64_t>(list.size()) < simulate) list.push_back(c.index);
   }
+  *best = list.size();
   const auto& front = merged.front.points();
   const size_t n = front.size();
   const size_t take = std::min(n, kMaxSimulatedFront);
@@ -474,19 +477,33 @@ std::vector<int64_t> SimulationList(const WorkerState& merged, const SearchOptio
   return list;
 }
 
-// A plan the simulator refuses (a schedule rule the rules and the estimate let through) is
-// dropped from `indices` and counted in `skipped`, in list order so the result is deterministic.
+// Simulates list[i] for i < `always` (the best N) and, in list order, each later plan (front
+// points) whose ScheduleTasks fits in what is left of kFrontSimulationTasks; the others get the
+// analytical estimate (`simulate` says which ran). A plan the simulator refuses (a schedule rule
+// the rules and the estimate let through) is dropped from `indices` and counted in `skipped`, in
+// list order so the result is deterministic.
 std::vector<StepResult> SimulateAll(const PlanSpace& space, const PlanEvaluator& evaluator,
-                                    std::vector<int64_t>& indices, int threads,
-                                    SkipTally& skipped) {
+                                    std::vector<int64_t>& indices, size_t always, int threads,
+                                    SkipTally& skipped, std::vector<uint8_t>& simulate) {
   std::vector<StepResult> results(indices.size());
   std::vector<std::string> errors(indices.size());
   if (indices.empty()) return results;
+  simulate.assign(indices.size(), 1);
+  double budget = kFrontSimulationTasks;
+  for (size_t i = always; i < indices.size(); ++i) {
+    const double tasks = ScheduleTasks(space.At(indices[i]));
+    if (tasks > budget) {
+      simulate[i] = 0;
+    } else {
+      budget -= tasks;
+    }
+  }
   std::atomic<size_t> next{0};
   RunOnWorkers(std::min<int>(threads, static_cast<int>(indices.size())), [&](int) {
     for (size_t i = next++; i < indices.size(); i = next++) {
+      const ParallelPlan plan = space.At(indices[i]);
       try {
-        results[i] = evaluator.Simulate(space.At(indices[i]));
+        results[i] = simulate[i] ? evaluator.Simulate(plan) : evaluator.Estimate(plan);
       } catch (const InputError& e) {
         errors[i] = e.message();
         if (errors[i].empty()) errors[i] = "the simulator refused the plan";
@@ -502,11 +519,13 @@ std::vector<StepResult> SimulateAll(const PlanSpace& space, const PlanEvaluator&
     if (kept != i) {  // never self-move: that would empty the result's vectors
       indices[kept] = indices[i];
       results[kept] = std::move(results[i]);
+      simulate[kept] = simulate[i];
     }
     ++kept;
   }
   indices.resize(kept);
   results.resize(kept);
+  simulate.resize(kept);
   return results;
 }
 
@@ -521,7 +540,8 @@ struct Ranked {
 // better-ranked one (plan_folding.h) and keeps the top K; the front is folded the same way and
 // thinned to pareto_k points spread along it.
 void RankSimulated(const std::vector<StepResult>& sims, const std::vector<int64_t>& indices,
-                   const ScanContext& ctx, SearchResult& result) {
+                   const std::vector<uint8_t>& simulated, const ScanContext& ctx,
+                   SearchResult& result) {
   std::vector<Ranked> order;
   ParetoFront front;
   for (size_t i = 0; i < sims.size(); ++i) {
@@ -537,6 +557,7 @@ void RankSimulated(const std::vector<StepResult>& sims, const std::vector<int64_
   });
   std::vector<FoldKey> kept;
   for (const Ranked& r : order) {
+    if (!simulated[r.slot]) continue;  // a front point over the budget ranks on the front only
     const FoldKey key = FoldKeyOf(sims[r.slot]);
     const auto same = std::find(kept.begin(), kept.end(), key);
     if (same != kept.end()) {
@@ -552,19 +573,27 @@ void RankSimulated(const std::vector<StepResult>& sims, const std::vector<int64_
   // Front keys are slots; equal (step, memory) pairs keep the lower slot, and slots follow the
   // deterministic simulation list, so the front is the same for any thread count.
   std::vector<StepResult> folded_front;
+  std::vector<size_t> front_slots;
   for (const Candidate& c : front.points()) {
     const StepResult& r = sims[static_cast<size_t>(c.index)];
     if (!folded_front.empty() && FoldKeyOf(folded_front.back()) == FoldKeyOf(r)) continue;
     folded_front.push_back(r);
+    front_slots.push_back(static_cast<size_t>(c.index));
   }
   result.pareto_total = static_cast<int64_t>(folded_front.size());
   const auto limit = static_cast<size_t>(std::max<int64_t>(ctx.options.pareto_k, 0));
   for (size_t at : SpreadEvenly(folded_front.size(), limit)) {
     result.pareto.push_back(folded_front[at]);
+    if (!simulated[front_slots[at]]) ++result.front_estimated;
   }
 }
 
 }  // namespace
+
+double ScheduleTasks(const ParallelPlan& plan) {
+  return 2.0 * static_cast<double>(plan.pp) * static_cast<double>(std::max<int64_t>(plan.vpp, 1)) *
+         static_cast<double>(std::max<int64_t>(plan.MicroBatches(), 1));
+}
 
 SearchResult SearchSpace(const PlanSpace& space, const PlanEvaluator& evaluator,
                          int64_t model_seq_len, const SearchOptions& options) {
@@ -595,10 +624,12 @@ SearchResult SearchSpace(const PlanSpace& space, const PlanEvaluator& evaluator,
     input.skipped = merged.skipped.Sorted();
     ExplainNothingFits(space, evaluator, input, result);
   } else {
-    std::vector<int64_t> list = SimulationList(merged, options);
+    size_t best = 0;
+    std::vector<int64_t> list = SimulationList(merged, options, &best);
+    std::vector<uint8_t> simulated;
     const std::vector<StepResult> sims =
-        SimulateAll(space, evaluator, list, threads, merged.skipped);
-    RankSimulated(sims, list, ctx, result);
+        SimulateAll(space, evaluator, list, best, threads, merged.skipped, simulated);
+    RankSimulated(sims, list, simulated, ctx, result);
   }
   result.skipped = merged.skipped.Sorted();
   result.skipped_total = merged.skipped.Total();

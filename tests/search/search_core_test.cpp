@@ -123,6 +123,57 @@ TEST_CASE("The Pareto front holds exactly the non-dominated simulated plans", "[
   }
 }
 
+TEST_CASE("Front points over the simulator's task budget keep their estimate; the best N never",
+          "[search]") {
+  // 2^22 sequences per step on 16 GPUs: a plan with dp = 1 and micro-batch 1 runs 4 M
+  // micro-batches, a schedule of 2 · pp · 4 M tasks, far over the budget on its own.
+  const ModelSpec model = testing::FakeModel(16);
+  const PlanSpace space(model, 16, WithBatch(int64_t{1} << 22));
+  const testing::FakeEvaluator evaluator(model, 60);
+  SearchOptions options = Options(1);
+  options.pareto_k = 1000;
+  const SearchResult one = SearchSpace(space, evaluator, model.seq_len, options);
+  options.threads = 3;
+  const SearchResult three = SearchSpace(space, evaluator, model.seq_len, options);
+  REQUIRE(!one.plans.empty());
+  for (const StepResult& r : one.plans) CHECK(r.simulated);  // the ranked plans always are
+  int64_t estimated = 0;
+  for (const StepResult& r : one.pareto) {
+    if (r.simulated) continue;
+    ++estimated;
+    CHECK(ScheduleTasks(r.plan) > 0);
+    CHECK(r.step_time_s == evaluator.EstimateStepSeconds(r.plan));  // the estimate, unrefined
+  }
+  CHECK(estimated > 0);
+  CHECK(one.front_estimated == estimated);
+  CHECK(three.front_estimated == one.front_estimated);
+  CHECK(Lines(one.pareto) == Lines(three.pareto));
+  CHECK(Lines(one.plans) == Lines(three.plans));
+  // Asked to simulate every plan, the search does, however large their schedules.
+  options.simulate_top = space.size();
+  const SearchResult all = SearchSpace(space, evaluator, model.seq_len, options);
+  CHECK(all.front_estimated == 0);
+  bool over_budget = false;
+  for (const StepResult& r : all.pareto) {
+    CHECK(r.simulated);
+    over_budget = over_budget || ScheduleTasks(r.plan) > kFrontSimulationTasks;
+  }
+  CHECK(over_budget);
+}
+
+TEST_CASE("ScheduleTasks counts a forward and a backward per micro-batch and virtual stage",
+          "[search]") {
+  ParallelPlan p;
+  p.pp = 4;
+  p.vpp = 3;
+  p.dp = 2;
+  p.micro_batch = 2;
+  p.global_batch = 64;  // 16 micro-batches
+  CHECK(ScheduleTasks(p) == 2.0 * 4 * 3 * 16);
+  p.vpp = 1;
+  CHECK(ScheduleTasks(p) == 2.0 * 4 * 16);
+}
+
 TEST_CASE("When nothing fits the search explains the closest plans", "[search]") {
   const ModelSpec model = testing::FakeModel(8);
   const PlanSpace space(model, 4, WithBatch(8));
