@@ -48,6 +48,19 @@ std::string PlanTable(const char* id, const std::vector<StepResult>& plans) {
          PlanRows(plans) + "</tbody></table>\n";
 }
 
+// Which front points are analytical estimates (docs/search.md, "Simulation"), or "".
+std::string FrontEstimatedNote(const std::vector<StepResult>& pareto) {
+  std::string ranks;
+  for (size_t i = 0; i < pareto.size(); ++i) {
+    if (pareto[i].simulated) continue;
+    ranks += (ranks.empty() ? "" : ", ") + std::to_string(i + 1);
+  }
+  if (ranks.empty()) return "";
+  return "<p id=\"front_estimated\">Analytical estimates, not simulated (their schedules were "
+         "over the simulator's budget): rank " +
+         ranks + ".</p>\n";
+}
+
 std::string BudgetSection(const PlanReportContext& ctx, const std::vector<StepResult>& plans) {
   if (!ctx.budget) return "";
   std::string rows;
@@ -115,7 +128,7 @@ class HtmlReporter : public PlanReporter {
     body += Advice(result);
     if (!result.pareto.empty()) {
       body += "<h2>Pareto front (step time against peak memory)</h2>\n" +
-              PlanTable("pareto", result.pareto);
+              FrontEstimatedNote(result.pareto) + PlanTable("pareto", result.pareto);
     }
     out() << HtmlPage(title, body);
   }

@@ -112,6 +112,21 @@ TEST_CASE("Plan reporters match their golden files", "[report]") {
   }
 }
 
+TEST_CASE("Plan reporters mark front points left to the analytical estimate", "[report]") {
+  SearchResult result = FixedResult();
+  const PlanReportContext ctx = Context();
+  CHECK(Render("table", result, ctx).find('~') == std::string::npos);
+  CHECK(Render("html", result, ctx).find("front_estimated") == std::string::npos);
+  result.pareto[1].simulated = false;  // over the simulator's budget (search_core.h)
+  result.front_estimated = 1;
+  const std::string table = Render("table", result, ctx);
+  CHECK_THAT(table, Catch::Contains("~11.000 s"));
+  CHECK_THAT(table, Catch::Contains("1 point marked ~ is an analytical estimate"));
+  CHECK_THAT(Render("json", result, ctx), Catch::Contains("\"front_estimated\": 1"));
+  CHECK_THAT(Render("html", result, ctx),
+             Catch::Contains("over the simulator's budget): rank 2.</p>"));
+}
+
 TEST_CASE("Plan reporters: each format says what matters", "[report]") {
   const SearchResult result = FixedResult();
   const PlanReportContext ctx = Context();
