@@ -176,10 +176,9 @@ void EdgeCosts(const CostGraph& d, const Cluster& c, const NetworkLinks& links,
   const double vocab = d.vocab / s.tp;
   e.embed_fwd_s = MemoryBoundSeconds(c, 2 * kAct * s.norm_tokens * d.hidden);
   // The output layer stays in bf16 under fp8 recipes; the loss reads fp32 logits 3 times.
-  e.logits_fwd_s = GemmSeconds(c, Precision::kBf16, s.tokens, vocab, d.hidden) +
-                   MemoryBoundSeconds(c, s.tokens * vocab * 4.0 * 3.0);
-  e.logits_bwd_s = 2 * GemmSeconds(c, Precision::kBf16, s.tokens, vocab, d.hidden) +
-                   MemoryBoundSeconds(c, s.tokens * vocab * 4.0 * 2.0);
+  const double logits_gemm_s = GemmSeconds(c, Precision::kBf16, s.tokens, vocab, d.hidden);
+  e.logits_fwd_s = logits_gemm_s + MemoryBoundSeconds(c, s.tokens * vocab * 4.0 * 3.0);
+  e.logits_bwd_s = 2 * logits_gemm_s + MemoryBoundSeconds(c, s.tokens * vocab * 4.0 * 2.0);
   e.mtp_proj_fwd_s =
       d.mtp_layers > 0 ? GemmSeconds(c, p.precision, s.tokens, d.hidden / s.tp, 2 * d.hidden) : 0;
   e.p2p_sm_share = 0;
