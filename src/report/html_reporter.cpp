@@ -10,6 +10,7 @@
 #include "report/html_page.h"
 #include "report/html_svg.h"
 #include "report/plan_reporter.h"
+#include "report/search_notes.h"
 #include "search/plan_summary.h"
 
 namespace paraplan {
@@ -114,6 +115,9 @@ class HtmlReporter : public PlanReporter {
         "</p>\n";
     if (!result.plans.empty()) {
       const StepResult& best = result.plans.front();
+      if (!result.memory_relief.empty()) {
+        body += "<p id=\"memory_relief\">" + HtmlEscape(MemoryReliefText(result)) + "</p>\n";
+      }
       body += "<h2>Ranked plans</h2>\n" + PlanTable("plans", result.plans) +
               BudgetSection(ctx, result.plans) + "<h2>Memory per stage (best plan)</h2>\n" +
               MemoryBarsSvg(best);

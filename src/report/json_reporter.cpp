@@ -45,6 +45,7 @@ class JsonReporter : public PlanReporter {
     doc.Set("folded", result.folded);
     doc.Set("pareto_total", result.pareto_total);
     doc.Set("front_estimated", result.front_estimated);
+    doc.Set("memory_relief", result.memory_relief);
     if (result.plans.empty()) {
       doc.Set("why_nothing_fits", result.why_nothing_fits);
       PlanReportContext unfit = ctx;  // plans that do not fit get no budget

@@ -60,6 +60,12 @@ std::string FrontEstimatedText(const SearchResult& result) {
          " over the simulator's budget (docs/search.md)";
 }
 
+std::string MemoryReliefText(const SearchResult& result) {
+  if (result.memory_relief.empty()) return "";
+  return "memory is tight: no plan fits with the default memory recipe; every plan below uses " +
+         result.memory_relief + " (Megatron-LM: " + result.memory_relief_flags + ")\n";
+}
+
 std::string TableLegend() {
   return "Columns: tp/pp/dp/cp tensor, pipeline, data and context parallel sizes; ep expert "
          "parallel size\n"

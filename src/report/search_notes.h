@@ -21,6 +21,9 @@ std::string FoldedText(const SearchResult& result);
 
 // "; 10 of 47 points, spread along the front (--pareto N)" or "" when all are shown.
 std::string ParetoShownText(const SearchResult& result);
+// "memory is tight: ... every plan below uses optimizer_offload=1 (...)\n" when the search needed
+// a memory recipe (SearchResult::memory_relief), or "".
+std::string MemoryReliefText(const SearchResult& result);
 // "; N points marked ~ are analytical estimates ..." (SearchResult::front_estimated), or "".
 std::string FrontEstimatedText(const SearchResult& result);
 

@@ -76,7 +76,8 @@ class TableReporter : public PlanReporter {
     } else {
       out() << GroupThousands(result.feasible) << " fit (" << Percent(share) << ") in ";
     }
-    out() << FormatFixed(result.seconds, 2) << " s\n" << SkippedText(result) << "\n";
+    out() << FormatFixed(result.seconds, 2) << " s\n"
+          << SkippedText(result) << MemoryReliefText(result) << "\n";
     if (result.plans.empty()) {
       out() << result.why_nothing_fits;
       return;

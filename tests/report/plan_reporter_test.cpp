@@ -127,6 +127,42 @@ TEST_CASE("Plan reporters mark front points left to the analytical estimate", "[
              Catch::Contains("over the simulator's budget): rank 2.</p>"));
 }
 
+TEST_CASE("Plan reporters say which memory recipe the search needed; megatron sets it",
+          "[report]") {
+  SearchResult result = FixedResult();
+  const PlanReportContext ctx = Context();
+  CHECK_THAT(Render("table", result, ctx), !Catch::Contains("memory is tight"));
+  CHECK_THAT(Render("megatron", result, ctx), !Catch::Contains("--optimizer-cpu-offload"));
+  result.memory_relief = "optimizer_offload=1";
+  result.memory_relief_flags = "--use-precision-aware-optimizer --optimizer-cpu-offload";
+  for (StepResult& r : result.plans) r.plan.recipe.optimizer_offload = 1;
+  CHECK_THAT(Render("table", result, ctx),
+             Catch::Contains("memory is tight: no plan fits with the default memory recipe; "
+                             "every plan below uses optimizer_offload=1"));
+  CHECK_THAT(Render("json", result, ctx),
+             Catch::Contains("\"memory_relief\": \"optimizer_offload=1\""));
+  CHECK_THAT(Render("html", result, ctx), Catch::Contains("<p id=\"memory_relief\">"));
+  std::string megatron = Render("megatron", result, ctx);
+  CHECK_THAT(megatron, Catch::Contains("--use-precision-aware-optimizer \\\n"
+                                       "--optimizer-cpu-offload \\\n"
+                                       "--optimizer-offload-fraction 1 \\"));
+  CHECK_THAT(megatron, !Catch::Contains("--exp-avg-dtype"));
+  MemoryRecipe& recipe = result.plans[0].plan.recipe;
+  recipe.optimizer_offload = 0;
+  recipe.optimizer_moments = MomentDtype::kBf16;
+  recipe.recompute_modules = static_cast<uint32_t>(RecomputeModule::kCoreAttn) |
+                             static_cast<uint32_t>(RecomputeModule::kLayernorm);
+  recipe.fp8_act_cache = true;
+  result.plans[0].plan.recompute = Recompute::kSelective;
+  megatron = Render("megatron", result, ctx);
+  CHECK_THAT(megatron, Catch::Contains("--use-precision-aware-optimizer \\\n"
+                                       "--exp-avg-dtype bf16 \\\n"
+                                       "--exp-avg-sq-dtype bf16 \\"));
+  CHECK_THAT(megatron, !Catch::Contains("--optimizer-cpu-offload"));
+  CHECK_THAT(megatron, Catch::Contains("--recompute-modules core_attn layernorm \\"));
+  CHECK_THAT(megatron, Catch::Contains("# fp8_act_cache=true"));
+}
+
 TEST_CASE("Plan reporters: each format says what matters", "[report]") {
   const SearchResult result = FixedResult();
   const PlanReportContext ctx = Context();

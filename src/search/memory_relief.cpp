@@ -1,0 +1,21 @@
+#include "search/memory_relief.h"
+
+namespace paraplan {
+
+std::vector<MemoryRelief> MemoryReliefLadder(LaunchFramework framework) {
+  if (framework != LaunchFramework::kAny && framework != LaunchFramework::kMegatron) return {};
+  MemoryRecipe bf16_moments;
+  bf16_moments.optimizer_moments = MomentDtype::kBf16;
+  MemoryRecipe offload;
+  offload.optimizer_offload = 1;
+  return {
+      {"optimizer_moments=bf16",
+       "--use-precision-aware-optimizer --exp-avg-dtype bf16 --exp-avg-sq-dtype bf16",
+       bf16_moments},
+      {"optimizer_offload=1",
+       "--use-precision-aware-optimizer --optimizer-cpu-offload --optimizer-offload-fraction 1",
+       offload},
+  };
+}
+
+}  // namespace paraplan
