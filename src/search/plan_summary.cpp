@@ -1,5 +1,7 @@
 #include "search/plan_summary.h"
 
+#include "core/format.h"
+
 namespace paraplan {
 
 std::string PlanSummary(const ParallelPlan& p) {
@@ -17,6 +19,10 @@ std::string PlanSummary(const ParallelPlan& p) {
   if (p.precision != Precision::kBf16) s += std::string(" ") + ToString(p.precision);
   if (p.overlap_tp_comm) s += " tp-overlap";
   if (p.overlap_ep_comm) s += " ep-overlap";
+  // The optimizer-state recipes the search may choose when memory is tight (memory_relief.h).
+  if (p.recipe.optimizer_moments == MomentDtype::kBf16) s += " bf16-moments";
+  if (p.recipe.optimizer_offload > 0)
+    s += " optimizer-offload=" + FormatShortest(p.recipe.optimizer_offload);
   return s;
 }
 
