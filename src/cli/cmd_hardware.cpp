@@ -30,6 +30,7 @@ Json ClusterToJson(const Cluster& c) {
       .Set("memory_bandwidth_GBps", c.gpu.memory_bandwidth_GBps)
       .Set("peak_tflops", std::move(peaks));
   if (c.gpu.host_link_GBps > 0) gpu.Set("host_link_GBps", c.gpu.host_link_GBps);
+  if (c.gpu.host_memory_GBps > 0) gpu.Set("host_memory_GBps", c.gpu.host_memory_GBps);
   if (c.gpu.sm_count > 0) gpu.Set("sm_count", c.gpu.sm_count);
   gpu.Set("gemm_model", c.gpu.gemm_model == GemmModel::kTile ? "tile" : "curve");
   Json network = Json::MakeArray();
@@ -66,6 +67,9 @@ void PrintTable(const Cluster& c, std::ostream& out) {
       << FormatShortest(c.gpu.memory_bandwidth_GBps) << " GB/s\n";
   if (c.gpu.host_link_GBps > 0) {
     out << "host link " << FormatShortest(c.gpu.host_link_GBps) << " GB/s per direction\n";
+  }
+  if (c.gpu.host_memory_GBps > 0) {
+    out << "host DRAM " << FormatShortest(c.gpu.host_memory_GBps) << " GB/s per GPU\n";
   }
   if (c.gpu.sm_count > 0) out << "SMs       " << c.gpu.sm_count << "\n";
   out << "GEMM      "

@@ -14,9 +14,10 @@ namespace paraplan {
 namespace {
 
 const std::vector<std::string> kClusterKeys = {"name", "gpu", "network", "profile"};
-const std::vector<std::string> kGpuKeys = {"name",           "memory_GiB",  "memory_bandwidth_GBps",
-                                           "host_link_GBps", "peak_tflops", "sm_count",
-                                           "gemm_model"};
+const std::vector<std::string> kGpuKeys = {
+    "name",           "memory_GiB",       "memory_bandwidth_GBps",
+    "host_link_GBps", "host_memory_GBps", "peak_tflops",
+    "sm_count",       "gemm_model"};
 const std::vector<std::string> kPeakKeys = {"fp32", "tf32", "bf16", "fp16", "fp8"};
 const std::vector<std::string> kTierKeys = {
     "name", "span", "bandwidth_GBps", "latency_us", "oversubscription", "nvls", "nccl_channels"};
@@ -39,6 +40,7 @@ GpuSpec ReadGpu(const YamlNode& node) {
   gpu.memory_GiB = map.Required("memory_GiB").AsPositiveDouble();
   gpu.memory_bandwidth_GBps = map.Required("memory_bandwidth_GBps").AsPositiveDouble();
   gpu.host_link_GBps = map.PositiveDouble("host_link_GBps", 0);
+  gpu.host_memory_GBps = map.PositiveDouble("host_memory_GBps", 0);
   gpu.peak_tflops = ReadPeaks(map.Required("peak_tflops"));
   gpu.sm_count = map.PositiveInt("sm_count", 0);
   CheckCounts(map, {{"sm_count", gpu.sm_count, kMaxSmCount}});

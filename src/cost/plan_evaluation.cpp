@@ -387,10 +387,19 @@ StageDp StageDataParallel(const Cluster& c, const NetworkLinks& links, const Par
   dp.optimizer_s = MemoryBoundSeconds(
       c, local * (1 - offload) * OptimizerTrafficBytes(p.recipe.optimizer_moments));
   if (offload > 0 && c.gpu.host_link_GBps > 0) {
-    // Megatron-LM's HybridDeviceOptimizer: the offloaded share's fp32 gradients go to the host
-    // and its fp32 parameters come back, one direction each, not overlapped with compute (the
-    // CPU's Adam itself is not costed: docs/cost-model.md).
-    dp.optimizer_s += local * offload * kGradBytes / (c.gpu.host_link_GBps * 1e9);
+    // Megatron-LM's HybridDeviceOptimizer without --overlap-cpu-optimizer-d2h-h2d runs three
+    // phases one after another (its README: "CPU Optimizer step, GPU gradient D2H and CPU
+    // optimizer updated parameter H2D"), none under compute: the offloaded share's fp32
+    // gradients go down the host link, the CPU's Adam streams its state through host DRAM (the
+    // GPU step's bytes less the bf16 weight copy, made on the GPU), the fp32 parameters come
+    // back up. The CPU step at the DRAM's datasheet bandwidth is a lower bound; without
+    // gpu.host_memory_GBps it is not costed.
+    const double offloaded = local * offload;
+    dp.optimizer_s += 2 * offloaded * kGradBytes / (c.gpu.host_link_GBps * 1e9);
+    if (c.gpu.host_memory_GBps > 0) {
+      const double cpu_bytes = OptimizerTrafficBytes(p.recipe.optimizer_moments) - kWeightBytes;
+      dp.optimizer_s += offloaded * cpu_bytes / (c.gpu.host_memory_GBps * 1e9);
+    }
   }
   return dp;
 }

@@ -27,6 +27,9 @@ struct GpuSpec {
   double memory_bandwidth_GBps = 0;
   PeakTflops peak_tflops;
   double host_link_GBps = 0;  // GPU <-> host memory, per direction (PCIe, NVLink-C2C); 0 = unknown
+  // The host DRAM bandwidth each GPU's share of its node gets (the CPUs' datasheet bandwidth over
+  // the GPUs that share them), what a CPU optimizer step streams through; 0 = unknown.
+  double host_memory_GBps = 0;
   // Streaming multiprocessors (datasheet). What a communication kernel beside compute takes a
   // share of (cost/overlap_sm.h), and the tile GEMM model's wave quantization. 0 = unknown: no
   // SM cost of overlap, and the tile model falls back to the curve.

@@ -32,11 +32,22 @@ TEST_CASE("offloading optimizer state moves it to the host and costs the host li
   CHECK(off.memory[3].optimizer_bytes == Approx(0.25 * base.memory[3].optimizer_bytes));
   CHECK(off.memory[3].weights_bytes == Approx(base.memory[3].weights_bytes));
   // The first stage (with the embedding) has the most parameters and sets the optimizer step:
-  // a quarter of its Adam traffic on HBM plus 4 bytes per offloaded parameter at 64 GB/s.
+  // a quarter of its Adam traffic on HBM plus 4 bytes per offloaded parameter at 64 GB/s down
+  // (gradients) and again up (parameters), one after the other.
   const double first = params + 51200 * h / 8;
-  const double hbm = 0.25 * first * 30 / 3350e9, host = 0.75 * first * 4 / 64e9;
-  CHECK(off.time.optimizer_s == Approx(hbm + host).epsilon(0.02));
+  const double hbm = 0.25 * first * 30 / 3350e9, link = 2 * 0.75 * first * 4 / 64e9;
+  CHECK(off.time.optimizer_s == Approx(hbm + link).epsilon(0.02));
   CHECK(off.time.optimizer_s > base.time.optimizer_s);
+  // With the host's DRAM bandwidth stated, the CPU's Adam between the two transfers: the GPU
+  // step's 30 bytes per parameter less the bf16 weight copy (28 B), at 76.8 GB/s per GPU.
+  c.gpu.host_memory_GBps = 76.8;
+  const StepResult cpu = StepModel(m, c, 64).Estimate(p);
+  CHECK(cpu.time.optimizer_s == Approx(hbm + link + 0.75 * first * 28 / 76.8e9).epsilon(0.02));
+  // bf16 moments: 22 - 2 = 20 bytes on the CPU, 22 on the GPU.
+  p.recipe.optimizer_moments = MomentDtype::kBf16;
+  const StepResult bf16 = StepModel(m, c, 64).Estimate(p);
+  const double hbm16 = 0.25 * first * 22 / 3350e9;
+  CHECK(bf16.time.optimizer_s == Approx(hbm16 + link + 0.75 * first * 20 / 76.8e9).epsilon(0.02));
 }
 
 TEST_CASE("offload needs a stated host link", "[cost][memory]") {
