@@ -8,7 +8,7 @@
 #include "core/thread_pool.h"
 #include "evaluate/fixed_plan.h"
 #include "plan/plan_resolve.h"
-#include "search/search.h"
+#include "search/framework_search.h"
 
 namespace paraplan {
 
@@ -26,7 +26,10 @@ void EvaluatePlanMode(const StudySpec& spec, const StudyPointInput& in, int thre
   options.threads = threads;
   options.simulate_top = spec.simulate_top;
   options.top_k = 1;
-  const SearchResult result = SearchPlans(in.model, in.cluster, in.gpus, in.plan, options);
+  // As `plan` searches (search/framework_search.h): when nothing fits with the default memory
+  // recipe, the optimizer-state recipes too.
+  const SearchResult result =
+      SearchPlansFor(LaunchFramework::kAny, in.model, in.cluster, in.gpus, in.plan, options);
   row.searched = result.searched;
   row.feasible = result.feasible;
   if (result.plans.empty()) {

@@ -50,6 +50,10 @@ const std::vector<PlanColumn>& PlanColumnSpecs() {
       {"overlap_param_gather", ColumnKind::kBool},
       {"overlap_tp_comm", ColumnKind::kBool},
       {"overlap_ep_comm", ColumnKind::kBool},
+      // The optimizer-state recipe, which a plan-mode point may need when memory is tight
+      // (search/memory_relief.h).
+      {"optimizer_moments", ColumnKind::kText},
+      {"optimizer_offload", ColumnKind::kNumber},
   };
   return kColumns;
 }
@@ -178,7 +182,9 @@ std::vector<std::string> PlanColumnValues(const ParallelPlan& p) {
           Bool(p.overlap_grad_reduce),
           Bool(p.overlap_param_gather),
           Bool(p.overlap_tp_comm),
-          Bool(p.overlap_ep_comm)};
+          Bool(p.overlap_ep_comm),
+          ToString(p.recipe.optimizer_moments),
+          FormatShortest(p.recipe.optimizer_offload)};
 }
 
 void SetRowResult(StudyRow& row, const StepResult& result) {
