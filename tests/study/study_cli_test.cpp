@@ -121,6 +121,27 @@ TEST_CASE("study plan: best plan per point", "[study][cli]") {
   CHECK(fs::exists(dir / "out/chart.svg"));
 }
 
+TEST_CASE("study plan: a point where nothing fits by default takes plan's memory ladder",
+          "[study][cli]") {
+  TempDir dir;
+  const std::string path = dir / "tight.yaml";
+  // Llama-3 70B on 8 H100: only the optimizer in host memory fits (docs/search.md); on 16 the
+  // default recipe fits and is kept.
+  std::ofstream(path) << "study: tight\nmodel: llama3-70b\ncluster: dgx-h100\ngpus: 8\n"
+                         "plan: {global_batch: 64}\nmode: plan\nsweep:\n  gpus: [8, 16]\n";
+  REQUIRE(Run({"study", path, "-o", dir / "out", "-q"}) == 0);
+  const std::string csv = Read(dir / "out/results.csv");
+  const auto header = csv.substr(0, csv.find('\n'));
+  CHECK_THAT(header, Catch::Contains(",optimizer_moments,optimizer_offload,"));
+  const auto row = [&](const std::string& start) {
+    const size_t at = csv.find("\n" + start);
+    return at == std::string::npos ? std::string()
+                                   : csv.substr(at + 1, csv.find('\n', at + 1) - at);
+  };
+  CHECK_THAT(row("0,8,ok,"), Catch::Contains(",fp32,1,"));
+  CHECK_THAT(row("1,16,ok,"), Catch::Contains(",fp32,0,"));
+}
+
 TEST_CASE("study: a bad study file exits 2 with file:line", "[study][cli]") {
   TempDir dir;
   const std::string path = dir / "bad.yaml";
