@@ -56,6 +56,8 @@ SearchResult SearchPlansFor(LaunchFramework framework, const ModelSpec& model,
   double seconds = result.seconds;
   std::string tried;
   for (const MemoryRelief& rung : MemoryReliefLadder(framework)) {
+    // Offload needs the host link's bandwidth (a plan rule): a cluster without it skips the rung.
+    if (rung.recipe.optimizer_offload > 0 && cluster.gpu.host_link_GBps <= 0) continue;
     PlanConstraints relieved = constraints;
     relieved.recipe = rung.recipe;
     SearchResult next = SearchOnce(framework, model, cluster, gpus, relieved, options);
