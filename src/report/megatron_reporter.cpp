@@ -8,6 +8,7 @@
 #include "report/export_check.h"
 #include "report/layout_flags.h"
 #include "report/megatron_model_flags.h"
+#include "report/megatron_recipe_flags.h"
 #include "report/plan_reporter.h"
 
 namespace paraplan {
@@ -46,42 +47,6 @@ void RecomputeFlags(const ParallelPlan& p, Flags& flags) {
     flags.push_back("--recompute-granularity full");
     flags.push_back("--recompute-method uniform");
     flags.push_back("--recompute-num-layers 1");
-  }
-}
-
-// The memory recipe (plan/memory_recipe.h) as Megatron-LM sets it; a knob it has no flag for is
-// a note, like the schedules it cannot name.
-void RecipeFlags(const ParallelPlan& p, Flags& flags, Flags& notes) {
-  const MemoryRecipe& r = p.recipe;
-  if (p.recompute == Recompute::kSelective && r.recompute_modules != 0) {
-    std::string modules = "--recompute-modules";
-    for (const auto& [name, bit] : RecomputeModuleNames()) {
-      if ((r.recompute_modules & static_cast<uint32_t>(bit)) != 0)
-        modules += std::string(" ") + name;
-    }
-    flags.push_back(modules);
-  }
-  const bool bf16_moments = r.optimizer_moments == MomentDtype::kBf16;
-  // --optimizer-cpu-offload asserts --use-precision-aware-optimizer (arguments.py: "the hybrid
-  // device optimizer reuses the code path of this flag").
-  if (bf16_moments || r.optimizer_offload > 0) flags.push_back("--use-precision-aware-optimizer");
-  if (bf16_moments) {
-    flags.push_back("--exp-avg-dtype bf16");
-    flags.push_back("--exp-avg-sq-dtype bf16");
-  }
-  if (r.optimizer_offload > 0) {
-    flags.push_back("--optimizer-cpu-offload");
-    flags.push_back("--optimizer-offload-fraction " + FormatShortest(r.optimizer_offload));
-  }
-  if (r.moe_probs == MoeProbs::kInput) flags.push_back("--moe-apply-probs-on-input");
-  if (r.fp8_act_cache) {
-    notes.push_back(
-        "fp8_act_cache=true (Linear inputs cached in FP8, DeepSeek-V3's recipe) has "
-        "no Megatron-LM flag");
-  }
-  if (r.ema != EmaPlace::kNone) {
-    notes.push_back(std::string("ema=") + ToString(r.ema) +
-                    " (an EMA of the weights) has no Megatron-LM flag");
   }
 }
 
@@ -134,7 +99,7 @@ Flags BuildFlags(const StepResult& r, const PlanReportContext& ctx, Flags& notes
   if (!ctx.model) Add(flags, "--seq-length", EffectiveSeqLen(p, ctx));
   if (p.sequence_parallel) flags.push_back("--sequence-parallel");
   RecomputeFlags(p, flags);
-  RecipeFlags(p, flags, notes);
+  MegatronRecipeFlags(p, flags, notes);
   ShardingFlags(p, flags);
   if (p.overlap_tp_comm) flags.push_back("--tp-comm-overlap");
   if (p.precision == Precision::kFp16) {

@@ -1,6 +1,7 @@
 #include "report/search_notes.h"
 
 #include "core/text_table.h"
+#include "report/megatron_recipe_flags.h"
 
 namespace paraplan {
 
@@ -61,9 +62,10 @@ std::string FrontEstimatedText(const SearchResult& result) {
 }
 
 std::string MemoryReliefText(const SearchResult& result) {
-  if (result.memory_relief.empty()) return "";
+  if (result.memory_relief.empty() || result.plans.empty()) return "";
   return "memory is tight: no plan fits with the default memory recipe; every plan below uses " +
-         result.memory_relief + " (Megatron-LM: " + result.memory_relief_flags + ")\n";
+         result.memory_relief +
+         " (Megatron-LM: " + MegatronRecipeFlagsText(result.plans.front().plan) + ")\n";
 }
 
 std::string TableLegend() {

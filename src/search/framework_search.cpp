@@ -56,19 +56,17 @@ SearchResult SearchPlansFor(LaunchFramework framework, const ModelSpec& model,
   double seconds = result.seconds;
   std::string tried;
   for (const MemoryRelief& rung : MemoryReliefLadder(framework)) {
-    // Offload needs the host link's bandwidth (a plan rule): a cluster without it skips the rung.
-    if (rung.recipe.optimizer_offload > 0 && cluster.gpu.host_link_GBps <= 0) continue;
     PlanConstraints relieved = constraints;
     relieved.recipe = rung.recipe;
     SearchResult next = SearchOnce(framework, model, cluster, gpus, relieved, options);
     seconds += next.seconds;
-    tried += (tried.empty() ? "" : ", ") + rung.knobs;
     if (!next.plans.empty()) {
       next.memory_relief = rung.knobs;
-      next.memory_relief_flags = rung.flags;
       next.seconds = seconds;
       return next;
     }
+    // A rung no plan can take (offload without a host link breaks a plan rule) was not tried.
+    if (!next.closest.empty()) tried += (tried.empty() ? "" : ", ") + rung.knobs;
   }
   if (!tried.empty()) {
     result.why_nothing_fits +=

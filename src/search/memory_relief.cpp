@@ -8,14 +8,7 @@ std::vector<MemoryRelief> MemoryReliefLadder(LaunchFramework framework) {
   bf16_moments.optimizer_moments = MomentDtype::kBf16;
   MemoryRecipe offload;
   offload.optimizer_offload = 1;
-  return {
-      {"optimizer_moments=bf16",
-       "--use-precision-aware-optimizer --exp-avg-dtype bf16 --exp-avg-sq-dtype bf16",
-       bf16_moments},
-      {"optimizer_offload=1",
-       "--use-precision-aware-optimizer --optimizer-cpu-offload --optimizer-offload-fraction 1",
-       offload},
-  };
+  return {{"optimizer_moments=bf16", bf16_moments}, {"optimizer_offload=1", offload}};
 }
 
 }  // namespace paraplan

@@ -24,7 +24,6 @@ namespace paraplan {
 
 struct MemoryRelief {
   std::string knobs;    // as --plan writes them, e.g. "optimizer_moments=bf16"
-  std::string flags;    // the Megatron-LM flags that set it
   MemoryRecipe recipe;  // the recipe searched
 };
 

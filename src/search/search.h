@@ -52,10 +52,9 @@ struct SearchResult {
   std::vector<SkipReason> skipped;
   int64_t skipped_total = 0;
   double seconds = 0;
-  // When no plan fit with the default memory recipe and these did (search/memory_relief.h): the
-  // recipe's knobs ("optimizer_moments=bf16") and its Megatron-LM flags; empty otherwise.
+  // When no plan fit with the default memory recipe and this one did (search/memory_relief.h):
+  // its knobs ("optimizer_moments=bf16"); empty otherwise. Every plan carries the recipe.
   std::string memory_relief;
-  std::string memory_relief_flags;
   // When nothing fits: the plans that came closest (by memory over capacity), and why.
   std::vector<StepResult> closest;
   std::string why_nothing_fits;

@@ -134,7 +134,6 @@ TEST_CASE("Plan reporters say which memory recipe the search needed; megatron se
   CHECK_THAT(Render("table", result, ctx), !Catch::Contains("memory is tight"));
   CHECK_THAT(Render("megatron", result, ctx), !Catch::Contains("--optimizer-cpu-offload"));
   result.memory_relief = "optimizer_offload=1";
-  result.memory_relief_flags = "--use-precision-aware-optimizer --optimizer-cpu-offload";
   for (StepResult& r : result.plans) r.plan.recipe.optimizer_offload = 1;
   CHECK_THAT(Render("table", result, ctx),
              Catch::Contains("memory is tight: no plan fits with the default memory recipe; "

@@ -6,6 +6,7 @@
 
 #include "cli/common_inputs.h"
 #include "config/efficiency_loader.h"
+#include "report/search_notes.h"
 #include "search/framework_search.h"
 
 namespace paraplan {
@@ -52,7 +53,7 @@ TEST_CASE("nothing fits by default: the first rung that fits is searched and nam
     const SearchResult r = SearchPlansFor(F::kAny, in.model, in.cluster, 1, in.plan, Options());
     REQUIRE_FALSE(r.plans.empty());
     CHECK(r.memory_relief == "optimizer_moments=bf16");
-    CHECK_THAT(r.memory_relief_flags, Catch::Contains("--exp-avg-dtype bf16"));
+    CHECK_THAT(MemoryReliefText(r), Catch::Contains("--exp-avg-dtype bf16"));
     for (const StepResult& s : r.plans) {
       CHECK(s.fits);
       CHECK(s.plan.recipe.optimizer_moments == MomentDtype::kBf16);
