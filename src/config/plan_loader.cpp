@@ -261,6 +261,9 @@ const std::vector<KnobEntry>& KnobTable() {
       {"cuda_graphs",
        [](PlanConstraints& p, const std::vector<std::string>&
                                   v) { KernelsOf(p).cuda_graphs = ParseBool(OneValue(v)); }},
+      {"pp_lockstep",
+       [](PlanConstraints& p, const std::vector<std::string>&
+                                  v) { KernelsOf(p).pp_lockstep = ParseBool(OneValue(v)); }},
       {"moe_grouped_gemm",
        [](PlanConstraints& p, const std::vector<std::string>&
                                   v) { KernelsOf(p).moe_grouped_gemm = ParseBool(OneValue(v)); }},

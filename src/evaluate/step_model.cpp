@@ -244,6 +244,7 @@ PipelineInput StepModel::BuildPipelineInput(const ParallelPlan& plan) const {
   in.micro_batches = e.micro_batches;
   in.p2p = plan.pp > 1 ? ToNanos(e.p2p_s) : 0;
   in.overlap_pp_comm = plan.overlap_pp_comm;
+  in.lockstep = plan.kernels.pp_lockstep;
   in.overlap_grad_reduce = plan.overlap_grad_reduce;
   const PlanPlacement& groups = e.shape.groups;
   in.comm_streams[kCommTp] = CommStream("tp", groups.tp, impl_->cluster);

@@ -39,8 +39,15 @@ struct KernelRecipe {
   bool moe_permute_fusion = false;
   bool moe_pad_to_capacity = false;
   bool moe_deepep = false;
+  // The pipeline runtime of torch.distributed.pipelining's multi-stage schedules as PyTorch
+  // shipped it until ScheduleInterleaved1F1B moved to _PipelineScheduleRuntime (torchtitan's Dec
+  // 2024 runs): every rank walks a grid of time steps and waits at the end of each on that
+  // step's batched sends and receives (sim/pipeline_run_lockstep.cpp). Interleaved only.
+  bool pp_lockstep = false;
 
-  bool IsDefault() const { return fusion == Fusion::kTe && !cuda_graphs && MoeDefault(); }
+  bool IsDefault() const {
+    return fusion == Fusion::kTe && !cuda_graphs && !pp_lockstep && MoeDefault();
+  }
   bool MoeDefault() const {
     return moe_grouped_gemm && !moe_router_fusion && !moe_permute_fusion && !moe_pad_to_capacity &&
            !moe_deepep;

@@ -37,8 +37,21 @@ void AddRareKnobs(const ParallelPlan& p, KnobWriter& w) {
     for (int64_t n : p.pp_layers) split += (split.empty() ? "" : "/") + std::to_string(n);
     w.Add("pp_layers", split);
   }
+  // A layout rule (torchtitan split points, Megatron-LM's first/last-stage and accounting flags)
+  // stays a rule: the re-run resolves it as this run did.
+  const StageLayoutRule& rule = p.layout;
+  if (!rule.split_points.empty()) {
+    std::string points;
+    for (int64_t n : rule.split_points) points += (points.empty() ? "" : "/") + std::to_string(n);
+    w.Add("pp_split_points", points);
+  }
+  if (rule.first_stage_layers > 0) w.Add("pp_first_layers", rule.first_stage_layers);
+  if (rule.last_stage_layers > 0) w.Add("pp_last_layers", rule.last_stage_layers);
+  if (rule.account_embedding) w.Add("pp_account_embedding", true);
+  if (rule.account_loss) w.Add("pp_account_loss", true);
   if (p.kernels.fusion != d.kernels.fusion) w.Add("fusion", ToString(p.kernels.fusion));
   if (p.kernels.cuda_graphs) w.Add("cuda_graphs", true);
+  if (p.kernels.pp_lockstep) w.Add("pp_lockstep", true);
   if (p.kernels.moe_grouped_gemm != d.kernels.moe_grouped_gemm) {
     w.Add("moe_grouped_gemm", p.kernels.moe_grouped_gemm);
   }

@@ -53,6 +53,11 @@ struct PipelineInput {
   std::vector<StageCost> stages;  // size pp
   Nanos p2p = 0;                  // send of one micro-batch's activations (or grads) to a neighbour
   bool overlap_pp_comm = true;
+  // PyTorch's multi-stage runtime (torchtitan): an interleaved schedule runs as a grid of time
+  // steps, each ending in a wait on its batched sends and receives (pipeline_run_lockstep.cpp).
+  // Only for Schedule::kInterleaved with vpp > 1 and micro_batches a multiple of pp (what
+  // PyTorch's ScheduleInterleaved1F1B accepts); otherwise the event-driven run.
+  bool lockstep = false;
   bool overlap_grad_reduce = true;
   bool overlap_param_gather = true;  // false: each stage's first forward waits for param_gather
   bool record_timeline = false;

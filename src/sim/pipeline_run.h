@@ -37,6 +37,13 @@ struct TaskTimes {
 TaskTimes RunPipeline(const PipelineLayout& layout, const TaskLists& lists,
                       const PipelineRunOptions& options);
 
+// The same run under PyTorch's multi-stage runtime: every rank walks the time steps `steps`
+// (PytorchInterleavedSteps) and waits at the end of each on that step's batched sends and
+// receives (pipeline_run_lockstep.cpp). Sends never hold the compute stream otherwise
+// (blocking_send = 0): the step's wait is where they cost.
+TaskTimes RunPipelineLockstep(const PipelineLayout& layout, const TaskLists& lists,
+                              const std::vector<int32_t>& steps, const PipelineRunOptions& options);
+
 // The stage owning flat task index `task`.
 int64_t StageOfTask(const TaskLists& lists, int64_t task);
 

@@ -101,7 +101,15 @@ PipelineResult SimulatePipeline(const PipelineInput& input) {
   for (int64_t s = 0; s < pp; ++s) {
     options.stage_start[s] = FirstForwardWait(input, layout, s);
   }
-  const TaskTimes times = RunPipeline(layout, lists, options);
+  const bool lockstep = input.lockstep && input.schedule == Schedule::kInterleaved &&
+                        input.vpp > 1 && input.micro_batches % input.pp == 0;
+  const TaskTimes times =
+      lockstep
+          ? RunPipelineLockstep(layout, lists,
+                                PytorchInterleavedSteps(
+                                    lists, ScheduleShape{input.pp, input.vpp, input.micro_batches}),
+                                options)
+          : RunPipeline(layout, lists, options);
 
   PipelineResult result;
   result.events = times.events;

@@ -53,6 +53,12 @@ TaskLists ZeroBubbleTasks(const ScheduleShape& shape);
 // DeepSeek-AI 2024 (DeepSeek-V3 report, DualPipe): micro-batches fed from both ends.
 TaskLists DualPipeTasks(const ScheduleShape& shape);
 
+// The time step at which PyTorch's multi-stage runtime runs each task of InterleavedTasks' lists
+// (recompute tasks inserted or not; a recompute shares its backward's step). The lists must be
+// PyTorch's ScheduleInterleaved1F1B order, which they are when micro_batches is a multiple of pp;
+// otherwise std::logic_error (schedule_pytorch_steps.cpp).
+std::vector<int32_t> PytorchInterleavedSteps(const TaskLists& lists, const ScheduleShape& shape);
+
 // The generator of `schedule`; checks the shape against the schedule's rules first (InputError
 // naming the rule: interleaved needs vpp > 1 and micro_batches >= pp; DualPipe needs an even pp
 // and an even micro_batches >= 2 * pp; every schedule needs pp, vpp, micro_batches >= 1).

@@ -34,28 +34,49 @@ void DefaultSchedule(const char* framework, PlanConstraints& c, std::vector<std:
 }
 
 // torchtitan (Dec 2024): training.batch_size is the local batch of one data-parallel rank; without
-// PP it is one forward pass, with PP the schedule splits it into pipeline_parallel_microbatches,
-// by default the number of stages, pp x stages per rank (1; 2 for looped schedules such as
-// Interleaved 1F1B) (torchtitan/parallelisms/pipelining_utils.py, build_pipeline_schedule and
-// generate_split_points).
-void TorchtitanLocalBatch(const ModelSpec& m, PlanConstraints& c, std::vector<std::string>* notes) {
+// PP it is one forward pass, with PP the schedule splits it into pipeline_parallel_microbatches.
+// Unset, that was the PP degree for every schedule, looped ones (Interleaved 1F1B, two stages per
+// rank) included, until torchtitan PR #781 (merged 2025-01-07, "fix num_microbatches input for
+// PP") made it pp x stages per rank; the Dec 2024 benchmark ran torchtitan 9dec370 (2024-12-26)
+// (torchtitan/parallelisms/pipelining_utils.py, build_pipeline_schedule).
+void TorchtitanLocalBatch(PlanConstraints& c, std::vector<std::string>* notes) {
   if (!IsFixed(c.pp) || c.pp->front() < 2 || !IsFixed(c.dp) || !IsFixed(c.global_batch)) return;
   const int64_t pp = c.pp->front(), dp = c.dp->front();
   const int64_t local = c.global_batch->front() / dp;
   if (local * dp != c.global_batch->front()) return;
   if (c.micro_batch && !(IsFixed(c.micro_batch) && c.micro_batch->front() == local)) return;
   const bool looped = IsFixed(c.schedule) && c.schedule->front() == Schedule::kInterleaved;
-  const int64_t per_rank = looped ? 2 : 1;
-  // Layers that do not split evenly get a balanced layout (cost/stage_balance.h), as torchtitan
-  // balances its stages itself.
-  if (looped && !c.vpp) c.vpp = std::vector<int64_t>{per_rank};
-  (void)m;
-  const int64_t micro_batches = pp * per_rank;
+  if (looped && !c.vpp) c.vpp = std::vector<int64_t>{2};  // generate_split_points' default
+  const int64_t micro_batches = pp;
   if (local % micro_batches != 0) return;
   c.micro_batch = std::vector<int64_t>{local / micro_batches};
   Note(notes, "micro_batch=" + std::to_string(local / micro_batches) + " (torchtitan splits the " +
                   "local batch " + std::to_string(local) + " into " +
-                  std::to_string(micro_batches) + " pipeline micro-batches)");
+                  std::to_string(micro_batches) + " pipeline micro-batches, the PP degree)");
+}
+
+// torchtitan (Dec 2024) without pipeline_parallel_split_points: generate_split_points gives the
+// first virtual stage layers // stages, each middle one a layer more while layers % stages last,
+// and the last virtual stage the rest (torchtitan/parallelisms/pipelining_utils.py, 9dec370).
+void TorchtitanSplitPoints(const ModelSpec& m, PlanConstraints& c,
+                           std::vector<std::string>* notes) {
+  if (c.pp_layers || c.layout || !IsFixed(c.pp) || c.pp->front() < 2) return;
+  const int64_t per_rank = IsFixed(c.vpp) ? c.vpp->front() : 1;
+  const int64_t stages = c.pp->front() * per_rank;
+  if (stages > m.layers) return;  // torchtitan refuses; the layout rules report it
+  const int64_t base = m.layers / stages;
+  int64_t extra = m.layers % stages;
+  StageLayoutRule rule;
+  int64_t layer = 0;
+  std::string text;
+  for (int64_t i = 0; i + 1 < stages; ++i) {
+    layer += base + (i > 0 && extra > 0 ? 1 : 0);
+    if (i > 0 && extra > 0) --extra;
+    rule.split_points.push_back(layer);
+    text += (text.empty() ? "" : ",") + std::to_string(layer);
+  }
+  c.layout = rule;
+  Note(notes, "pp_split_points=" + text + " (torchtitan's generated split points)");
 }
 
 // torchtitan (Dec 2024) with PP: FSDP does not reshard after the forward ("to avoid
@@ -89,6 +110,17 @@ void TorchtitanSyncTp(PlanConstraints& c, std::vector<std::string>* notes) {
   Note(notes, "overlap_tp_comm=false (torchtitan's default: async TP off)");
 }
 
+// torchtitan (Dec 2024) ran torch 1963fc8 (2024-12-23), whose multi-stage schedules
+// (ScheduleInterleaved1F1B, a PipelineScheduleMulti) step all ranks through a grid of time steps
+// and wait at the end of each on that step's batched sends and receives
+// (torch/distributed/pipelining/schedules.py, PipelineScheduleMulti._step_microbatches).
+void TorchtitanLockstepPipeline(PlanConstraints& c, std::vector<std::string>* notes) {
+  if (!c.kernels || c.kernels->pp_lockstep || !IsFixed(c.pp) || c.pp->front() < 2) return;
+  if (!IsFixed(c.schedule) || c.schedule->front() != Schedule::kInterleaved) return;
+  c.kernels->pp_lockstep = true;
+  Note(notes, "pp_lockstep=true (PyTorch's multi-stage runtime waits at every time step)");
+}
+
 void Torchtitan(const ModelSpec& m, PlanConstraints& c, std::vector<std::string>* notes) {
   TorchtitanEager(c, notes);
   TorchtitanSyncTp(c, notes);
@@ -103,8 +135,10 @@ void Torchtitan(const ModelSpec& m, PlanConstraints& c, std::vector<std::string>
     if (changed) Note(notes, "recompute=op (torchtitan's selective is per-op SAC)");
   }
   DefaultSchedule("torchtitan", c, notes);
-  TorchtitanLocalBatch(m, c, notes);
+  TorchtitanLocalBatch(c, notes);
+  TorchtitanSplitPoints(m, c, notes);
   TorchtitanPipelinedFsdp(c, notes);
+  TorchtitanLockstepPipeline(c, notes);
 }
 
 }  // namespace

@@ -248,10 +248,20 @@ the source citation) runs it, and each such reading is listed per run:
   "op"`, the default of its Llama configs), `recompute=op`, not Megatron-LM's core-attention
   recompute.
 - *torchtitan's batch is the local batch of one data-parallel rank*: without PP it is one
-  forward pass; with PP the schedule splits it into `pipeline_parallel_microbatches`, by default
-  as many as there are stages (pp × 1, or pp × 2 for looped schedules such as Interleaved 1F1B:
-  `build_pipeline_schedule` and `generate_split_points`, torchtitan Dec 2024). A stated
-  `micro_batch` equal to global_batch / dp on a pipelined torchtitan run is that local batch.
+  forward pass; with PP the schedule splits it into `pipeline_parallel_microbatches`, which
+  defaulted to the PP degree for every schedule, looped ones such as Interleaved 1F1B (two
+  stages per rank) included, until torchtitan PR #781 ("fix num_microbatches input for PP",
+  merged 2025-01-07) made it pp × stages per rank; the Dec 2024 benchmark ran torchtitan 9dec370
+  of 2024-12-26 (`build_pipeline_schedule`). A stated `micro_batch` equal to global_batch / dp
+  on a pipelined torchtitan run is that local batch.
+- *torchtitan splits the layers with `generate_split_points`* when no split points are given:
+  the first virtual stage gets layers // stages, each middle one a layer more while
+  layers % stages last, the last the rest (126 layers on 16 stages: 7, 8 × 14, 7), set as
+  `pp_split_points`.
+- *torchtitan's interleaved schedule ran on PyTorch's lock-step runtime* (torch 1963fc8 of
+  2024-12-23: `ScheduleInterleaved1F1B` is a `PipelineScheduleMulti`, whose
+  `_step_microbatches` waits at the end of every time step on that step's batched sends and
+  receives), `pp_lockstep=true` (docs/schedules.md).
 
 Memory-model notes: [validation-memory.md](validation-memory.md).
 )";

@@ -19,6 +19,7 @@ struct BenchCase {
   paraplan::Schedule schedule;
   int64_t pp, vpp, micro_batches;
   paraplan::Nanos p2p;
+  bool lockstep = false;  // PyTorch's time-step runtime (pp_lockstep)
 };
 
 paraplan::PipelineInput MakeInput(const BenchCase& c) {
@@ -28,6 +29,7 @@ paraplan::PipelineInput MakeInput(const BenchCase& c) {
   in.vpp = c.vpp;
   in.micro_batches = c.micro_batches;
   in.p2p = c.p2p;
+  in.lockstep = c.lockstep;
   const int64_t chunks = c.schedule == paraplan::Schedule::kInterleaved ? c.vpp : 1;
   paraplan::StageCost stage;
   stage.chunks.assign(chunks, paraplan::ChunkCost{250000, 250000, 250000, 0});
@@ -51,12 +53,16 @@ int main(int argc, char** argv) {
   const int repetitions = argc > 1 ? std::atoi(argv[1]) : 5;
   using paraplan::Schedule;
   const std::vector<BenchCase> cases = {
-      {Schedule::kInterleaved, 128, 4, 2048, 20000}, {Schedule::kInterleaved, 128, 4, 2048, 0},
-      {Schedule::k1F1B, 128, 1, 2048, 20000},        {Schedule::kGpipe, 128, 1, 2048, 20000},
-      {Schedule::kZeroBubble, 128, 1, 2048, 20000},  {Schedule::kDualPipe, 128, 1, 2048, 20000},
+      {Schedule::kInterleaved, 128, 4, 2048, 20000},
+      {Schedule::kInterleaved, 128, 4, 2048, 0},
+      {Schedule::k1F1B, 128, 1, 2048, 20000},
+      {Schedule::kGpipe, 128, 1, 2048, 20000},
+      {Schedule::kZeroBubble, 128, 1, 2048, 20000},
+      {Schedule::kDualPipe, 128, 1, 2048, 20000},
       {Schedule::kInterleaved, 8, 2, 64, 20000},
+      {Schedule::kInterleaved, 128, 4, 2048, 20000, true},
   };
-  std::printf("%-12s %5s %4s %6s %9s %9s %10s %14s %10s %10s\n", "schedule", "pp", "vpp", "m",
+  std::printf("%-16s %5s %4s %6s %9s %9s %10s %14s %10s %10s\n", "schedule", "pp", "vpp", "m",
               "p2p_ns", "tasks", "events", "events_per_s", "wall_s", "cpu_s");
   for (const BenchCase& c : cases) {
     const paraplan::PipelineInput in = MakeInput(c);
@@ -74,11 +80,12 @@ int main(int argc, char** argv) {
     }
     const auto tasks = static_cast<int64_t>(
         paraplan::GenerateSchedule(c.schedule, {c.pp, c.vpp, c.micro_batches}).tasks.size());
-    std::printf("%-12s %5lld %4lld %6lld %9lld %9lld %10lld %14.3e %10.4f %10.4f\n",
-                paraplan::ToString(c.schedule), static_cast<long long>(c.pp),
-                static_cast<long long>(c.vpp), static_cast<long long>(c.micro_batches),
-                static_cast<long long>(c.p2p), static_cast<long long>(tasks),
-                static_cast<long long>(result.events),
+    const std::string name =
+        std::string(paraplan::ToString(c.schedule)) + (c.lockstep ? "+lock" : "");
+    std::printf("%-16s %5lld %4lld %6lld %9lld %9lld %10lld %14.3e %10.4f %10.4f\n", name.c_str(),
+                static_cast<long long>(c.pp), static_cast<long long>(c.vpp),
+                static_cast<long long>(c.micro_batches), static_cast<long long>(c.p2p),
+                static_cast<long long>(tasks), static_cast<long long>(result.events),
                 static_cast<double>(result.events) / best_cpu_s, best_s, best_cpu_s);
   }
   return 0;

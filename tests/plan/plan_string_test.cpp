@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "config/resolve.h"
+#include "core/error.h"
 #include "model/model_spec.h"
 #include "plan/plan_resolve.h"
 
@@ -96,6 +97,51 @@ TEST_CASE("PlanString keeps the MoE kernel knobs", "[plan]") {
   CHECK(back.kernels.moe_pad_to_capacity);
   CHECK(back.kernels.moe_deepep);
   CHECK(PlanString(back, 4096) == text);
+}
+
+TEST_CASE("PlanString keeps a layout rule as the rule", "[plan]") {
+  ParallelPlan p;
+  p.pp = 4;
+  p.global_batch = 8;
+  p.layout.split_points = {7, 15, 23};
+  std::string text = PlanString(p, 4096);
+  CHECK_THAT(text, Catch::Contains("pp_split_points=7/15/23"));
+  ModelSpec model;
+  model.layers = 30;
+  model.seq_len = 4096;
+  ParallelPlan back = ResolvePlan(ParsePlanString(text), 4, model);
+  CHECK(back.layout.split_points == p.layout.split_points);
+  CHECK(PlanString(back, 4096) == text);
+  p.layout = StageLayoutRule{};
+  p.layout.first_stage_layers = 6;
+  p.layout.last_stage_layers = 6;
+  p.layout.account_embedding = true;
+  p.layout.account_loss = true;
+  text = PlanString(p, 4096);
+  CHECK_THAT(text, Catch::Contains("pp_first_layers=6,pp_last_layers=6,pp_account_embedding=true,"
+                                   "pp_account_loss=true"));
+  back = ResolvePlan(ParsePlanString(text), 4, model);
+  CHECK(PlanString(back, 4096) == text);
+}
+
+TEST_CASE("PlanString keeps PyTorch's lock-step pipeline runtime", "[plan]") {
+  ParallelPlan p;
+  p.pp = 2;
+  p.vpp = 2;
+  p.schedule = Schedule::kInterleaved;
+  p.global_batch = 8;
+  CHECK(PlanString(p, 4096).find("pp_lockstep") == std::string::npos);  // the default
+  p.kernels.fusion = Fusion::kCompile;
+  p.kernels.pp_lockstep = true;
+  const std::string text = PlanString(p, 4096);
+  CHECK_THAT(text, Catch::Contains("fusion=compile,pp_lockstep=true"));
+  ModelSpec model;
+  model.layers = 32;
+  model.seq_len = 4096;
+  const ParallelPlan back = ResolvePlan(ParsePlanString(text), 2, model);
+  CHECK(back.kernels.pp_lockstep);
+  CHECK(PlanString(back, 4096) == text);
+  CHECK_THROWS_AS(ParsePlanString("pp_lockstep=sometimes"), InputError);
 }
 
 }  // namespace

@@ -261,3 +261,44 @@ TEST_CASE("SimulatePipeline rejects inconsistent input", "[sim]") {
   in.stages[0].chunks[0].forward = -1;
   CHECK_THROWS_AS(SimulatePipeline(in), InputError);
 }
+
+TEST_CASE("PyTorch's lock-step runtime waits on every step's sends and receives", "[sim]") {
+  // pp 2, vpp 2, m 2, F = 1, B = 2 per chunk (schedule_test.cpp has the grid). Event-driven,
+  // rank 0's last backward ends at 15; in lock-step each rank also waits, at the end of every
+  // step, for the neighbour it exchanges with, and the step ends at 16.
+  PipelineInput in = Uniform(Schedule::kInterleaved, 2, 2, 2, 1000, 2000);
+  CHECK(SimulatePipeline(in).pipeline == 15000);
+  in.lockstep = true;
+  in.record_timeline = true;
+  PipelineResult r = SimulatePipeline(in);
+  CHECK(r.pipeline == 16000);
+  CheckDependencies(in, r);
+  // A step with an exchange ends a transfer after both sides finished computing: rank 0's last
+  // backward waits on the eight such steps before it (t = 0, 1, 2, 3, 5, 7, 9, 11).
+  in.p2p = 100;
+  r = SimulatePipeline(in);
+  CheckDependencies(in, r);
+  CHECK(r.pipeline == 16000 + 8 * 100);
+  // Never faster than the event-driven run, uneven stages included.
+  for (int64_t pp : {2, 4, 8}) {
+    for (int64_t vpp : {2, 3}) {
+      PipelineInput e = Uniform(Schedule::kInterleaved, pp, vpp, 2 * pp, 700, 1500);
+      e.p2p = 50;
+      e.stages.back().chunks.back().forward += 300;
+      e.stages.front().chunks.front().backward_input += 200;
+      const Nanos event_driven = SimulatePipeline(e).pipeline;
+      e.lockstep = true;
+      e.record_timeline = true;
+      const PipelineResult l = SimulatePipeline(e);
+      INFO("pp " << pp << " vpp " << vpp);
+      CheckDependencies(e, l);
+      CHECK(l.pipeline >= event_driven);
+      CHECK(l.pipeline == l.compute + l.bubble);
+    }
+  }
+  // PyTorch refuses micro-batches that are not a multiple of pp; the event-driven run stands.
+  PipelineInput odd = Uniform(Schedule::kInterleaved, 4, 2, 6, 700, 1500);
+  const Nanos plain = SimulatePipeline(odd).pipeline;
+  odd.lockstep = true;
+  CHECK(SimulatePipeline(odd).pipeline == plain);
+}

@@ -126,3 +126,38 @@ TEST_CASE("InsertRecompute puts an R before each backward of the chunks that rec
   CHECK(StageString(lists, 0) == "F0 F1 R0 B0 R1 B1");
   CHECK(StageString(lists, 1) == "F0 B0 F1 B1");
 }
+
+TEST_CASE("PyTorch's interleaved runtime numbers the tasks as time steps", "[sim]") {
+  // torch.distributed.pipelining ScheduleInterleaved1F1B, pp 2, vpp 2, 2 micro-batches:
+  //   rank 0: F0.0 F0.1 F2.0 F2.1 - - - B2.0 - B2.1 - B0.0 - B0.1
+  //   rank 1: - F1.0 F1.1 - F3.0 B3.0 F3.1 B3.1 - B1.0 - B1.1
+  const ScheduleShape shape{2, 2, 2};
+  TaskLists lists = InterleavedTasks(shape);
+  std::vector<int32_t> steps = PytorchInterleavedSteps(lists, shape);
+  CHECK(std::vector<int32_t>(steps.begin(), steps.begin() + 8) ==
+        std::vector<int32_t>{0, 1, 2, 3, 7, 9, 11, 13});
+  CHECK(std::vector<int32_t>(steps.begin() + 8, steps.end()) ==
+        std::vector<int32_t>{1, 2, 4, 5, 6, 7, 9, 11});
+  // A recompute runs in its backward's step.
+  InsertRecompute(lists, 2, std::vector<bool>(4, true));
+  steps = PytorchInterleavedSteps(lists, shape);
+  for (size_t k = 0; k + 1 < lists.tasks.size(); ++k) {
+    if (lists.tasks[k].kind == TaskKind::kRecompute) CHECK(steps[k] == steps[k + 1]);
+  }
+  // Every multiple of pp numbers cleanly: each rank's steps increase.
+  for (const ScheduleShape s : {ScheduleShape{4, 2, 8}, ScheduleShape{8, 2, 8},
+                                ScheduleShape{4, 3, 12}, ScheduleShape{8, 4, 24}}) {
+    const TaskLists l = InterleavedTasks(s);
+    const std::vector<int32_t> st = PytorchInterleavedSteps(l, s);
+    for (int64_t r = 0; r < s.pp; ++r) {
+      CHECK(st[l.stage_begin[r]] == r);  // rank r idles r steps first
+      for (int64_t k = l.stage_begin[r] + 1; k < l.stage_begin[r + 1]; ++k) {
+        CHECK(st[k] > st[k - 1]);
+      }
+    }
+  }
+  // A list in another order is refused, not numbered.
+  CHECK_THROWS_AS(
+      PytorchInterleavedSteps(OneFOneBTasks(ScheduleShape{2, 1, 4}), ScheduleShape{2, 2, 2}),
+      std::logic_error);
+}

@@ -64,15 +64,56 @@ TEST_CASE("torchtitan: selective is per-op SAC, the local batch splits over the 
   CHECK(*out.recompute == std::vector<Recompute>{Recompute::kOp, Recompute::kFull});
   CHECK(*out.schedule == V(Schedule::k1F1B));
   CHECK(*out.micro_batch == V<int64_t>(4));  // 8 micro-batches, one per stage
-  c.schedule = V(Schedule::kInterleaved);    // looped: 2 stages per rank, 16 micro-batches
+  // Looped: 2 stages per rank, and still pp = 8 micro-batches (torchtitan before PR #781).
+  c.schedule = V(Schedule::kInterleaved);
   out = ApplyFrameworkConventions(Framework::kTorchtitan, Layers(128), c, nullptr);
   CHECK(*out.vpp == V<int64_t>(2));
-  CHECK(*out.micro_batch == V<int64_t>(2));
+  CHECK(*out.micro_batch == V<int64_t>(4));
   c.micro_batch = V<int64_t>(1);  // a real micro-batch is kept
   out = ApplyFrameworkConventions(Framework::kTorchtitan, Layers(128), c, nullptr);
   CHECK(*out.micro_batch == V<int64_t>(1));
+  // Dec 2024 PyTorch ran the looped schedule in lock-step time steps; 1F1B has its own runtime.
+  c.kernels = KernelRecipe{Fusion::kCompile, false};
+  c.micro_batch = V<int64_t>(32);
+  out = ApplyFrameworkConventions(Framework::kTorchtitan, Layers(128), c, nullptr);
+  CHECK(out.kernels->pp_lockstep);
+  c.schedule = V(Schedule::k1F1B);
+  out = ApplyFrameworkConventions(Framework::kTorchtitan, Layers(128), c, nullptr);
+  CHECK_FALSE(out.kernels->pp_lockstep);
+  c.schedule.reset();
+  c.kernels.reset();
   c.pp = V<int64_t>(1);  // no PP: the local batch is one forward pass
   c.micro_batch = V<int64_t>(32);
   out = ApplyFrameworkConventions(Framework::kTorchtitan, Layers(128), c, nullptr);
   CHECK(*out.micro_batch == V<int64_t>(32));
+}
+
+TEST_CASE("torchtitan: an unstated split is generate_split_points' layout", "[validate]") {
+  PlanConstraints c;
+  c.pp = V<int64_t>(8);
+  std::vector<std::string> notes;
+  // 126 layers on 8 stages: the first 15, six middle ones 16 (126 % 8 = 6 extra), the last 15.
+  PlanConstraints out = ApplyFrameworkConventions(Framework::kTorchtitan, Layers(126), c, &notes);
+  REQUIRE(out.layout);
+  CHECK(out.layout->split_points == std::vector<int64_t>{15, 31, 47, 63, 79, 95, 111});
+  CHECK(notes.back() ==
+        "pp_split_points=15,31,47,63,79,95,111 (torchtitan's generated split points)");
+  // Interleaved, 16 virtual stages: 7, then 14 stages of 8 (126 % 16 = 14 extra), the last 7.
+  c.schedule = V(Schedule::kInterleaved);
+  c.vpp = V<int64_t>(2);
+  out = ApplyFrameworkConventions(Framework::kTorchtitan, Layers(126), c, nullptr);
+  REQUIRE(out.layout);
+  const std::vector<int64_t>& points = out.layout->split_points;
+  REQUIRE(points.size() == 15);
+  CHECK(points.front() == 7);
+  CHECK(points[1] == 15);
+  CHECK(points.back() == 119);  // the last virtual stage holds 126 - 119 = 7
+  // A stated split is kept; so is one given as layers per stage.
+  c.pp_layers = std::vector<int64_t>(16, 8);
+  out = ApplyFrameworkConventions(Framework::kTorchtitan, Layers(126), c, nullptr);
+  CHECK(!out.layout);
+  c.pp_layers.reset();
+  c.pp = V<int64_t>(1);  // no PP: nothing to split
+  out = ApplyFrameworkConventions(Framework::kTorchtitan, Layers(126), c, nullptr);
+  CHECK(!out.layout);
 }
