@@ -20,6 +20,13 @@ class KnobWriter {
   std::string text_;
 };
 
+// "3/4/4/2": the slash-separated lists pp_layers and pp_split_points take.
+std::string SlashList(const std::vector<int64_t>& values) {
+  std::string text;
+  for (int64_t n : values) text += (text.empty() ? "" : "/") + std::to_string(n);
+  return text;
+}
+
 void AddRareKnobs(const ParallelPlan& p, KnobWriter& w) {
   const ParallelPlan d;
   if (p.moe_routing != d.moe_routing) w.Add("moe_routing", ToString(p.moe_routing));
@@ -32,19 +39,11 @@ void AddRareKnobs(const ParallelPlan& p, KnobWriter& w) {
   if (p.dp_comm_dtype != d.dp_comm_dtype) w.Add("dp_comm_dtype", ToString(p.dp_comm_dtype));
   if (p.dp_bucket_MB != d.dp_bucket_MB) w.Add("dp_bucket_MB", FormatShortest(p.dp_bucket_MB));
   if (p.placement != d.placement) w.Add("placement", PlacementToString(p.placement));
-  if (!p.pp_layers.empty()) {
-    std::string split;
-    for (int64_t n : p.pp_layers) split += (split.empty() ? "" : "/") + std::to_string(n);
-    w.Add("pp_layers", split);
-  }
+  if (!p.pp_layers.empty()) w.Add("pp_layers", SlashList(p.pp_layers));
   // A layout rule (torchtitan split points, Megatron-LM's first/last-stage and accounting flags)
   // stays a rule: the re-run resolves it as this run did.
   const StageLayoutRule& rule = p.layout;
-  if (!rule.split_points.empty()) {
-    std::string points;
-    for (int64_t n : rule.split_points) points += (points.empty() ? "" : "/") + std::to_string(n);
-    w.Add("pp_split_points", points);
-  }
+  if (!rule.split_points.empty()) w.Add("pp_split_points", SlashList(rule.split_points));
   if (rule.first_stage_layers > 0) w.Add("pp_first_layers", rule.first_stage_layers);
   if (rule.last_stage_layers > 0) w.Add("pp_last_layers", rule.last_stage_layers);
   if (rule.account_embedding) w.Add("pp_account_embedding", true);

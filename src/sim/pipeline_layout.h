@@ -50,6 +50,13 @@ class PipelineLayout {
   Place Next(int64_t stage, int64_t chunk) const;
   // Where the backward output of (stage, chunk) goes; invalid on the route's first place.
   Place Previous(int64_t stage, int64_t chunk) const;
+  // Where the output of `task` on `stage` goes: Next for a forward, Previous for a backward (full
+  // or input half); invalid for recompute and weight tasks and at the route's ends.
+  Place Destination(int64_t stage, const Task& task) const {
+    if (task.kind == TaskKind::kForward) return Next(stage, task.chunk);
+    if (IsBackward(task.kind)) return Previous(stage, task.chunk);
+    return Place{};
+  }
   bool IsFirst(int64_t stage, int64_t chunk) const { return !Previous(stage, chunk).Valid(); }
   bool IsLast(int64_t stage, int64_t chunk) const { return !Next(stage, chunk).Valid(); }
 

@@ -68,28 +68,12 @@ class Runner {
     TryStart(s);
   }
 
-  // When the inputs of `t` on stage s are there; -1 when not yet known.
-  Nanos DataReady(int64_t s, const Task& t) const {
-    const int64_t place = layout_.PlaceIndex(t.micro_batch, s, t.chunk);
-    switch (t.kind) {
-      case TaskKind::kForward:
-        return layout_.IsFirst(s, t.chunk) ? 0 : times_.forward_ready[place];
-      case TaskKind::kBackward:
-      case TaskKind::kBackwardInput:
-      case TaskKind::kRecompute:
-        return times_.backward_ready[place];
-      case TaskKind::kWeight:
-        return 0;  // its B ran earlier on this stream
-    }
-    return 0;
-  }
-
   void TryStart(int64_t s) {
     if (busy_[s] || timed_[s]) return;
     const int64_t k = next_[s];
     if (k == lists_.stage_begin[s + 1]) return;
     const Task& t = lists_.tasks[k];
-    const Nanos ready = DataReady(s, t);
+    const Nanos ready = InputReady(layout_, times_, s, t);
     if (ready < 0) return;  // the producer wakes this stage when it sends
     const Nanos now = queue_.Now();
     const Nanos at = std::max(ready, free_at_[s]);
@@ -105,7 +89,7 @@ class Runner {
     if (t.kind == TaskKind::kForward) {
       times_.forward_task[place] = static_cast<int32_t>(k);
       times_.peak_chunks_in_flight[s] = std::max(times_.peak_chunks_in_flight[s], ++in_flight_[s]);
-    } else if (t.kind == TaskKind::kBackward || t.kind == TaskKind::kBackwardInput) {
+    } else if (IsBackward(t.kind)) {
       times_.backward_task[place] = static_cast<int32_t>(k);
     }
     queue_.Schedule(end, static_cast<int32_t>(s * 2 + kDone));
@@ -142,7 +126,7 @@ class Runner {
       } else {
         times_.backward_ready[layout_.PlaceIndex(t.micro_batch, s, t.chunk)] = now;
       }
-    } else if (t.kind == TaskKind::kBackward || t.kind == TaskKind::kBackwardInput) {
+    } else if (IsBackward(t.kind)) {
       --in_flight_[s];
       const Place to = layout_.Previous(s, t.chunk);
       if (to.Valid()) Deliver(times_.backward_ready, to, t.micro_batch, Send(s, to));
@@ -171,16 +155,28 @@ TaskTimes RunPipeline(const PipelineLayout& layout, const TaskLists& lists,
   return Runner(layout, lists, options).Run();
 }
 
+Nanos InputReady(const PipelineLayout& layout, const TaskTimes& times, int64_t stage,
+                 const Task& t) {
+  const int64_t place = layout.PlaceIndex(t.micro_batch, stage, t.chunk);
+  switch (t.kind) {
+    case TaskKind::kForward:
+      return layout.IsFirst(stage, t.chunk) ? 0 : times.forward_ready[place];
+    case TaskKind::kBackward:
+    case TaskKind::kBackwardInput:
+    case TaskKind::kRecompute:
+      return times.backward_ready[place];
+    case TaskKind::kWeight:
+      return 0;  // its B ran earlier on this stream
+  }
+  return 0;
+}
+
 Nanos TaskDone(const PipelineLayout& layout, const TaskLists& lists, const TaskTimes& times,
                int64_t stage, int64_t k) {
   const Nanos end = TaskEnd(layout, lists, times, stage, k);
   if (times.blocking_send == 0) return end;
   const Task& t = lists.tasks[k];
-  Place to;
-  if (t.kind == TaskKind::kForward) to = layout.Next(stage, t.chunk);
-  if (t.kind == TaskKind::kBackward || t.kind == TaskKind::kBackwardInput) {
-    to = layout.Previous(stage, t.chunk);
-  }
+  const Place to = layout.Destination(stage, t);
   return to.Valid() && to.stage != stage ? end + times.blocking_send : end;
 }
 

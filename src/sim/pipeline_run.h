@@ -44,6 +44,11 @@ TaskTimes RunPipeline(const PipelineLayout& layout, const TaskLists& lists,
 TaskTimes RunPipelineLockstep(const PipelineLayout& layout, const TaskLists& lists,
                               const std::vector<int32_t>& steps, const PipelineRunOptions& options);
 
+// When the inputs of task `t` on `stage` arrived (0 for a route's first forward and for W, which
+// follows its B on the same stream); -1 while not yet known.
+Nanos InputReady(const PipelineLayout& layout, const TaskTimes& times, int64_t stage,
+                 const Task& t);
+
 // The stage owning flat task index `task`.
 int64_t StageOfTask(const TaskLists& lists, int64_t task);
 

@@ -13,13 +13,7 @@
 #include "sim/pipeline_run.h"
 
 namespace paraplan {
-namespace {
-
-bool IsBackward(TaskKind kind) {
-  return kind == TaskKind::kBackward || kind == TaskKind::kBackwardInput;
-}
-
-}  // namespace
+namespace {}  // namespace
 
 TaskTimes RunPipelineLockstep(const PipelineLayout& layout, const TaskLists& lists,
                               const std::vector<int32_t>& steps,
@@ -53,19 +47,15 @@ TaskTimes RunPipelineLockstep(const PipelineLayout& layout, const TaskLists& lis
         const int64_t k = next[s];
         const Task& task = lists.tasks[k];
         const int64_t place = layout.PlaceIndex(task.micro_batch, s, task.chunk);
-        Nanos ready = 0;
+        const Nanos ready = InputReady(layout, times, s, task);
         if (task.kind == TaskKind::kForward) {
-          ready = layout.IsFirst(s, task.chunk) ? 0 : times.forward_ready[place];
           times.forward_task[place] = static_cast<int32_t>(k);
           times.peak_chunks_in_flight[s] = std::max(times.peak_chunks_in_flight[s], ++in_flight[s]);
           sender[s] = k;
-        } else if (task.kind != TaskKind::kWeight) {
-          ready = times.backward_ready[place];
-          if (IsBackward(task.kind)) {
-            times.backward_task[place] = static_cast<int32_t>(k);
-            --in_flight[s];
-            sender[s] = k;
-          }
+        } else if (IsBackward(task.kind)) {
+          times.backward_task[place] = static_cast<int32_t>(k);
+          --in_flight[s];
+          sender[s] = k;
         }
         if (ready < 0) {
           throw std::logic_error("lock-step pipeline: stage " + std::to_string(s) +
@@ -83,7 +73,7 @@ TaskTimes RunPipelineLockstep(const PipelineLayout& layout, const TaskLists& lis
       if (sender[s] < 0) continue;
       const Task& task = lists.tasks[sender[s]];
       const bool forward = task.kind == TaskKind::kForward;
-      const Place to = forward ? layout.Next(s, task.chunk) : layout.Previous(s, task.chunk);
+      const Place to = layout.Destination(s, task);
       if (forward && !to.Valid()) {  // the last place: its backward starts here
         times.backward_ready[layout.PlaceIndex(task.micro_batch, s, task.chunk)] = end[s];
         continue;

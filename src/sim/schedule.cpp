@@ -65,8 +65,7 @@ void InsertRecompute(TaskLists& lists, int64_t chunks, const std::vector<bool>& 
   for (int64_t s = 0; s < lists.Stages(); ++s) {
     for (int64_t i = lists.stage_begin[s]; i < lists.stage_begin[s + 1]; ++i) {
       const Task& t = lists.tasks[i];
-      const bool is_backward = t.kind == TaskKind::kBackward || t.kind == TaskKind::kBackwardInput;
-      if (is_backward && has_recompute[s * chunks + t.chunk]) {
+      if (IsBackward(t.kind) && has_recompute[s * chunks + t.chunk]) {
         builder.Add(TaskKind::kRecompute, t.micro_batch, t.chunk);
       }
       builder.Add(t.kind, t.micro_batch, t.chunk);

@@ -20,6 +20,12 @@ enum class TaskKind : uint8_t {
   kRecompute,      // R: forward recomputation right before a backward
 };
 
+// A B task, full or the input-gradient half: it consumes the next place's gradient and sends
+// its own to the previous place.
+inline bool IsBackward(TaskKind kind) {
+  return kind == TaskKind::kBackward || kind == TaskKind::kBackwardInput;
+}
+
 struct Task {
   int32_t micro_batch = 0;
   int16_t chunk = 0;  // model chunk on this stage (interleaved: 0..vpp-1; DualPipe: direction)

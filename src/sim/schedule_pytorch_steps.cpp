@@ -16,10 +16,6 @@
 namespace paraplan {
 namespace {
 
-bool IsBackward(TaskKind kind) {
-  return kind == TaskKind::kBackward || kind == TaskKind::kBackwardInput;
-}
-
 [[noreturn]] void Mismatch(int64_t stage, int64_t op) {
   throw std::logic_error("PytorchInterleavedSteps: stage " + std::to_string(stage) + " op " +
                          std::to_string(op) + " is not PyTorch's interleaved order");

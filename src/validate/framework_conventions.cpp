@@ -45,8 +45,6 @@ void TorchtitanLocalBatch(PlanConstraints& c, std::vector<std::string>* notes) {
   const int64_t local = c.global_batch->front() / dp;
   if (local * dp != c.global_batch->front()) return;
   if (c.micro_batch && !(IsFixed(c.micro_batch) && c.micro_batch->front() == local)) return;
-  const bool looped = IsFixed(c.schedule) && c.schedule->front() == Schedule::kInterleaved;
-  if (looped && !c.vpp) c.vpp = std::vector<int64_t>{2};  // generate_split_points' default
   const int64_t micro_batches = pp;
   if (local % micro_batches != 0) return;
   c.micro_batch = std::vector<int64_t>{local / micro_batches};
@@ -55,26 +53,30 @@ void TorchtitanLocalBatch(PlanConstraints& c, std::vector<std::string>* notes) {
                   std::to_string(micro_batches) + " pipeline micro-batches, the PP degree)");
 }
 
-// torchtitan (Dec 2024) without pipeline_parallel_split_points: generate_split_points gives the
-// first virtual stage layers // stages, each middle one a layer more while layers % stages last,
-// and the last virtual stage the rest (torchtitan/parallelisms/pipelining_utils.py, 9dec370).
+// torchtitan (Dec 2024) without pipeline_parallel_split_points: generate_split_points makes one
+// stage per rank, two for a looped schedule (Interleaved 1F1B), and gives the first virtual
+// stage layers // stages, each middle one a layer more while layers % stages last, and the last
+// virtual stage the rest (torchtitan/parallelisms/pipelining_utils.py, 9dec370).
 void TorchtitanSplitPoints(const ModelSpec& m, PlanConstraints& c,
                            std::vector<std::string>* notes) {
-  if (c.pp_layers || c.layout || !IsFixed(c.pp) || c.pp->front() < 2) return;
-  const int64_t per_rank = IsFixed(c.vpp) ? c.vpp->front() : 1;
-  const int64_t stages = c.pp->front() * per_rank;
+  if (!IsFixed(c.pp) || c.pp->front() < 2) return;
+  const bool looped = IsFixed(c.schedule) && c.schedule->front() == Schedule::kInterleaved;
+  if (looped && !c.vpp) c.vpp = std::vector<int64_t>{2};
+  if (c.pp_layers || c.layout || (c.vpp && !IsFixed(c.vpp))) return;
+  const int64_t stages = c.pp->front() * (c.vpp ? c.vpp->front() : 1);
   if (stages > m.layers) return;  // torchtitan refuses; the layout rules report it
   const int64_t base = m.layers / stages;
   int64_t extra = m.layers % stages;
   StageLayoutRule rule;
   int64_t layer = 0;
-  std::string text;
   for (int64_t i = 0; i + 1 < stages; ++i) {
-    layer += base + (i > 0 && extra > 0 ? 1 : 0);
-    if (i > 0 && extra > 0) --extra;
+    const int64_t longer = i > 0 && extra > 0 ? 1 : 0;  // a middle stage takes an extra layer
+    extra -= longer;
+    layer += base + longer;
     rule.split_points.push_back(layer);
-    text += (text.empty() ? "" : ",") + std::to_string(layer);
   }
+  std::string text;
+  for (int64_t point : rule.split_points) text += (text.empty() ? "" : ",") + std::to_string(point);
   c.layout = rule;
   Note(notes, "pp_split_points=" + text + " (torchtitan's generated split points)");
 }
