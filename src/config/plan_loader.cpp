@@ -264,6 +264,9 @@ const std::vector<KnobEntry>& KnobTable() {
       {"pp_lockstep",
        [](PlanConstraints& p, const std::vector<std::string>&
                                   v) { KernelsOf(p).pp_lockstep = ParseBool(OneValue(v)); }},
+      {"repeat_kv",
+       [](PlanConstraints& p,
+          const std::vector<std::string>& v) { KernelsOf(p).repeat_kv = ParseBool(OneValue(v)); }},
       {"moe_grouped_gemm",
        [](PlanConstraints& p, const std::vector<std::string>&
                                   v) { KernelsOf(p).moe_grouped_gemm = ParseBool(OneValue(v)); }},

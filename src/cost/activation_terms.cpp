@@ -65,7 +65,7 @@ bool TeFp8LinearInputs(const PlanShape& p) {
 ActivationTerms ComputeActivationTerms(const CostGraph& d, int kind, const PlanShape& p) {
   const double t = p.tokens, tn = p.norm_tokens, h = d.hidden, tp = p.tp;
   const double heads = d.heads / tp;
-  const double kv = d.mla ? heads : std::max(d.kv_heads / tp, 1.0);
+  const double kv = AttentionKvHeads(d, p);  // repeat_kv: SDPA keeps the repeated K/V
   ActivationTerms a;
   a.residual = 2 * kAct * tn * h;
   a.norm_out = 2 * kAct * tn * h;

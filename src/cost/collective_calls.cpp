@@ -113,9 +113,12 @@ std::vector<CollectiveCall> DescribeCollectives(const CostGraph& d, const Cluste
   } else {
     w.Add("tp", "per layer, 2 per pass", CollectiveOp::kAllReduce, act, s.groups.tp);
   }
-  const double kv = d.mla ? d.heads / s.tp : std::max(d.kv_heads / s.tp, 1.0);
-  w.Add("cp", "K/V ring step, cp-1 per pass", CollectiveOp::kSendRecv,
-        kAct * s.tokens * kv * (d.qk_head_dim + d.v_head_dim), s.groups.cp);
+  const double kv_bytes = kAct * s.tokens * AttentionKvHeads(d, s) * (d.qk_head_dim + d.v_head_dim);
+  w.Add("cp", "K/V ring step, cp-1 per pass", CollectiveOp::kSendRecv, kv_bytes, s.groups.cp);
+  if (s.kernels.Pytorch()) {
+    w.Add("cp", "dK/dV ring step (fp32), cp per backward", CollectiveOp::kSendRecv, 2 * kv_bytes,
+          s.groups.cp);
+  }
   if (d.experts > 0 && p.ep > 1) {
     if (UsesTwoHop(s)) {
       const TwoHopPasses hops = TwoHopPassesOf(d, s);

@@ -148,26 +148,48 @@ ElementwiseOp AsyncTpExtras(const CostGraph& d, int kind, const PlanShape& p) {
 // PyTorch's context-parallel ring attention (torch.distributed.tensor.experimental
 // context_parallel, load-balanced causal, PyTorch 2.5-2.6: `_templated_ring_attention`,
 // `_SDPAMerger`, `_templated_ring_attention_backward`): besides one SDPA call per ring step,
-// element-wise work on the local output O (tokens x local heads x v_head_dim elements) and the
-// K/V gradients G (the same for the local kv heads), all in fp32 (convert_to_f32):
+// element-wise work on the local output O (tokens x local heads x v_head_dim elements), on K and
+// V as the kernel reads them (AttentionKvHeads) and on their gradients dK, dV, in fp32 where
+// convert_to_f32 says so. On the rank that sets the pace, the last, every step after the first
+// is a full-query block and takes the first half of the passed K/V:
+// - every pass (forward, its replay, backward) copies K and V contiguous (r2 w2) and
+//   concatenates them into the send buffer at each of the cp - 1 sends (r2 w2): 4 cp B per
+//   element of K and V;
 // - forward: every step's block output is cast to fp32 (r2 w4); every step after the first
 //   merges it with the running output, `out - sigmoid(block_lse - lse) * (out - block_out)`
-//   (three fp32 passes: r4 r4 w4, r4 w4, r4 r4 w4, 32 B); the last cast back (r4 w2). On the
-//   rank that sets the pace (the last: every later step is a full-query block) that is
-//   6 + 38 (cp - 1) + 6 bytes per element of O;
-// - backward: fp32 zero-filled accumulators for dQ, dK, dV (w4), one accumulate per step and
-//   tensor (r4 r2 w4) and the final casts (r4 w2): (4 + 10 cp + 6) B per element of O and of
-//   each of dK and dV.
-// Launches: 5 kernels per forward merge step (cast, three passes, lse update), 3 per backward
-// step.
+//   (three fp32 passes: r4 r4 w4, r4 w4, r4 r4 w4, 32 B); the last cast back (r4 w2):
+//   6 + 38 (cp - 1) + 6 B per element of O;
+// - backward, dQ: zero-filled fp32 accumulator (w4), one accumulate per step (r4 r2 w4), the
+//   cast back (r4 w2): 4 + 10 cp + 6 B per element of O;
+// - backward, dK and dV (passed round the ring in fp32): zero-filled (w4), the first step's
+//   accumulate (r4 r2 w4), then per later step `_partial_update` of the received buffer's first
+//   half (r4 r2 w4 over half) and its torch.cat back to one tensor (r4 w4), a torch.cat into the
+//   send buffer at every step (r4 w4), the received result cast back (r4 w2):
+//   4 + 10 + 13 (cp - 1) + 8 cp + 6 B per element.
+// Launches: forward 2 copies, cp - 1 concatenations and 5 kernels per merge step; backward 3
+// zero-fills, 2 copies, cp - 1 K/V concatenations, 2 + 4 (cp - 1) dK/dV updates, cp sends'
+// concatenations, cp dQ accumulates and 2 casts.
 ElementwiseOp RingAttentionMerge(const CostGraph& d, const PlanShape& p) {
-  const double heads = d.heads / p.tp, kv = std::max(d.kv_heads / p.tp, 1.0);
+  const double heads = d.heads / p.tp, kv = AttentionKvHeads(d, p);
   const double out = p.tokens * heads * d.v_head_dim;
-  const double kv_grads = 2 * p.tokens * kv * d.qk_head_dim;
-  const double steps = p.cp;
-  const double fwd = out * (6 + 38 * (steps - 1) + 6);
-  const double bwd = (out + kv_grads) * (4 + 10 * steps + 6);
-  return {"ring-attention merge", fwd, bwd, 5 * steps, 3 * steps};
+  const double kv_elems = p.tokens * kv * (d.qk_head_dim + d.v_head_dim);
+  const double cp = p.cp;
+  const double kv_copies = kv_elems * 4 * cp;
+  const double fwd = out * (6 + 38 * (cp - 1) + 6) + kv_copies;
+  const double bwd = out * (4 + 10 * cp + 6) + kv_elems * (20 + 13 * (cp - 1) + 8 * cp) + kv_copies;
+  const double fwd_kernels = 2 + (cp - 1) + 5 * cp;
+  const double bwd_kernels = 3 + 2 + (cp - 1) + 2 + 4 * (cp - 1) + 2 * cp + 2;
+  return {"ring-attention merge", fwd, bwd, fwd_kernels, bwd_kernels};
+}
+
+// The model code's repeat_kv (torchtitan's Llama): K and V expanded from the kv heads to the
+// query heads and made contiguous for SDPA (reshape of an expand: r2 per kv element, w2 per
+// query-head element); the backward sums each group of copies back (the expand's backward: the
+// reverse traffic). One kernel per tensor and pass.
+ElementwiseOp RepeatKv(const CostGraph& d, const PlanShape& p) {
+  const double kv = std::max(d.kv_heads / p.tp, 1.0), heads = d.heads / p.tp;
+  const double bytes = kAct * p.tokens * (kv + heads) * (d.qk_head_dim + d.v_head_dim);
+  return {"repeat K/V", bytes, bytes, 2, 2};
 }
 
 }  // namespace
@@ -196,6 +218,9 @@ LayerElementwise ComputeLayerElementwise(const CostGraph& d, int kind, const Pla
     const double heads = d.heads / p.tp, kv = d.mla ? 1.0 : std::max(d.kv_heads / p.tp, 1.0);
     const double dim = d.mla ? d.rope_dim : d.qk_head_dim;
     out.Add(Op("rope", p.tokens * (heads + kv) * dim, prof.rope));
+  }
+  if (!d.mla && p.kernels.repeat_kv && d.heads / p.tp > std::max(d.kv_heads / p.tp, 1.0)) {
+    out.Add(RepeatKv(d, p));
   }
   const PerElement act =
       d.gate > 1 ? prof.gated_act : (d.act_squared_relu ? prof.squared_relu : prof.act);

@@ -268,11 +268,15 @@ void Communication(const CostGraph& d, int kind, const PlanShape& p, const Netwo
   if (p.cp > 1) {
     // Ring attention: cp-1 steps passing this rank's K/V chunk, hidden under attention compute;
     // backward passes K/V and their gradients (Liu et al. 2023; Megatron-LM context parallel).
-    // The sends and receives are NCCL peer-to-peer kernels beside the attention.
-    const double kv = d.mla ? d.heads / p.tp : std::max(d.kv_heads / p.tp, 1.0);
-    const double bytes = kAct * t * kv * (d.qk_head_dim + d.v_head_dim);
+    // The sends and receives are NCCL peer-to-peer kernels beside the attention. PyTorch's ring
+    // (eager/compile) passes the gradients in fp32 at all cp steps (the last returns them home).
+    const double bytes = kAct * t * AttentionKvHeads(d, p) * (d.qk_head_dim + d.v_head_dim);
     const double step = CollectiveSeconds(CollectiveOp::kSendRecv, bytes, p.groups.cp, links);
-    const double fwd = (p.cp - 1) * step, bwd = 2 * fwd;
+    const double fwd = (p.cp - 1) * step;
+    const double bwd =
+        p.kernels.Pytorch()
+            ? fwd + p.cp * CollectiveSeconds(CollectiveOp::kSendRecv, 2 * bytes, p.groups.cp, links)
+            : 2 * fwd;
     const double share = SmShare(NcclKernelCtas(CollectiveOp::kSendRecv, p.groups.cp, c), c.gpu);
     const OverlapCost of = OverlapSeconds(fwd, attn_fwd_s, 0, share);
     const OverlapCost ob = OverlapSeconds(bwd, attn_bwd_s, 0, share);

@@ -4,6 +4,7 @@
 // the tiers its groups span (collective_cost.h).
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <vector>
 
@@ -40,6 +41,15 @@ struct PlanShape {
 // tokens, top_k copies each, the busiest rank's load, gathered over the expert-TP group.
 inline double RoutedTokens(const CostGraph& d, const PlanShape& p) {
   return p.tokens / p.tp * d.top_k * p.moe_load * p.etp;
+}
+
+// K/V heads the attention kernel reads on one TP rank: the model's (MLA: one per query head,
+// after the up-projection), or the query heads when the model code repeats K/V before the
+// kernel (repeat_kv, plan/kernel_recipe.h).
+inline double AttentionKvHeads(const CostGraph& d, const PlanShape& p) {
+  const double heads = d.heads / p.tp;
+  if (d.mla || p.kernels.repeat_kv) return heads;
+  return std::max(d.kv_heads / p.tp, 1.0);
 }
 
 PlanShape MakePlanShape(const CostGraph& dims, const ParallelPlan& plan, const Cluster& cluster);

@@ -44,9 +44,14 @@ struct KernelRecipe {
   // 2024 runs): every rank walks a grid of time steps and waits at the end of each on that
   // step's batched sends and receives (sim/pipeline_run_lockstep.cpp). Interleaved only.
   bool pp_lockstep = false;
+  // The model code repeats the K/V heads up to the query heads before the attention kernel
+  // (torchtitan's Llama `repeat_kv`, Dec 2024, calling SDPA without enable_gqa): the
+  // copy is an op, and context parallelism passes and accumulates K/V and their gradients at
+  // the query heads (cost/elementwise_cost.cpp, AttentionKvHeads in cost/layer_cost.h).
+  bool repeat_kv = false;
 
   bool IsDefault() const {
-    return fusion == Fusion::kTe && !cuda_graphs && !pp_lockstep && MoeDefault();
+    return fusion == Fusion::kTe && !cuda_graphs && !pp_lockstep && !repeat_kv && MoeDefault();
   }
   bool MoeDefault() const {
     return moe_grouped_gemm && !moe_router_fusion && !moe_permute_fusion && !moe_pad_to_capacity &&

@@ -51,6 +51,7 @@ void AddRareKnobs(const ParallelPlan& p, KnobWriter& w) {
   if (p.kernels.fusion != d.kernels.fusion) w.Add("fusion", ToString(p.kernels.fusion));
   if (p.kernels.cuda_graphs) w.Add("cuda_graphs", true);
   if (p.kernels.pp_lockstep) w.Add("pp_lockstep", true);
+  if (p.kernels.repeat_kv) w.Add("repeat_kv", true);
   if (p.kernels.moe_grouped_gemm != d.kernels.moe_grouped_gemm) {
     w.Add("moe_grouped_gemm", p.kernels.moe_grouped_gemm);
   }

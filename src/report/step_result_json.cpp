@@ -31,6 +31,7 @@ Json PlanToJson(const ParallelPlan& p) {
     j.Set("fusion", ToString(p.kernels.fusion));
     j.Set("cuda_graphs", p.kernels.cuda_graphs);
     if (p.kernels.pp_lockstep) j.Set("pp_lockstep", true);
+    if (p.kernels.repeat_kv) j.Set("repeat_kv", true);
     if (!p.kernels.MoeDefault()) {
       j.Set("moe_grouped_gemm", p.kernels.moe_grouped_gemm);
       j.Set("moe_router_fusion", p.kernels.moe_router_fusion);

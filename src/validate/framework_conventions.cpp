@@ -123,6 +123,17 @@ void TorchtitanLockstepPipeline(PlanConstraints& c, std::vector<std::string>* no
   Note(notes, "pp_lockstep=true (PyTorch's multi-stage runtime waits at every time step)");
 }
 
+// torchtitan's Llama (torchtitan/models/llama/model.py, Dec 2024) expands grouped K/V heads to the
+// query heads (`repeat_kv`) and calls F.scaled_dot_product_attention without enable_gqa.
+void TorchtitanRepeatKv(const ModelSpec& m, PlanConstraints& c, std::vector<std::string>* notes) {
+  const bool grouped = m.kv_heads > 0 && m.kv_heads < m.heads;
+  if (!c.kernels || c.kernels->repeat_kv || !grouped || m.attention_kind == AttentionKind::kMla) {
+    return;
+  }
+  c.kernels->repeat_kv = true;
+  Note(notes, "repeat_kv=true (torchtitan's Llama repeats K/V to the query heads before SDPA)");
+}
+
 void Torchtitan(const ModelSpec& m, PlanConstraints& c, std::vector<std::string>* notes) {
   TorchtitanEager(c, notes);
   TorchtitanSyncTp(c, notes);
@@ -141,6 +152,7 @@ void Torchtitan(const ModelSpec& m, PlanConstraints& c, std::vector<std::string>
   TorchtitanSplitPoints(m, c, notes);
   TorchtitanPipelinedFsdp(c, notes);
   TorchtitanLockstepPipeline(c, notes);
+  TorchtitanRepeatKv(m, c, notes);
 }
 
 }  // namespace

@@ -262,6 +262,8 @@ the source citation) runs it, and each such reading is listed per run:
   2024-12-23: `ScheduleInterleaved1F1B` is a `PipelineScheduleMulti`, whose
   `_step_microbatches` waits at the end of every time step on that step's batched sends and
   receives), `pp_lockstep=true` (docs/schedules.md).
+- *torchtitan's Llama repeats grouped K/V heads to the query heads* before SDPA (`repeat_kv` in
+  its model.py, Dec 2024), `repeat_kv=true` (docs/framework-fusion.md).
 
 Memory-model notes: [validation-memory.md](validation-memory.md).
 )";

@@ -65,6 +65,15 @@ TEST_CASE("activation terms of an MoE layer by hand", "[cost][memory]") {
   CHECK(ComputeLayerCost(x.d, 1, x.Shape(), x.c).act_bytes == Approx(kTotal));
 }
 
+TEST_CASE("repeated K/V are what SDPA keeps for its backward", "[cost][memory]") {
+  MixtralLayer x;
+  x.p.kernels.fusion = Fusion::kCompile;
+  x.p.kernels.repeat_kv = true;  // K and V at the 32 query heads
+  const ActivationTerms a = ComputeActivationTerms(x.d, 1, x.Shape());
+  CHECK(a.qkv == Approx(2 * 4096.0 * (32 * 128 + 32 * 256)));
+  CHECK(a.qkv - kQkv == Approx(2 * 4096.0 * 24 * 256));  // 24 more heads of k and v
+}
+
 TEST_CASE("recompute modules keep what Megatron-LM keeps", "[cost][memory]") {
   MixtralLayer x;
   x.p.recompute = Recompute::kSelective;

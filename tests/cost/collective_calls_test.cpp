@@ -41,3 +41,39 @@ TEST_CASE("the collectives a plan issues, with their tiers and NCCL's choice", "
   CHECK(calls[3].seconds ==
         Approx(CollectiveSeconds(CollectiveOp::kReduceScatter, calls[3].bytes, dp, links)));
 }
+
+TEST_CASE("PyTorch's ring lists its fp32 gradient pass beside the K/V pass", "[cost]") {
+  const ModelSpec m = test::Llama3_70B();  // 64 q / 8 kv heads x 128, 8192 tokens
+  const Cluster c = test::DgxH100();
+  const CostGraph d = BuildCostGraph(m);
+  const NetworkLinks links = ResolveNetworkLinks(c);
+  ParallelPlan p;
+  p.tp = 1;
+  p.cp = 8;
+  p.dp = 1;
+  p.micro_batch = 1;
+  p.global_batch = 1;
+  p.kernels.fusion = Fusion::kCompile;
+  const auto cp_calls = [&] {
+    PlanEvaluation e;
+    EvaluatePlanTime(d, c, links, p, &e);
+    std::vector<CollectiveCall> out;
+    for (const CollectiveCall& call : DescribeCollectives(d, c, links, p, e)) {
+      if (call.group == "cp") out.push_back(call);
+    }
+    return out;
+  };
+  const double kv_bytes = 2.0 * 1024 * 8 * 256;  // bf16 K and V of 1024 local tokens, 8 heads
+  std::vector<CollectiveCall> calls = cp_calls();
+  REQUIRE(calls.size() == 2);
+  CHECK(calls[0].bytes == Approx(kv_bytes));
+  CHECK(calls[1].what == "dK/dV ring step (fp32), cp per backward");
+  CHECK(calls[1].bytes == Approx(2 * kv_bytes));
+  p.kernels.repeat_kv = true;  // torchtitan's Llama: the 64 query heads travel
+  calls = cp_calls();
+  REQUIRE(calls.size() == 2);
+  CHECK(calls[0].bytes == Approx(8 * kv_bytes));
+  p.kernels.fusion = Fusion::kTe;  // Megatron-LM: the gradients ride the K/V ring's row
+  p.kernels.repeat_kv = false;
+  CHECK(cp_calls().size() == 1);
+}

@@ -143,9 +143,27 @@ TEST_CASE("PyTorch's ring attention merges each step's output in fp32", "[cost]"
   REQUIRE(x);
   const double t = 8192.0 / 4;  // local tokens
   const double out = t * 64 * 128, kv = 2 * t * 8 * 128;
-  CHECK(x->fwd_bytes == Approx(out * (6 + 38 * 3 + 6)));
-  CHECK(x->bwd_bytes == Approx((out + kv) * (4 + 10 * 4 + 6)));
-  CHECK(x->fwd_kernels == Approx(20));
+  // K/V copied contiguous and concatenated for each of 3 sends, every pass: 4 x 4 B per element.
+  // dK/dV: zero 4, first accumulate 10, 3 partial updates 13 each, 4 send buffers 8 each, cast 6.
+  CHECK(x->fwd_bytes == Approx(out * (6 + 38 * 3 + 6) + kv * 16));
+  CHECK(x->bwd_bytes == Approx(out * (4 + 10 * 4 + 6) + kv * (4 + 10 + 39 + 32 + 6) + kv * 16));
+  CHECK(x->fwd_kernels == Approx(2 + 3 + 20));
+  CHECK(x->bwd_kernels == Approx(3 + 2 + 3 + 2 + 12 + 8 + 2));
+  CHECK(Find(ew, "repeat K/V") == nullptr);  // the model's GQA heads reach the kernel
+  // torchtitan's Llama repeats K/V to the 64 query heads: copied, passed and accumulated 8x.
+  p.kernels.repeat_kv = true;
+  const LayerElementwise rep = Ops(m, p);
+  const ElementwiseOp* xr = Find(rep, "ring-attention merge");
+  REQUIRE(xr);
+  CHECK(xr->fwd_bytes == Approx(out * (6 + 38 * 3 + 6) + 8 * kv * 16));
+  CHECK(xr->bwd_bytes ==
+        Approx(out * (4 + 10 * 4 + 6) + 8 * kv * (4 + 10 + 39 + 32 + 6) + 8 * kv * 16));
+  const ElementwiseOp* copy = Find(rep, "repeat K/V");
+  REQUIRE(copy);
+  CHECK(copy->fwd_bytes == Approx(2 * t * (8 + 64) * 256));  // r2 per kv, w2 per q-head element
+  CHECK(copy->bwd_bytes == Approx(copy->fwd_bytes));         // the expand's sum back
+  CHECK(copy->fwd_kernels == Approx(2));
+  p.kernels.repeat_kv = false;
   // One GPU per sequence: nothing to merge; Transformer Engine merges inside its CP kernels.
   p.cp = 1;
   CHECK(Find(Ops(m, p), "ring-attention merge") == nullptr);

@@ -153,6 +153,45 @@ TEST_CASE("Megatron-LM 2021 sends 1/tp of a stage's output and all-gathers it ov
   CHECK(apex.eval.p2p_s < te.eval.p2p_s);  // the stages sit on different nodes: 1/8 on the NIC
 }
 
+TEST_CASE("PyTorch's ring passes K/V gradients in fp32; repeat_kv passes the query heads",
+          "[cost]") {
+  const ModelSpec m = test::Llama3_70B();  // 64 q / 8 kv heads x 128, 8192 tokens
+  const Cluster c = test::DgxH100();
+  const NetworkLinks links = ResolveNetworkLinks(c);
+  const CostGraph d = BuildCostGraph(m);
+  ParallelPlan p;
+  p.cp = 4;
+  p.dp = 1;
+  p.micro_batch = 1;
+  p.global_batch = 1;
+  const auto busy = [&](const ParallelPlan& plan, double* fwd, double* bwd) {
+    const PlanShape shape = MakePlanShape(d, plan, c);
+    const LayerCost l = ComputeLayerCost(d, 0, shape, c);
+    *fwd = l.comm_busy_fwd_s[kCommCp];
+    *bwd = l.comm_busy_bwd_s[kCommCp];
+    return shape.groups.cp;
+  };
+  const auto step = [&](const GroupPlacement& g, double bytes) {
+    return CollectiveSeconds(CollectiveOp::kSendRecv, bytes, g, links);
+  };
+  const double kv_bytes = 2.0 * (8192 / 4) * 8 * 256;  // bf16 K and V of 2048 local tokens
+  double fwd = 0, bwd = 0;
+  // Transformer Engine: K/V forward, K/V and their bf16 gradients backward, cp - 1 steps each.
+  GroupPlacement g = busy(p, &fwd, &bwd);
+  CHECK(fwd == Approx(3 * step(g, kv_bytes)));
+  CHECK(bwd == Approx(2 * fwd));
+  // PyTorch: the gradients travel in fp32 and make all cp steps (the last brings them home).
+  p.kernels.fusion = Fusion::kEager;
+  g = busy(p, &fwd, &bwd);
+  CHECK(fwd == Approx(3 * step(g, kv_bytes)));
+  CHECK(bwd == Approx(fwd + 4 * step(g, 2 * kv_bytes)));
+  // torchtitan's repeat_kv: everything at the 64 query heads, 8x the bytes.
+  p.kernels.repeat_kv = true;
+  g = busy(p, &fwd, &bwd);
+  CHECK(fwd == Approx(3 * step(g, 8 * kv_bytes)));
+  CHECK(bwd == Approx(fwd + 4 * step(g, 16 * kv_bytes)));
+}
+
 TEST_CASE("full recompute replays the forward's collectives inside the backward", "[cost]") {
   const ModelSpec m = test::Gpt3_175B();
   const Cluster c = test::DgxH100();

@@ -124,24 +124,33 @@ TEST_CASE("PlanString keeps a layout rule as the rule", "[plan]") {
   CHECK(PlanString(back, 4096) == text);
 }
 
-TEST_CASE("PlanString keeps PyTorch's lock-step pipeline runtime", "[plan]") {
-  ParallelPlan p;
-  p.pp = 2;
-  p.vpp = 2;
-  p.schedule = Schedule::kInterleaved;
-  p.global_batch = 8;
-  CHECK(PlanString(p, 4096).find("pp_lockstep") == std::string::npos);  // the default
-  p.kernels.fusion = Fusion::kCompile;
-  p.kernels.pp_lockstep = true;
-  const std::string text = PlanString(p, 4096);
-  CHECK_THAT(text, Catch::Contains("fusion=compile,pp_lockstep=true"));
-  ModelSpec model;
-  model.layers = 32;
-  model.seq_len = 4096;
-  const ParallelPlan back = ResolvePlan(ParsePlanString(text), 2, model);
-  CHECK(back.kernels.pp_lockstep);
-  CHECK(PlanString(back, 4096) == text);
-  CHECK_THROWS_AS(ParsePlanString("pp_lockstep=sometimes"), InputError);
+TEST_CASE("PlanString keeps PyTorch's runtime knobs (lock-step pipeline and repeated K/V)",
+          "[plan]") {
+  struct Knob {
+    const char* name;
+    bool KernelRecipe::*field;
+  };
+  for (const Knob& k : {Knob{"pp_lockstep", &KernelRecipe::pp_lockstep},
+                        Knob{"repeat_kv", &KernelRecipe::repeat_kv}}) {
+    INFO(k.name);
+    ParallelPlan p;
+    p.pp = 2;
+    p.vpp = 2;
+    p.schedule = Schedule::kInterleaved;
+    p.global_batch = 8;
+    CHECK(PlanString(p, 4096).find(k.name) == std::string::npos);  // the default
+    p.kernels.fusion = Fusion::kCompile;
+    p.kernels.*k.field = true;
+    const std::string text = PlanString(p, 4096);
+    CHECK_THAT(text, Catch::Contains(std::string("fusion=compile,") + k.name + "=true"));
+    ModelSpec model;
+    model.layers = 32;
+    model.seq_len = 4096;
+    const ParallelPlan back = ResolvePlan(ParsePlanString(text), 2, model);
+    CHECK(back.kernels.*k.field);
+    CHECK(PlanString(back, 4096) == text);
+    CHECK_THROWS_AS(ParsePlanString(std::string(k.name) + "=sometimes"), InputError);
+  }
 }
 
 }  // namespace

@@ -117,3 +117,22 @@ TEST_CASE("torchtitan: an unstated split is generate_split_points' layout", "[va
   out = ApplyFrameworkConventions(Framework::kTorchtitan, Layers(126), c, nullptr);
   CHECK(!out.layout);
 }
+
+TEST_CASE("torchtitan: its Llama repeats grouped K/V heads before SDPA", "[validate]") {
+  ModelSpec m = Layers(32);
+  m.heads = 32;
+  m.kv_heads = 8;
+  PlanConstraints c;
+  std::vector<std::string> notes;
+  PlanConstraints out = ApplyFrameworkConventions(Framework::kTorchtitan, m, c, &notes);
+  REQUIRE(out.kernels);
+  CHECK(out.kernels->repeat_kv);
+  CHECK(notes.back() ==
+        "repeat_kv=true (torchtitan's Llama repeats K/V to the query heads before SDPA)");
+  m.kv_heads = 32;  // MHA: nothing to repeat
+  out = ApplyFrameworkConventions(Framework::kTorchtitan, m, c, nullptr);
+  CHECK_FALSE(out.kernels->repeat_kv);
+  m.kv_heads = 8;  // Megatron-LM's attention reads the grouped heads
+  out = ApplyFrameworkConventions(Framework::kMegatron, m, c, nullptr);
+  CHECK((!out.kernels || !out.kernels->repeat_kv));
+}

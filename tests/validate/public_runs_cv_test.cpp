@@ -52,15 +52,17 @@ namespace {
 // split a looped schedule's local batch into pp micro-batches, not pp x 2, and split the layers
 // by its generate_split_points; refitted): pooled 6.5%, NeMo 4.6, torchtitan 13.5, Trainy 1.6
 // (the H100 fit moved; W01-W02 are two rows), mean over sources 5.9%, with PyTorch's lock-step
-// runtime for multi-stage schedules (sim/pipeline_run_lockstep.cpp).
+// runtime for multi-stage schedules (sim/pipeline_run_lockstep.cpp). Stop 30 (PyTorch's ring
+// attention's K/V and gradient copies, its fp32 gradient pass, torchtitan's repeat_kv; refitted):
+// pooled 6.2%, NeMo 4.4, torchtitan 12.6, Trainy 1.2, mean over sources 5.6%.
 constexpr double kMarginPct = 0.5;  // percentage points, for changes elsewhere in the model
-constexpr double kPooledMapePct = 6.5 + kMarginPct;
+constexpr double kPooledMapePct = 6.2 + kMarginPct;
 const std::map<std::string, double> kSourceMapePct = {
     {"Narayanan et al.", 5.5 + kMarginPct},  // the only A100 source: predicted from the prior
-    {"NVIDIA NeMo docs 'Performance Benchmarks'", 4.6 + kMarginPct},
-    {"PyTorch torchtitan benchmark 'llama3_h100_202412_torchtitan.md'", 13.5 + kMarginPct},
+    {"NVIDIA NeMo docs 'Performance Benchmarks'", 4.4 + kMarginPct},
+    {"PyTorch torchtitan benchmark 'llama3_h100_202412_torchtitan.md'", 12.6 + kMarginPct},
     {"NVIDIA DGX Cloud Benchmarking recipes", 4.1 + kMarginPct},
-    {"Trainy on WhiteFiber", 1.6 + kMarginPct},  // H200: predicted with the H100 fit (derived)
+    {"Trainy on WhiteFiber", 1.2 + kMarginPct},  // H200: predicted with the H100 fit (derived)
 };
 // The reserved runs (reserved_runs.yaml, evaluation only), predicted by a fit on all 62 public
 // runs that never saw them: the independent evaluation of docs/validation.md.
