@@ -24,9 +24,14 @@ namespace {
 
 std::optional<NearestFitResult> SearchNearestFit(const FixedPlanRun& run) {
   const StepModel model(run.inputs.model, run.inputs.cluster, run.inputs.gpus);
-  const PlanSpace space(model.model(), model.gpus(), NearestFitConstraints(run.plan));
   const StepModelEvaluator evaluator(model);
-  std::optional<NearestFit> fit = FindNearestFit(space, evaluator, run.plan);
+  std::optional<NearestFit> fit = FindNearestFit(
+      PlanSpace(model.model(), model.gpus(), NearestFitConstraints(run.plan)), evaluator, run.plan);
+  if (!fit && FixesLayerSplit(run.plan)) {  // the split pins pp x vpp: let the balancer split
+    fit = FindNearestFit(
+        PlanSpace(model.model(), model.gpus(), NearestFitConstraints(run.plan, false)), evaluator,
+        run.plan);
+  }
   if (!fit) return std::nullopt;
   StepResult result = model.Simulate(fit->plan);
   return NearestFitResult{std::move(*fit), std::move(result)};

@@ -1,6 +1,7 @@
 #include "plan/plan_string.h"
 
 #include "core/format.h"
+#include "plan/stage_layout.h"
 
 namespace paraplan {
 
@@ -39,7 +40,13 @@ void AddRareKnobs(const ParallelPlan& p, KnobWriter& w) {
   if (p.dp_comm_dtype != d.dp_comm_dtype) w.Add("dp_comm_dtype", ToString(p.dp_comm_dtype));
   if (p.dp_bucket_MB != d.dp_bucket_MB) w.Add("dp_bucket_MB", FormatShortest(p.dp_bucket_MB));
   if (p.placement != d.placement) w.Add("placement", PlacementToString(p.placement));
-  if (!p.pp_layers.empty()) w.Add("pp_layers", SlashList(p.pp_layers));
+  if (!p.pp_layers.empty() && p.layout.mtp_stage >= 0) {
+    // A Megatron-LM layout that places the MTP modules ('m') re-runs as that layout; one 'm'
+    // stands for them (how many there are is the model's mtp_layers).
+    w.Add("pp_layout", "'" + MegatronLayoutString(p.pp_layers, p.layout.mtp_stage, 1) + "'");
+  } else if (!p.pp_layers.empty()) {
+    w.Add("pp_layers", SlashList(p.pp_layers));
+  }
   // A layout rule (torchtitan split points, Megatron-LM's first/last-stage and accounting flags)
   // stays a rule: the re-run resolves it as this run did.
   const StageLayoutRule& rule = p.layout;

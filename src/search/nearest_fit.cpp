@@ -50,11 +50,27 @@ std::vector<std::string> KnobChanges(const ParallelPlan& a, const ParallelPlan& 
   Compare(out, "schedule", a.schedule, b.schedule);
   Compare(out, "overlap_tp_comm", a.overlap_tp_comm, b.overlap_tp_comm);
   Compare(out, "overlap_ep_comm", a.overlap_ep_comm, b.overlap_ep_comm);
+  if (FixesLayerSplit(a) && !FixesLayerSplit(b))
+    out.emplace_back("layer split: as given -> balanced");
   return out;
 }
 
-PlanConstraints NearestFitConstraints(const ParallelPlan& from) {
+bool FixesLayerSplit(const ParallelPlan& from) {
+  return !from.pp_layers.empty() || !from.layout.split_points.empty() || from.layout.mtp_stage >= 0;
+}
+
+PlanConstraints NearestFitConstraints(const ParallelPlan& from, bool keep_split) {
   PlanConstraints c;
+  c.kernels = from.kernels;
+  c.recipe = from.recipe;
+  StageLayoutRule rule = from.layout;
+  if (keep_split) {
+    if (!from.pp_layers.empty()) c.pp_layers = from.pp_layers;
+  } else {
+    rule.split_points.clear();
+    rule.mtp_stage = -1;
+  }
+  if (rule.AnySplit() || rule.mtp_stage >= 0) c.layout = rule;
   c.global_batch = std::vector<int64_t>{from.global_batch};
   c.seq_len = std::vector<int64_t>{from.seq_len};
   c.precision = std::vector<Precision>{from.precision};
@@ -98,7 +114,11 @@ std::optional<NearestFit> FindNearestFit(const PlanSpace& space, const PlanEvalu
         best = plan;
       }
     }
-    if (best) return NearestFit{*best, level, KnobChanges(from, *best), space.size()};
+    if (best) {
+      std::vector<std::string> changes = KnobChanges(from, *best);
+      const auto distance = static_cast<int>(changes.size());  // level, and a dropped split
+      return NearestFit{*best, distance, std::move(changes), space.size()};
+    }
   }
   return std::nullopt;
 }

@@ -2,7 +2,8 @@
 // knobs changed among the ones a user sets (tp pp dp cp ep etp vpp micro_batch recompute
 // sequence_parallel zero schedule overlap_tp_comm overlap_ep_comm); among plans at that
 // distance, the fastest by the analytical estimate, then the lowest index. The global batch,
-// sequence length, precision and every other knob stay as the plan has them. The space is
+// sequence length, precision and every other knob stay as the plan has them (its layer split
+// too, unless no plan that keeps it fits: NearestFitConstraints). The space is
 // walked once; rules and memory are only evaluated for plans no farther than the best so far.
 #pragma once
 
@@ -31,7 +32,13 @@ std::optional<NearestFit> FindNearestFit(const PlanSpace& space, const PlanEvalu
                                          const ParallelPlan& from);
 
 // The space FindNearestFit walks for `from`: every knob free but global_batch, seq_len and
-// precision, which stay fixed.
-PlanConstraints NearestFitConstraints(const ParallelPlan& from);
+// precision, which stay fixed. The framework's kernels and memory recipe stay as `from` has them,
+// and so does a layer split it fixes (pp_layers, torchtitan split points, a Megatron-LM layout's
+// MTP stage, which pin pp x vpp) unless keep_split is false: then the balancer splits the layers,
+// and KnobChanges lists that as one change ("layer split").
+PlanConstraints NearestFitConstraints(const ParallelPlan& from, bool keep_split = true);
+
+// Whether `from` fixes its layer split (what keep_split keeps).
+bool FixesLayerSplit(const ParallelPlan& from);
 
 }  // namespace paraplan

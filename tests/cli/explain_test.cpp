@@ -34,6 +34,50 @@ TEST_CASE("explain finds the nearest plan that fits", "[cli]") {
   CHECK_THAT(check.out, Catch::Contains("\"fits\": true"));
 }
 
+// The plan string of the nearest fit in explain's text output.
+std::string NearestPlan(const std::string& out) {
+  const std::string marker = "--plan \"";
+  const size_t begin = out.find(marker, out.find("nearest plan that fits")) + marker.size();
+  return out.substr(begin, out.find('"', begin) - begin);
+}
+
+TEST_CASE("explain's nearest fit keeps the framework's kernels and recipe and the layer split",
+          "[cli]") {
+  // torchtitan eager with FP8-cached inputs: only the micro-batch needs to change.
+  auto run = RunParaplan({"explain", "-m", "llama3-8b", "-c", "dgx-h100", "-g", "8", "--plan",
+                          "tp=1,pp=1,dp=8,micro_batch=4,global_batch=32,recompute=none,zero=3,"
+                          "fusion=eager,fp8_act_cache=true"});
+  REQUIRE(run.code == 0);
+  std::string plan = NearestPlan(run.out);
+  CHECK_THAT(plan, Catch::Contains("fusion=eager"));
+  CHECK_THAT(plan, Catch::Contains("fp8_act_cache=true"));
+  // A given split stays while a plan that keeps pp fits (24 GiB: tp 4 with pp 2)...
+  const std::vector<std::string> split = {
+      "explain",
+      "-m",
+      "llama3-8b",
+      "-c",
+      "dgx-h100",
+      "-g",
+      "8",
+      "--plan",
+      "tp=1,pp=2,dp=4,micro_batch=1,global_batch=8,recompute=none,zero=0,pp_layers=15/17",
+      "--set"};
+  std::vector<std::string> args = split;
+  args.emplace_back("cluster.gpu.memory_GiB=24");
+  run = RunParaplan(args);
+  REQUIRE(run.code == 0);
+  CHECK_THAT(NearestPlan(run.out), Catch::Contains("pp_layers=15/17"));
+  CHECK_THAT(run.out, !Catch::Contains("layer split"));
+  // ...and is left to the balancer, as a named change, when none does (20 GiB).
+  args = split;
+  args.emplace_back("cluster.gpu.memory_GiB=20");
+  run = RunParaplan(args);
+  REQUIRE(run.code == 0);
+  CHECK_THAT(run.out, Catch::Contains("layer split: as given -> balanced"));
+  CHECK_THAT(NearestPlan(run.out), !Catch::Contains("pp_layers"));
+}
+
 TEST_CASE("explain --format json gives advice as a list", "[cli]") {
   std::vector<std::string> args = kTooBig;
   args.insert(args.end(), {"--format", "json"});

@@ -153,5 +153,25 @@ TEST_CASE("PlanString keeps PyTorch's runtime knobs (lock-step pipeline and repe
   }
 }
 
+TEST_CASE("PlanString keeps a Megatron-LM layout's MTP stage", "[plan]") {
+  ParallelPlan p;
+  p.pp = 4;
+  p.global_batch = 8;
+  p.pp_layers = {3, 4, 4, 3};
+  CHECK_THAT(PlanString(p, 4096), Catch::Contains("pp_layers=3/4/4/3"));  // MTP on the last
+  p.layout.mtp_stage = 2;  // 'm' on the third stage: the layers alone would lose it
+  const std::string text = PlanString(p, 4096);
+  CHECK_THAT(text, Catch::Contains("pp_layout='Et*3|t*4|t*4m|t*3L'"));
+  CHECK(text.find("pp_layers") == std::string::npos);
+  ModelSpec model;
+  model.layers = 14;
+  model.seq_len = 4096;
+  model.mtp_layers = 1;
+  const ParallelPlan back = ResolvePlan(ParsePlanString(text), 4, model);
+  CHECK(back.pp_layers == p.pp_layers);
+  CHECK(back.layout.mtp_stage == 2);
+  CHECK(PlanString(back, 4096) == text);
+}
+
 }  // namespace
 }  // namespace paraplan

@@ -45,6 +45,37 @@ TEST_CASE("FindNearestFit says when nothing fits", "[search]") {
   CHECK_FALSE(FindNearestFit(space, evaluator, from));
 }
 
+TEST_CASE("NearestFitConstraints keeps the kernels and the recipe and (if asked) the split",
+          "[search]") {
+  ParallelPlan from;
+  from.pp = 2;
+  from.global_batch = 16;
+  from.kernels.fusion = Fusion::kCompile;
+  from.recipe.fp8_act_cache = true;
+  from.pp_layers = {3, 5};
+  from.layout.account_loss = true;
+  from.layout.mtp_stage = 0;
+  REQUIRE(FixesLayerSplit(from));
+  PlanConstraints c = NearestFitConstraints(from);
+  REQUIRE(c.kernels);
+  CHECK(c.kernels->fusion == Fusion::kCompile);
+  REQUIRE(c.recipe);
+  CHECK(c.recipe->fp8_act_cache);
+  CHECK(c.pp_layers == std::vector<int64_t>{3, 5});
+  REQUIRE(c.layout);
+  CHECK(c.layout->mtp_stage == 0);
+  c = NearestFitConstraints(from, false);  // the balancer splits; the accounting flag stays
+  CHECK_FALSE(c.pp_layers);
+  REQUIRE(c.layout);
+  CHECK(c.layout->mtp_stage == -1);
+  CHECK(c.layout->account_loss);
+  ParallelPlan to = from;
+  to.pp_layers.clear();
+  to.layout.mtp_stage = -1;
+  CHECK_FALSE(FixesLayerSplit(to));
+  CHECK(KnobChanges(from, to) == std::vector<std::string>{"layer split: as given -> balanced"});
+}
+
 TEST_CASE("KnobChanges names each change", "[search]") {
   ParallelPlan a, b;
   b.zero = 1;
