@@ -2,6 +2,7 @@
 // suggestion that needs more memory.
 #include <catch2/catch.hpp>
 #include <string>
+#include <vector>
 
 #include "cli/cli_runner.h"
 
@@ -15,6 +16,18 @@ const std::vector<std::string> kTooBig = {
     "-c",      "dgx-h100", "-g",
     "64",      "--plan",   "tp=8,pp=1,micro_batch=1,global_batch=64,recompute=none,zero=0"};
 
+// The plan string of the nearest fit in explain's text output.
+std::string NearestPlan(const std::string& out) {
+  const std::string marker = "--plan \"";
+  const size_t begin = out.find(marker, out.find("nearest plan that fits")) + marker.size();
+  return out.substr(begin, out.find('"', begin) - begin);
+}
+
+// explain for Llama-3 8B on 8 H100s with `plan`.
+std::vector<std::string> ExplainLlama8b(const std::string& plan) {
+  return {"explain", "-m", "llama3-8b", "-c", "dgx-h100", "-g", "8", "--plan", plan};
+}
+
 TEST_CASE("explain finds the nearest plan that fits", "[cli]") {
   const auto run = RunParaplan(kTooBig);
   INFO(run.err);
@@ -23,10 +36,7 @@ TEST_CASE("explain finds the nearest plan that fits", "[cli]") {
   CHECK_THAT(run.out, Catch::Contains("nearest plan that fits ("));
   CHECK_THAT(run.out, !Catch::Contains("a larger micro_batch"));
   // The plan it names re-runs and fits.
-  const std::string marker = "--plan \"";
-  const size_t at = run.out.find("nearest plan that fits");
-  const size_t begin = run.out.find(marker, at) + marker.size();
-  const std::string plan = run.out.substr(begin, run.out.find('"', begin) - begin);
+  const std::string plan = NearestPlan(run.out);
   const auto check = RunParaplan({"simulate", "-m", "llama3-70b", "-c", "dgx-h100", "-g", "64",
                                   "--plan", plan, "--format", "json"});
   INFO(plan);
@@ -34,35 +44,20 @@ TEST_CASE("explain finds the nearest plan that fits", "[cli]") {
   CHECK_THAT(check.out, Catch::Contains("\"fits\": true"));
 }
 
-// The plan string of the nearest fit in explain's text output.
-std::string NearestPlan(const std::string& out) {
-  const std::string marker = "--plan \"";
-  const size_t begin = out.find(marker, out.find("nearest plan that fits")) + marker.size();
-  return out.substr(begin, out.find('"', begin) - begin);
-}
-
 TEST_CASE("explain's nearest fit keeps the framework's kernels and recipe and the layer split",
           "[cli]") {
   // torchtitan eager with FP8-cached inputs: only the micro-batch needs to change.
-  auto run = RunParaplan({"explain", "-m", "llama3-8b", "-c", "dgx-h100", "-g", "8", "--plan",
-                          "tp=1,pp=1,dp=8,micro_batch=4,global_batch=32,recompute=none,zero=3,"
-                          "fusion=eager,fp8_act_cache=true"});
+  auto run = RunParaplan(ExplainLlama8b(
+      "tp=1,pp=1,dp=8,micro_batch=4,global_batch=32,recompute=none,zero=3,fusion=eager,"
+      "fp8_act_cache=true"));
   REQUIRE(run.code == 0);
-  std::string plan = NearestPlan(run.out);
+  const std::string plan = NearestPlan(run.out);
   CHECK_THAT(plan, Catch::Contains("fusion=eager"));
   CHECK_THAT(plan, Catch::Contains("fp8_act_cache=true"));
   // A given split stays while a plan that keeps pp fits (24 GiB: tp 4 with pp 2)...
-  const std::vector<std::string> split = {
-      "explain",
-      "-m",
-      "llama3-8b",
-      "-c",
-      "dgx-h100",
-      "-g",
-      "8",
-      "--plan",
-      "tp=1,pp=2,dp=4,micro_batch=1,global_batch=8,recompute=none,zero=0,pp_layers=15/17",
-      "--set"};
+  std::vector<std::string> split = ExplainLlama8b(
+      "tp=1,pp=2,dp=4,micro_batch=1,global_batch=8,recompute=none,zero=0,pp_layers=15/17");
+  split.emplace_back("--set");
   std::vector<std::string> args = split;
   args.emplace_back("cluster.gpu.memory_GiB=24");
   run = RunParaplan(args);
@@ -91,16 +86,8 @@ TEST_CASE("explain --format json gives advice as a list", "[cli]") {
 }
 
 TEST_CASE("explain breaks a layer into ops, text and JSON, under the plan's fusion", "[cli]") {
-  const std::vector<std::string> base = {
-      "explain",
-      "-m",
-      "llama3-8b",
-      "-c",
-      "dgx-h100",
-      "-g",
-      "8",
-      "--plan",
-      "tp=1,pp=1,micro_batch=1,global_batch=8,recompute=none,zero=1,fusion=eager"};
+  const std::vector<std::string> base =
+      ExplainLlama8b("tp=1,pp=1,micro_batch=1,global_batch=8,recompute=none,zero=1,fusion=eager");
   const auto text = RunParaplan(base);
   INFO(text.err);
   REQUIRE(text.code == 0);
