@@ -344,6 +344,12 @@ PlanConstraints RestrictToFramework(LaunchFramework f, PlanConstraints c) {
   if (titan) {
     Narrow(c.zero3_keep_gathered, {false, true}, NoReason<bool>, f, "");
     Narrow(c.overlap_ep_comm, {false}, NoReason<bool>, f, "");
+    // torchtitan runs PyTorch modules, eager unless training.compile (default false), and its
+    // models repeat grouped K/V heads before SDPA (torchtitan/models/*/model.py, repeat_kv). A
+    // fusion profile the user gives is kept.
+    KernelRecipe kernels = c.kernels.value_or(KernelRecipe{Fusion::kEager, false});
+    kernels.repeat_kv = true;
+    c.kernels = kernels;
   }
   if (speed) {
     Narrow(c.overlap_pp_comm, {false}, NoReason<bool>, f, "");

@@ -67,7 +67,9 @@ void Training(std::ostream& out, const ParallelPlan& p, const PlanReportContext&
   out << "[training]\n"
       << "local_batch_size = " << local << "\n"
       << "global_batch_size = " << p.global_batch << "\n"
-      << "seq_len = " << EffectiveSeqLen(p, ctx) << "\n\n";
+      << "seq_len = " << EffectiveSeqLen(p, ctx) << "\n";
+  if (p.kernels.fusion == Fusion::kCompile) out << "compile = true\n";
+  out << "\n";
 }
 
 void Parallelism(std::ostream& out, const StepResult& r, const PlanReportContext& ctx) {

@@ -110,5 +110,19 @@ TEST_CASE("constraints narrow to the framework, and a fixed impossible knob is a
                     Catch::Contains("--plan schedule") && Catch::Contains("megatron"));
 }
 
+TEST_CASE("torchtitan plans are costed with PyTorch's kernels and repeated K/V",
+          "[plan][framework]") {
+  PlanConstraints c;
+  CHECK_FALSE(RestrictToFramework(F::kMegatron, c).kernels);  // TransformerEngine, the default
+  PlanConstraints titan = RestrictToFramework(F::kTorchtitan, c);
+  REQUIRE(titan.kernels);
+  CHECK(titan.kernels->fusion == Fusion::kEager);  // training.compile defaults to false
+  CHECK(titan.kernels->repeat_kv);
+  c.kernels = KernelRecipe{Fusion::kCompile, false};  // the user's profile is kept
+  titan = RestrictToFramework(F::kTorchtitan, c);
+  CHECK(titan.kernels->fusion == Fusion::kCompile);
+  CHECK(titan.kernels->repeat_kv);
+}
+
 }  // namespace
 }  // namespace paraplan

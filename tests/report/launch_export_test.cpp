@@ -211,13 +211,23 @@ void CheckTorchtitan(const std::map<std::string, std::string>& t, const Parallel
   }
   const char* mode = p.recompute == Recompute::kOp ? "selective" : ToString(p.recompute);
   CHECK(t.at("activation_checkpoint.mode") == mode);
+  if (p.kernels.fusion == Fusion::kCompile) {
+    CHECK(t.at("training.compile") == "true");
+  } else {
+    CHECK(t.count("training.compile") == 0);  // torchtitan's default: eager
+  }
 }
 
 TEST_CASE("torchtitan export parses back to the predicted plan", "[report][framework]") {
-  for (const char* plan : {"global_batch=256", "pp=4,zero=3,global_batch=64,micro_batch=1"}) {
+  for (const char* plan : {"global_batch=256", "pp=4,zero=3,global_batch=64,micro_batch=1",
+                           "global_batch=256,fusion=compile"}) {
     Searched s = Search(LaunchFramework::kTorchtitan, "llama3-70b", 64, plan);
     REQUIRE_FALSE(s.result.plans.empty());
     const ParallelPlan& best = s.result.plans.front().plan;
+    // Costed as torchtitan runs: eager unless compiled, K/V repeated to the query heads.
+    const bool compiled = std::string(plan).find("compile") != std::string::npos;
+    CHECK(best.kernels.fusion == (compiled ? Fusion::kCompile : Fusion::kEager));
+    CHECK(best.kernels.repeat_kv);
     CHECK(FrameworkViolations(LaunchFramework::kTorchtitan, &s.in.model, best).empty());
     const std::string text = Export("torchtitan", s);
     INFO(text);
