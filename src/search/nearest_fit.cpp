@@ -50,8 +50,9 @@ std::vector<std::string> KnobChanges(const ParallelPlan& a, const ParallelPlan& 
   Compare(out, "schedule", a.schedule, b.schedule);
   Compare(out, "overlap_tp_comm", a.overlap_tp_comm, b.overlap_tp_comm);
   Compare(out, "overlap_ep_comm", a.overlap_ep_comm, b.overlap_ep_comm);
-  if (FixesLayerSplit(a) && !FixesLayerSplit(b))
+  if (FixesLayerSplit(a) && !FixesLayerSplit(b)) {
     out.emplace_back("layer split: as given -> balanced");
+  }
   return out;
 }
 
