@@ -80,7 +80,7 @@ double ActivationElements(const CostGraph& d, int kind, const PlanShape& p) {
 // shared experts' TE Linear layers cast theirs the same way (the MoE layer's norm is a separate
 // kernel, shared with the router). The backward casts each expert GEMM's output gradient.
 ElementwiseOp Fp8Casts(const CostGraph& d, int kind, const PlanShape& p) {
-  const double heads = d.heads / p.tp, kv = std::max(d.kv_heads / p.tp, 1.0);
+  const double heads = d.heads / p.tp, kv = ProjectedKvHeads(d, p);
   const double qkv_out = (heads + 2 * kv) * d.qk_head_dim, attn_out = heads * d.v_head_dim;
   const double attn_grads = p.tokens * (qkv_out + d.hidden);
   double mlp_inputs = 0, mlp_grads = 0, mlp_gemms = 2;
@@ -187,7 +187,7 @@ ElementwiseOp RingAttentionMerge(const CostGraph& d, const PlanShape& p) {
 // query-head element); the backward sums each group of copies back (the expand's backward: the
 // reverse traffic). One kernel per tensor and pass.
 ElementwiseOp RepeatKv(const CostGraph& d, const PlanShape& p) {
-  const double kv = std::max(d.kv_heads / p.tp, 1.0), heads = d.heads / p.tp;
+  const double kv = ProjectedKvHeads(d, p), heads = d.heads / p.tp;
   const double bytes = kAct * p.tokens * (kv + heads) * (d.qk_head_dim + d.v_head_dim);
   return {"repeat K/V", bytes, bytes, 2, 2};
 }
@@ -215,11 +215,11 @@ LayerElementwise ComputeLayerElementwise(const CostGraph& d, int kind, const Pla
   out.Add(Op("norm", 2 * hidden_elems, {prof.norm.bytes, 2 * prof.norm.kernels}));
   out.Add(Op("residual add", 2 * hidden_elems, {prof.residual.bytes, 2 * prof.residual.kernels}));
   if (d.rope || d.mla) {
-    const double heads = d.heads / p.tp, kv = d.mla ? 1.0 : std::max(d.kv_heads / p.tp, 1.0);
+    const double heads = d.heads / p.tp, kv = d.mla ? 1.0 : ProjectedKvHeads(d, p);
     const double dim = d.mla ? d.rope_dim : d.qk_head_dim;
     out.Add(Op("rope", p.tokens * (heads + kv) * dim, prof.rope));
   }
-  if (!d.mla && p.kernels.repeat_kv && d.heads / p.tp > std::max(d.kv_heads / p.tp, 1.0)) {
+  if (!d.mla && AttentionKvHeads(d, p) > ProjectedKvHeads(d, p)) {  // repeat_kv on GQA
     out.Add(RepeatKv(d, p));
   }
   const PerElement act =

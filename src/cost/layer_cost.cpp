@@ -83,7 +83,7 @@ LocalGemm Split(const CostGraph& d, const LayerGemm& g, const PlanShape& p) {
   switch (g.split) {
     case GemmSplit::kColumn:
       if (g.qkv) {
-        out.n = (heads + 2 * std::max(d.kv_heads / p.tp, 1.0)) * g.head_width;
+        out.n = (heads + 2 * ProjectedKvHeads(d, p)) * g.head_width;
       } else {
         out.n = g.head_width > 0 ? heads * g.head_width : g.n / p.tp;
       }

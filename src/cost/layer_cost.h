@@ -43,13 +43,18 @@ inline double RoutedTokens(const CostGraph& d, const PlanShape& p) {
   return p.tokens / p.tp * d.top_k * p.moe_load * p.etp;
 }
 
-// K/V heads the attention kernel reads on one TP rank: the model's (MLA: one per query head,
-// after the up-projection), or the query heads when the model code repeats K/V before the
+// K/V heads the K and V projections produce on one TP rank (GQA): a rank holds at least one,
+// replicated when tp > kv_heads.
+inline double ProjectedKvHeads(const CostGraph& d, const PlanShape& p) {
+  return std::max(d.kv_heads / p.tp, 1.0);
+}
+
+// K/V heads the attention kernel reads on one TP rank: the projected ones (MLA: one per query
+// head, after the up-projection), or the query heads when the model code repeats K/V before the
 // kernel (repeat_kv, plan/kernel_recipe.h).
 inline double AttentionKvHeads(const CostGraph& d, const PlanShape& p) {
-  const double heads = d.heads / p.tp;
-  if (d.mla || p.kernels.repeat_kv) return heads;
-  return std::max(d.kv_heads / p.tp, 1.0);
+  if (d.mla || p.kernels.repeat_kv) return d.heads / p.tp;
+  return ProjectedKvHeads(d, p);
 }
 
 PlanShape MakePlanShape(const CostGraph& dims, const ParallelPlan& plan, const Cluster& cluster);

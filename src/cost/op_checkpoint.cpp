@@ -37,7 +37,7 @@ void AttentionMms(const CostGraph& d, const PlanShape& p, MmList& mms) {
     mms.Add(t, d.kv_lora + d.rope_dim, h);
     mms.Add(t, heads * (d.qk_head_dim - d.rope_dim + d.v_head_dim), d.kv_lora);
   } else {
-    const double kv = std::max(d.kv_heads / p.tp, 1.0);
+    const double kv = ProjectedKvHeads(d, p);
     mms.Add(t, heads * d.qk_head_dim, h);
     mms.Add(t, kv * d.qk_head_dim, h);
     mms.Add(t, kv * d.v_head_dim, h);

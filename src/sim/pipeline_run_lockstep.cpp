@@ -9,11 +9,11 @@
 // processed in order, all ranks at once.
 #include <algorithm>
 #include <stdexcept>
+#include <string>
 
 #include "sim/pipeline_run.h"
 
 namespace paraplan {
-namespace {}  // namespace
 
 TaskTimes RunPipelineLockstep(const PipelineLayout& layout, const TaskLists& lists,
                               const std::vector<int32_t>& steps,
