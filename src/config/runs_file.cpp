@@ -95,7 +95,10 @@ RunSpec ReadRun(const YamlNode& node, const std::string& base_dir) {
 const NameTable<Framework>& FrameworkNames() {
   static const NameTable<Framework> kTable = {{"megatron", Framework::kMegatron},
                                               {"nemo", Framework::kMegatron},
-                                              {"torchtitan", Framework::kTorchtitan}};
+                                              {"torchtitan", Framework::kTorchtitan},
+                                              {"deepspeed", Framework::kDeepSpeed},
+                                              {"megatron-deepspeed", Framework::kMegatronDeepSpeed},
+                                              {"nanotron", Framework::kNanotron}};
   return kTable;
 }
 

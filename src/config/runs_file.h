@@ -17,9 +17,17 @@ namespace paraplan {
 // The training framework a run used (`framework:`); its conventions decide how some stated knobs
 // read and what an unstated schedule is (src/validate/framework_conventions.h). kUnstated: the
 // validator infers it from the source citation.
-enum class Framework { kUnstated, kMegatron, kTorchtitan };
+enum class Framework {
+  kUnstated,
+  kMegatron,
+  kTorchtitan,
+  kDeepSpeed,
+  kMegatronDeepSpeed,
+  kNanotron
+};
 
-// `framework:` values (nemo reads as megatron); ToString gives "unstated" for kUnstated.
+// `framework:` values (nemo reads as megatron; deepspeed, megatron-deepspeed and nanotron have no
+// conventions yet: their unstated knobs are searched); ToString gives "unstated" for kUnstated.
 const NameTable<Framework>& FrameworkNames();
 const char* ToString(Framework framework);
 

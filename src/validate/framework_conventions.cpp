@@ -175,6 +175,9 @@ PlanConstraints ApplyFrameworkConventions(Framework framework, const ModelSpec& 
     case Framework::kTorchtitan:
       Torchtitan(model, plan, notes);
       break;
+    case Framework::kDeepSpeed:
+    case Framework::kMegatronDeepSpeed:
+    case Framework::kNanotron:
     case Framework::kUnstated:
       break;
   }
