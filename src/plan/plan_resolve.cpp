@@ -4,6 +4,7 @@
 #include <string>
 
 #include "core/error.h"
+#include "plan/knob_table.h"
 #include "plan/plan_defaults.h"
 
 namespace paraplan {
@@ -26,12 +27,12 @@ std::string ValueText(const T& v) {
 
 // Takes the single value of `choice` into `*out`; leaves *out alone when the knob is free.
 template <typename T>
-void Take(const Choice<T>& choice, const char* name, T* out) {
+void Take(const Choice<T>& choice, Knob knob, T* out) {
   if (!choice) return;
   if (choice->size() != 1) {
     std::string values;
     for (const T& v : *choice) values += (values.empty() ? "" : "|") + ValueText(v);
-    throw InputError(std::string("simulate needs one value for ") + name + ", got " +
+    throw InputError(std::string("simulate needs one value for ") + KnobName(knob) + ", got " +
                      (values.empty() ? "none" : values));
   }
   *out = choice->front();
@@ -41,33 +42,33 @@ void Take(const Choice<T>& choice, const char* name, T* out) {
 
 ParallelPlan ResolvePlan(const PlanConstraints& c, int64_t gpus, const ModelSpec& model) {
   ParallelPlan p;
-  Take(c.tp, "tp", &p.tp);
-  Take(c.pp, "pp", &p.pp);
-  Take(c.cp, "cp", &p.cp);
-  Take(c.ep, "ep", &p.ep);
-  Take(c.etp, "etp", &p.etp);
-  Take(c.vpp, "vpp", &p.vpp);
-  Take(c.micro_batch, "micro_batch", &p.micro_batch);
-  Take(c.seq_len, "seq_len", &p.seq_len);
-  Take(c.recompute, "recompute", &p.recompute);
+  Take(c.tp, Knob::kTp, &p.tp);
+  Take(c.pp, Knob::kPp, &p.pp);
+  Take(c.cp, Knob::kCp, &p.cp);
+  Take(c.ep, Knob::kEp, &p.ep);
+  Take(c.etp, Knob::kEtp, &p.etp);
+  Take(c.vpp, Knob::kVpp, &p.vpp);
+  Take(c.micro_batch, Knob::kMicroBatch, &p.micro_batch);
+  Take(c.seq_len, Knob::kSeqLen, &p.seq_len);
+  Take(c.recompute, Knob::kRecompute, &p.recompute);
   p.sequence_parallel = DefaultSequenceParallel(p.tp);  // as `plan` assumes
-  Take(c.sequence_parallel, "sequence_parallel", &p.sequence_parallel);
-  Take(c.zero, "zero", &p.zero);
-  Take(c.precision, "precision", &p.precision);
-  Take(c.schedule, "schedule", &p.schedule);
-  Take(c.moe_routing, "moe_routing", &p.moe_routing);
-  Take(c.moe_capacity_factor, "moe_capacity_factor", &p.moe_capacity_factor);
-  Take(c.moe_imbalance, "moe_imbalance", &p.moe_imbalance);
-  Take(c.dp_bucket_MB, "dp_bucket_MB", &p.dp_bucket_MB);
-  Take(c.dp_comm_dtype, "dp_comm_dtype", &p.dp_comm_dtype);
-  Take(c.placement, "placement", &p.placement);
-  Take(c.overlap_grad_reduce, "overlap_grad_reduce", &p.overlap_grad_reduce);
-  Take(c.overlap_param_gather, "overlap_param_gather", &p.overlap_param_gather);
-  Take(c.overlap_tp_comm, "overlap_tp_comm", &p.overlap_tp_comm);
-  Take(c.overlap_ep_comm, "overlap_ep_comm", &p.overlap_ep_comm);
-  Take(c.overlap_pp_comm, "overlap_pp_comm", &p.overlap_pp_comm);
-  Take(c.zero3_keep_gathered, "zero3_keep_gathered", &p.zero3_keep_gathered);
-  Take(c.grad_reduce_in_fp32, "grad_reduce_in_fp32", &p.grad_reduce_in_fp32);
+  Take(c.sequence_parallel, Knob::kSequenceParallel, &p.sequence_parallel);
+  Take(c.zero, Knob::kZero, &p.zero);
+  Take(c.precision, Knob::kPrecision, &p.precision);
+  Take(c.schedule, Knob::kSchedule, &p.schedule);
+  Take(c.moe_routing, Knob::kMoeRouting, &p.moe_routing);
+  Take(c.moe_capacity_factor, Knob::kMoeCapacityFactor, &p.moe_capacity_factor);
+  Take(c.moe_imbalance, Knob::kMoeImbalance, &p.moe_imbalance);
+  Take(c.dp_bucket_MB, Knob::kDpBucketMB, &p.dp_bucket_MB);
+  Take(c.dp_comm_dtype, Knob::kDpCommDtype, &p.dp_comm_dtype);
+  Take(c.placement, Knob::kPlacement, &p.placement);
+  Take(c.overlap_grad_reduce, Knob::kOverlapGradReduce, &p.overlap_grad_reduce);
+  Take(c.overlap_param_gather, Knob::kOverlapParamGather, &p.overlap_param_gather);
+  Take(c.overlap_tp_comm, Knob::kOverlapTpComm, &p.overlap_tp_comm);
+  Take(c.overlap_ep_comm, Knob::kOverlapEpComm, &p.overlap_ep_comm);
+  Take(c.overlap_pp_comm, Knob::kOverlapPpComm, &p.overlap_pp_comm);
+  Take(c.zero3_keep_gathered, Knob::kZero3KeepGathered, &p.zero3_keep_gathered);
+  Take(c.grad_reduce_in_fp32, Knob::kGradReduceInFp32, &p.grad_reduce_in_fp32);
   if (c.pp_layers) p.pp_layers = *c.pp_layers;
   if (c.layout) p.layout = *c.layout;
   if (c.recipe) p.recipe = *c.recipe;
@@ -81,12 +82,12 @@ ParallelPlan ResolvePlan(const PlanConstraints& c, int64_t gpus, const ModelSpec
         "simulate needs global_batch (sequences per step), e.g. --plan "
         "\"global_batch=1024,...\"");
   }
-  Take(c.global_batch, "global_batch", &p.global_batch);
+  Take(c.global_batch, Knob::kGlobalBatch, &p.global_batch);
   // An interleaved schedule is implied by vpp > 1 when no schedule was given.
   if (!c.schedule && p.vpp > 1) p.schedule = Schedule::kInterleaved;
   const int64_t model_parallel = p.tp * p.cp * p.pp;
   if (c.dp) {
-    Take(c.dp, "dp", &p.dp);
+    Take(c.dp, Knob::kDp, &p.dp);
   } else {
     if (model_parallel < 1 || gpus % model_parallel != 0) {
       throw InputError("cannot derive dp: " + std::to_string(gpus) +

@@ -1,54 +1,68 @@
 #include "report/step_result_json.h"
 
 #include "core/units.h"
+#include "plan/knob_table.h"
 #include "plan/stage_layout.h"
 
 namespace paraplan {
 
 Json PlanToJson(const ParallelPlan& p) {
   Json j = Json::MakeObject();
-  j.Set("tp", p.tp).Set("pp", p.pp).Set("dp", p.dp).Set("cp", p.cp).Set("ep", p.ep);
-  j.Set("etp", p.etp).Set("vpp", p.vpp).Set("micro_batch", p.micro_batch);
-  j.Set("global_batch", p.global_batch);
-  j.Set("recompute", ToString(p.recompute)).Set("sequence_parallel", p.sequence_parallel);
-  j.Set("zero", p.zero).Set("precision", ToString(p.precision));
-  j.Set("schedule", ToString(p.schedule));
-  j.Set("seq_len", p.seq_len);
-  j.Set("moe_routing", ToString(p.moe_routing));
-  j.Set("moe_capacity_factor", p.moe_capacity_factor).Set("moe_imbalance", p.moe_imbalance);
-  j.Set("dp_comm_dtype", ToString(p.dp_comm_dtype)).Set("dp_bucket_MB", p.dp_bucket_MB);
-  j.Set("placement", PlacementToString(p.placement));
+  j.Set(KnobName(Knob::kTp), p.tp)
+      .Set(KnobName(Knob::kPp), p.pp)
+      .Set(KnobName(Knob::kDp), p.dp)
+      .Set(KnobName(Knob::kCp), p.cp)
+      .Set(KnobName(Knob::kEp), p.ep);
+  j.Set(KnobName(Knob::kEtp), p.etp)
+      .Set(KnobName(Knob::kVpp), p.vpp)
+      .Set(KnobName(Knob::kMicroBatch), p.micro_batch);
+  j.Set(KnobName(Knob::kGlobalBatch), p.global_batch);
+  j.Set(KnobName(Knob::kRecompute), ToString(p.recompute))
+      .Set(KnobName(Knob::kSequenceParallel), p.sequence_parallel);
+  j.Set(KnobName(Knob::kZero), p.zero).Set(KnobName(Knob::kPrecision), ToString(p.precision));
+  j.Set(KnobName(Knob::kSchedule), ToString(p.schedule));
+  j.Set(KnobName(Knob::kSeqLen), p.seq_len);
+  j.Set(KnobName(Knob::kMoeRouting), ToString(p.moe_routing));
+  j.Set(KnobName(Knob::kMoeCapacityFactor), p.moe_capacity_factor)
+      .Set(KnobName(Knob::kMoeImbalance), p.moe_imbalance);
+  j.Set(KnobName(Knob::kDpCommDtype), ToString(p.dp_comm_dtype))
+      .Set(KnobName(Knob::kDpBucketMB), p.dp_bucket_MB);
+  j.Set(KnobName(Knob::kPlacement), PlacementToString(p.placement));
   Json layers = Json::MakeArray();
   for (int64_t n : p.pp_layers) layers.Push(n);
-  j.Set("pp_layers", std::move(layers));
-  j.Set("overlap_grad_reduce", p.overlap_grad_reduce);
-  j.Set("overlap_param_gather", p.overlap_param_gather);
-  j.Set("overlap_tp_comm", p.overlap_tp_comm).Set("overlap_ep_comm", p.overlap_ep_comm);
-  j.Set("overlap_pp_comm", p.overlap_pp_comm);
-  if (p.zero3_keep_gathered) j.Set("zero3_keep_gathered", true);    // written only when set
-  if (!p.grad_reduce_in_fp32) j.Set("grad_reduce_in_fp32", false);  // written only when set
+  j.Set(KnobName(Knob::kPpLayers), std::move(layers));
+  j.Set(KnobName(Knob::kOverlapGradReduce), p.overlap_grad_reduce);
+  j.Set(KnobName(Knob::kOverlapParamGather), p.overlap_param_gather);
+  j.Set(KnobName(Knob::kOverlapTpComm), p.overlap_tp_comm)
+      .Set(KnobName(Knob::kOverlapEpComm), p.overlap_ep_comm);
+  j.Set(KnobName(Knob::kOverlapPpComm), p.overlap_pp_comm);
+  if (p.zero3_keep_gathered)
+    j.Set(KnobName(Knob::kZero3KeepGathered), true);  // written only when set
+  if (!p.grad_reduce_in_fp32)
+    j.Set(KnobName(Knob::kGradReduceInFp32), false);  // written only when set
   if (!p.kernels.IsDefault()) {  // written only when set (issue 14's framework profile)
-    j.Set("fusion", ToString(p.kernels.fusion));
-    j.Set("cuda_graphs", p.kernels.cuda_graphs);
-    if (p.kernels.pp_lockstep) j.Set("pp_lockstep", true);
-    if (p.kernels.repeat_kv) j.Set("repeat_kv", true);
+    j.Set(KnobName(Knob::kFusion), ToString(p.kernels.fusion));
+    j.Set(KnobName(Knob::kCudaGraphs), p.kernels.cuda_graphs);
+    if (p.kernels.pp_lockstep) j.Set(KnobName(Knob::kPpLockstep), true);
+    if (p.kernels.repeat_kv) j.Set(KnobName(Knob::kRepeatKv), true);
     if (!p.kernels.MoeDefault()) {
-      j.Set("moe_grouped_gemm", p.kernels.moe_grouped_gemm);
-      j.Set("moe_router_fusion", p.kernels.moe_router_fusion);
-      j.Set("moe_permute_fusion", p.kernels.moe_permute_fusion);
-      j.Set("moe_pad_to_capacity", p.kernels.moe_pad_to_capacity);
-      j.Set("moe_deepep", p.kernels.moe_deepep);
+      j.Set(KnobName(Knob::kMoeGroupedGemm), p.kernels.moe_grouped_gemm);
+      j.Set(KnobName(Knob::kMoeRouterFusion), p.kernels.moe_router_fusion);
+      j.Set(KnobName(Knob::kMoePermuteFusion), p.kernels.moe_permute_fusion);
+      j.Set(KnobName(Knob::kMoePadToCapacity), p.kernels.moe_pad_to_capacity);
+      j.Set(KnobName(Knob::kMoeDeepep), p.kernels.moe_deepep);
     }
   }
   if (!p.recipe.IsDefault()) {  // written only when set (issue 17's memory recipe)
     if (p.recipe.recompute_modules != 0) {
-      j.Set("recompute_modules", RecomputeModulesToString(p.recipe.recompute_modules));
+      j.Set(KnobName(Knob::kRecomputeModules),
+            RecomputeModulesToString(p.recipe.recompute_modules));
     }
-    if (p.recipe.fp8_act_cache) j.Set("fp8_act_cache", true);
-    j.Set("optimizer_moments", ToString(p.recipe.optimizer_moments));
-    j.Set("optimizer_offload", p.recipe.optimizer_offload);
-    j.Set("moe_probs", ToString(p.recipe.moe_probs));
-    j.Set("ema", ToString(p.recipe.ema));
+    if (p.recipe.fp8_act_cache) j.Set(KnobName(Knob::kFp8ActCache), true);
+    j.Set(KnobName(Knob::kOptimizerMoments), ToString(p.recipe.optimizer_moments));
+    j.Set(KnobName(Knob::kOptimizerOffload), p.recipe.optimizer_offload);
+    j.Set(KnobName(Knob::kMoeProbs), ToString(p.recipe.moe_probs));
+    j.Set(KnobName(Knob::kEma), ToString(p.recipe.ema));
   }
   return j;
 }

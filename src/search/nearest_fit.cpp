@@ -1,6 +1,7 @@
 #include "search/nearest_fit.h"
 
 #include "core/error.h"
+#include "plan/knob_table.h"
 
 namespace paraplan {
 
@@ -18,8 +19,8 @@ std::string Text(E v) {
 }
 
 template <typename T>
-void Compare(std::vector<std::string>& out, const char* knob, const T& a, const T& b) {
-  if (a != b) out.push_back(std::string(knob) + ": " + Text(a) + " -> " + Text(b));
+void Compare(std::vector<std::string>& out, Knob knob, const T& a, const T& b) {
+  if (a != b) out.push_back(std::string(KnobName(knob)) + ": " + Text(a) + " -> " + Text(b));
 }
 
 constexpr int kDistanceKnobs = 14;  // the knobs Distance compares
@@ -36,20 +37,20 @@ int Distance(const ParallelPlan& a, const ParallelPlan& b) {
 
 std::vector<std::string> KnobChanges(const ParallelPlan& a, const ParallelPlan& b) {
   std::vector<std::string> out;
-  Compare(out, "tp", a.tp, b.tp);
-  Compare(out, "pp", a.pp, b.pp);
-  Compare(out, "dp", a.dp, b.dp);
-  Compare(out, "cp", a.cp, b.cp);
-  Compare(out, "ep", a.ep, b.ep);
-  Compare(out, "etp", a.etp, b.etp);
-  Compare(out, "vpp", a.vpp, b.vpp);
-  Compare(out, "micro_batch", a.micro_batch, b.micro_batch);
-  Compare(out, "recompute", a.recompute, b.recompute);
-  Compare(out, "sequence_parallel", a.sequence_parallel, b.sequence_parallel);
-  Compare(out, "zero", static_cast<int64_t>(a.zero), static_cast<int64_t>(b.zero));
-  Compare(out, "schedule", a.schedule, b.schedule);
-  Compare(out, "overlap_tp_comm", a.overlap_tp_comm, b.overlap_tp_comm);
-  Compare(out, "overlap_ep_comm", a.overlap_ep_comm, b.overlap_ep_comm);
+  Compare(out, Knob::kTp, a.tp, b.tp);
+  Compare(out, Knob::kPp, a.pp, b.pp);
+  Compare(out, Knob::kDp, a.dp, b.dp);
+  Compare(out, Knob::kCp, a.cp, b.cp);
+  Compare(out, Knob::kEp, a.ep, b.ep);
+  Compare(out, Knob::kEtp, a.etp, b.etp);
+  Compare(out, Knob::kVpp, a.vpp, b.vpp);
+  Compare(out, Knob::kMicroBatch, a.micro_batch, b.micro_batch);
+  Compare(out, Knob::kRecompute, a.recompute, b.recompute);
+  Compare(out, Knob::kSequenceParallel, a.sequence_parallel, b.sequence_parallel);
+  Compare(out, Knob::kZero, static_cast<int64_t>(a.zero), static_cast<int64_t>(b.zero));
+  Compare(out, Knob::kSchedule, a.schedule, b.schedule);
+  Compare(out, Knob::kOverlapTpComm, a.overlap_tp_comm, b.overlap_tp_comm);
+  Compare(out, Knob::kOverlapEpComm, a.overlap_ep_comm, b.overlap_ep_comm);
   if (FixesLayerSplit(a) && !FixesLayerSplit(b)) {
     out.emplace_back("layer split: as given -> balanced");
   }

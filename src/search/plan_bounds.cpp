@@ -6,6 +6,7 @@
 
 #include "cost/layer_cost.h"
 #include "cost/memory_model.h"
+#include "search/space_knobs.h"
 
 namespace paraplan {
 
@@ -59,21 +60,10 @@ HeldProfile MicroBatchesHeldProfile(const ParallelPlan& p) {
   return out;
 }
 
+// The knob table's layer-cost bit (plan/knob_table.cpp). The schedule is read only as "is it
+// DualPipe", which the caller keys apart: kScheduleVpp is not a layer-cost knob here.
 bool LayerCostKnob(SpaceKnob k) {
-  switch (k) {
-    case SpaceKnob::kScheduleVpp:  // only DualPipe changes a layer's cost (keyed apart)
-    case SpaceKnob::kZero:
-    case SpaceKnob::kDpCommDtype:
-    case SpaceKnob::kDpBucket:
-    case SpaceKnob::kOverlapGrad:
-    case SpaceKnob::kOverlapParam:
-    case SpaceKnob::kOverlapPp:
-    case SpaceKnob::kZero3Keep:
-    case SpaceKnob::kGradReduceFp32:
-      return false;
-    default:
-      return true;
-  }
+  return k != SpaceKnob::kScheduleVpp && SpaceKnobReadBy(k, kReadByLayerCost);
 }
 
 PlanBoundTerms ComputePlanBoundTerms(const CostGraph& d, const Cluster& c,

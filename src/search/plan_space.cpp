@@ -4,6 +4,7 @@
 #include <numeric>
 
 #include "core/error.h"
+#include "plan/knob_table.h"
 #include "plan/plan_defaults.h"
 
 namespace paraplan {
@@ -11,9 +12,11 @@ namespace paraplan {
 namespace {
 
 template <typename T>
-std::vector<T> ValuesOr(const Choice<T>& choice, std::vector<T> fallback, const char* knob) {
+std::vector<T> ValuesOr(const Choice<T>& choice, std::vector<T> fallback, Knob knob) {
   if (!choice) return fallback;
-  if (choice->empty()) throw InputError(std::string("plan knob '") + knob + "' has no values");
+  if (choice->empty()) {
+    throw InputError(std::string("plan knob '") + KnobName(knob) + "' has no values");
+  }
   return *choice;
 }
 
@@ -88,12 +91,14 @@ std::vector<std::pair<Schedule, int64_t>> ScheduleVppValues(const ModelSpec& mod
                                                             const PlanConstraints& c,
                                                             const ParallelPlan& plan) {
   std::vector<std::pair<Schedule, int64_t>> out;
-  if (plan.pp == 1 && !c.schedule) return {{Schedule::k1F1B, 1}};
+  // One stage: 1F1B, unless --plan fixes a vpp other than 1 (issue 34: `vpp=2` returned pp = 1
+  // plans with vpp = 1). That vpp is then tried as asked and the rules say why it cannot run.
+  if (plan.pp == 1 && !c.schedule && Allowed(c.vpp, int64_t{1})) return {{Schedule::k1F1B, 1}};
   // GPipe has 1F1B's bubble and holds every micro-batch's activations: searched only on request.
   const std::vector<Schedule> schedules = ValuesOr(
       c.schedule,
       {Schedule::k1F1B, Schedule::kInterleaved, Schedule::kZeroBubble, Schedule::kDualPipe},
-      "schedule");
+      Knob::kSchedule);
   const bool vpp_one = Allowed(c.vpp, int64_t{1});
   for (Schedule s : schedules) {
     if (s != Schedule::kInterleaved) {
@@ -126,21 +131,22 @@ std::vector<int64_t> Divisors(int64_t n) {
 PlanSpace::PlanSpace(const ModelSpec& model, int64_t gpus, const PlanConstraints& c) : gpus_(gpus) {
   if (gpus <= 0) throw InputError("the GPU count must be > 0, got " + std::to_string(gpus));
   if (!c.global_batch || c.global_batch->empty()) {
-    throw InputError("plan knob 'global_batch' must be given (--global-batch B)");
+    throw InputError(std::string("plan knob '") + KnobName(Knob::kGlobalBatch) +
+                     "' must be given (--global-batch B)");
   }
   Globals& g = globals_;
   g.recompute = ValuesOr(c.recompute, {Recompute::kNone, Recompute::kSelective, Recompute::kFull},
-                         "recompute");
-  g.precision = ValuesOr(c.precision, {Precision::kBf16}, "precision");
-  g.seq_len = ValuesOr(c.seq_len, {int64_t{0}}, "seq_len");
+                         Knob::kRecompute);
+  g.precision = ValuesOr(c.precision, {Precision::kBf16}, Knob::kPrecision);
+  g.seq_len = ValuesOr(c.seq_len, {int64_t{0}}, Knob::kSeqLen);
   const ParallelPlan defaults;
-  g.moe_routing = ValuesOr(c.moe_routing, {defaults.moe_routing}, "moe_routing");
+  g.moe_routing = ValuesOr(c.moe_routing, {defaults.moe_routing}, Knob::kMoeRouting);
   g.moe_capacity =
-      ValuesOr(c.moe_capacity_factor, {defaults.moe_capacity_factor}, "moe_capacity_factor");
-  g.moe_imbalance = ValuesOr(c.moe_imbalance, {defaults.moe_imbalance}, "moe_imbalance");
-  g.dp_bucket_MB = ValuesOr(c.dp_bucket_MB, {defaults.dp_bucket_MB}, "dp_bucket_MB");
-  g.dp_comm_dtype = ValuesOr(c.dp_comm_dtype, {defaults.dp_comm_dtype}, "dp_comm_dtype");
-  g.placement = ValuesOr(c.placement, {defaults.placement}, "placement");
+      ValuesOr(c.moe_capacity_factor, {defaults.moe_capacity_factor}, Knob::kMoeCapacityFactor);
+  g.moe_imbalance = ValuesOr(c.moe_imbalance, {defaults.moe_imbalance}, Knob::kMoeImbalance);
+  g.dp_bucket_MB = ValuesOr(c.dp_bucket_MB, {defaults.dp_bucket_MB}, Knob::kDpBucketMB);
+  g.dp_comm_dtype = ValuesOr(c.dp_comm_dtype, {defaults.dp_comm_dtype}, Knob::kDpCommDtype);
+  g.placement = ValuesOr(c.placement, {defaults.placement}, Knob::kPlacement);
   g.overlap_grad = BoolValues(c.overlap_grad_reduce, {true});
   g.overlap_param = BoolValues(c.overlap_param_gather, {true});
   g.overlap_pp = BoolValues(c.overlap_pp_comm, {true});
@@ -159,9 +165,10 @@ void PlanSpace::BuildShapes(const ModelSpec& model, const PlanConstraints& c) {
         if (!Allowed(c.dp, dp)) continue;
         if (!c.pp && !c.pp_layers && pp > model.layers) continue;
         const int64_t ep_limit = moe ? std::gcd(dp * cp, model.moe->experts) : 1;
-        std::vector<int64_t> eps = moe ? IntValues(c.ep, ep_limit) : ValuesOr(c.ep, {1}, "ep");
-        std::vector<int64_t> etps = ValuesOr(
-            c.etp, tp > 1 && moe ? std::vector<int64_t>{1, tp} : std::vector<int64_t>{1}, "etp");
+        std::vector<int64_t> eps = moe ? IntValues(c.ep, ep_limit) : ValuesOr(c.ep, {1}, Knob::kEp);
+        std::vector<int64_t> etps =
+            ValuesOr(c.etp, tp > 1 && moe ? std::vector<int64_t>{1, tp} : std::vector<int64_t>{1},
+                     Knob::kEtp);
         for (int64_t ep : eps) {
           for (int64_t etp : etps) {
             for (int64_t gb : *c.global_batch) {
@@ -204,8 +211,8 @@ bool PlanSpace::FillShape(const ModelSpec& model, const PlanConstraints& c,
   shape.overlap_ep = BoolValues(
       c.overlap_ep_comm, ep_comm ? std::vector<bool>{false, true} : std::vector<bool>{false});
   // With one data-parallel replica there is nothing to shard: ZeRO levels are all the same.
-  shape.zero =
-      b.dp * b.cp == 1 && !c.zero ? std::vector<int>{0} : ValuesOr(c.zero, {0, 1, 2, 3}, "zero");
+  shape.zero = b.dp * b.cp == 1 && !c.zero ? std::vector<int>{0}
+                                           : ValuesOr(c.zero, {0, 1, 2, 3}, Knob::kZero);
   const Globals& g = globals_;
   auto& r = shape.radix;
   auto set = [&r](SpaceKnob k, size_t n) { r[static_cast<int>(k)] = static_cast<int64_t>(n); };

@@ -3,6 +3,7 @@
 #include "core/units.h"
 #include "cost/plan_evaluation.h"
 #include "plan/plan_rules.h"
+#include "search/space_knobs.h"
 
 namespace paraplan {
 
@@ -91,22 +92,10 @@ PlanCost StepModelEvaluator::Cost(const ParallelPlan& plan, const PlanBoundTerms
   return out;
 }
 
+// The knob table's rules bit (plan/knob_table.cpp): a space knob whose plan knobs PlanViolations
+// never reads may share a verdict.
 bool StepModelEvaluator::RulesRead(SpaceKnob knob) const {
-  switch (knob) {
-    case SpaceKnob::kRecompute:
-    case SpaceKnob::kOverlapTp:
-    case SpaceKnob::kOverlapEp:
-    case SpaceKnob::kMoeRouting:
-    case SpaceKnob::kDpCommDtype:
-    case SpaceKnob::kOverlapGrad:
-    case SpaceKnob::kOverlapParam:
-    case SpaceKnob::kOverlapPp:
-    case SpaceKnob::kZero3Keep:
-    case SpaceKnob::kGradReduceFp32:
-      return false;
-    default:
-      return true;
-  }
+  return SpaceKnobReadBy(knob, kReadByRules);
 }
 
 PlanBounds StepModelEvaluator::Bounds(const ParallelPlan& plan, const PlanBoundTerms& terms) const {

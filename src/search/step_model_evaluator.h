@@ -25,9 +25,10 @@ class StepModelEvaluator : public PlanEvaluator {
   // One evaluation of the layers for both questions, from the terms' layer costs when given.
   PlanCost Cost(const ParallelPlan& plan, const PlanBoundTerms* terms, const StepGate& gate,
                 std::unique_ptr<CostMemo>* memo = nullptr) const override;
-  // PlanViolations reads neither recompute, the overlap switches, the MoE routing, the DP
-  // communication dtype nor ZeRO-3's keep-gathered switch (checked in
-  // tests/search/rule_cache_test.cpp).
+  // The knob table's rules bit (plan/knob_table.h): PlanViolations reads neither recompute,
+  // the overlap switches, the DP communication dtype, grad_reduce_in_fp32 nor ZeRO-3's
+  // keep-gathered switch; it does read the MoE routing (under moe_pad_to_capacity). Checked in
+  // tests/search/search_cache_test.cpp and tests/search/knob_property_test.cpp.
   bool RulesRead(SpaceKnob knob) const override;
 
  private:

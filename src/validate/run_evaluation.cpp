@@ -4,6 +4,7 @@
 
 #include "core/error.h"
 #include "core/units.h"
+#include "plan/knob_table.h"
 #include "plan/plan_defaults.h"
 #include "plan/plan_rules.h"
 #include "search/search.h"
@@ -40,9 +41,8 @@ std::string Text(E v) {
 }
 
 template <typename T, typename V>
-void AddIfOpen(std::vector<std::string>& out, const char* name, const Choice<T>& choice,
-               const V& value) {
-  if (IsOpen(choice)) out.push_back(std::string(name) + "=" + Text(value));
+void AddIfOpen(std::vector<std::string>& out, Knob knob, const Choice<T>& choice, const V& value) {
+  if (IsOpen(choice)) out.push_back(std::string(KnobName(knob)) + "=" + Text(value));
 }
 
 std::string JoinLines(const std::vector<std::string>& lines) {
@@ -111,6 +111,7 @@ ParallelPlan ResolveWithDefaults(const PlanConstraints& c, int64_t gpus) {
   if (c.pp_layers) p.pp_layers = *c.pp_layers;
   if (c.layout) p.layout = *c.layout;
   if (c.recipe) p.recipe = *c.recipe;
+  if (c.kernels) p.kernels = *c.kernels;
   p.overlap_grad_reduce = FirstOr(c.overlap_grad_reduce, p.overlap_grad_reduce);
   p.overlap_param_gather = FirstOr(c.overlap_param_gather, p.overlap_param_gather);
   p.overlap_tp_comm = FirstOr(c.overlap_tp_comm, p.overlap_tp_comm);
@@ -123,19 +124,19 @@ ParallelPlan ResolveWithDefaults(const PlanConstraints& c, int64_t gpus) {
 
 std::vector<std::string> SearchedKnobs(const PlanConstraints& c, const ParallelPlan& p) {
   std::vector<std::string> out;
-  AddIfOpen(out, "tp", c.tp, p.tp);
-  AddIfOpen(out, "pp", c.pp, p.pp);
-  AddIfOpen(out, "dp", c.dp, p.dp);
-  AddIfOpen(out, "cp", c.cp, p.cp);
-  AddIfOpen(out, "ep", c.ep, p.ep);
-  AddIfOpen(out, "vpp", c.vpp, p.vpp);
-  AddIfOpen(out, "micro_batch", c.micro_batch, p.micro_batch);
-  AddIfOpen(out, "recompute", c.recompute, p.recompute);
-  AddIfOpen(out, "sequence_parallel", c.sequence_parallel, p.sequence_parallel);
-  AddIfOpen(out, "zero", c.zero, p.zero);
-  if (p.tp > 1) AddIfOpen(out, "overlap_tp_comm", c.overlap_tp_comm, p.overlap_tp_comm);
-  if (p.ep > 1) AddIfOpen(out, "overlap_ep_comm", c.overlap_ep_comm, p.overlap_ep_comm);
-  AddIfOpen(out, "schedule", c.schedule, p.schedule);
+  AddIfOpen(out, Knob::kTp, c.tp, p.tp);
+  AddIfOpen(out, Knob::kPp, c.pp, p.pp);
+  AddIfOpen(out, Knob::kDp, c.dp, p.dp);
+  AddIfOpen(out, Knob::kCp, c.cp, p.cp);
+  AddIfOpen(out, Knob::kEp, c.ep, p.ep);
+  AddIfOpen(out, Knob::kVpp, c.vpp, p.vpp);
+  AddIfOpen(out, Knob::kMicroBatch, c.micro_batch, p.micro_batch);
+  AddIfOpen(out, Knob::kRecompute, c.recompute, p.recompute);
+  AddIfOpen(out, Knob::kSequenceParallel, c.sequence_parallel, p.sequence_parallel);
+  AddIfOpen(out, Knob::kZero, c.zero, p.zero);
+  if (p.tp > 1) AddIfOpen(out, Knob::kOverlapTpComm, c.overlap_tp_comm, p.overlap_tp_comm);
+  if (p.ep > 1) AddIfOpen(out, Knob::kOverlapEpComm, c.overlap_ep_comm, p.overlap_ep_comm);
+  AddIfOpen(out, Knob::kSchedule, c.schedule, p.schedule);
   return out;
 }
 

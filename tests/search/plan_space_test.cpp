@@ -118,6 +118,29 @@ TEST_CASE("PlanSpace honours fixed and restricted knobs", "[search]") {
   CHECK(precisions.size() == 2);
 }
 
+TEST_CASE("PlanSpace honours a fixed vpp on one pipeline stage too", "[search]") {
+  // Issue 34: `--plan vpp=2` returned pp = 1 plans with vpp = 1 (one stage took 1F1B whatever
+  // vpp said). Every plan now has the vpp asked for; those on one stage are left to the rules.
+  PlanConstraints c = WithBatch(32);
+  c.vpp = std::vector<int64_t>{2};
+  const PlanSpace space(testing::FakeModel(16), 8, c);
+  REQUIRE(space.size() > 0);
+  bool one_stage = false;
+  for (PlanCursor cur(space, 0); !cur.AtEnd(); cur.Next()) {
+    const ParallelPlan& p = cur.plan();
+    CHECK(p.vpp == 2);
+    CHECK(p.schedule == Schedule::kInterleaved);
+    one_stage = one_stage || p.pp == 1;
+  }
+  CHECK(one_stage);
+  // vpp=1|2 on one stage: 1F1B with vpp 1, as without the knob.
+  c.vpp = std::vector<int64_t>{1, 2};
+  c.pp = std::vector<int64_t>{1};
+  const PlanSpace both(testing::FakeModel(16), 8, c);
+  REQUIRE(both.size() > 0);
+  for (PlanCursor cur(both, 0); !cur.AtEnd(); cur.Next()) CHECK(cur.plan().vpp == 1);
+}
+
 TEST_CASE("PlanSpace searches MoE knobs only for MoE models", "[search]") {
   ModelSpec moe = testing::FakeModel(8);
   moe.moe = MoeSpec{8, 2, 0, 1024, 0, 1, std::nullopt};

@@ -42,6 +42,20 @@ TEST_CASE("ResolveWithDefaults keeps stated knobs and derives dp", "[validate]")
   CHECK(std::find(searched.begin(), searched.end(), "tp=4") == searched.end());
 }
 
+TEST_CASE("ResolveWithDefaults keeps the stated kernels", "[validate]") {
+  // Issue 36: the fusion profile and kernel switches were dropped, so the rules judged a run
+  // with moe_pad_to_capacity as if it had none.
+  PlanConstraints c;
+  c.global_batch = std::vector<int64_t>{64};
+  KernelRecipe kernels;
+  kernels.moe_pad_to_capacity = true;
+  kernels.cuda_graphs = true;
+  c.kernels = kernels;
+  const ParallelPlan p = ResolveWithDefaults(c, 8);
+  CHECK(p.kernels.moe_pad_to_capacity);
+  CHECK(p.kernels.cuda_graphs);
+}
+
 TEST_CASE("A run that cannot be evaluated does not stop the others", "[validate]") {
   const std::vector<RunSpec> runs = LoadValidationRuns(kSmallRuns);
   REQUIRE(runs.size() == 4);

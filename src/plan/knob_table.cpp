@@ -1,0 +1,87 @@
+// The knob table (knob_table.h). The rules and layer-cost bits of the searched knobs drive the
+// search's caches (a wrong bit gives a wrong answer, tested by tests/search/knob_property_test);
+// the memory, step and export bits say where a knob takes effect.
+#include "plan/knob_table.h"
+
+namespace paraplan {
+namespace {
+
+constexpr unsigned R = kReadByRules;
+constexpr unsigned M = kReadByMemory;
+constexpr unsigned L = kReadByLayerCost;
+constexpr unsigned S = kReadByStep;
+constexpr unsigned X = kReadByExports;
+constexpr unsigned kShape = R | M | L | S | X;  // a parallel size: every stage
+constexpr unsigned kLayout = R | M | S | X;     // where the stage boundaries fall
+
+constexpr std::array<KnobRow, kKnobs> kTable = {{
+    {Knob::kTp, "tp", true, kShape},
+    {Knob::kPp, "pp", true, kShape},
+    {Knob::kDp, "dp", true, kShape},
+    {Knob::kCp, "cp", true, kShape},
+    {Knob::kEp, "ep", true, kShape},
+    {Knob::kEtp, "etp", true, kShape},
+    {Knob::kVpp, "vpp", true, R | M | S | X},
+    {Knob::kMicroBatch, "micro_batch", true, R | M | L | S | X},
+    {Knob::kGlobalBatch, "global_batch", true, R | S | X},
+    {Knob::kSeqLen, "seq_len", true, R | M | L | S},
+    // The rules never read recompute (cost/layer_cost and activation_terms do).
+    {Knob::kRecompute, "recompute", true, M | L | S | X},
+    {Knob::kSequenceParallel, "sequence_parallel", true, R | M | L | S | X},
+    {Knob::kZero, "zero", true, R | M | S | X},
+    {Knob::kPrecision, "precision", true, R | M | L | S | X},
+    // The layer cost reads only whether the schedule is DualPipe (the search keys that apart).
+    {Knob::kSchedule, "schedule", true, R | M | L | S | X},
+    // The rules read the routing under moe_pad_to_capacity (padding needs dropping).
+    {Knob::kMoeRouting, "moe_routing", true, R | L | X},
+    {Knob::kMoeCapacityFactor, "moe_capacity_factor", true, R | L | X},
+    {Knob::kMoeImbalance, "moe_imbalance", true, R | L},
+    {Knob::kDpCommDtype, "dp_comm_dtype", true, S},
+    {Knob::kGradReduceInFp32, "grad_reduce_in_fp32", true, M | S | X},
+    {Knob::kDpBucketMB, "dp_bucket_MB", true, R | M | S | X},
+    {Knob::kPlacement, "placement", true, R | L | S},
+    {Knob::kPpLayers, "pp_layers", false, kLayout},
+    {Knob::kOverlapGradReduce, "overlap_grad_reduce", true, S | X},
+    {Knob::kOverlapParamGather, "overlap_param_gather", true, S | X},
+    {Knob::kOverlapTpComm, "overlap_tp_comm", true, L | X},
+    {Knob::kOverlapEpComm, "overlap_ep_comm", true, L | X},
+    {Knob::kOverlapPpComm, "overlap_pp_comm", true, S | X},
+    {Knob::kZero3KeepGathered, "zero3_keep_gathered", true, M | S},
+    {Knob::kPpLayout, "pp_layout", false, kLayout},
+    {Knob::kPpSplitPoints, "pp_split_points", false, kLayout},
+    {Knob::kPpFirstLayers, "pp_first_layers", false, kLayout},
+    {Knob::kPpLastLayers, "pp_last_layers", false, kLayout},
+    {Knob::kPpAccountEmbedding, "pp_account_embedding", false, kLayout},
+    {Knob::kPpAccountLoss, "pp_account_loss", false, kLayout},
+    {Knob::kRecomputeModules, "recompute_modules", false, M | L | S | X},
+    {Knob::kFp8ActCache, "fp8_act_cache", false, M | L},
+    {Knob::kOptimizerMoments, "optimizer_moments", false, M | S},
+    {Knob::kOptimizerOffload, "optimizer_offload", false, R | M | S},
+    {Knob::kMoeProbs, "moe_probs", false, R | M | L | X},
+    {Knob::kEma, "ema", false, M | S},
+    {Knob::kFusion, "fusion", false, M | L | X},
+    {Knob::kCudaGraphs, "cuda_graphs", false, L | S | X},
+    {Knob::kPpLockstep, "pp_lockstep", false, S},
+    {Knob::kRepeatKv, "repeat_kv", false, M | L},
+    {Knob::kMoeGroupedGemm, "moe_grouped_gemm", false, L | X},
+    {Knob::kMoeRouterFusion, "moe_router_fusion", false, L | X},
+    {Knob::kMoePermuteFusion, "moe_permute_fusion", false, L | X},
+    {Knob::kMoePadToCapacity, "moe_pad_to_capacity", false, R | L | X},
+    {Knob::kMoeDeepep, "moe_deepep", false, L | X},
+}};
+
+constexpr bool InOrder() {
+  for (size_t i = 0; i < kKnobs; ++i) {
+    if (static_cast<size_t>(kTable[i].knob) != i) return false;
+  }
+  return true;
+}
+static_assert(InOrder(), "the knob table lists the knobs in Knob order");
+
+}  // namespace
+
+const std::array<KnobRow, kKnobs>& KnobTable() {
+  return kTable;
+}
+
+}  // namespace paraplan
