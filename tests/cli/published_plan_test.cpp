@@ -32,6 +32,14 @@ TEST_CASE("plan searches a published MoE plan that simulate accepts", "[cli][sea
   CHECK_THAT(run.out, !Catch::Contains("searched 0 plans"));
   CHECK_THAT(run.out, Catch::Contains("ep=32"));
   CHECK_THAT(run.out, Catch::Contains("vpp=4"));
+  // Exported as Megatron-LM lays it out: the embedding and the loss counted in the split.
+  std::vector<std::string> megatron = plan;
+  megatron.insert(megatron.end(), {"--framework", "megatron", "--format", "megatron"});
+  const auto flags = RunParaplan(megatron);
+  REQUIRE(flags.code == 0);
+  CHECK_THAT(flags.out, Catch::Contains("--account-for-embedding-in-pipeline-split"));
+  CHECK_THAT(flags.out, Catch::Contains("--account-for-loss-in-pipeline-split"));
+  CHECK_THAT(flags.out, Catch::Contains("--num-virtual-stages-per-pipeline-rank 4"));
   // What Megatron-Core refuses stays refused: ep x etp must divide tp x cp x dp.
   std::vector<std::string> bad = {"plan",
                                   "-m",
