@@ -4,7 +4,9 @@
 #include <set>
 #include <utility>
 
-#include "validate/holdout.h"
+#include "hardware/efficiency_transfer.h"
+#include "hardware/gpu_family.h"
+#include "validate/framework_conventions.h"
 #include "validate/validation_text.h"
 
 namespace paraplan {
@@ -13,30 +15,81 @@ namespace {
 
 constexpr const char* kNoSource = "(no source)";
 
+std::vector<std::string> TierNames(const RunSpec& run) {
+  std::vector<std::string> tiers;
+  for (const auto& tier : run.cluster.network) tiers.push_back(tier.name);
+  return tiers;
+}
+
+// The fitted model a GPU without fitted runs takes its numbers from: the fold's model with the
+// most fitted runs (ties: the first by name), with the GPU of its first fitted run; nullptr when
+// nothing was fitted.
+struct Reference {
+  const FamilyFit* fit = nullptr;
+  GpuSpec gpu;
+};
+
+Reference TransferReference(const std::vector<RunSpec>& train, const EfficiencyFitResult& fit) {
+  Reference ref;
+  for (const auto& family : fit.families) {
+    if (!ref.fit || family.fitted_ids.size() > ref.fit->fitted_ids.size()) ref.fit = &family;
+  }
+  if (!ref.fit) return ref;
+  for (const auto& run : train) {
+    if (run.error.empty() && GpuModel(run.cluster.gpu.name) == ref.fit->family) {
+      ref.gpu = run.cluster.gpu;
+      break;
+    }
+  }
+  return ref;
+}
+
 // The left-out runs with the fold's efficiencies: the fitted (or derived) numbers of their
-// family, else the family's prior. Returns the families that had to take the prior.
+// model, else the model's prior (`transfer` false: leave-one-source-out, as it always did) or
+// what a GPU without fitted runs gets (`transfer` true: TransferEfficiency from the fold's
+// reference). Returns the models that had to take the prior or the transfer.
 std::vector<std::string> ApplyFoldEfficiencies(std::vector<RunSpec>& test,
-                                               const EfficiencyFitResult& fit) {
+                                               const EfficiencyFitResult& fit,
+                                               const Reference* transfer,
+                                               std::map<std::string, std::string>* transferred) {
   std::set<std::string> prior_families;
   for (auto& run : test) {
     if (!run.error.empty()) continue;
-    const std::string family = GpuFamily(run.cluster.gpu.name);
+    const std::string family = GpuModel(run.cluster.gpu.name);
     auto it = fit.defaults.find(family);
     if (it != fit.defaults.end()) {
       run.cluster.efficiency = it->second;
       continue;
     }
-    std::vector<std::string> tiers;
-    for (const auto& tier : run.cluster.network) tiers.push_back(tier.name);
-    run.cluster.efficiency = PriorEfficiency(family, tiers);
+    if (transfer && transfer->fit) {
+      run.cluster.efficiency = TransferEfficiency(transfer->fit->fitted, transfer->fit->family,
+                                                  transfer->gpu, run.cluster.gpu, TierNames(run))
+                                   .efficiency;
+      (*transferred)[family] = transfer->fit->family;
+    } else {
+      run.cluster.efficiency = PriorEfficiency(family, TierNames(run));
+    }
     prior_families.insert(family);
   }
   return {prior_families.begin(), prior_families.end()};
 }
 
+std::vector<ModelSummary> ModelSummaries(const ValidationReport& report) {
+  std::map<std::string, std::vector<double>> errors;
+  for (const auto& run : report.runs) {
+    auto it = run.error_pct.find("step_time_s");
+    if (run.status == RunStatus::kOk && it != run.error_pct.end()) {
+      errors[run.gpu_family].push_back(it->second);
+    }
+  }
+  std::vector<ModelSummary> out;
+  for (const auto& [model, values] : errors) out.push_back({model, Summarize(values)});
+  return out;
+}
+
 // Fits on `train` (evaluation-only runs in it are skipped by the fit) and predicts `test`.
 SourceFold RunFold(const std::vector<RunSpec>& train, std::vector<RunSpec> test,
-                   const std::string& source, const EfficiencyFitOptions& options) {
+                   const std::string& source, const EfficiencyFitOptions& options, bool transfer) {
   SourceFold fold;
   fold.source = source;
   const EfficiencyFitResult fit = FitEfficiencies(train, options);
@@ -46,17 +99,34 @@ SourceFold RunFold(const std::vector<RunSpec>& train, std::vector<RunSpec> test,
                            family.fitted_ids.end());
   }
   std::sort(fold.fitted_ids.begin(), fold.fitted_ids.end());
-  fold.prior_families = ApplyFoldEfficiencies(test, fit);
+  const Reference reference = transfer ? TransferReference(train, fit) : Reference{};
+  fold.prior_families =
+      ApplyFoldEfficiencies(test, fit, transfer ? &reference : nullptr, &fold.transferred_from);
   ValidationOptions validation;
   validation.threads = options.threads;
   validation.holdout_every = 0;
   validation.run = options.run;
   fold.report = ValidateRuns(test, validation);
   fold.step_time = fold.report.all.metrics.at("step_time_s");
+  if (transfer) fold.models = ModelSummaries(fold.report);
   return fold;
 }
 
 }  // namespace
+
+const char* ToString(CvGrouping by) {
+  switch (by) {
+    case CvGrouping::kSource:
+      return "source";
+    case CvGrouping::kGpu:
+      return "gpu";
+    case CvGrouping::kFramework:
+      return "framework";
+    case CvGrouping::kScale:
+      return "scale";
+  }
+  return "source";
+}
 
 std::string SourceGroup(const std::string& source) {
   std::string group = SourceShort(source);
@@ -65,21 +135,51 @@ std::string SourceGroup(const std::string& source) {
   return group.empty() ? kNoSource : group;
 }
 
+std::string CvGroup(const RunSpec& run, CvGrouping by) {
+  switch (by) {
+    case CvGrouping::kSource:
+      return SourceGroup(run.source);
+    case CvGrouping::kGpu:
+      return GpuFamily(run.cluster.gpu.name);
+    case CvGrouping::kFramework:
+      return ToString(FrameworkOf(run));
+    case CvGrouping::kScale:
+      return run.gpus > kScaleFitMaxGpus ? "> " + std::to_string(kScaleFitMaxGpus) + " GPUs" : "";
+  }
+  return "";
+}
+
+const SourceFold* CrossValidationResult::Worst() const {
+  const SourceFold* worst = nullptr;
+  for (const auto& fold : folds) {
+    if (fold.step_time.n == 0) continue;
+    if (!worst || fold.step_time.mape_pct > worst->step_time.mape_pct) worst = &fold;
+  }
+  return worst;
+}
+
 CrossValidationResult CrossValidateBySource(const std::vector<RunSpec>& runs,
                                             const EfficiencyFitOptions& options) {
+  return CrossValidate(runs, options, CvGrouping::kSource);
+}
+
+CrossValidationResult CrossValidate(const std::vector<RunSpec>& runs,
+                                    const EfficiencyFitOptions& options, CvGrouping by) {
   std::vector<std::string> groups;
   std::vector<std::string> order;
   groups.reserve(runs.size());
   for (const auto& run : runs) {
-    groups.push_back(run.evaluation_only ? "" : SourceGroup(run.source));
-    if (!run.evaluation_only &&
+    groups.push_back(run.evaluation_only ? "" : CvGroup(run, by));
+    if (!groups.back().empty() &&
         std::find(order.begin(), order.end(), groups.back()) == order.end()) {
       order.push_back(groups.back());
     }
   }
+  const bool transfer = by == CvGrouping::kGpu;
   EfficiencyFitOptions fold_options = options;
   fold_options.holdout_every = 0;
   CrossValidationResult result;
+  result.by = by;
   std::vector<double> pooled;
   double mape_sum = 0;
   int folds_with_errors = 0;
@@ -90,7 +190,7 @@ CrossValidationResult CrossValidateBySource(const std::vector<RunSpec>& runs,
       if (runs[i].evaluation_only) continue;
       (groups[i] == source ? test : train).push_back(runs[i]);
     }
-    result.folds.push_back(RunFold(train, std::move(test), source, fold_options));
+    result.folds.push_back(RunFold(train, std::move(test), source, fold_options, transfer));
     const SourceFold& fold = result.folds.back();
     for (const auto& run : fold.report.runs) {
       auto it = run.error_pct.find("step_time_s");
@@ -105,7 +205,8 @@ CrossValidationResult CrossValidateBySource(const std::vector<RunSpec>& runs,
   std::vector<RunSpec> rest;
   for (const auto& run : runs) (run.evaluation_only ? evaluation : rest).push_back(run);
   if (!evaluation.empty()) {
-    result.evaluation = RunFold(rest, std::move(evaluation), kEvaluationSource, fold_options);
+    result.evaluation =
+        RunFold(rest, std::move(evaluation), kEvaluationSource, fold_options, false);
   }
   result.overall = Summarize(pooled);
   if (folds_with_errors > 0) result.source_mean_mape_pct = mape_sum / folds_with_errors;

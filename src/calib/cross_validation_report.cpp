@@ -14,8 +14,78 @@ namespace {
 
 using Row = std::vector<std::string>;
 
-constexpr const char* kGroupKey = "source up to its first comma or '(' (SourceGroup)";
 constexpr const char* kStep = "step_time_s";
+
+// The words each grouping's tables use; `source`'s are the ones its output always had.
+struct Labels {
+  const char* group_key;
+  const char* title;       // terminal heading
+  const char* column;      // the group column
+  const char* others;      // "N runs of other ..."
+  const char* pooled;      // the pooled row
+  const char* mean;        // the mean row
+  const char* singular;    // "1 source"
+  const char* plural;      // "5 sources"
+  const char* pred_head;   // per-run predicted column
+  const char* err_head;    // per-run error column
+  const char* from_prior;  // the prior column
+};
+
+Labels LabelsFor(CvGrouping by) {
+  switch (by) {
+    case CvGrouping::kGpu:
+      return {"GPU family (GpuFamily: Ampere, Hopper, Blackwell)",
+              "Leave-one-GPU-family-out (each family predicted as a GPU nobody fitted: "
+              "efficiencies transferred from a fit on the other families)",
+              "left-out GPU family",
+              " runs of other families",
+              "all families, pooled",
+              "mean over families",
+              " family",
+              " families",
+              "LOFO pred (s)",
+              "LOFO err",
+              "models transferred"};
+    case CvGrouping::kFramework:
+      return {"framework (`framework:`, else inferred from the source)",
+              "Leave-one-framework-out (each framework predicted by a fit on the others)",
+              "left-out framework",
+              " runs of other frameworks",
+              "all frameworks, pooled",
+              "mean over frameworks",
+              " framework",
+              " frameworks",
+              "LOFwO pred (s)",
+              "LOFwO err",
+              "families from the prior"};
+    case CvGrouping::kScale:
+      return {"GPU count above 1024",
+              "Scale extrapolation (runs above 1,024 GPUs predicted by a fit on those at or "
+              "below)",
+              "predicted group",
+              " runs at <= 1024 GPUs",
+              "all groups, pooled",
+              "mean over groups",
+              " group",
+              " groups",
+              "extrapolated pred (s)",
+              "extrapolated err",
+              "families from the prior"};
+    case CvGrouping::kSource:
+      break;
+  }
+  return {"source up to its first comma or '(' (SourceGroup)",
+          "Leave-one-source-out (each source predicted by a fit on the others)",
+          "left-out source",
+          " runs of other sources",
+          "all sources, pooled",
+          "mean over sources",
+          " source",
+          " sources",
+          "LOSO pred (s)",
+          "LOSO err",
+          "families from the prior"};
+}
 
 std::string Pct(double value) {
   return FormatFixed(value, 1) + "%";
@@ -62,7 +132,20 @@ Json FoldEfficiencyJson(const SourceFold& fold) {
   return out;
 }
 
-Json FoldJson(const SourceFold& fold) {
+Json ModelsJson(const SourceFold& fold) {
+  Json out = Json::MakeArray();
+  for (const auto& model : fold.models) {
+    Json item = Json::MakeObject();
+    item.Set("model", model.model);
+    auto it = fold.transferred_from.find(model.model);
+    if (it != fold.transferred_from.end()) item.Set("transferred_from", it->second);
+    item.Set("step_time_s", MetricJson(model.step_time));
+    out.Push(std::move(item));
+  }
+  return out;
+}
+
+Json FoldJson(const SourceFold& fold, CvGrouping by) {
   std::vector<std::string> ids;
   Json runs = Json::MakeArray();
   for (const auto& run : fold.report.runs) {
@@ -76,27 +159,48 @@ Json FoldJson(const SourceFold& fold) {
   out.Set("prior_families", Strings(fold.prior_families));
   out.Set("summary", SummarySetJson(fold.report.all));
   out.Set("efficiency", FoldEfficiencyJson(fold));
+  if (by == CvGrouping::kGpu) out.Set("models", ModelsJson(fold));
   out.Set("runs", std::move(runs));
   return out;
 }
 
+std::string MapeOrDash(const MetricSummary& s) {
+  return s.n > 0 ? Pct(s.mape_pct) : "-";
+}
+
+std::string MaxOrDash(const MetricSummary& s) {
+  return s.n > 0 ? Pct(s.max_abs_pct) : "-";
+}
+
+// `gpu`: each left-out model with the model it took its numbers from ("B200 from H100").
+std::string TransferredModels(const SourceFold& fold) {
+  std::vector<std::string> items;
+  for (const auto& [model, from] : fold.transferred_from) items.push_back(model + " from " + from);
+  return Join(items);
+}
+
 std::vector<Row> SourceRows(const CrossValidationResult& cv) {
-  std::vector<Row> rows = {{"left-out source", "runs", "compared", "fitted on",
-                            "families from the prior", "step-time MAPE", "max abs error"}};
+  const Labels l = LabelsFor(cv.by);
+  std::vector<Row> rows = {
+      {l.column, "runs", "compared", "fitted on", l.from_prior, "step-time MAPE", "max abs error"}};
   for (const auto& fold : cv.folds) {
-    rows.push_back(
-        {fold.source, std::to_string(fold.report.runs.size()), std::to_string(fold.step_time.n),
-         std::to_string(fold.fitted_ids.size()) + " runs of other sources",
-         Join(fold.prior_families), fold.step_time.n > 0 ? Pct(fold.step_time.mape_pct) : "-",
-         fold.step_time.n > 0 ? Pct(fold.step_time.max_abs_pct) : "-"});
+    rows.push_back({fold.source, std::to_string(fold.report.runs.size()),
+                    std::to_string(fold.step_time.n),
+                    std::to_string(fold.fitted_ids.size()) + l.others,
+                    cv.by == CvGrouping::kGpu ? TransferredModels(fold) : Join(fold.prior_families),
+                    MapeOrDash(fold.step_time), MaxOrDash(fold.step_time)});
+    for (const auto& model : fold.models) {
+      rows.push_back({"  " + model.model, "", std::to_string(model.step_time.n), "", "",
+                      MapeOrDash(model.step_time), MaxOrDash(model.step_time)});
+    }
   }
   size_t runs = 0;
   for (const auto& fold : cv.folds) runs += fold.report.runs.size();
-  rows.push_back({"all sources, pooled", std::to_string(runs), std::to_string(cv.overall.n), "", "",
+  rows.push_back({l.pooled, std::to_string(runs), std::to_string(cv.overall.n), "", "",
                   Pct(cv.overall.mape_pct), Pct(cv.overall.max_abs_pct)});
   const size_t n = cv.folds.size();
-  rows.push_back({"mean over sources", std::to_string(n) + (n == 1 ? " source" : " sources"), "",
-                  "", "", Pct(cv.source_mean_mape_pct), ""});
+  rows.push_back({l.mean, std::to_string(n) + (n == 1 ? l.singular : l.plural), "", "", "",
+                  Pct(cv.source_mean_mape_pct), ""});
   return rows;
 }
 
@@ -140,7 +244,8 @@ std::vector<Row> LosoRows(const CrossValidationResult& cv,
                           const std::vector<ValidationReport>& in_sample) {
   std::vector<const SourceFold*> folds;
   for (const auto& fold : cv.folds) folds.push_back(&fold);
-  return RunRows(folds, in_sample, "left-out source", "LOSO pred (s)", "LOSO err", "in-sample err");
+  const Labels l = LabelsFor(cv.by);
+  return RunRows(folds, in_sample, l.column, l.pred_head, l.err_head, "in-sample err");
 }
 
 std::vector<Row> EvaluationRows(const SourceFold& evaluation,
@@ -189,7 +294,8 @@ std::string FoldParameterTables(const CrossValidationResult& cv) {
     for (const auto& fold : cv.folds) {
       for (const auto& family : fold.families) {
         if (family.family != name) continue;
-        header.push_back("without " + fold.source);
+        header.push_back(cv.by == CvGrouping::kScale ? "fitted <= 1024 GPUs"
+                                                     : "without " + fold.source);
         fits.push_back(&family);
       }
     }
@@ -216,22 +322,22 @@ std::string TerminalRows(const std::vector<Row>& rows) {
 
 Json CrossValidationJson(const CrossValidationResult& cv) {
   Json folds = Json::MakeArray();
-  for (const auto& fold : cv.folds) folds.Push(FoldJson(fold));
+  for (const auto& fold : cv.folds) folds.Push(FoldJson(fold, cv.by));
   Json overall = Json::MakeObject();
   overall.Set(kStep, MetricJson(cv.overall));
   Json out = Json::MakeObject();
-  out.Set("by", "source");
-  out.Set("group_key", kGroupKey);
+  out.Set("by", ToString(cv.by));
+  out.Set("group_key", LabelsFor(cv.by).group_key);
   out.Set("folds", std::move(folds));
   out.Set("overall", std::move(overall));
   out.Set("source_mean_mape_pct", cv.source_mean_mape_pct);
-  if (cv.evaluation) out.Set("evaluation", FoldJson(*cv.evaluation));
+  if (cv.evaluation) out.Set("evaluation", FoldJson(*cv.evaluation, CvGrouping::kSource));
   return out;
 }
 
 std::string CrossValidationTable(const CrossValidationResult& cv,
                                  const std::vector<ValidationReport>& in_sample) {
-  std::string out = "\nLeave-one-source-out (each source predicted by a fit on the others):\n" +
+  std::string out = "\n" + std::string(LabelsFor(cv.by).title) + ":\n" +
                     TerminalRows(LosoRows(cv, in_sample)) + "\n" + TerminalRows(SourceRows(cv));
   if (cv.evaluation) {
     out +=
@@ -243,28 +349,86 @@ std::string CrossValidationTable(const CrossValidationResult& cv,
   return out;
 }
 
+namespace {
+
+// The heading and the paragraph before each grouping's tables (`source`'s as it always was).
+std::string MarkdownIntro(CvGrouping by) {
+  switch (by) {
+    case CvGrouping::kGpu:
+      return "## Leave-one-GPU-family-out: a GPU nobody fitted\n\n"
+             "Each GPU family (a chip generation, `src/hardware/gpu_family.h`) is left out in "
+             "turn: the efficiencies are refitted on the other families' runs, and every model "
+             "of the left-out family gets exactly what a GPU without fitted runs gets: the fitted "
+             "numbers of the fold's best-covered model, transferred per SM and clock to the "
+             "left-out GPU's own datasheet (`src/hardware/efficiency_transfer.h`; "
+             "docs/cost-model.md, \"A GPU nobody fitted\"). Indented rows are the models inside "
+             "the family. These residuals are the band `plan --tokens` gives such a GPU.\n\n";
+    case CvGrouping::kFramework:
+      return "## Leave-one-framework-out\n\n"
+             "Each framework (`framework:` as the run states it, else as inferred from the "
+             "source; `unstated` where neither says) is left out in turn: the efficiencies are "
+             "refitted on the other frameworks' runs and the left-out runs predicted with them. "
+             "A GPU family only the left-out framework has takes its prior.\n\n";
+    case CvGrouping::kScale:
+      return "## Scale extrapolation\n\n"
+             "The efficiencies are fitted on the runs at 1,024 GPUs or fewer, and the runs above "
+             "1,024 GPUs are predicted with them (one group): how the model extrapolates in "
+             "scale.\n\n";
+    case CvGrouping::kSource:
+      break;
+  }
+  return "## Leave-one-source-out: the figure to read\n\n"
+         "Each source (the citation up to its first comma or parenthesis) is left out in turn: the "
+         "default efficiencies are refitted from their priors, by the same fit as "
+         "`--fit-efficiency` with nothing else held out, on every other source's runs, and the "
+         "left-out runs are predicted with that fold's numbers. A GPU family that only the "
+         "left-out source has takes its prior (the sourced starting points), never a fit that saw "
+         "those runs. No number below was fitted to the runs it predicts; the notes further down "
+         "say what each fold teaches.\n\n";
+}
+
+}  // namespace
+
 std::string CrossValidationMarkdown(const CrossValidationResult& cv,
                                     const std::vector<ValidationReport>& in_sample) {
-  std::string out = "## Leave-one-source-out: the figure to read\n\n";
-  out +=
-      "Each source (the citation up to its first comma or parenthesis) is left out in turn: the "
-      "default efficiencies are refitted from their priors, by the same fit as "
-      "`--fit-efficiency` with nothing else held out, on every other source's runs, and the "
-      "left-out runs are predicted with that fold's numbers. A GPU family that only the "
-      "left-out source has takes its prior (the sourced starting points), never a fit that saw "
-      "those runs. No number below was fitted to the runs it predicts; the notes further down "
-      "say what each fold teaches.\n\n";
+  std::string out = MarkdownIntro(cv.by);
   out += MarkdownTable(SourceRows(cv)) + "\n";
   out +=
       "Per run (*in-sample err*: the same run with the shipped `hardware/efficiency.yaml`, "
       "whose fit saw it):\n\n";
   out += MarkdownTable(LosoRows(cv, in_sample)) + "\n";
-  out +=
-      "Fitted parameters per fold (how much each number depends on which source is in the "
-      "fit):\n\n";
+  out += cv.by == CvGrouping::kSource
+             ? "Fitted parameters per fold (how much each number depends on which source is in "
+               "the fit):\n\n"
+             : "Fitted parameters per fold:\n\n";
   out += FoldParameterTables(cv);
   out += EvaluationMarkdown(cv, in_sample);
   return out;
+}
+
+std::vector<std::vector<std::string>> CrossValidationSummaryRows(
+    const std::vector<const CrossValidationResult*>& cvs) {
+  std::vector<Row> rows = {{"cross-validation", "groups", "runs predicted", "pooled step-time MAPE",
+                            "worst group", "its MAPE"}};
+  for (const CrossValidationResult* cv : cvs) {
+    const SourceFold* worst = cv->Worst();
+    rows.push_back({std::string("--cv ") + ToString(cv->by), std::to_string(cv->folds.size()),
+                    std::to_string(cv->overall.n), Pct(cv->overall.mape_pct),
+                    worst ? worst->source : "-", worst ? Pct(worst->step_time.mape_pct) : "-"});
+  }
+  return rows;
+}
+
+std::string CrossValidationSummaryTable(const std::vector<const CrossValidationResult*>& cvs) {
+  return TerminalRows(CrossValidationSummaryRows(cvs));
+}
+
+std::string CrossValidationSummaryMarkdown(const std::vector<const CrossValidationResult*>& cvs) {
+  return "## Cross-validation: the four figures\n\n"
+         "Each figure predicts runs with efficiencies fitted without them: leaving one source, "
+         "one GPU family, one framework out, or fitting at <= 1,024 GPUs and predicting above. "
+         "The sections below give every group and run.\n\n" +
+         MarkdownTable(CrossValidationSummaryRows(cvs)) + "\n";
 }
 
 }  // namespace paraplan

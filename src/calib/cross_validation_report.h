@@ -30,4 +30,11 @@ std::string CrossValidationTable(const CrossValidationResult& cv,
 std::string CrossValidationMarkdown(const CrossValidationResult& cv,
                                     const std::vector<ValidationReport>& in_sample);
 
+// The four figures docs/validation.md leads with: per grouping, the pooled step-time MAPE and
+// the worst group (`validate --cv source,gpu,framework,scale`).
+std::vector<std::vector<std::string>> CrossValidationSummaryRows(
+    const std::vector<const CrossValidationResult*>& cvs);
+std::string CrossValidationSummaryTable(const std::vector<const CrossValidationResult*>& cvs);
+std::string CrossValidationSummaryMarkdown(const std::vector<const CrossValidationResult*>& cvs);
+
 }  // namespace paraplan

@@ -9,6 +9,7 @@
 #include "core/thread_pool.h"
 #include "cost/compute_cost.h"
 #include "evaluate/step_model.h"
+#include "hardware/gpu_family.h"
 #include "validate/holdout.h"
 #include "validate/validation_json.h"
 
@@ -261,7 +262,7 @@ Efficiency PriorEfficiency(const std::string& family, const std::vector<std::str
   // 989 at 16K tokens, head dim 128 (Shah et al. 2024, FlashAttention-3, Figs. 5-6), over the
   // sequence curve's 16384 / (16384 + 850). The cuDNN fractions and the half-sequence: our
   // harness's SDPA rows fitted to eff = max × s / (s + half): 0.695, 0.535, 850 tokens.
-  if (family == "A100") {
+  if (GpuFamily(family) == kAmpere) {
     e.gemm_max = 0.82;
     e.gemm_half_dim = 484;
     e.fp8_gemm_max = 0.55;
@@ -269,7 +270,7 @@ Efficiency PriorEfficiency(const std::string& family, const std::vector<std::str
     e.attention_bwd = 0.55;
     e.memory_bandwidth = 0.85;
     link = {{"nvlink", 0.77}, {"scaleout", 0.85}};
-  } else if (family == "H100" || family == "H200" || family == "H800") {
+  } else if (GpuFamily(family) == kHopper) {
     // Hopper's hardware files use the tile-and-wave GEMM model, whose tops were fitted with it
     // to the same harness table (docs/cost-model.md, "Shape-aware GEMM model").
     e.gemm_max = kTileGemmTopBf16;
@@ -311,7 +312,7 @@ std::vector<EfficiencyParameter> FittedParameters(const std::string& family,
   // bus-bandwidth fraction within what nccl-tests reaches on 400 Gb/s links; on Hopper a fifth,
   // the fp8 GEMM top within the harness's fp8 GEMMs with every dimension >= 4096 (0.51-0.72 of
   // the fp8 peak). The rest stay at their measured values (PriorEfficiency).
-  const bool a100 = family == "A100";
+  const bool a100 = GpuFamily(family) == kAmpere;
   std::vector<EfficiencyParameter> params = {
       a100 ? EfficiencyParameter{"gemm_max", 0.70, 0.90, 0.05}
            : EfficiencyParameter{"gemm_max", 0.66, 0.84, 0.05},
@@ -382,7 +383,7 @@ EfficiencyFitResult FitEfficiencies(const std::vector<RunSpec>& runs,
       result.evaluation_only_ids.push_back(run.id);
       continue;
     }
-    keys.push_back({run.id, GpuFamily(run.cluster.gpu.name)});
+    keys.push_back({run.id, GpuModel(run.cluster.gpu.name)});
     fittable.push_back(&run);
   }
   const std::vector<bool> held = HeldOutRuns(keys, options.holdout_every);
@@ -409,7 +410,7 @@ EfficiencyFitResult FitEfficiencies(const std::vector<RunSpec>& runs,
 std::vector<RunSpec> WithEfficiencies(std::vector<RunSpec> runs,
                                       const std::map<std::string, Efficiency>& defaults) {
   for (auto& run : runs) {
-    auto it = defaults.find(GpuFamily(run.cluster.gpu.name));
+    auto it = defaults.find(GpuModel(run.cluster.gpu.name));
     if (it != defaults.end()) run.cluster.efficiency = it->second;
   }
   return runs;

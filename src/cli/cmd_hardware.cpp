@@ -1,10 +1,14 @@
-// `paraplan hardware show CLUSTER`: the GPU, its peaks and memory, and the network tiers.
+// `paraplan hardware show CLUSTER`: the GPU, its peaks and memory, the network tiers, and the
+// default efficiencies with where each number comes from.
+#include <cmath>
 #include <memory>
 #include <ostream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cli/command.h"
+#include "config/efficiency_loader.h"
 #include "config/resolve.h"
 #include "core/format.h"
 #include "core/json.h"
@@ -18,6 +22,55 @@ struct HardwareShowOptions {
   std::string format = "table";
   std::vector<std::string> sets;
 };
+
+// Every number of the cluster's efficiencies, in the order of the struct.
+std::vector<std::pair<std::string, double>> EfficiencyValues(const Efficiency& e) {
+  std::vector<std::pair<std::string, double>> out = {{"gemm_max", e.gemm_max},
+                                                     {"gemm_half_dim", e.gemm_half_dim},
+                                                     {"fp8_gemm_max", e.fp8_gemm_max},
+                                                     {"attention_fwd", e.attention_fwd},
+                                                     {"attention_bwd", e.attention_bwd},
+                                                     {"attention_half_seq", e.attention_half_seq},
+                                                     {"memory_bandwidth", e.memory_bandwidth},
+                                                     {"kernel_launch_us", e.kernel_launch_us},
+                                                     {"step_overhead_s", e.step_overhead_s},
+                                                     {"fa2_attention_fwd", e.fa2_attention_fwd},
+                                                     {"fa2_attention_bwd", e.fa2_attention_bwd}};
+  for (const auto& [tier, value] : e.link) out.emplace_back("link." + tier, value);
+  return out;
+}
+
+// Where the cluster's efficiencies come from: hardware/efficiency.yaml's entry, the transfer to a
+// GPU nobody fitted (per number), or the cluster file / --set when they differ from both.
+EfficiencyOrigin OriginOf(const Cluster& c) {
+  EfficiencyOrigin origin;
+  if (DefaultClusterEfficiency(c, &origin) != c.efficiency) {
+    origin = {"set for this cluster", {{"all", "the cluster file or --set"}}};
+  }
+  return origin;
+}
+
+std::string SourceOf(const EfficiencyOrigin& origin, const std::string& field) {
+  for (const auto& [name, source] : origin.sources) {
+    if (name == field || name == "all") return source;
+  }
+  return origin.entry;
+}
+
+Json EfficiencyJson(const Cluster& c) {
+  const EfficiencyOrigin origin = OriginOf(c);
+  Json values = Json::MakeObject();
+  Json sources = Json::MakeObject();
+  for (const auto& [field, value] : EfficiencyValues(c.efficiency)) {
+    values.Set(field, value);
+    sources.Set(field, SourceOf(origin, field));
+  }
+  Json out = Json::MakeObject();
+  out.Set("entry", origin.entry)
+      .Set("values", std::move(values))
+      .Set("sources", std::move(sources));
+  return out;
+}
 
 Json ClusterToJson(const Cluster& c) {
   const PeakTflops& p = c.gpu.peak_tflops;
@@ -48,6 +101,7 @@ Json ClusterToJson(const Cluster& c) {
   Json out = Json::MakeObject();
   out.Set("name", c.name).Set("gpu", std::move(gpu)).Set("network", std::move(network));
   out.Set("profile", c.profile ? Json(c.profile->source_path) : Json(nullptr));
+  out.Set("efficiency", EfficiencyJson(c));
   return out;
 }
 
@@ -89,6 +143,13 @@ void PrintTable(const Cluster& c, std::ostream& out) {
         << Pad(FormatShortest(t.oversubscription) + "x", 18) << Pad(t.nvls ? "yes" : "no", 6)
         << (t.nccl_channels > 0 ? std::to_string(t.nccl_channels) : "unknown") << "\n";
   }
+  const EfficiencyOrigin origin = OriginOf(c);
+  out << "\nefficiency defaults: " << origin.entry
+      << (c.profile ? " (the calibration profile's measurements override them)" : "") << "\n";
+  for (const auto& [field, value] : EfficiencyValues(c.efficiency)) {
+    out << "  " << Pad(field, 20) << Pad(FormatShortest(std::round(value * 1e4) / 1e4), 9)
+        << SourceOf(origin, field) << "\n";
+  }
 }
 
 }  // namespace
@@ -101,7 +162,8 @@ void AddHardwareCommand(CLI::App& app, CliContext& ctx) {
   auto options = std::make_shared<HardwareShowOptions>();
   auto* show =
       hardware->add_subcommand("show",
-                               "show a cluster: GPU, peak TFLOP/s, memory and network tiers.\n\n"
+                               "show a cluster: GPU, peak TFLOP/s, memory, network tiers and the "
+                               "default efficiencies with where each comes from.\n\n"
                                "Examples:\n"
                                "  paraplan hardware show dgx-h100\n"
                                "  paraplan hardware show gb200-nvl72 --format json\n"

@@ -1,7 +1,9 @@
 // `paraplan validate RUNS.yaml... [--format table|json|markdown] [--threads N]
-// [--holdout-every K] [--fit-efficiency OUT.yaml] [--cv source] [--notes FILE] [-o FILE]`:
-// predicted against measured for published runs; optionally fits the default efficiencies
-// first, and optionally cross-validates the fit leaving one source out at a time.
+// [--holdout-every K] [--fit-efficiency OUT.yaml] [--cv source|gpu|framework|scale[,...]]
+// [--notes FILE] [-o FILE]`: predicted against measured for published runs; optionally fits the
+// default efficiencies first, and optionally cross-validates the fit leaving one group out at a
+// time (one source, GPU family or framework) or extrapolating in scale.
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -36,7 +38,7 @@ struct ValidateOptions {
   int64_t holdout_every = 4;
   int64_t simulate_top = 4;
   std::string fit_out;
-  std::string cv;  // "" or "source"
+  std::string cv;  // "" or a comma-separated list of source, gpu, framework, scale
   std::string notes;
   std::string output;
 };
@@ -101,6 +103,37 @@ std::string CommandText(const ValidateOptions& o) {
   return text;
 }
 
+// The groupings of `--cv` in the order given ("" = none); throws for an unknown or repeated one.
+std::vector<CvGrouping> CvGroupings(const std::string& text) {
+  std::vector<CvGrouping> out;
+  if (text.empty()) return out;
+  size_t start = 0;
+  while (start <= text.size()) {
+    const size_t comma = text.find(',', start);
+    const std::string item =
+        text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    bool found = false;
+    for (const CvGrouping by :
+         {CvGrouping::kSource, CvGrouping::kGpu, CvGrouping::kFramework, CvGrouping::kScale}) {
+      if (item != ToString(by)) continue;
+      if (std::find(out.begin(), out.end(), by) != out.end()) {
+        throw InputError({}, "--cv", "'" + item + "' is listed twice");
+      }
+      out.push_back(by);
+      found = true;
+    }
+    if (!found) {
+      throw InputError({}, "--cv",
+                       "must be source, gpu, framework or scale (or a comma-separated list of "
+                       "them); got '" +
+                           item + "'");
+    }
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return out;
+}
+
 void CheckOptions(const ValidateOptions& o) {
   if (o.format != "table" && o.format != "json" && o.format != "markdown") {
     throw InputError({}, "--format",
@@ -109,19 +142,24 @@ void CheckOptions(const ValidateOptions& o) {
   if (o.format == "json" && o.files.size() != 1) {
     throw InputError({}, "--format", "json takes exactly one runs file");
   }
-  if (!o.cv.empty() && o.cv != "source") {
-    throw InputError({}, "--cv", "must be 'source'; got '" + o.cv + "'");
-  }
+  CvGroupings(o.cv);
   if (o.holdout_every < 0) throw InputError({}, "--holdout-every", "must be >= 0");
   if (o.simulate_top < 1) throw InputError({}, "--simulate-top", "must be >= 1");
   if (o.threads < 0) throw InputError({}, "--threads", "must be >= 0");
 }
 
 std::string Render(const ValidateOptions& o, const std::vector<ValidationReport>& reports,
-                   const EfficiencyFitResult* fit, const CrossValidationResult* cv) {
+                   const EfficiencyFitResult* fit, const std::vector<CrossValidationResult>& cvs) {
+  std::vector<const CrossValidationResult*> all;
+  for (const auto& cv : cvs) all.push_back(&cv);
   if (o.format == "json") {
     Json out = ValidationReportJson(reports.front());
-    if (cv) out.Set("cv", CrossValidationJson(*cv));
+    if (!cvs.empty()) out.Set("cv", CrossValidationJson(cvs.front()));
+    if (cvs.size() > 1) {
+      Json each = Json::MakeArray();
+      for (const auto& cv : cvs) each.Push(CrossValidationJson(cv));
+      out.Set("cv_all", std::move(each));
+    }
     return out.Dump(2);
   }
   if (o.format == "table") {
@@ -129,14 +167,16 @@ std::string Render(const ValidateOptions& o, const std::vector<ValidationReport>
     for (const auto& report : reports) {
       out += (reports.size() > 1 ? "== " + report.file + "\n" : "") + ValidationTable(report);
     }
-    if (cv) out += CrossValidationTable(*cv, reports);
+    for (const auto& cv : cvs) out += CrossValidationTable(cv, reports);
+    if (cvs.size() > 1) out += "\nCross-validation summary:\n" + CrossValidationSummaryTable(all);
     return out;
   }
   MarkdownInput input;
   input.reports = reports;
   if (fit) input.fit_section = EfficiencyFitMarkdown(*fit, o.files.front());
   input.command = CommandText(o);
-  if (cv) input.headline = CrossValidationMarkdown(*cv, reports);
+  if (cvs.size() > 1) input.headline = CrossValidationSummaryMarkdown(all);
+  for (const auto& cv : cvs) input.headline += CrossValidationMarkdown(cv, reports);
   if (!o.notes.empty()) input.notes = ReadText(o.notes, "--notes");
   return ValidationMarkdown(input);
 }
@@ -156,15 +196,19 @@ void RunValidate(const ValidateOptions& o, CliContext& ctx) {
   // Each fold refits from the priors, so the cross-validation never sees a fit of its own runs.
   // The folds are the first file's sources; evaluation-only runs of every file are predicted by
   // a fit on all the first file's other runs, and fitted by nothing.
-  std::unique_ptr<CrossValidationResult> cv;
-  if (!o.cv.empty()) {
-    std::vector<RunSpec> cv_runs = files.front();
-    for (size_t i = 1; i < files.size(); ++i) {
+  // The evaluation-only runs are predicted once, by the first grouping listed.
+  std::vector<CrossValidationResult> cvs;
+  for (const CvGrouping by : CvGroupings(o.cv)) {
+    std::vector<RunSpec> cv_runs;
+    for (const auto& run : files.front()) {
+      if (cvs.empty() || !run.evaluation_only) cv_runs.push_back(run);
+    }
+    for (size_t i = 1; cvs.empty() && i < files.size(); ++i) {
       for (const auto& run : files[i]) {
         if (run.evaluation_only) cv_runs.push_back(run);
       }
     }
-    cv = std::make_unique<CrossValidationResult>(CrossValidateBySource(cv_runs, fit_options));
+    cvs.push_back(CrossValidate(cv_runs, fit_options, by));
   }
   std::unique_ptr<EfficiencyFitResult> fit;
   if (!o.fit_out.empty()) {
@@ -177,7 +221,7 @@ void RunValidate(const ValidateOptions& o, CliContext& ctx) {
     reports.push_back(ValidateRuns(files[i], options));
     reports.back().file = o.files[i];
   }
-  const std::string text = Render(o, reports, fit.get(), cv.get());
+  const std::string text = Render(o, reports, fit.get(), cvs);
   if (o.output.empty()) {
     *ctx.out << text;
   } else {
@@ -204,9 +248,12 @@ void AddValidateCommand(CLI::App& app, CliContext& ctx) {
                   "evaluation-only runs excluded), write them to this "
                   "hardware/efficiency.yaml-format file, and validate with them");
   sub->add_option("--cv", opts->cv,
-                  "source: also report leave-one-source-out error (each source of the first "
-                  "runs file predicted by an efficiency fit on its other sources' runs; "
-                  "evaluation-only runs of every file are predicted by a fit on all of them)");
+                  "also report cross-validated error, one or more of (comma-separated): source "
+                  "(each source of the first runs file predicted by an efficiency fit on its "
+                  "other sources' runs; evaluation-only runs of every file are predicted by a fit "
+                  "on all of them), gpu (each GPU family predicted as a GPU nobody fitted), "
+                  "framework (each framework left out), scale (fit at <= 1024 GPUs, predict "
+                  "above)");
   sub->add_option("--notes", opts->notes, "Markdown placed in the markdown output");
   sub->add_option("-o,--output", opts->output, "write the result to this file");
   sub->footer(
@@ -218,6 +265,7 @@ void AddValidateCommand(CLI::App& app, CliContext& ctx) {
       "  paraplan validate docs/validation/public_runs.yaml --cv source\n"
       "  paraplan validate docs/validation/public_runs.yaml docs/validation/reserved_runs.yaml "
       "--cv source\n"
+      "  paraplan validate docs/validation/public_runs.yaml --cv gpu\n"
       "  paraplan validate docs/validation/public_runs.yaml --fit-efficiency my_efficiency.yaml");
   sub->callback([opts, &ctx] { RunValidate(*opts, ctx); });
 }

@@ -14,7 +14,12 @@ std::string BandNote(const std::optional<StepTimeBand>& band, const std::string&
   if (!band) return "none (no validation runs cover " + gpu + ")";
   std::string note = "step time -" + FormatFixed((1 - band->LowFactor()) * 100, 1) + " % / +" +
                      FormatFixed((band->HighFactor() - 1) * 100, 1) + " %, from " +
-                     std::to_string(band->runs) + " " + band->data_family + " runs";
+                     std::to_string(band->runs) + " ";
+  if (band->data_family == kUnfittedBandData) {
+    return note + "runs each predicted as a GPU nobody fitted (" + band->family +
+           " has no fitted runs): " + kUnfittedBandSource;
+  }
+  note += band->data_family + " runs";
   if (band->data_family != band->family) note += " (" + band->family + " has none)";
   return note + ": " + kStepBandSource;
 }

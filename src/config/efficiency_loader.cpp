@@ -4,6 +4,8 @@
 
 #include "config/resolve.h"
 #include "config/yaml_reader.h"
+#include "hardware/efficiency_transfer.h"
+#include "hardware/gpu_family.h"
 
 namespace paraplan {
 namespace {
@@ -55,36 +57,105 @@ Efficiency ReadEntry(const YamlNode& node, Efficiency base, std::vector<std::str
   return base;
 }
 
-}  // namespace
+// An entry's `match` names a model (GpuModel) or, when it is no known model, a substring.
+bool Matches(const std::string& match, const std::string& gpu_name) {
+  if (match.empty()) return false;
+  if (GpuModel(match) == match && GpuFamily(match) != match) return GpuModel(gpu_name) == match;
+  return gpu_name.find(match) != std::string::npos;
+}
 
-Efficiency LoadEfficiencyFile(const std::string& path, const std::string& gpu_name) {
+struct FileLookup {
+  Efficiency efficiency;
+  std::string entry;  // the matching entry's `match`, or "default"
+  std::string unfitted_from;
+  std::string unfitted_hardware;
+};
+
+FileLookup Lookup(const std::string& path, const std::string& gpu_name) {
   YamlDocument doc = LoadYamlFile(path);
-  YamlMap top(doc.Root(), {"default", "gpus"});
-  Efficiency base;
-  if (auto d = top.Find("default")) base = ReadEntry(*d, base, kFields);
+  YamlMap top(doc.Root(), {"default", "gpus", "unfitted"});
+  FileLookup out;
+  out.entry = "default";
+  if (auto d = top.Find("default")) out.efficiency = ReadEntry(*d, out.efficiency, kFields);
+  if (auto u = top.Find("unfitted")) {
+    YamlMap unfitted(*u, {"from", "hardware"});
+    out.unfitted_from = unfitted.Required("from").AsString();
+    out.unfitted_hardware = unfitted.Required("hardware").AsString();
+  }
   if (auto gpus = top.Find("gpus")) {
     std::vector<std::string> allowed = kFields;
     allowed.push_back("match");
     for (const YamlNode& item : gpus->Elements()) {
       YamlMap entry(item, allowed);
       const std::string match = entry.Required("match").AsString();
-      if (!match.empty() && gpu_name.find(match) != std::string::npos) {
-        return ReadEntry(item, base, allowed);
+      if (Matches(match, gpu_name)) {
+        out.efficiency = ReadEntry(item, out.efficiency, allowed);
+        out.entry = match;
+        return out;
       }
     }
   }
-  return base;
+  return out;
 }
 
-Efficiency DefaultEfficiencyFor(const std::string& gpu_name) {
+std::string EfficiencyFilePath() {
   for (const std::string& dir : DataSearchDirs()) {
     const std::filesystem::path path = std::filesystem::path(dir) / "hardware" / "efficiency.yaml";
     std::error_code ec;
-    if (std::filesystem::is_regular_file(path, ec)) {
-      return LoadEfficiencyFile(path.string(), gpu_name);
-    }
+    if (std::filesystem::is_regular_file(path, ec)) return path.string();
   }
-  return Efficiency{};
+  return "";
+}
+
+}  // namespace
+
+Efficiency LoadEfficiencyFile(const std::string& path, const std::string& gpu_name) {
+  return Lookup(path, gpu_name).efficiency;
+}
+
+Efficiency DefaultEfficiencyFor(const std::string& gpu_name) {
+  const std::string path = EfficiencyFilePath();
+  return path.empty() ? Efficiency{} : LoadEfficiencyFile(path, gpu_name);
+}
+
+Efficiency LoadClusterEfficiency(const std::string& path, const Cluster& cluster,
+                                 EfficiencyOrigin* origin) {
+  const FileLookup found = Lookup(path, cluster.gpu.name);
+  const std::string family = GpuFamily(cluster.gpu.name);
+  const bool known_family = family != cluster.gpu.name;
+  if (found.entry != "default" || !known_family || found.unfitted_from.empty() ||
+      GpuModel(cluster.gpu.name) == found.unfitted_from) {
+    if (origin) {
+      origin->entry = found.entry;
+      origin->sources = {{"all", "hardware/efficiency.yaml, entry '" + found.entry + "'"}};
+    }
+    return found.efficiency;
+  }
+  // A GPU nobody fitted: the reference model's fitted entry, carried over by physics.
+  const Cluster reference = LoadCluster(found.unfitted_hardware);
+  const FileLookup fitted = Lookup(path, reference.gpu.name);
+  if (fitted.entry == "default") {
+    throw InputError({path, 0, 0}, "unfitted.from",
+                     "reference '" + found.unfitted_from + "' has no entry of its own");
+  }
+  std::vector<std::string> tiers;
+  for (const auto& tier : cluster.network) tiers.push_back(tier.name);
+  TransferredEfficiency transferred =
+      TransferEfficiency(fitted.efficiency, fitted.entry, reference.gpu, cluster.gpu, tiers);
+  if (origin) {
+    origin->entry = "transferred from " + fitted.entry;
+    origin->sources = std::move(transferred.sources);
+  }
+  return transferred.efficiency;
+}
+
+Efficiency DefaultClusterEfficiency(const Cluster& cluster, EfficiencyOrigin* origin) {
+  const std::string path = EfficiencyFilePath();
+  if (path.empty()) {
+    if (origin) *origin = {"built-in", {{"all", "src/hardware/efficiency.h (no efficiency.yaml)"}}};
+    return Efficiency{};
+  }
+  return LoadClusterEfficiency(path, cluster, origin);
 }
 
 bool IsStructDefault(const Efficiency& e) {
@@ -92,8 +163,9 @@ bool IsStructDefault(const Efficiency& e) {
 }
 
 void ApplyDefaultEfficiency(Cluster& cluster) {
-  if (IsStructDefault(cluster.efficiency))
-    cluster.efficiency = DefaultEfficiencyFor(cluster.gpu.name);
+  if (IsStructDefault(cluster.efficiency)) {
+    cluster.efficiency = DefaultClusterEfficiency(cluster, nullptr);
+  }
 }
 
 }  // namespace paraplan

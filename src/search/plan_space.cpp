@@ -164,11 +164,14 @@ void PlanSpace::BuildShapes(const ModelSpec& model, const PlanConstraints& c) {
         const int64_t dp = gpus_ / (tp * cp * pp);
         if (!Allowed(c.dp, dp)) continue;
         if (!c.pp && !c.pp_layers && pp > model.layers) continue;
-        const int64_t ep_limit = moe ? std::gcd(dp * cp, model.moe->experts) : 1;
+        // A stated ep may be anything Megatron-Core's MoE parallel folding allows: ep x etp
+        // divides tp x cp x dp (plan_rules.cpp, CheckExperts), e.g. ep=32 on tp=2, dp=16; the
+        // open search keeps to ep | dp x cp.
+        const int64_t ep_ranks = c.ep ? tp * dp * cp : dp * cp;
+        const int64_t ep_limit = moe ? std::gcd(ep_ranks, model.moe->experts) : 1;
         std::vector<int64_t> eps = moe ? IntValues(c.ep, ep_limit) : ValuesOr(c.ep, {1}, Knob::kEp);
-        std::vector<int64_t> etps =
-            ValuesOr(c.etp, tp > 1 && moe ? std::vector<int64_t>{1, tp} : std::vector<int64_t>{1},
-                     Knob::kEtp);
+        std::vector<int64_t> etps = ValuesOr(
+            c.etp, tp > 1 && moe ? std::vector<int64_t>{1, tp} : std::vector<int64_t>{1}, Knob::kEtp);
         for (int64_t ep : eps) {
           for (int64_t etp : etps) {
             for (int64_t gb : *c.global_batch) {

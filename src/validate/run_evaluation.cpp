@@ -153,7 +153,7 @@ RunOutcome EvaluateRun(const RunSpec& run, const RunEvaluationOptions& options) 
   out.source = run.source;
   out.model_name = run.model.name;
   out.gpu_name = run.cluster.gpu.name;
-  out.gpu_family = GpuFamily(run.cluster.gpu.name);
+  out.gpu_family = GpuModel(run.cluster.gpu.name);
   out.gpus = run.gpus;
   out.measured = run.measured;
   out.evaluation_only = run.evaluation_only;

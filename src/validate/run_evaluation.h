@@ -29,7 +29,7 @@ struct RunOutcome {
   std::string source;
   std::string model_name;
   std::string gpu_name;
-  std::string gpu_family;  // GpuFamily(gpu_name)
+  std::string gpu_family;  // GpuModel(gpu_name): the efficiency key
   int64_t gpus = 0;
   RunStatus status = RunStatus::kOk;
   std::string message;  // why the run is an error, or why no plan fits

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "validate/holdout.h"
+#include "hardware/gpu_family.h"
 
 namespace paraplan {
 
@@ -38,13 +38,23 @@ std::vector<StepTimeBand> ShippedStepTimeBands() {
   };
 }
 
+StepTimeBand UnfittedStepTimeBand() {
+  // Recomputed by tests/validate/step_band_test.cpp from `validate --cv gpu`'s pooled residuals.
+  return {"", kUnfittedBandData, 62, -21.5, 9.7};
+}
+
 std::optional<StepTimeBand> StepTimeBandFor(const std::string& gpu_name) {
-  const std::string family = GpuFamily(gpu_name);
+  const std::string family = GpuModel(gpu_name);
   std::string data_family = family;
   const auto derived = DerivedFamilies();
   if (auto it = derived.find(family); it != derived.end()) data_family = it->second;
   for (StepTimeBand band : ShippedStepTimeBands()) {
     if (band.family != data_family) continue;
+    band.family = family;
+    return band;
+  }
+  if (GpuFamily(gpu_name) != gpu_name) {
+    StepTimeBand band = UnfittedStepTimeBand();
     band.family = family;
     return band;
   }

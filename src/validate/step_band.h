@@ -5,7 +5,11 @@
 // is one nobody fitted to; the in-sample residuals would understate the band. A family without runs
 // takes the band of the family its efficiencies are derived from (H200 and H800 from H100,
 // DerivedFamilies), and a derived family's own runs count toward that band (every H200 run is in
-// the H100 band: one band per architecture); one with neither has no band. The shipped numbers are
+// the H100 band: one band per architecture). A GPU of a known family (hardware/gpu_family.h) with
+// neither, a GPU nobody fitted (B200, B300, GB200), takes the band of every published run
+// predicted as a GPU nobody fitted: leave-one-GPU-family-out (`validate --cv gpu`), whose left-out
+// family gets exactly the transferred efficiencies such a GPU gets. An unknown GPU (no family) has
+// no band. The shipped numbers are
 // constants (step_band.cpp); tests/validate/step_band_test.cpp recomputes them from a fresh
 // validation run and fails when they drift.
 #pragma once
@@ -22,9 +26,17 @@ inline constexpr const char* kStepBandSource =
     "predicted leave-one-source-out (paraplan validate docs/validation/public_runs.yaml --cv "
     "source; docs/validation.md)";
 
+inline constexpr const char* kUnfittedBandSource =
+    "10th-90th percentile of step-time error over every published run predicted as a GPU "
+    "nobody fitted, its family left out of the fit (paraplan validate "
+    "docs/validation/public_runs.yaml --cv gpu; docs/validation.md)";
+
+// The data_family of the band a GPU nobody fitted gets.
+inline constexpr const char* kUnfittedBandData = "leave-one-GPU-family-out";
+
 struct StepTimeBand {
   std::string family;       // the GPU family asked about ("H200")
-  std::string data_family;  // the family whose runs give the band ("H100")
+  std::string data_family;  // the family whose runs give the band ("H100"), or kUnfittedBandData
   int64_t runs = 0;
   double error_p10_pct = 0;  // (predicted - measured) / measured x 100
   double error_p90_pct = 0;
@@ -39,6 +51,9 @@ StepTimeBand ComputeStepTimeBand(const std::string& family, std::vector<double> 
 
 // The shipped bands, one per family with validation runs.
 std::vector<StepTimeBand> ShippedStepTimeBands();
+
+// The shipped band of a GPU nobody fitted (family "", data_family kUnfittedBandData).
+StepTimeBand UnfittedStepTimeBand();
 
 // The band for a GPU by name ("H100-SXM5-80GB"), or nothing when no validation data covers it.
 std::optional<StepTimeBand> StepTimeBandFor(const std::string& gpu_name);

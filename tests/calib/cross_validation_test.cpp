@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <map>
 
 #include "calib/cross_validation_report.h"
 #include "cli/cli_runner.h"
+#include "hardware/efficiency_transfer.h"
 #include "validate/run_evaluation.h"
 
 using namespace paraplan;
@@ -194,10 +196,93 @@ TEST_CASE("validate --cv source reports every source left out, in JSON and as a 
 
 TEST_CASE("validate --cv rejects what it cannot do, naming the flag", "[validate][cli]") {
   const std::string file = PARAPLAN_SOURCE_DIR "/tests/validate/data/cv_runs.yaml";
-  const auto bad = testing::RunParaplan({"validate", file, "--cv", "gpu"});
+  const auto bad = testing::RunParaplan({"validate", file, "--cv", "region"});
   CHECK(bad.code == 2);
   CHECK(bad.err.find("--cv") != std::string::npos);
-  CHECK(bad.err.find("'source'") != std::string::npos);
+  CHECK(bad.err.find("source, gpu, framework or scale") != std::string::npos);
+  CHECK(bad.err.find("'region'") != std::string::npos);
+  const auto twice = testing::RunParaplan({"validate", file, "--cv", "gpu,gpu"});
+  CHECK(twice.code == 2);
+  CHECK(twice.err.find("listed twice") != std::string::npos);
+}
+
+TEST_CASE("validate --cv with several groupings leads with their pooled figures",
+          "[validate][cli]") {
+  const std::string file = PARAPLAN_SOURCE_DIR "/tests/validate/data/cv_runs.yaml";
+  const auto table = testing::RunParaplan(
+      {"validate", file, "--cv", "source,gpu,framework,scale", "--simulate-top", "1"});
+  INFO(table.err);
+  REQUIRE(table.code == 0);
+  CHECK(table.out.find("Leave-one-source-out") != std::string::npos);
+  CHECK(table.out.find("Leave-one-GPU-family-out") != std::string::npos);
+  CHECK(table.out.find("Leave-one-framework-out") != std::string::npos);
+  CHECK(table.out.find("Scale extrapolation") != std::string::npos);
+  CHECK(table.out.find("Cross-validation summary") != std::string::npos);
+  CHECK(table.out.find("--cv framework") != std::string::npos);
+  const auto json = testing::RunParaplan(
+      {"validate", file, "--cv", "gpu,scale", "--format", "json", "--simulate-top", "1"});
+  REQUIRE(json.code == 0);
+  CHECK(json.out.find("\"cv\": {\n    \"by\": \"gpu\"") != std::string::npos);
+  CHECK(json.out.find("\"by\": \"scale\"") != std::string::npos);
+  CHECK(json.out.find("\"models\": [") != std::string::npos);
+}
+
+TEST_CASE("Leave-one-GPU-family-out predicts a family as a GPU nobody fitted", "[validate]") {
+  const std::vector<RunSpec> runs = SyntheticRuns();
+  const CrossValidationResult cv = CrossValidate(runs, Options(2), CvGrouping::kGpu);
+  CHECK(cv.by == CvGrouping::kGpu);
+  REQUIRE(cv.folds.size() == 2);
+  CHECK(cv.folds[0].source == "Hopper");
+  CHECK(cv.folds[1].source == "Ampere");
+  CHECK(cv.folds[0].fitted_ids == std::vector<std::string>{"T07"});
+  CHECK(cv.folds[1].fitted_ids ==
+        std::vector<std::string>{"T01", "T02", "T03", "T04", "T05", "T06"});
+  // Each family takes the transfer from the other's fit, never its own prior.
+  CHECK(cv.folds[0].transferred_from == std::map<std::string, std::string>{{"H100", "A100"}});
+  CHECK(cv.folds[1].transferred_from == std::map<std::string, std::string>{{"A100", "H100"}});
+  REQUIRE(cv.folds[0].models.size() == 1);
+  CHECK(cv.folds[0].models[0].model == "H100");
+  CHECK(cv.folds[0].models[0].step_time.n == 6);
+  // The Ampere run's prediction is exactly the one with the transferred H100 fit.
+  REQUIRE(cv.folds[1].families.size() == 1);
+  RunSpec a100 = runs[6];
+  a100.cluster.efficiency =
+      TransferEfficiency(cv.folds[1].families[0].fitted, "H100", runs[0].cluster.gpu,
+                         a100.cluster.gpu, {"nvlink", "scaleout"})
+          .efficiency;
+  const RunOutcome direct = EvaluateRun(a100, Options(1).run);
+  CHECK(cv.folds[1].report.runs[0].predicted.at("step_time_s") ==
+        Approx(direct.predicted.at("step_time_s")).epsilon(1e-12));
+  REQUIRE(cv.Worst() != nullptr);
+  CHECK(cv.Worst()->step_time.mape_pct ==
+        std::max(cv.folds[0].step_time.mape_pct, cv.folds[1].step_time.mape_pct));
+  SECTION("the result does not depend on the thread count") {
+    const CrossValidationResult one = CrossValidate(runs, Options(1), CvGrouping::kGpu);
+    CHECK(CrossValidationJson(one).Dump(-1) == CrossValidationJson(cv).Dump(-1));
+  }
+}
+
+TEST_CASE("Leave-one-framework-out and scale extrapolation group the runs they say", "[validate]") {
+  std::vector<RunSpec> runs = SyntheticRuns();
+  runs[0].framework = Framework::kDeepSpeed;  // T01
+  runs[1].framework = Framework::kDeepSpeed;  // T02
+  runs[2].source = "Megatron-LM report";      // T03: inferred megatron
+  const CrossValidationResult by_framework =
+      CrossValidate(runs, Options(2), CvGrouping::kFramework);
+  REQUIRE(by_framework.folds.size() == 3);
+  CHECK(by_framework.folds[0].source == "deepspeed");
+  CHECK(by_framework.folds[1].source == "megatron");
+  CHECK(by_framework.folds[2].source == "unstated");
+  CHECK(by_framework.folds[0].fitted_ids ==
+        std::vector<std::string>{"T03", "T04", "T05", "T06", "T07"});
+  CHECK(by_framework.overall.n == 7);
+
+  CHECK(CvGroup(runs[0], CvGrouping::kScale).empty());
+  RunSpec big = runs[0];
+  big.gpus = 2048;
+  CHECK(CvGroup(big, CvGrouping::kScale) == "> 1024 GPUs");
+  runs[4].gpus = 1025;  // T05 as if above the line: only its group is predicted
+  CHECK(CvGroup(runs[4], CvGrouping::kScale) == "> 1024 GPUs");
 }
 
 TEST_CASE("Evaluation-only runs are in no fold and no fit, and are predicted by a fit on the rest",

@@ -33,6 +33,18 @@ TEST_CASE("plan --tokens and --price add a budget table with the band's source",
   CHECK_THAT(json.out, !Catch::Contains("\"usd\""));         // no price, no dollars
 }
 
+TEST_CASE("plan --tokens on a GPU nobody fitted gives the leave-one-GPU-family-out band",
+          "[cli][budget]") {
+  const auto run =
+      RunParaplan({"plan", "-m", "llama3-8b", "-c", "dgx-b300", "-g", "8", "--global-batch", "16",
+                   "--threads", "2", "--top", "1", "--tokens", "1T"});
+  INFO(run.err);
+  REQUIRE(run.code == 0);
+  CHECK_THAT(run.out, !Catch::Contains("band: none"));
+  CHECK_THAT(run.out, Catch::Contains("B300 has no fitted runs"));
+  CHECK_THAT(run.out, Catch::Contains("--cv gpu"));
+}
+
 TEST_CASE("bad budget flags exit 2 naming the flag", "[cli][budget]") {
   const std::vector<std::pair<std::vector<std::string>, const char*>> cases = {
       {{"--tokens", "15X"}, "--tokens"},

@@ -37,6 +37,20 @@ TEST_CASE("hardware show prints the table and JSON", "[config][cli]") {
   CHECK_THAT(json.out, Contains("\"bandwidth_GBps\": 12.5"));
   CHECK_THAT(json.out, Contains("\"peak_tflops\""));
   CHECK_THAT(json.out, Contains("\"profile\": null"));
+  CHECK_THAT(json.out, Contains("\"entry\": \"transferred from H100\""));
+}
+
+TEST_CASE("hardware show says where each efficiency comes from", "[config][cli]") {
+  const CliResult fitted = Run({"hardware", "show", "dgx-h100"});
+  CHECK_THAT(fitted.out, Contains("efficiency defaults: H100"));
+  CHECK_THAT(fitted.out, Contains("entry 'H100'"));
+  const CliResult b300 = Run({"hardware", "show", "dgx-b300"});
+  REQUIRE(b300.code == 0);
+  CHECK_THAT(b300.out, Contains("efficiency defaults: transferred from H100"));
+  CHECK_THAT(b300.out, Contains("per SM and clock"));
+  CHECK_THAT(b300.out, Contains("160 SMs / 132 SMs"));
+  const CliResult set = Run({"hardware", "show", "dgx-b300", "--set", "cluster.gpu.sm_count=148"});
+  CHECK_THAT(set.out, Contains("148 SMs / 132 SMs"));
 }
 
 TEST_CASE("hardware show: bad input exits 2 with the location", "[config][cli]") {

@@ -26,12 +26,12 @@ TEST_CASE("Summarize gives MAPE and the largest absolute error", "[validate]") {
 }
 
 TEST_CASE("GpuFamily maps GPU names to efficiency families", "[validate]") {
-  CHECK(GpuFamily("A100-SXM4-80GB") == "A100");
-  CHECK(GpuFamily("H100-SXM5-80GB") == "H100");
-  CHECK(GpuFamily("h800-sxm") == "H800");
-  CHECK(GpuFamily("GB200-NVL72") == "GB200");
-  CHECK(GpuFamily("B200") == "B200");
-  CHECK(GpuFamily("MI300X") == "MI300X");
+  CHECK(GpuModel("A100-SXM4-80GB") == "A100");
+  CHECK(GpuModel("H100-SXM5-80GB") == "H100");
+  CHECK(GpuModel("h800-sxm") == "H800");
+  CHECK(GpuModel("GB200-NVL72") == "GB200");
+  CHECK(GpuModel("B200") == "B200");
+  CHECK(GpuModel("MI300X") == "MI300X");
 }
 
 TEST_CASE("Every K-th run per family by id is held out", "[validate]") {

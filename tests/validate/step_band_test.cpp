@@ -33,6 +33,44 @@ TEST_CASE("families without runs borrow their data family's band", "[validate][b
   CHECK_FALSE(StepTimeBandFor("MI300X"));
 }
 
+TEST_CASE("a GPU nobody fitted gets the leave-one-GPU-family-out band, never none",
+          "[validate][band]") {
+  for (const char* gpu : {"B300-SXM-288GB", "B200-SXM-180GB", "B200-GB200"}) {
+    INFO(gpu);
+    const auto band = StepTimeBandFor(gpu);
+    REQUIRE(band);
+    CHECK(band->data_family == kUnfittedBandData);
+    CHECK(band->family == GpuModel(gpu));
+    CHECK(band->runs == UnfittedStepTimeBand().runs);
+    CHECK(band->LowFactor() < 1.0);
+    CHECK(band->HighFactor() > 1.0);
+  }
+  CHECK(StepTimeBandFor("A100-SXM4-80GB")->data_family == "A100");  // fitted: its own band
+}
+
+TEST_CASE("shipped unfitted-GPU band matches the leave-one-GPU-family-out residuals",
+          "[validate][band]") {
+  const std::vector<RunSpec> runs =
+      LoadValidationRuns(PARAPLAN_SOURCE_DIR "/docs/validation/public_runs.yaml");
+  EfficiencyFitOptions options;  // the CLI's defaults
+  options.threads = 2;
+  const CrossValidationResult cv = CrossValidate(runs, options, CvGrouping::kGpu);
+  std::vector<double> errors;
+  for (const auto& fold : cv.folds) {
+    for (const auto& run : fold.report.runs) {
+      auto it = run.error_pct.find("step_time_s");
+      if (it != run.error_pct.end()) errors.push_back(it->second);
+    }
+  }
+  const StepTimeBand shipped = UnfittedStepTimeBand();
+  const StepTimeBand now = ComputeStepTimeBand("", errors);
+  INFO("now: {\"\", kUnfittedBandData, " << now.runs << ", " << FormatFixed(now.error_p10_pct, 1)
+                                         << ", " << FormatFixed(now.error_p90_pct, 1) << "}");
+  CHECK(shipped.runs == now.runs);
+  CHECK(std::abs(shipped.error_p10_pct - now.error_p10_pct) <= 0.051);
+  CHECK(std::abs(shipped.error_p90_pct - now.error_p90_pct) <= 0.051);
+}
+
 TEST_CASE("shipped step-time bands match the validation residuals", "[validate][band]") {
   const std::vector<RunSpec> runs =
       LoadValidationRuns(PARAPLAN_SOURCE_DIR "/docs/validation/public_runs.yaml");
