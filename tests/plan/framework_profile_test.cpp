@@ -36,7 +36,7 @@ TEST_CASE("every framework profile is dated and its defaults and refusals cite a
   CHECK(FindProfile(Framework::kTorchtitan, "238fa99")->export_form == ExportForm::kTorchtitanToml);
 }
 
-TEST_CASE("--framework's refusals are the profile's", "[plan][framework]") {
+TEST_CASE("plan --framework refuses what the profile refuses", "[plan][framework]") {
   const FrameworkProfile& megatron = *FindProfile(Framework::kMegatron);
   ParallelPlan p;
   p.pp = 4;
