@@ -121,7 +121,7 @@ void RunSweep(const PlanOptions& o, const LoadedInputs& in, const std::vector<in
     throw InputError("--format " + o.format + ": a GPU-count sweep prints table or json");
   }
   if (!o.trace.empty()) throw InputError("--trace: give one GPU count, not a sweep");
-  const LaunchFramework framework = ParseLaunchFramework(o.framework);
+  const Framework framework = ParseLaunchFramework(o.framework);
   const PlanConstraints constraints = Constraints(o, in.plan);
   const SearchOptions search = MakeSearchOptions(o);
   std::vector<SweepPoint> points;
@@ -142,12 +142,12 @@ void RunSweep(const PlanOptions& o, const LoadedInputs& in, const std::vector<in
 // the best plan has printed why instead of a config: nothing to launch, exit 1.
 void ExitIfNotExportable(const std::string& format, const PlanReportContext& rc,
                          const ParallelPlan& best, CliContext& ctx) {
-  const LaunchFramework target = ExportFramework(format);
+  const Framework target = ExportFramework(format);
   if (!ExportViolations(target, rc, best).empty()) {
     *ctx.err << "paraplan: the best plan is not runnable in " << DisplayName(target)
              << "; re-run with --framework " << ToString(target) << "\n";
     ctx.exit_code = 1;
-  } else if (target == LaunchFramework::kDeepSpeed && !DeepSpeedConfigGaps(best, rc).empty()) {
+  } else if (target == Framework::kDeepSpeed && !DeepSpeedConfigGaps(best, rc).empty()) {
     *ctx.err << "paraplan: the best plan needs DeepSpeed model code, not only a config\n";
     ctx.exit_code = 1;
   }
@@ -167,7 +167,7 @@ void RunPlan(const PlanOptions& options, CliContext& ctx) {
   }
   std::ostream& out = o.output.empty() ? *ctx.out : file;
   auto reporter = MakePlanReporter(o.format, out);  // bad --format fails before the search
-  const LaunchFramework framework = ParseLaunchFramework(o.framework);
+  const Framework framework = ParseLaunchFramework(o.framework);
   PlanReportContext rc = ReportContext(in, search.objective);
   rc.model_arg = o.inputs.model;  // for each plan's re-run command (report/plan_rerun.h)
   rc.cluster_arg = o.inputs.cluster;

@@ -9,6 +9,7 @@
 #include "config/plan_loader.h"
 #include "config/resolve.h"
 #include "config/yaml_reader.h"
+#include "plan/framework_profile.h"
 
 namespace paraplan {
 
@@ -16,9 +17,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const std::vector<std::string> kRunKeys = {"id",       "source",         "framework", "model",
-                                           "cluster",  "overrides",      "gpus",      "plan",
-                                           "measured", "evaluation_only"};
+const std::vector<std::string> kRunKeys = {
+    "id",        "source", "framework", "framework_version", "model",          "cluster",
+    "overrides", "gpus",   "plan",      "measured",          "evaluation_only"};
 const std::vector<std::string> kMeasuredKeys = {"step_time_s", "tokens_per_s_per_gpu", "mfu",
                                                 "memory_GiB"};
 
@@ -80,6 +81,14 @@ RunSpec ReadRun(const YamlNode& node, const std::string& base_dir) {
   if (const auto f = map.Find("framework")) {
     run.framework = f->AsEnum(FrameworkNames());
   }
+  if (const auto v = map.Find("framework_version")) {
+    run.framework_version = v->AsString();
+    if (run.framework == Framework::kUnstated) v->Fail("needs `framework:`");
+    if (!FindProfile(run.framework, run.framework_version)) {
+      v->Fail("no profile of " + std::string(DisplayName(run.framework)) + " at '" +
+              run.framework_version + "'; known versions: " + ProfileVersions(run.framework));
+    }
+  }
   run.gpus = map.Required("gpus").AsPositiveInt();
   run.evaluation_only = map.Bool("evaluation_only", false);
   std::vector<Override> overrides;
@@ -91,20 +100,6 @@ RunSpec ReadRun(const YamlNode& node, const std::string& base_dir) {
 }
 
 }  // namespace
-
-const NameTable<Framework>& FrameworkNames() {
-  static const NameTable<Framework> kTable = {{"megatron", Framework::kMegatron},
-                                              {"nemo", Framework::kMegatron},
-                                              {"torchtitan", Framework::kTorchtitan},
-                                              {"deepspeed", Framework::kDeepSpeed},
-                                              {"megatron-deepspeed", Framework::kMegatronDeepSpeed},
-                                              {"nanotron", Framework::kNanotron}};
-  return kTable;
-}
-
-const char* ToString(Framework framework) {
-  return framework == Framework::kUnstated ? "unstated" : NameOf(FrameworkNames(), framework);
-}
 
 std::vector<RunSpec> LoadRunsFile(const std::string& path) {
   const YamlDocument doc = LoadYamlFile(path);

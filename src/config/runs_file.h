@@ -10,31 +10,19 @@
 #include "core/name_table.h"
 #include "hardware/cluster.h"
 #include "model/model_spec.h"
+#include "plan/framework.h"
 #include "plan/plan_constraints.h"
 
 namespace paraplan {
 
-// The training framework a run used (`framework:`); its conventions decide how some stated knobs
-// read and what an unstated schedule is (src/validate/framework_conventions.h). kUnstated: the
-// validator infers it from the source citation.
-enum class Framework {
-  kUnstated,
-  kMegatron,
-  kTorchtitan,
-  kDeepSpeed,
-  kMegatronDeepSpeed,
-  kNanotron
-};
-
-// `framework:` values (nemo reads as megatron; deepspeed, megatron-deepspeed and nanotron have no
-// conventions yet: their unstated knobs are searched); ToString gives "unstated" for kUnstated.
-const NameTable<Framework>& FrameworkNames();
-const char* ToString(Framework framework);
-
 struct RunSpec {
   std::string id;
   std::string source;
+  // `framework:` (plan/framework.h) and `framework_version:` (one of its profiles' versions, ""
+  // = its newest): validate reads the run's knobs as that framework version ran them and fills
+  // its unstated knobs from that version's defaults (plan/framework_profile.h).
   Framework framework = Framework::kUnstated;
+  std::string framework_version;
   SourceLocation where;  // the run's position in the file
   ModelSpec model;
   Cluster cluster;

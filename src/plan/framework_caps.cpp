@@ -3,96 +3,45 @@
 #include <algorithm>
 
 #include "core/error.h"
+#include "plan/framework_profile.h"
 
 namespace paraplan {
 
 namespace {
 
-using F = LaunchFramework;
+using F = Framework;
 using Reasons = std::vector<std::string>;
 
-// --- Per-knob answers that do not depend on the rest of the plan ("" = the framework has it).
+// --- Per-knob answers that do not depend on the rest of the plan ("" = the framework has it),
+// read from the framework's newest profile.
+
+std::string Refused(F f, const char* knob, const std::string& value) {
+  const FrameworkProfile* profile = FindProfile(f);
+  return profile ? RefusalReason(*profile, knob, value) : std::string();
+}
 
 std::string ScheduleReason(F f, Schedule s) {
-  const bool megatron_ok = s == Schedule::k1F1B || s == Schedule::kInterleaved;
-  switch (f) {
-    case F::kMegatron:
-      return megatron_ok ? ""
-                         : std::string("schedule=") + ToString(s) +
-                               ": upstream Megatron-LM runs 1f1b and interleaved only "
-                               "(megatron/core/pipeline_parallel/schedules.py)";
-    case F::kTorchtitan:
-      if (s == Schedule::kZeroBubble) {
-        return "schedule=zero-bubble: paraplan's is ZB-H1 (one stage per rank); torchtitan's "
-               "zero-bubble schedules (InterleavedZeroBubble, ZBVZeroBubble) need several "
-               "stages per rank";
-      }
-      if (s == Schedule::kDualPipe) {
-        return "schedule=dualpipe: DualPipe keeps two parameter copies; torchtitan's DualPipeV is "
-               "the one-copy V variant, a different schedule";
-      }
-      return "";
-    case F::kDeepSpeed:
-      return s == Schedule::k1F1B ? ""
-                                  : std::string("schedule=") + ToString(s) +
-                                        ": DeepSpeed's PipelineEngine runs TrainSchedule (1F1B) "
-                                        "only (deepspeed/runtime/pipe/schedule.py)";
-    case F::kAny:
-      return "";
-  }
-  return "";
+  return Refused(f, "schedule", ToString(s));
 }
 
 std::string ZeroReason(F f, int zero) {
-  if (f == F::kTorchtitan && zero == 1) {
-    return "zero=1: FSDP2 shards gradients with the optimizer state; torchtitan runs zero=0 "
-           "(replicate), zero=2 (fsdp_reshard_after_forward=never) or zero=3 (always)";
-  }
-  return "";
+  return Refused(f, "zero", std::to_string(zero));
 }
 
 std::string RecomputeReason(F f, Recompute r) {
-  if (f == F::kMegatron && r == Recompute::kOp) {
-    return "recompute=op is torchtitan's per-op SAC; Megatron-LM has selective (core attention) "
-           "and full (--recompute-granularity)";
-  }
-  if (f == F::kTorchtitan && r == Recompute::kSelective) {
-    return "recompute=selective is Megatron-LM's (core attention only); torchtitan's selective "
-           "is per-op SAC: recompute=op";
-  }
-  if (f == F::kDeepSpeed && (r == Recompute::kSelective || r == Recompute::kOp)) {
-    return std::string("recompute=") + ToString(r) +
-           ": DeepSpeed's activation checkpointing recomputes whole layers (recompute=full)";
-  }
-  return "";
+  return Refused(f, "recompute", ToString(r));
 }
 
 std::string PrecisionReason(F f, Precision p) {
-  if (f == F::kTorchtitan && p == Precision::kFp16) {
-    return "precision=fp16: torchtitan trains in bf16 or fp8 (float8 converter)";
-  }
-  if (f == F::kDeepSpeed && p == Precision::kFp8) {
-    return "precision=fp8: the DeepSpeed config has bf16 and fp16 only";
-  }
-  return "";
+  return Refused(f, "precision", ToString(p));
 }
 
 std::string DpDtypeReason(F f, CommDtype d) {
-  if (f == F::kTorchtitan && d != CommDtype::kFp32) {
-    return std::string("dp_comm_dtype=") + ToString(d) +
-           ": torchtitan reduces gradients in fp32 (mixed_precision_reduce)";
-  }
-  if (d == CommDtype::kFp8 && f != F::kAny) {
-    return std::string("dp_comm_dtype=fp8: ") + DisplayName(f) + " has no fp8 gradient reduction";
-  }
-  return "";
+  return Refused(f, "dp_comm_dtype", ToString(d));
 }
 
 std::string RoutingReason(F f, MoeRouting r) {
-  if (f == F::kTorchtitan && r == MoeRouting::kDrop) {
-    return "moe_routing=drop: torchtitan's MoE is dropless (no capacity factor)";
-  }
-  return "";
+  return Refused(f, "moe_routing", ToString(r));
 }
 
 void AddIf(Reasons& out, const std::string& reason) {
@@ -247,43 +196,7 @@ std::string NoReason(const T&) {
 
 }  // namespace
 
-LaunchFramework ParseLaunchFramework(const std::string& name) {
-  for (F f : {F::kAny, F::kMegatron, F::kTorchtitan, F::kDeepSpeed}) {
-    if (name == ToString(f)) return f;
-  }
-  throw InputError("--framework: unknown framework '" + name +
-                   "'; valid values: any, megatron, torchtitan, deepspeed");
-}
-
-const char* ToString(LaunchFramework framework) {
-  switch (framework) {
-    case F::kAny:
-      return "any";
-    case F::kMegatron:
-      return "megatron";
-    case F::kTorchtitan:
-      return "torchtitan";
-    case F::kDeepSpeed:
-      return "deepspeed";
-  }
-  return "any";
-}
-
-const char* DisplayName(LaunchFramework framework) {
-  switch (framework) {
-    case F::kAny:
-      return "any framework";
-    case F::kMegatron:
-      return "Megatron-LM";
-    case F::kTorchtitan:
-      return "torchtitan";
-    case F::kDeepSpeed:
-      return "DeepSpeed";
-  }
-  return "any framework";
-}
-
-std::vector<std::string> FrameworkViolations(LaunchFramework f, const ModelSpec* model,
+std::vector<std::string> FrameworkViolations(Framework f, const ModelSpec* model,
                                              const ParallelPlan& plan, bool first_only) {
   Reasons out;
   if (f == F::kAny) return out;
@@ -298,14 +211,14 @@ std::vector<std::string> FrameworkViolations(LaunchFramework f, const ModelSpec*
   return out;
 }
 
-std::vector<std::string> FrameworkModelViolations(LaunchFramework f, const ModelSpec& model) {
+std::vector<std::string> FrameworkModelViolations(Framework f, const ModelSpec& model) {
   Reasons out;
   if (f == F::kMegatron) CheckMegatronModel(model, out);
   if (f == F::kTorchtitan) CheckTorchtitanModel(model, out);
   return out;
 }
 
-PlanConstraints RestrictToFramework(LaunchFramework f, PlanConstraints c) {
+PlanConstraints RestrictToFramework(Framework f, PlanConstraints c) {
   if (f == F::kAny) return c;
   const bool titan = f == F::kTorchtitan, speed = f == F::kDeepSpeed;
   using S = Schedule;
@@ -344,11 +257,14 @@ PlanConstraints RestrictToFramework(LaunchFramework f, PlanConstraints c) {
   if (titan) {
     Narrow(c.zero3_keep_gathered, {false, true}, NoReason<bool>, f, "");
     Narrow(c.overlap_ep_comm, {false}, NoReason<bool>, f, "");
-    // torchtitan runs PyTorch modules, eager unless training.compile (default false), and its
-    // models repeat grouped K/V heads before SDPA (torchtitan/models/*/model.py, repeat_kv). A
-    // fusion profile the user gives is kept.
-    KernelRecipe kernels = c.kernels.value_or(KernelRecipe{Fusion::kEager, false});
-    kernels.repeat_kv = true;
+  }
+  // The kernels the framework runs (its profile's runtime): torchtitan runs PyTorch modules,
+  // eager unless training.compile (default false), and its models repeat grouped K/V heads
+  // before SDPA (torchtitan/models/*/model.py, repeat_kv). A fusion profile the user gives is
+  // kept.
+  if (const FrameworkProfile* profile = FindProfile(f); profile && profile->runtime.fusion) {
+    KernelRecipe kernels = c.kernels.value_or(KernelRecipe{*profile->runtime.fusion, false});
+    kernels.repeat_kv = kernels.repeat_kv || profile->runtime.repeat_kv;
     c.kernels = kernels;
   }
   if (speed) {

@@ -62,7 +62,7 @@ class DeepSpeedReporter : public PlanReporter {
       return;
     }
     const ParallelPlan& p = result.plans.front().plan;
-    if (WriteNotRunnable(out(), LaunchFramework::kDeepSpeed, ctx, p)) return;
+    if (WriteNotRunnable(out(), Framework::kDeepSpeed, ctx, p)) return;
     const std::vector<std::string> code = NotInConfig(p, ctx);
     if (!code.empty()) {
       out() << "# NOT EXPRESSIBLE as a DeepSpeed config: the best plan needs model code:\n";

@@ -4,21 +4,20 @@
 
 namespace paraplan {
 
-LaunchFramework ExportFramework(const std::string& format) {
-  if (format == "megatron") return LaunchFramework::kMegatron;
-  if (format == "torchtitan") return LaunchFramework::kTorchtitan;
-  if (format == "deepspeed") return LaunchFramework::kDeepSpeed;
-  return LaunchFramework::kAny;
+Framework ExportFramework(const std::string& format) {
+  if (format == "megatron") return Framework::kMegatron;
+  if (format == "torchtitan") return Framework::kTorchtitan;
+  if (format == "deepspeed") return Framework::kDeepSpeed;
+  return Framework::kAny;
 }
 
-std::vector<std::string> ExportViolations(LaunchFramework framework,
-                                          const PlanReportContext& context,
+std::vector<std::string> ExportViolations(Framework framework, const PlanReportContext& context,
                                           const ParallelPlan& plan) {
   return FrameworkViolations(framework, context.model, plan);
 }
 
-bool WriteNotRunnable(std::ostream& out, LaunchFramework framework,
-                      const PlanReportContext& context, const ParallelPlan& plan) {
+bool WriteNotRunnable(std::ostream& out, Framework framework, const PlanReportContext& context,
+                      const ParallelPlan& plan) {
   const std::vector<std::string> why = ExportViolations(framework, context, plan);
   if (why.empty()) return false;
   out << "# NOT RUNNABLE in " << DisplayName(framework) << ": the best plan (" << PlanSummary(plan)

@@ -13,16 +13,15 @@
 namespace paraplan {
 
 // The framework a --format exports to (kAny for table, json, csv, html).
-LaunchFramework ExportFramework(const std::string& format);
+Framework ExportFramework(const std::string& format);
 
 // Why `framework` cannot run `plan` (empty when it can); without a model in the context, only the
 // plan's knobs are checked.
-std::vector<std::string> ExportViolations(LaunchFramework framework,
-                                          const PlanReportContext& context,
+std::vector<std::string> ExportViolations(Framework framework, const PlanReportContext& context,
                                           const ParallelPlan& plan);
 
 // Writes the "not runnable" comment block and returns true when there are violations.
-bool WriteNotRunnable(std::ostream& out, LaunchFramework framework,
-                      const PlanReportContext& context, const ParallelPlan& plan);
+bool WriteNotRunnable(std::ostream& out, Framework framework, const PlanReportContext& context,
+                      const ParallelPlan& plan);
 
 }  // namespace paraplan

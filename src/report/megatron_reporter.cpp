@@ -122,7 +122,7 @@ class MegatronReporter : public PlanReporter {
     }
     const StepResult& best = result.plans.front();
     const ParallelPlan& p = best.plan;
-    if (WriteNotRunnable(out(), LaunchFramework::kMegatron, ctx, p)) return;
+    if (WriteNotRunnable(out(), Framework::kMegatron, ctx, p)) return;
     Flags notes;
     const Flags flags = BuildFlags(best, ctx, notes);
     WriteBestPlanHeader(out(), "Megatron-LM arguments", ctx, best);

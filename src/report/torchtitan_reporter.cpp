@@ -127,7 +127,7 @@ class TorchtitanReporter : public PlanReporter {
     }
     const StepResult& best = result.plans.front();
     const ParallelPlan& p = best.plan;
-    if (WriteNotRunnable(out(), LaunchFramework::kTorchtitan, ctx, p)) return;
+    if (WriteNotRunnable(out(), Framework::kTorchtitan, ctx, p)) return;
     WriteBestPlanHeader(out(), "torchtitan job config", ctx, best);
     out() << "\n";
     Model(out(), p, ctx);

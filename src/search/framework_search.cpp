@@ -21,10 +21,10 @@ std::vector<std::string> FrameworkEvaluator::Violations(const ParallelPlan& plan
 
 namespace {
 
-SearchResult SearchOnce(LaunchFramework framework, const ModelSpec& model, const Cluster& cluster,
+SearchResult SearchOnce(Framework framework, const ModelSpec& model, const Cluster& cluster,
                         int64_t gpus, const PlanConstraints& constraints,
                         const SearchOptions& options) {
-  if (framework == LaunchFramework::kAny) {
+  if (framework == Framework::kAny) {
     return SearchPlans(model, cluster, gpus, constraints, options);
   }
   const PlanSpace space(model, gpus, RestrictToFramework(framework, constraints));
@@ -36,10 +36,10 @@ SearchResult SearchOnce(LaunchFramework framework, const ModelSpec& model, const
 
 }  // namespace
 
-SearchResult SearchPlansFor(LaunchFramework framework, const ModelSpec& model,
-                            const Cluster& cluster, int64_t gpus,
-                            const PlanConstraints& constraints, const SearchOptions& options) {
-  if (framework != LaunchFramework::kAny) {
+SearchResult SearchPlansFor(Framework framework, const ModelSpec& model, const Cluster& cluster,
+                            int64_t gpus, const PlanConstraints& constraints,
+                            const SearchOptions& options) {
+  if (framework != Framework::kAny) {
     const std::vector<std::string> model_reasons = FrameworkModelViolations(framework, model);
     if (!model_reasons.empty()) {
       throw InputError(std::string("--framework ") + ToString(framework) + ": " +

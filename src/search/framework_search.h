@@ -18,7 +18,7 @@ namespace paraplan {
 // A PlanEvaluator that adds a framework's rules to another evaluator's (which it does not own).
 class FrameworkEvaluator : public PlanEvaluator {
  public:
-  FrameworkEvaluator(const PlanEvaluator& inner, LaunchFramework framework, const ModelSpec& model)
+  FrameworkEvaluator(const PlanEvaluator& inner, Framework framework, const ModelSpec& model)
       : inner_(&inner), framework_(framework), model_(&model) {}
 
   double MemoryCapacityBytes() const override { return inner_->MemoryCapacityBytes(); }
@@ -34,13 +34,13 @@ class FrameworkEvaluator : public PlanEvaluator {
 
  private:
   const PlanEvaluator* inner_;
-  LaunchFramework framework_;
+  Framework framework_;
   const ModelSpec* model_;
 };
 
 // SearchPlans inside `framework` (kAny: exactly SearchPlans).
-SearchResult SearchPlansFor(LaunchFramework framework, const ModelSpec& model,
-                            const Cluster& cluster, int64_t gpus,
-                            const PlanConstraints& constraints, const SearchOptions& options);
+SearchResult SearchPlansFor(Framework framework, const ModelSpec& model, const Cluster& cluster,
+                            int64_t gpus, const PlanConstraints& constraints,
+                            const SearchOptions& options);
 
 }  // namespace paraplan

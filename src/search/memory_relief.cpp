@@ -2,8 +2,8 @@
 
 namespace paraplan {
 
-std::vector<MemoryRelief> MemoryReliefLadder(LaunchFramework framework) {
-  if (framework != LaunchFramework::kAny && framework != LaunchFramework::kMegatron) return {};
+std::vector<MemoryRelief> MemoryReliefLadder(Framework framework) {
+  if (framework != Framework::kAny && framework != Framework::kMegatron) return {};
   MemoryRecipe bf16_moments;
   bf16_moments.optimizer_moments = MomentDtype::kBf16;
   MemoryRecipe offload;

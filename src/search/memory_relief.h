@@ -30,6 +30,6 @@ struct MemoryRelief {
 // The rungs `framework` can use, in order; empty for torchtitan and DeepSpeed (their offloads,
 // FSDP2's CPUOffloadPolicy and ZeRO-Offload, move parameters and gradients too, and paraplan does
 // not export them).
-std::vector<MemoryRelief> MemoryReliefLadder(LaunchFramework framework);
+std::vector<MemoryRelief> MemoryReliefLadder(Framework framework);
 
 }  // namespace paraplan

@@ -29,7 +29,7 @@ void EvaluatePlanMode(const StudySpec& spec, const StudyPointInput& in, int thre
   // As `plan` searches (search/framework_search.h): when nothing fits with the default memory
   // recipe, the optimizer-state recipes too.
   const SearchResult result =
-      SearchPlansFor(LaunchFramework::kAny, in.model, in.cluster, in.gpus, in.plan, options);
+      SearchPlansFor(Framework::kAny, in.model, in.cluster, in.gpus, in.plan, options);
   row.searched = result.searched;
   row.feasible = result.feasible;
   if (result.plans.empty()) {

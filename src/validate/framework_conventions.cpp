@@ -1,7 +1,6 @@
 #include "validate/framework_conventions.h"
 
-#include <algorithm>
-#include <cctype>
+#include "config/knob_text.h"
 
 namespace paraplan {
 namespace {
@@ -11,26 +10,50 @@ bool IsFixed(const Choice<T>& c) {
   return c && c->size() == 1;
 }
 
-bool Contains(std::string text, const char* word) {
-  std::transform(text.begin(), text.end(), text.begin(),
-                 [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
-  return text.find(word) != std::string::npos;
-}
-
 void Note(std::vector<std::string>* notes, const std::string& text) {
   if (notes) notes->push_back(text);
 }
 
-// An unstated schedule is the framework's default: 1F1B, interleaved only where virtual stages
-// are given (Megatron-LM: --num-layers-per-virtual-pipeline-stage unset = no interleaving;
-// torchtitan: pipeline_parallel_schedule = "1F1B").
-void DefaultSchedule(const char* framework, PlanConstraints& c, std::vector<std::string>* notes) {
-  if (c.schedule) return;
-  const bool virtual_stages = IsFixed(c.vpp) && c.vpp->front() > 1;
-  c.schedule = std::vector<Schedule>{virtual_stages ? Schedule::kInterleaved : Schedule::k1F1B};
-  if (!c.vpp) c.vpp = std::vector<int64_t>{1};
-  Note(notes,
-       std::string("schedule=") + ToString(c.schedule->front()) + " (" + framework + " default)");
+bool FixedAbove(const Choice<int64_t>& c, int64_t v) {
+  return IsFixed(c) && c->front() > v;
+}
+
+template <typename T>
+bool FixedTo(const Choice<T>& c, T v) {
+  return IsFixed(c) && c->front() == v;
+}
+
+bool Holds(DefaultWhen when, const PlanConstraints& c) {
+  switch (when) {
+    case DefaultWhen::kAlways:
+      return true;
+    case DefaultWhen::kTpAbove1:
+      return FixedAbove(c.tp, 1);
+    case DefaultWhen::kPpAbove1:
+      return FixedAbove(c.pp, 1);
+    case DefaultWhen::kVppAbove1:
+      return FixedAbove(c.vpp, 1);
+    case DefaultWhen::kInterleaved:
+      return FixedTo(c.schedule, Schedule::kInterleaved);
+    case DefaultWhen::kNotInterleaved:
+      return IsFixed(c.schedule) && c.schedule->front() != Schedule::kInterleaved;
+    case DefaultWhen::kFp16:
+      return FixedTo(c.precision, Precision::kFp16);
+    case DefaultWhen::kNotFp16:
+      return IsFixed(c.precision) && c.precision->front() != Precision::kFp16;
+  }
+  return false;
+}
+
+// Each knob the run leaves unset takes the profile's default, rows in order (a later row reads
+// what an earlier one fixed: the schedule before the P2P overlap).
+void Defaults(const FrameworkProfile& profile, PlanConstraints& c,
+              std::vector<std::string>* notes) {
+  for (const KnobDefault& d : profile.defaults) {
+    if (!Holds(d.when, c) || KnobStated(c, d.knob, d.value)) continue;
+    SetKnobText(c, d.knob, d.value);
+    Note(notes, std::string(d.knob) + "=" + d.value + " (" + d.why + ")");
+  }
 }
 
 // torchtitan (Dec 2024): training.batch_size is the local batch of one data-parallel rank; without
@@ -39,18 +62,22 @@ void DefaultSchedule(const char* framework, PlanConstraints& c, std::vector<std:
 // rank) included, until torchtitan PR #781 (merged 2025-01-07, "fix num_microbatches input for
 // PP") made it pp x stages per rank; the Dec 2024 benchmark ran torchtitan 9dec370 (2024-12-26)
 // (torchtitan/parallelisms/pipelining_utils.py, build_pipeline_schedule).
-void TorchtitanLocalBatch(PlanConstraints& c, std::vector<std::string>* notes) {
+void TorchtitanLocalBatch(UnsetMicroBatches rule, PlanConstraints& c,
+                          std::vector<std::string>* notes) {
   if (!IsFixed(c.pp) || c.pp->front() < 2 || !IsFixed(c.dp) || !IsFixed(c.global_batch)) return;
   const int64_t pp = c.pp->front(), dp = c.dp->front();
   const int64_t local = c.global_batch->front() / dp;
   if (local * dp != c.global_batch->front()) return;
   if (c.micro_batch && !(IsFixed(c.micro_batch) && c.micro_batch->front() == local)) return;
-  const int64_t micro_batches = pp;
+  const int64_t stages_per_rank = IsFixed(c.vpp) ? c.vpp->front() : 1;
+  const int64_t micro_batches =
+      rule == UnsetMicroBatches::kPpTimesStagesPerRank ? pp * stages_per_rank : pp;
   if (local % micro_batches != 0) return;
   c.micro_batch = std::vector<int64_t>{local / micro_batches};
   Note(notes, "micro_batch=" + std::to_string(local / micro_batches) + " (torchtitan splits the " +
                   "local batch " + std::to_string(local) + " into " +
-                  std::to_string(micro_batches) + " pipeline micro-batches, the PP degree)");
+                  std::to_string(micro_batches) + " pipeline micro-batches" +
+                  (micro_batches == pp ? std::string(", the PP degree)") : std::string(")")));
 }
 
 // torchtitan (Dec 2024) without pipeline_parallel_split_points: generate_split_points makes one
@@ -60,8 +87,6 @@ void TorchtitanLocalBatch(PlanConstraints& c, std::vector<std::string>* notes) {
 void TorchtitanSplitPoints(const ModelSpec& m, PlanConstraints& c,
                            std::vector<std::string>* notes) {
   if (!IsFixed(c.pp) || c.pp->front() < 2) return;
-  const bool looped = IsFixed(c.schedule) && c.schedule->front() == Schedule::kInterleaved;
-  if (looped && !c.vpp) c.vpp = std::vector<int64_t>{2};
   if (c.pp_layers || c.layout || (c.vpp && !IsFixed(c.vpp))) return;
   const int64_t stages = c.pp->front() * (c.vpp ? c.vpp->front() : 1);
   if (stages > m.layers) return;  // torchtitan refuses; the layout rules report it
@@ -94,22 +119,13 @@ void TorchtitanPipelinedFsdp(PlanConstraints& c, std::vector<std::string>* notes
   Note(notes, "zero3_keep_gathered=true (torchtitan does not reshard FSDP weights with PP)");
 }
 
-// torchtitan runs eager PyTorch unless its config turns torch.compile on (training.compile,
-// default false, Dec 2024): a run that does not say "compile" ran eager.
-void TorchtitanEager(PlanConstraints& c, std::vector<std::string>* notes) {
-  if (c.kernels) return;
-  c.kernels = KernelRecipe{Fusion::kEager, false};
-  Note(notes, "fusion=eager (torchtitan's default: torch.compile off)");
-}
-
-// torchtitan runs tensor parallelism synchronously unless async TP is turned on
-// (experimental.enable_async_tensor_parallel, default false, Dec 2024): the sequence-parallel
-// all-gathers and reduce-scatters sit between the GEMMs on the critical path.
-void TorchtitanSyncTp(PlanConstraints& c, std::vector<std::string>* notes) {
-  if (c.overlap_tp_comm) return;
-  if (!IsFixed(c.tp) || c.tp->front() < 2) return;
-  c.overlap_tp_comm = std::vector<bool>{false};
-  Note(notes, "overlap_tp_comm=false (torchtitan's default: async TP off)");
+// The kernels the framework runs a layer with when the run states none: torchtitan runs eager
+// PyTorch unless its config turns torch.compile on (training.compile, default false).
+void RuntimeKernels(const FrameworkRuntime& runtime, PlanConstraints& c,
+                    std::vector<std::string>* notes) {
+  if (c.kernels || !runtime.fusion) return;
+  c.kernels = KernelRecipe{*runtime.fusion, false};
+  Note(notes, std::string("fusion=") + ToString(*runtime.fusion) + " (" + runtime.fusion_why + ")");
 }
 
 // torchtitan (Dec 2024) ran torch 1963fc8 (2024-12-23), whose multi-stage schedules
@@ -134,53 +150,40 @@ void TorchtitanRepeatKv(const ModelSpec& m, PlanConstraints& c, std::vector<std:
   Note(notes, "repeat_kv=true (torchtitan's Llama repeats K/V to the query heads before SDPA)");
 }
 
-void Torchtitan(const ModelSpec& m, PlanConstraints& c, std::vector<std::string>* notes) {
-  TorchtitanEager(c, notes);
-  TorchtitanSyncTp(c, notes);
-  if (c.recompute) {
-    bool changed = false;
-    for (Recompute& r : *c.recompute) {
-      if (r == Recompute::kSelective) {
-        r = Recompute::kOp;
-        changed = true;
-      }
+// torchtitan's "selective" activation checkpointing is per-op SAC.
+void SelectiveIsOpSac(PlanConstraints& c, std::vector<std::string>* notes) {
+  if (!c.recompute) return;
+  bool changed = false;
+  for (Recompute& r : *c.recompute) {
+    if (r == Recompute::kSelective) {
+      r = Recompute::kOp;
+      changed = true;
     }
-    if (changed) Note(notes, "recompute=op (torchtitan's selective is per-op SAC)");
   }
-  DefaultSchedule("torchtitan", c, notes);
-  TorchtitanLocalBatch(c, notes);
-  TorchtitanSplitPoints(m, c, notes);
-  TorchtitanPipelinedFsdp(c, notes);
-  TorchtitanLockstepPipeline(c, notes);
-  TorchtitanRepeatKv(m, c, notes);
+  if (changed) Note(notes, "recompute=op (torchtitan's selective is per-op SAC)");
 }
 
 }  // namespace
 
-Framework FrameworkOf(const RunSpec& run) {
-  if (run.framework != Framework::kUnstated) return run.framework;
-  if (Contains(run.source, "torchtitan")) return Framework::kTorchtitan;
-  if (Contains(run.source, "megatron") || Contains(run.source, "nemo")) {
-    return Framework::kMegatron;
-  }
-  return Framework::kUnstated;
+const FrameworkProfile* ProfileOfRun(const RunSpec& run) {
+  if (run.framework == Framework::kUnstated) return nullptr;
+  return FindProfile(run.framework, run.framework_version);
 }
 
-PlanConstraints ApplyFrameworkConventions(Framework framework, const ModelSpec& model,
+PlanConstraints ApplyFrameworkConventions(const FrameworkProfile* profile, const ModelSpec& model,
                                           PlanConstraints plan, std::vector<std::string>* notes) {
-  switch (framework) {
-    case Framework::kMegatron:
-      DefaultSchedule("Megatron-LM", plan, notes);
-      break;
-    case Framework::kTorchtitan:
-      Torchtitan(model, plan, notes);
-      break;
-    case Framework::kDeepSpeed:
-    case Framework::kMegatronDeepSpeed:
-    case Framework::kNanotron:
-    case Framework::kUnstated:
-      break;
+  if (!profile) return plan;
+  const FrameworkRuntime& rt = profile->runtime;
+  RuntimeKernels(rt, plan, notes);
+  if (rt.selective_is_op_sac) SelectiveIsOpSac(plan, notes);
+  Defaults(*profile, plan, notes);
+  if (rt.local_batch_per_rank && rt.unset_micro_batches != UnsetMicroBatches::kNone) {
+    TorchtitanLocalBatch(rt.unset_micro_batches, plan, notes);
   }
+  if (rt.generated_split_points) TorchtitanSplitPoints(model, plan, notes);
+  if (rt.fsdp_keeps_gathered_with_pp) TorchtitanPipelinedFsdp(plan, notes);
+  if (rt.lockstep_multi_stage) TorchtitanLockstepPipeline(plan, notes);
+  if (rt.repeat_kv) TorchtitanRepeatKv(model, plan, notes);
   return plan;
 }
 

@@ -1,5 +1,6 @@
 #include "validate/run_evaluation.h"
 
+#include <algorithm>
 #include <exception>
 
 #include "core/error.h"
@@ -58,9 +59,16 @@ StepResult ChoosePlan(const RunSpec& run, const RunEvaluationOptions& options, R
   SearchOptions search_options;
   search_options.threads = options.search_threads;
   search_options.simulate_top = options.simulate_top;
-  search_options.top_k = 1;
+  search_options.top_k = options.simulate_top;  // the spread over the searched values
   SearchResult found = SearchPlans(run.model, run.cluster, run.gpus, run.plan, search_options);
-  if (!found.plans.empty()) return found.plans.front();
+  if (!found.plans.empty()) {
+    out.step_min_s = out.step_max_s = found.plans.front().step_time_s;
+    for (const StepResult& r : found.plans) {
+      out.step_min_s = std::min(out.step_min_s, r.step_time_s);
+      out.step_max_s = std::max(out.step_max_s, r.step_time_s);
+    }
+    return found.plans.front();
+  }
   if (!found.closest.empty()) {
     out.message = "no plan fits in memory: " + found.why_nothing_fits;
     return found.closest.front();
@@ -165,10 +173,11 @@ RunOutcome EvaluateRun(const RunSpec& run, const RunEvaluationOptions& options) 
   try {
     RunSpec framework_run = run;
     framework_run.plan =
-        ApplyFrameworkConventions(FrameworkOf(run), run.model, run.plan, &out.conventions);
+        ApplyFrameworkConventions(ProfileOfRun(run), run.model, run.plan, &out.conventions);
     StepResult chosen = ChoosePlan(framework_run, options, out);
     out.fits = chosen.fits;
     out.searched = SearchedKnobs(framework_run.plan, chosen.plan);
+    if (out.searched.empty()) out.step_min_s = out.step_max_s = 0;
     out.predicted = PredictedMetrics(chosen);
     for (const auto& [metric, measured] : run.measured) {
       auto it = out.predicted.find(metric);

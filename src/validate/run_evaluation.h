@@ -34,8 +34,11 @@ struct RunOutcome {
   RunStatus status = RunStatus::kOk;
   std::string message;  // why the run is an error, or why no plan fits
   bool fits = false;
-  std::optional<StepResult> result;      // the chosen plan's prediction (status ok)
-  std::vector<std::string> searched;     // "knob=value" for each knob the source left open
+  std::optional<StepResult> result;   // the chosen plan's prediction (status ok)
+  std::vector<std::string> searched;  // "knob=value" for each knob the source left open
+  // The spread of the predicted step time over the best plans the search found for the knobs
+  // neither the run nor its framework's defaults fix (0 when nothing was searched).
+  double step_min_s = 0, step_max_s = 0;
   std::vector<std::string> conventions;  // "knob=value (why)": read as the framework runs it
   std::map<std::string, double> measured;
   std::map<std::string, double> predicted;  // all kValidationMetrics (status ok)

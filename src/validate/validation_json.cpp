@@ -42,6 +42,12 @@ Json RunOutcomeJson(const RunOutcome& run) {
   Json searched = Json::MakeArray();
   for (const auto& knob : run.searched) searched.Push(knob);
   out.Set("searched", std::move(searched));
+  if (!run.searched.empty()) {
+    Json spread = Json::MakeArray();
+    spread.Push(run.step_min_s);
+    spread.Push(run.step_max_s);
+    out.Set("step_time_spread_s", std::move(spread));
+  }
   Json conventions = Json::MakeArray();
   for (const auto& knob : run.conventions) conventions.Push(knob);
   out.Set("conventions", std::move(conventions));

@@ -176,7 +176,13 @@ std::string WorstRowLine(const RunOutcome& run) {
                      SignedPct(run.error_pct, "step_time_s") + ")";
   if (!run.fits) line += "; the published plan is predicted NOT to fit in memory";
   if (run.result) line += ". Predicted time: " + BreakdownText(*run.result);
-  if (!run.searched.empty()) line += ". Chosen for the unstated knobs: " + Join(run.searched, ", ");
+  if (!run.searched.empty()) {
+    line += ". Searched (no framework default): " + Join(run.searched, ", ");
+    if (run.step_max_s > run.step_min_s) {
+      line += " (step time over the best searched plans " + FormatFixed(run.step_min_s, 2) + "-" +
+              FormatFixed(run.step_max_s, 2) + " s)";
+    }
+  }
   if (!run.conventions.empty()) {
     line += ". Read as the framework runs it: " + Join(run.conventions, ", ");
   }
@@ -236,34 +242,20 @@ to a source nobody fitted is the leave-one-source-out figure (`--cv source`). H2
 public runs; they take the H100 numbers (same Hopper SMs and NVLink 4; the fractions apply to
 each part's own datasheet peaks, which the hardware files hold).
 
-**Framework conventions** (`src/validate/framework_conventions.cpp`). A source states its knobs
-in its framework's terms, so each run is read as its framework (`framework:`, else inferred from
-the source citation) runs it, and each such reading is listed per run:
-
-- *An unstated schedule is the framework's default, not a searched optimum*: Megatron-LM/NeMo
-  and torchtitan run 1F1B unless virtual stages are given (Megatron-LM interleaves only with
-  `--num-layers-per-virtual-pipeline-stage`; torchtitan's `pipeline_parallel_schedule` defaults
-  to "1F1B"), with vpp = 1.
-- *torchtitan's "selective" activation checkpointing is per-op SAC* (`selective_ac_option =
-  "op"`, the default of its Llama configs), `recompute=op`, not Megatron-LM's core-attention
-  recompute.
-- *torchtitan's batch is the local batch of one data-parallel rank*: without PP it is one
-  forward pass; with PP the schedule splits it into `pipeline_parallel_microbatches`, which
-  defaulted to the PP degree for every schedule, looped ones such as Interleaved 1F1B (two
-  stages per rank) included, until torchtitan PR #781 ("fix num_microbatches input for PP",
-  merged 2025-01-07) made it pp × stages per rank; the Dec 2024 benchmark ran torchtitan 9dec370
-  of 2024-12-26 (`build_pipeline_schedule`). A stated `micro_batch` equal to global_batch / dp
-  on a pipelined torchtitan run is that local batch.
-- *torchtitan splits the layers with `generate_split_points`* when no split points are given:
-  the first virtual stage gets layers // stages, each middle one a layer more while
-  layers % stages last, the last the rest (126 layers on 16 stages: 7, 8 × 14, 7), set as
-  `pp_split_points`.
-- *torchtitan's interleaved schedule ran on PyTorch's lock-step runtime* (torch 1963fc8 of
-  2024-12-23: `ScheduleInterleaved1F1B` is a `PipelineScheduleMulti`, whose
-  `_step_microbatches` waits at the end of every time step on that step's batched sends and
-  receives), `pp_lockstep=true` (docs/schedules.md).
-- *torchtitan's Llama repeats grouped K/V heads to the query heads* before SDPA (`repeat_kv` in
-  its model.py, Dec 2024), `repeat_kv=true` (docs/framework-fusion.md).
+**Framework conventions** (`src/validate/framework_conventions.cpp`, reading the framework
+profiles of `src/plan/framework_profile*.cpp`). Each run states its framework (`framework:`) and
+optionally its version (`framework_version:`, else the newest profile); nothing is guessed from
+the citation. A knob the run leaves unset takes that framework version's default (what its
+argument parser or config gives a user who does not set it: Megatron-LM d98e8a6 runs without
+sequence parallelism, the distributed optimizer, recompute or communication overlap unless told;
+torchtitan runs eager, with async TP off and per-op SAC as its "selective"), and the run is read
+as that version's runtime runs it (torchtitan's local batch, split points, FSDP under PP,
+lock-step pipeline and repeated K/V heads as of 9dec370). Where the framework has no default
+(Megatron-LM's micro-batch; NeMo's recipes, which set the switches per model; nanotron and
+Megatron-DeepSpeed, whose defaults are not read yet), the knob is still searched: the run lists
+it under "searched" with the spread of the step time over the best searched plans. Every
+default, with the framework file it comes from, is in docs/frameworks.md; each reading is
+listed per run.
 
 Memory-model notes: [validation-memory.md](validation-memory.md).
 )";

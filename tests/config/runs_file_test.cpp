@@ -114,6 +114,22 @@ TEST_CASE("runs file: malformed files are errors with locations", "[config]") {
   CHECK_THAT(load("runs:\n  - {id: A, gpus: 8, model: llama3-8b, cluster: dgx-h100}\n"
                   "  - {id: A, gpus: 8, model: llama3-8b, cluster: dgx-h100}\n"),
              Contains("duplicate run id 'A'"));
+  CHECK_THAT(load("runs:\n  - {id: A, gpus: 8, model: llama3-8b, cluster: dgx-h100,\n"
+                  "      framework: torchtitan, framework_version: abc}\n"),
+             Contains("no profile of torchtitan at 'abc'; known versions: 9dec370, 238fa99"));
+  CHECK_THAT(load("runs:\n  - {id: A, gpus: 8, model: llama3-8b, cluster: dgx-h100,\n"
+                  "      framework_version: 9dec370}\n"),
+             Contains("framework_version: needs `framework:`"));
+}
+
+TEST_CASE("every project run states its framework", "[config][framework]") {
+  for (const char* file :
+       {"/docs/validation/public_runs.yaml", "/docs/validation/reserved_runs.yaml"}) {
+    for (const RunSpec& run : LoadRunsFile(std::string(PARAPLAN_SOURCE_DIR) + file)) {
+      INFO(run.id);
+      CHECK(run.framework != Framework::kUnstated);
+    }
+  }
 }
 
 }  // namespace

@@ -9,7 +9,7 @@
 namespace paraplan {
 namespace {
 
-using F = LaunchFramework;
+using F = Framework;
 
 ModelSpec Llama() {
   ModelSpec m;

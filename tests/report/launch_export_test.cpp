@@ -74,7 +74,7 @@ struct Searched {
   PlanReportContext ctx;
 };
 
-Searched Search(LaunchFramework framework, const std::string& model, int64_t gpus,
+Searched Search(Framework framework, const std::string& model, int64_t gpus,
                 const std::string& plan) {
   InputOptions o;
   o.model = model;
@@ -152,10 +152,10 @@ void CheckMegatron(const std::map<std::string, std::string>& f, const ParallelPl
 
 TEST_CASE("Megatron-LM export parses back to the predicted plan and model", "[report][framework]") {
   for (const char* model : {"llama3-70b", "mixtral-8x7b"}) {
-    Searched s = Search(LaunchFramework::kMegatron, model, 64, "global_batch=256");
+    Searched s = Search(Framework::kMegatron, model, 64, "global_batch=256");
     REQUIRE_FALSE(s.result.plans.empty());
     for (const StepResult& r : s.result.plans) {
-      CHECK(FrameworkViolations(LaunchFramework::kMegatron, &s.in.model, r.plan).empty());
+      CHECK(FrameworkViolations(Framework::kMegatron, &s.in.model, r.plan).empty());
     }
     const std::string text = Export("megatron", s);
     INFO(text);
@@ -175,7 +175,7 @@ TEST_CASE("Megatron-LM's MoE layer pattern", "[report][framework]") {
 
 TEST_CASE("Megatron-LM export of a fixed interleaved plan keeps every knob",
           "[report][framework]") {
-  Searched s = Search(LaunchFramework::kMegatron, "llama3-70b", 64,
+  Searched s = Search(Framework::kMegatron, "llama3-70b", 64,
                       "tp=4,pp=4,schedule=interleaved,vpp=2,overlap_pp_comm=false,micro_batch=1,"
                       "global_batch=64,zero=1,recompute=full,sequence_parallel=true,"
                       "overlap_tp_comm=true,precision=fp8,dp_comm_dtype=bf16,dp_bucket_MB=50");
@@ -221,14 +221,14 @@ void CheckTorchtitan(const std::map<std::string, std::string>& t, const Parallel
 TEST_CASE("torchtitan export parses back to the predicted plan", "[report][framework]") {
   for (const char* plan : {"global_batch=256", "pp=4,zero=3,global_batch=64,micro_batch=1",
                            "global_batch=256,fusion=compile"}) {
-    Searched s = Search(LaunchFramework::kTorchtitan, "llama3-70b", 64, plan);
+    Searched s = Search(Framework::kTorchtitan, "llama3-70b", 64, plan);
     REQUIRE_FALSE(s.result.plans.empty());
     const ParallelPlan& best = s.result.plans.front().plan;
     // Costed as torchtitan runs: eager unless compiled, K/V repeated to the query heads.
     const bool compiled = std::string(plan).find("compile") != std::string::npos;
     CHECK(best.kernels.fusion == (compiled ? Fusion::kCompile : Fusion::kEager));
     CHECK(best.kernels.repeat_kv);
-    CHECK(FrameworkViolations(LaunchFramework::kTorchtitan, &s.in.model, best).empty());
+    CHECK(FrameworkViolations(Framework::kTorchtitan, &s.in.model, best).empty());
     const std::string text = Export("torchtitan", s);
     INFO(text);
     const auto toml = ParseToml(text);
@@ -256,7 +256,7 @@ TEST_CASE("DeepSpeed config export parses back to the predicted plan", "[report]
   for (const char* plan : {"global_batch=128,pp=1,recompute=none",
                            "global_batch=128,tp=2,pp=1,"
                            "recompute=none,zero=1"}) {
-    Searched s = Search(LaunchFramework::kDeepSpeed, "llama3-8b", 32, plan);
+    Searched s = Search(Framework::kDeepSpeed, "llama3-8b", 32, plan);
     REQUIRE_FALSE(s.result.plans.empty());
     const ParallelPlan& p = s.result.plans.front().plan;
     const std::string text = Export("deepspeed", s);
@@ -275,13 +275,13 @@ TEST_CASE("DeepSpeed config export parses back to the predicted plan", "[report]
     if (p.tp > 1) CHECK(j.at("autotp_size") == Str(p.tp));
     if (p.zero < 2) CHECK_FALSE(p.overlap_grad_reduce);
   }
-  Searched piped = Search(LaunchFramework::kDeepSpeed, "llama3-8b", 32, "global_batch=128,pp=2");
+  Searched piped = Search(Framework::kDeepSpeed, "llama3-8b", 32, "global_batch=128,pp=2");
   REQUIRE_FALSE(piped.result.plans.empty());
   CHECK_THAT(Export("deepspeed", piped), Catch::Contains("NOT EXPRESSIBLE as a DeepSpeed config"));
 }
 
 TEST_CASE("an export never writes a plan its framework cannot run", "[report][framework]") {
-  Searched s = Search(LaunchFramework::kAny, "llama3-70b", 64,
+  Searched s = Search(Framework::kAny, "llama3-70b", 64,
                       "tp=8,pp=4,schedule=dualpipe,global_batch=64,micro_batch=1");
   REQUIRE_FALSE(s.result.plans.empty());
   REQUIRE(s.result.plans.front().plan.schedule == Schedule::kDualPipe);

@@ -10,7 +10,7 @@
 namespace paraplan {
 namespace {
 
-using F = LaunchFramework;
+using F = Framework;
 
 TEST_CASE("a framework-limited search returns only plans the framework runs", "[plan][framework]") {
   InputOptions o;

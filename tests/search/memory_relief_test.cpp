@@ -12,7 +12,7 @@
 namespace paraplan {
 namespace {
 
-using F = LaunchFramework;
+using F = Framework;
 
 LoadedInputs Inputs(const char* model, const char* cluster, int64_t gpus, const char* plan) {
   InputOptions o;

@@ -1,5 +1,6 @@
 #include "validate/framework_conventions.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 
 using namespace paraplan;
@@ -11,6 +12,14 @@ std::vector<T> V(T value) {
   return {value};
 }
 
+const FrameworkProfile* Titan() {
+  return FindProfile(Framework::kTorchtitan, "9dec370");  // as the Dec 2024 benchmark ran it
+}
+
+const FrameworkProfile* Megatron() {
+  return FindProfile(Framework::kMegatron);
+}
+
 ModelSpec Layers(int64_t layers) {
   ModelSpec m;
   m.layers = layers;
@@ -19,36 +28,34 @@ ModelSpec Layers(int64_t layers) {
 
 }  // namespace
 
-TEST_CASE("the framework comes from framework:, else from the source citation", "[validate]") {
+TEST_CASE("the framework comes from framework: and framework_version:, never the citation",
+          "[validate]") {
   RunSpec run;
   run.source = "PyTorch torchtitan benchmark (Dec 2024)";
-  CHECK(FrameworkOf(run) == Framework::kTorchtitan);
-  run.source = "NVIDIA NeMo docs 'Performance Benchmarks'";
-  CHECK(FrameworkOf(run) == Framework::kMegatron);
-  run.source = "Narayanan et al., ... Using Megatron-LM";
-  CHECK(FrameworkOf(run) == Framework::kMegatron);
-  run.source = "a lab notebook";
-  CHECK(FrameworkOf(run) == Framework::kUnstated);
+  CHECK(ProfileOfRun(run) == nullptr);  // nothing guessed from the text
   run.framework = Framework::kTorchtitan;
-  CHECK(FrameworkOf(run) == Framework::kTorchtitan);
+  REQUIRE(ProfileOfRun(run));
+  CHECK(ProfileOfRun(run)->version == std::string("b5bcd76"));  // the newest
+  run.framework_version = "9dec370";
+  CHECK(ProfileOfRun(run)->version == std::string("9dec370"));
 }
 
 TEST_CASE("an unstated schedule is the framework default, not a searched one", "[validate]") {
   PlanConstraints c;
   c.pp = V<int64_t>(4);
   std::vector<std::string> notes;
-  PlanConstraints out = ApplyFrameworkConventions(Framework::kMegatron, Layers(36), c, &notes);
+  PlanConstraints out = ApplyFrameworkConventions(Megatron(), Layers(36), c, &notes);
   REQUIRE(out.schedule);
   CHECK(*out.schedule == V(Schedule::k1F1B));
   CHECK(*out.vpp == V<int64_t>(1));
-  CHECK(notes.size() == 1);
+  CHECK(notes.front() == "schedule=1f1b (Megatron-LM default)");
   c.vpp = V<int64_t>(3);
-  out = ApplyFrameworkConventions(Framework::kMegatron, Layers(36), c, nullptr);
+  out = ApplyFrameworkConventions(Megatron(), Layers(36), c, nullptr);
   CHECK(*out.schedule == V(Schedule::kInterleaved));
   c.schedule = V(Schedule::kZeroBubble);  // stated: kept
-  out = ApplyFrameworkConventions(Framework::kMegatron, Layers(36), c, nullptr);
+  out = ApplyFrameworkConventions(Megatron(), Layers(36), c, nullptr);
   CHECK(*out.schedule == V(Schedule::kZeroBubble));
-  out = ApplyFrameworkConventions(Framework::kUnstated, Layers(36), PlanConstraints{}, nullptr);
+  out = ApplyFrameworkConventions(nullptr, Layers(36), PlanConstraints{}, nullptr);
   CHECK(!out.schedule);
 }
 
@@ -60,31 +67,31 @@ TEST_CASE("torchtitan: selective is per-op SAC, the local batch splits over the 
   c.global_batch = V<int64_t>(256);
   c.micro_batch = V<int64_t>(32);  // the local batch
   c.recompute = std::vector<Recompute>{Recompute::kSelective, Recompute::kFull};
-  PlanConstraints out = ApplyFrameworkConventions(Framework::kTorchtitan, Layers(128), c, nullptr);
+  PlanConstraints out = ApplyFrameworkConventions(Titan(), Layers(128), c, nullptr);
   CHECK(*out.recompute == std::vector<Recompute>{Recompute::kOp, Recompute::kFull});
   CHECK(*out.schedule == V(Schedule::k1F1B));
   CHECK(*out.micro_batch == V<int64_t>(4));  // 8 micro-batches, one per stage
   // Looped: 2 stages per rank, and still pp = 8 micro-batches (torchtitan before PR #781).
   c.schedule = V(Schedule::kInterleaved);
-  out = ApplyFrameworkConventions(Framework::kTorchtitan, Layers(128), c, nullptr);
+  out = ApplyFrameworkConventions(Titan(), Layers(128), c, nullptr);
   CHECK(*out.vpp == V<int64_t>(2));
   CHECK(*out.micro_batch == V<int64_t>(4));
   c.micro_batch = V<int64_t>(1);  // a real micro-batch is kept
-  out = ApplyFrameworkConventions(Framework::kTorchtitan, Layers(128), c, nullptr);
+  out = ApplyFrameworkConventions(Titan(), Layers(128), c, nullptr);
   CHECK(*out.micro_batch == V<int64_t>(1));
   // Dec 2024 PyTorch ran the looped schedule in lock-step time steps; 1F1B has its own runtime.
   c.kernels = KernelRecipe{Fusion::kCompile, false};
   c.micro_batch = V<int64_t>(32);
-  out = ApplyFrameworkConventions(Framework::kTorchtitan, Layers(128), c, nullptr);
+  out = ApplyFrameworkConventions(Titan(), Layers(128), c, nullptr);
   CHECK(out.kernels->pp_lockstep);
   c.schedule = V(Schedule::k1F1B);
-  out = ApplyFrameworkConventions(Framework::kTorchtitan, Layers(128), c, nullptr);
+  out = ApplyFrameworkConventions(Titan(), Layers(128), c, nullptr);
   CHECK_FALSE(out.kernels->pp_lockstep);
   c.schedule.reset();
   c.kernels.reset();
   c.pp = V<int64_t>(1);  // no PP: the local batch is one forward pass
   c.micro_batch = V<int64_t>(32);
-  out = ApplyFrameworkConventions(Framework::kTorchtitan, Layers(128), c, nullptr);
+  out = ApplyFrameworkConventions(Titan(), Layers(128), c, nullptr);
   CHECK(*out.micro_batch == V<int64_t>(32));
 }
 
@@ -93,7 +100,7 @@ TEST_CASE("torchtitan: an unstated split is generate_split_points' layout", "[va
   c.pp = V<int64_t>(8);
   std::vector<std::string> notes;
   // 126 layers on 8 stages: the first 15, six middle ones 16 (126 % 8 = 6 extra), the last 15.
-  PlanConstraints out = ApplyFrameworkConventions(Framework::kTorchtitan, Layers(126), c, &notes);
+  PlanConstraints out = ApplyFrameworkConventions(Titan(), Layers(126), c, &notes);
   REQUIRE(out.layout);
   CHECK(out.layout->split_points == std::vector<int64_t>{15, 31, 47, 63, 79, 95, 111});
   CHECK(notes.back() ==
@@ -101,7 +108,7 @@ TEST_CASE("torchtitan: an unstated split is generate_split_points' layout", "[va
   // Interleaved, 16 virtual stages: 7, then 14 stages of 8 (126 % 16 = 14 extra), the last 7.
   c.schedule = V(Schedule::kInterleaved);
   c.vpp = V<int64_t>(2);
-  out = ApplyFrameworkConventions(Framework::kTorchtitan, Layers(126), c, nullptr);
+  out = ApplyFrameworkConventions(Titan(), Layers(126), c, nullptr);
   REQUIRE(out.layout);
   const std::vector<int64_t>& points = out.layout->split_points;
   REQUIRE(points.size() == 15);
@@ -110,11 +117,11 @@ TEST_CASE("torchtitan: an unstated split is generate_split_points' layout", "[va
   CHECK(points.back() == 119);  // the last virtual stage holds 126 - 119 = 7
   // A stated split is kept; so is one given as layers per stage.
   c.pp_layers = std::vector<int64_t>(16, 8);
-  out = ApplyFrameworkConventions(Framework::kTorchtitan, Layers(126), c, nullptr);
+  out = ApplyFrameworkConventions(Titan(), Layers(126), c, nullptr);
   CHECK(!out.layout);
   c.pp_layers.reset();
   c.pp = V<int64_t>(1);  // no PP: nothing to split
-  out = ApplyFrameworkConventions(Framework::kTorchtitan, Layers(126), c, nullptr);
+  out = ApplyFrameworkConventions(Titan(), Layers(126), c, nullptr);
   CHECK(!out.layout);
 }
 
@@ -124,15 +131,74 @@ TEST_CASE("torchtitan: its Llama repeats grouped K/V heads before SDPA", "[valid
   m.kv_heads = 8;
   PlanConstraints c;
   std::vector<std::string> notes;
-  PlanConstraints out = ApplyFrameworkConventions(Framework::kTorchtitan, m, c, &notes);
+  PlanConstraints out = ApplyFrameworkConventions(Titan(), m, c, &notes);
   REQUIRE(out.kernels);
   CHECK(out.kernels->repeat_kv);
   CHECK(notes.back() ==
         "repeat_kv=true (torchtitan's Llama repeats K/V to the query heads before SDPA)");
   m.kv_heads = 32;  // MHA: nothing to repeat
-  out = ApplyFrameworkConventions(Framework::kTorchtitan, m, c, nullptr);
+  out = ApplyFrameworkConventions(Titan(), m, c, nullptr);
   CHECK_FALSE(out.kernels->repeat_kv);
   m.kv_heads = 8;  // Megatron-LM's attention reads the grouped heads
-  out = ApplyFrameworkConventions(Framework::kMegatron, m, c, nullptr);
+  out = ApplyFrameworkConventions(Megatron(), m, c, nullptr);
   CHECK((!out.kernels || !out.kernels->repeat_kv));
+}
+
+TEST_CASE("Megatron-LM d98e8a6: an unstated knob takes its argument parser's default",
+          "[validate][framework]") {
+  PlanConstraints c;
+  c.tp = V<int64_t>(8);
+  c.pp = V<int64_t>(4);
+  c.precision = V(Precision::kBf16);
+  c.sequence_parallel = V(true);  // stated: kept
+  std::vector<std::string> notes;
+  PlanConstraints out = ApplyFrameworkConventions(Megatron(), Layers(32), c, &notes);
+  CHECK(*out.sequence_parallel == V(true));
+  CHECK(*out.zero == V(0));
+  CHECK(*out.recompute == V(Recompute::kNone));
+  CHECK(*out.overlap_tp_comm == V(false));
+  CHECK(*out.overlap_grad_reduce == V(false));
+  CHECK(*out.overlap_param_gather == V(false));
+  CHECK(*out.overlap_pp_comm == V(false));     // validate_args: no P2P overlap without interleaving
+  CHECK(*out.grad_reduce_in_fp32 == V(true));  // bf16: fp32 gradient reduction
+  CHECK(!out.micro_batch);                     // no default: searched
+  CHECK(std::find(notes.begin(), notes.end(),
+                  "zero=0 (Megatron-LM default: --use-distributed-optimizer unset)") !=
+        notes.end());
+  c.vpp = V<int64_t>(2);
+  c.precision = V(Precision::kFp16);
+  out = ApplyFrameworkConventions(Megatron(), Layers(32), c, nullptr);
+  CHECK(*out.schedule == V(Schedule::kInterleaved));
+  CHECK(*out.overlap_pp_comm == V(true));
+  CHECK(*out.grad_reduce_in_fp32 == V(false));  // fp16 without the flag
+}
+
+TEST_CASE("NeMo recipes and unread profiles leave the switches to the search",
+          "[validate][framework]") {
+  PlanConstraints c;
+  c.tp = V<int64_t>(4);
+  PlanConstraints out =
+      ApplyFrameworkConventions(FindProfile(Framework::kNemo), Layers(32), c, nullptr);
+  CHECK(*out.schedule == V(Schedule::k1F1B));
+  CHECK(!out.sequence_parallel);
+  CHECK(!out.zero);
+  CHECK(!out.overlap_tp_comm);
+  out = ApplyFrameworkConventions(FindProfile(Framework::kNanotron), Layers(32), c, nullptr);
+  CHECK(!out.schedule);
+}
+
+TEST_CASE("torchtitan versions differ in their unset micro-batch", "[validate][framework]") {
+  PlanConstraints c;
+  c.pp = V<int64_t>(4);
+  c.tp = V<int64_t>(2);
+  PlanConstraints out = ApplyFrameworkConventions(FindProfile(Framework::kTorchtitan, "238fa99"),
+                                                  Layers(32), c, nullptr);
+  CHECK(*out.micro_batch == V<int64_t>(1));  // pipeline_parallel_microbatch_size = 1
+  CHECK(*out.sequence_parallel == V(true));
+  CHECK(*out.overlap_tp_comm == V(false));
+  CHECK(out.kernels->fusion == Fusion::kEager);
+  CHECK_FALSE(out.kernels->pp_lockstep);
+  out = ApplyFrameworkConventions(FindProfile(Framework::kTorchtitan, "b5bcd76"), Layers(32), c,
+                                  nullptr);
+  CHECK(!out.micro_batch);  // batch in tokens: searched
 }

@@ -54,11 +54,13 @@ namespace {
 // (the H100 fit moved; W01-W02 are two rows), mean over sources 5.9%, with PyTorch's lock-step
 // runtime for multi-stage schedules (sim/pipeline_run_lockstep.cpp). Stop 30 (PyTorch's ring
 // attention's K/V and gradient copies, its fp32 gradient pass, torchtitan's repeat_kv; refitted):
-// pooled 6.2%, NeMo 4.4, torchtitan 12.6, Trainy 1.2, mean over sources 5.6%.
+// pooled 6.2%, NeMo 4.4, torchtitan 12.6, Trainy 1.2, mean over sources 5.6%. Issue 37 (unstated
+// knobs take the framework version's defaults, Megatron-LM d98e8a6 for the Narayanan rows; not
+// refitted): pooled 6.0%, Narayanan 4.1, mean over sources 5.3%.
 constexpr double kMarginPct = 0.5;  // percentage points, for changes elsewhere in the model
-constexpr double kPooledMapePct = 6.2 + kMarginPct;
+constexpr double kPooledMapePct = 6.0 + kMarginPct;
 const std::map<std::string, double> kSourceMapePct = {
-    {"Narayanan et al.", 5.5 + kMarginPct},  // the only A100 source: predicted from the prior
+    {"Narayanan et al.", 4.1 + kMarginPct},  // the only A100 source: predicted from the prior
     {"NVIDIA NeMo docs 'Performance Benchmarks'", 4.4 + kMarginPct},
     {"PyTorch torchtitan benchmark 'llama3_h100_202412_torchtitan.md'", 12.6 + kMarginPct},
     {"NVIDIA DGX Cloud Benchmarking recipes", 4.1 + kMarginPct},

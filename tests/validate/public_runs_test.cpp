@@ -32,7 +32,9 @@ namespace {
 // memory 11.5%: Q14 -10.6% -> +0.4%). Stop 30 (PyTorch ring attention's copies and fp32 gradient
 // pass, torchtitan's repeat_kv), refitted: 5.8% (held out 6.3%, memory 11.2%).
 constexpr double kStepTimeMapePct = 5.8 + 0.2;
-constexpr double kHeldOutMapePct = 6.3 + 0.2;
+// Issue 37: the Narayanan rows' unstated DP overlap is Megatron-LM's default (off), with the
+// efficiencies fitted before it (A04, held out, +2.2% -> +10.4%): 6.3% -> 6.7%.
+constexpr double kHeldOutMapePct = 6.7 + 0.2;
 constexpr int64_t kMinFits = 62;
 constexpr double kMemoryMapePct = 11.2 + 0.2;  // torchtitan's measured peaks (Q01-Q14, W01-W02)
 // The reserved runs with the shipped efficiencies, whose fit never saw them: measured 35.8%;

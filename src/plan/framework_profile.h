@@ -1,0 +1,107 @@
+// One profile per framework and version (issue 36): what that framework's code does with a plan.
+//  - defaults: the value its argument parser or config gives each knob a user leaves unset, with
+//    the file of the framework it comes from (validate fills a run's unstated knobs from these);
+//  - refusals: the knob values it cannot run, each with its reason (plan --framework, exports);
+//  - runtime: how it runs a layer (kernels and fusion, repeated K/V heads, FSDP under PP, its
+//    pipeline runtime, the collectives it issues), which the cost model reads through the plan;
+//  - export: the file form `plan --format` writes for it.
+// The table is data (framework_profile_table.cpp), documented with every source in
+// docs/frameworks.md. A framework version is its commit (or release) with the date.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "plan/framework.h"
+#include "plan/kernel_recipe.h"
+#include "plan/plan_constraints.h"
+
+namespace paraplan {
+
+// When a default applies, read from the knobs already fixed (stated, or defaulted by an earlier
+// row: rows apply in order).
+enum class DefaultWhen {
+  kAlways,
+  kTpAbove1,        // tp fixed > 1
+  kPpAbove1,        // pp fixed > 1
+  kVppAbove1,       // vpp fixed > 1
+  kInterleaved,     // schedule fixed to interleaved
+  kNotInterleaved,  // schedule fixed to another schedule
+  kFp16,            // precision fixed to fp16
+  kNotFp16,         // precision fixed to bf16 or fp8
+};
+
+// knob=value for a run that leaves `knob` unset, when `when` holds. `value` is written as in a
+// --plan string; `why` goes into validate's note; `source` is the framework file it is read from.
+struct KnobDefault {
+  const char* knob;
+  const char* value;
+  DefaultWhen when;
+  const char* why;
+  const char* source;
+};
+
+// A knob value the framework cannot run: `knob` and `value` as a --plan string writes them,
+// `reason` the sentence paraplan prints (with its source).
+struct Refusal {
+  const char* knob;
+  const char* value;
+  const char* reason;
+};
+
+// How the framework's pipeline splits a rank's batch when the user states no micro-batch size.
+enum class UnsetMicroBatches {
+  kNone,                 // no rule: the micro-batch is searched
+  kPpDegree,             // local batch / pp micro-batches (torchtitan before PR #781)
+  kPpTimesStagesPerRank  // local batch / (pp × stages per rank) (torchtitan PR #781, 2025-01)
+};
+
+struct FrameworkRuntime {
+  // The kernels it runs a layer with when a run states none (nullopt: paraplan's default, TE).
+  std::optional<Fusion> fusion;
+  const char* fusion_why = "";
+  bool repeat_kv = false;             // grouped K/V heads repeated to the query heads before SDPA
+  bool selective_is_op_sac = false;   // its "selective" checkpointing is per-op SAC (recompute=op)
+  bool local_batch_per_rank = false;  // its batch knob is one DP rank's, split by the pipeline
+  UnsetMicroBatches unset_micro_batches = UnsetMicroBatches::kNone;
+  bool generated_split_points = false;       // no split points given: its own layer split
+  bool fsdp_keeps_gathered_with_pp = false;  // FSDP weights stay gathered under PP (zero=3)
+  bool lockstep_multi_stage = false;         // multi-stage schedules wait at every time step
+  const char* collectives = "";              // what it issues, for docs and explain
+};
+
+enum class ExportForm {
+  kNone,              // paraplan writes no launch file for it
+  kMegatronArgs,      // pretrain_gpt.py flags (`--format megatron`)
+  kTorchtitanToml,    // a TOML job file (`--format torchtitan`; torchtitan up to 238fa99)
+  kTorchtitanPython,  // a Python config module (torchtitan b5bcd76 on; not written yet, issue 33)
+  kDeepSpeedJson,     // a DeepSpeed config JSON (`--format deepspeed`)
+};
+
+struct FrameworkProfile {
+  Framework framework = Framework::kUnstated;
+  const char* version = "";  // commit or release: "d98e8a6", "9dec370", "v0.16.0"
+  const char* date = "";     // of that commit or release
+  const char* what = "";     // one line: which runs this version describes
+  std::vector<KnobDefault> defaults;
+  std::vector<Refusal> refusals;
+  FrameworkRuntime runtime;
+  ExportForm export_form = ExportForm::kNone;
+};
+
+// Every profile, grouped by framework, each framework's newest version last.
+const std::vector<FrameworkProfile>& FrameworkProfiles();
+
+// The profile of `framework` at `version` ("" = its newest); null when no profile has it (and for
+// kUnstated).
+const FrameworkProfile* FindProfile(Framework framework, const std::string& version = "");
+
+// "d98e8a6, ..." for an error message; "" when the framework has no profile.
+std::string ProfileVersions(Framework framework);
+
+// The reason `profile` refuses knob=value, or "" when it runs it.
+std::string RefusalReason(const FrameworkProfile& profile, const std::string& knob,
+                          const std::string& value);
+
+}  // namespace paraplan
