@@ -6,6 +6,7 @@
 
 #include "hardware/efficiency_transfer.h"
 #include "hardware/gpu_family.h"
+#include "plan/framework.h"
 #include "validate/framework_conventions.h"
 #include "validate/validation_text.h"
 
@@ -135,6 +136,25 @@ std::string SourceGroup(const std::string& source) {
   return group.empty() ? kNoSource : group;
 }
 
+namespace {
+
+// `--cv framework` groups runtimes, not launchers: NeMo drives Megatron-Core (Megatron-LM's
+// runtime), Megatron-DeepSpeed runs on the DeepSpeed engine.
+std::string FrameworkGroup(Framework framework) {
+  switch (framework) {
+    case Framework::kMegatron:
+    case Framework::kNemo:
+      return "megatron";
+    case Framework::kDeepSpeed:
+    case Framework::kMegatronDeepSpeed:
+      return "deepspeed";
+    default:
+      return RunsName(framework);
+  }
+}
+
+}  // namespace
+
 std::string CvGroup(const RunSpec& run, CvGrouping by) {
   switch (by) {
     case CvGrouping::kSource:
@@ -142,7 +162,7 @@ std::string CvGroup(const RunSpec& run, CvGrouping by) {
     case CvGrouping::kGpu:
       return GpuFamily(run.cluster.gpu.name);
     case CvGrouping::kFramework:
-      return ToString(FrameworkOf(run));
+      return FrameworkGroup(run.framework);
     case CvGrouping::kScale:
       return run.gpus > kScaleFitMaxGpus ? "> " + std::to_string(kScaleFitMaxGpus) + " GPUs" : "";
   }
