@@ -49,7 +49,7 @@ double ParseNumber(const std::string& text, double min_value, bool inclusive,
                      FormatShortest(min_value) + ", got " + text);
   }
   if (value > max_value) {
-    throw InputError("must be at most " + FormatShortest(max_value) + " (paraplan's bound), got " +
+    throw InputError("must be at most " + BoundText(max_value) + " (paraplan's bound), got " +
                      text);
   }
   return value;
@@ -228,8 +228,8 @@ const std::vector<KnobEntry>& KnobTable() {
          p.dp_bucket_MB = Each<double>(v, [](const std::string& s) {
            const double mb = ParseNumber(s, 0.0, true, kMaxDpBucketMB);
            if (mb > 0 && mb < kMinDpBucketMB) {
-             throw InputError("must be 0 (automatic) or from " + FormatShortest(kMinDpBucketMB) +
-                              " to " + FormatShortest(kMaxDpBucketMB) + " MB, got " + s);
+             throw InputError("must be 0 (automatic) or from " + BoundText(kMinDpBucketMB) + " to " +
+                              BoundText(kMaxDpBucketMB) + " MB, got " + s);
            }
            return mb;
          });

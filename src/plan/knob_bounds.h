@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 namespace paraplan {
 
@@ -28,5 +29,13 @@ inline constexpr int64_t kMaxMicroBatches = int64_t{1} << 14;  // 16,384
 inline constexpr int64_t kMaxPipelineTasks = int64_t{1} << 21;  // 2,097,152
 // Gradient buckets of one stage the simulator queues one by one.
 inline constexpr int64_t kMaxDpBuckets = int64_t{1} << 20;
+
+// A bound as a message prints it: whole numbers in full (1000000, not 1e+06).
+inline std::string BoundText(double bound) {
+  if (bound == static_cast<double>(static_cast<int64_t>(bound))) {
+    return std::to_string(static_cast<int64_t>(bound));
+  }
+  return std::to_string(bound);
+}
 
 }  // namespace paraplan

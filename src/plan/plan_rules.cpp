@@ -209,8 +209,8 @@ bool CheckBatchAndKnobs(const ModelSpec& m, const Cluster& c, const ParallelPlan
     return true;
   if ((p.dp_bucket_MB < 0 || (p.dp_bucket_MB > 0 && p.dp_bucket_MB < kMinDpBucketMB) ||
        p.dp_bucket_MB > kMaxDpBucketMB) &&
-      v.Add("dp_bucket_MB must be 0 (automatic) or from " + FormatShortest(kMinDpBucketMB) +
-            " to " + FormatShortest(kMaxDpBucketMB) + " MB, got " + FormatShortest(p.dp_bucket_MB)))
+      v.Add("dp_bucket_MB must be 0 (automatic) or from " + BoundText(kMinDpBucketMB) + " to " +
+            BoundText(kMaxDpBucketMB) + " MB, got " + FormatShortest(p.dp_bucket_MB)))
     return true;
   if (p.recipe.optimizer_offload > 0 && c.gpu.host_link_GBps <= 0 &&
       v.Add("optimizer_offload needs the GPU's host link bandwidth (gpu.host_link_GBps); " +
