@@ -24,9 +24,10 @@ inline constexpr double kMaxDpBucketMB = 1e6;
 // Micro-batches per step (global_batch / (micro_batch * dp)): the simulator runs each one on
 // every stage. Real runs use tens to a few thousand (Llama 3 405B: 16 per step at dp = 128).
 inline constexpr int64_t kMaxMicroBatches = int64_t{1} << 14;  // 16,384
-// Micro-batches x pp x vpp: the forward-backward pairs the simulator schedules (2^21 take about
-// 0.2 s: docs/performance.md, sim_bench's pp=128 vpp=4 m=2048 is 2^20).
-inline constexpr int64_t kMaxPipelineTasks = int64_t{1} << 21;  // 2,097,152
+// Micro-batches x pp x vpp: the forward-backward pairs the simulator schedules per plan. A
+// search simulates its best 64 plans and more of the front, so each must take well under 0.1 s
+// (sim_bench: 2^20 pairs take 0.2 s); real runs use a few thousand (pp = 16, m = 64-512).
+inline constexpr int64_t kMaxPipelineTasks = int64_t{1} << 18;  // 262,144
 // Gradient buckets of one stage the simulator queues one by one.
 inline constexpr int64_t kMaxDpBuckets = int64_t{1} << 20;
 
