@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
+
+#include "core/format.h"
 
 namespace paraplan {
 
@@ -31,17 +34,36 @@ std::string Join(const std::vector<std::string>& names) {
 }  // namespace
 
 CLI::Validator CountRange(int64_t max) {
-  const std::string range = "from 1 to " + std::to_string(max);
+  return IntRange(1, max);
+}
+
+CLI::Validator IntRange(int64_t min, int64_t max) {
+  const std::string range = "from " + std::to_string(min) + " to " + std::to_string(max);
   return CLI::Validator(
-      [max, range](std::string& text) -> std::string {
+      [min, max, range](std::string& text) -> std::string {
         int64_t value = 0;
         const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-        if (ec != std::errc() || end != text.data() + text.size() || value < 1 || value > max) {
+        if (ec != std::errc() || end != text.data() + text.size() || value < min || value > max) {
           return "must be a whole number " + range + ", got '" + text + "'";
         }
         return "";
       },
-      "[1, " + std::to_string(max) + "]");
+      "[" + std::to_string(min) + ", " + std::to_string(max) + "]");
+}
+
+CLI::Validator NumberRange(double min, double max) {
+  const std::string range = "from " + FormatShortest(min) + " to " + FormatShortest(max);
+  return CLI::Validator(
+      [min, max, range](std::string& text) -> std::string {
+        double value = 0;
+        const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+        if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(value) ||
+            value < min || value > max) {
+          return "must be a number " + range + ", got '" + text + "'";
+        }
+        return "";
+      },
+      "[" + FormatShortest(min) + ", " + FormatShortest(max) + "]");
 }
 
 std::string NearestName(const std::string& word, const std::vector<std::string>& names) {

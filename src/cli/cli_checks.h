@@ -14,9 +14,18 @@ namespace paraplan {
 inline constexpr int64_t kMaxGpus = int64_t{1} << 20;         // 1,048,576 GPUs
 inline constexpr int64_t kMaxGlobalBatch = int64_t{1} << 24;  // sequences per step
 inline constexpr int64_t kMaxSeqLen = int64_t{1} << 24;       // tokens per sequence
+inline constexpr int64_t kMaxThreads = 1024;                  // worker threads (0 = all cores)
+inline constexpr int64_t kMaxListed = 100000;                 // --top, --pareto, --simulate-top
 
 // A validator for an integer flag in [1, max]: "must be a whole number from 1 to MAX, got X".
 CLI::Validator CountRange(int64_t max);
+
+// A validator for an integer flag in [min, max]: "must be a whole number from MIN to MAX, got X".
+CLI::Validator IntRange(int64_t min, int64_t max);
+
+// A validator for a real-valued flag in [min, max] (finite): "must be a number from MIN to MAX,
+// got X", X as typed (so `nan` reads as nan).
+CLI::Validator NumberRange(double min, double max);
 
 // The closest name within a small edit distance, or "".
 std::string NearestName(const std::string& word, const std::vector<std::string>& names);

@@ -86,8 +86,12 @@ Json DimsJson(const ModelSpec& m, const LayerGraph& g) {
 }
 
 // Parameter counts are whole numbers: print them as integers.
+// An integer while a double holds it exactly (below 2^53); above, the number itself (1.77e+21),
+// never a wrapped int64 (a model inside every bound can count 10^21 parameters).
 Json Count(double params) {
-  return Json(static_cast<int64_t>(std::llround(params)));
+  constexpr double kExact = 9007199254740992.0;  // 2^53
+  if (std::fabs(params) < kExact) return Json(static_cast<int64_t>(std::llround(params)));
+  return Json(params);
 }
 
 Json ShowJson(const ModelSpec& m, const LayerGraph& g, const ModelCounts& c) {

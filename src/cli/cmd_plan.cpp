@@ -3,10 +3,12 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
 #include <optional>
+#include <sstream>
 
 #include "cli/cli_checks.h"
 #include "cli/command.h"
@@ -15,6 +17,7 @@
 #include "cli/plan_budget_options.h"
 #include "cli/progress_bar.h"
 #include "core/error.h"
+#include "core/output_file.h"
 #include "evaluate/step_model.h"
 #include "report/budget_report.h"
 #include "report/chrome_trace.h"
@@ -92,12 +95,11 @@ SearchOptions MakeSearchOptions(const PlanOptions& o) {
 
 // Re-simulates the winner with its timeline and writes it as a Chrome trace.
 void WriteBestTrace(const LoadedInputs& in, const ParallelPlan& plan, const std::string& path) {
-  std::ofstream out(path, std::ios::binary);
-  if (!out) throw InputError("--trace: cannot write " + path);
   const StepModel model(in.model, in.cluster, in.gpus);
   std::vector<TimelineEvent> timeline;
   model.Simulate(plan, &timeline);
-  out << ChromeTraceJson(timeline, "paraplan plan: best plan, " + PlanSummary(plan));
+  WriteOutputFile(path, ChromeTraceJson(timeline, "paraplan plan: best plan, " + PlanSummary(plan)),
+                  "--trace");
 }
 
 PlanReportContext ReportContext(const LoadedInputs& in, Objective objective) {
@@ -153,19 +155,13 @@ void ExitIfNotExportable(const std::string& format, const PlanReportContext& rc,
   }
 }
 
-void RunPlan(const PlanOptions& options, CliContext& ctx) {
+void RunPlanTo(const PlanOptions& options, std::ostream& out, CliContext& ctx) {
   PlanOptions o = options;
   const std::vector<int64_t> counts = ParseGpuCounts(o.budget.gpus);
   o.inputs.gpus = counts.front();
   LoadedInputs in = LoadInputs(o.inputs);
   const PlanConstraints constraints = Constraints(o, in.plan);
   SearchOptions search = MakeSearchOptions(o);
-  std::ofstream file;
-  if (!o.output.empty()) {
-    file.open(o.output, std::ios::binary);
-    if (!file) throw InputError("-o: cannot write '" + o.output + "'");
-  }
-  std::ostream& out = o.output.empty() ? *ctx.out : file;
   auto reporter = MakePlanReporter(o.format, out);  // bad --format fails before the search
   const Framework framework = ParseLaunchFramework(o.framework);
   PlanReportContext rc = ReportContext(in, search.objective);
@@ -199,6 +195,18 @@ void RunPlan(const PlanOptions& options, CliContext& ctx) {
   ExitIfNotExportable(o.format, rc, result.plans.front().plan, ctx);
 }
 
+// -o FILE: the report is built in memory and written atomically once the search is done (also
+// when nothing fits), so a failed search or a failed write leaves no partial file.
+void RunPlan(const PlanOptions& o, CliContext& ctx) {
+  if (o.output.empty()) return RunPlanTo(o, *ctx.out, ctx);
+  if (std::filesystem::is_directory(o.output)) {  // before the search, not after it
+    throw InputError({}, "-o", "'" + o.output + "' is a directory; give a file name");
+  }
+  std::ostringstream text;
+  RunPlanTo(o, text, ctx);
+  WriteOutputFile(o.output, text.str(), "-o");
+}
+
 }  // namespace
 
 void AddPlanCommand(CLI::App& app, CliContext& ctx) {
@@ -208,11 +216,14 @@ void AddPlanCommand(CLI::App& app, CliContext& ctx) {
   sub->add_option("--global-batch", options->global_batch, "sequences per step")
       ->check(CountRange(kMaxGlobalBatch));
   sub->add_option("--top", options->top,
-                  "plans to print (default 10), equivalent plans folded into one");
+                  "plans to print (default 10), equivalent plans folded into one")
+      ->check(IntRange(1, kMaxListed));
   sub->add_option("--pareto", options->pareto,
-                  "Pareto-front points to print, spread along the front (default 10; 0 = none)");
+                  "Pareto-front points to print, spread along the front (default 10; 0 = none)")
+      ->check(IntRange(0, kMaxListed));
   sub->add_option("--simulate-top", options->simulate_top,
-                  "best analytical estimates re-run in the event simulator (default 64)");
+                  "best analytical estimates re-run in the event simulator (default 64)")
+      ->check(IntRange(1, kMaxListed));
   sub->add_option("--objective", options->objective,
                   "rank by step_time (default), cost (GPU-hours per billion tokens) or memory");
   sub->add_option("--format", options->format,
@@ -223,7 +234,8 @@ void AddPlanCommand(CLI::App& app, CliContext& ctx) {
                   "torchtitan, deepspeed");
   sub->add_option("--trace", options->trace,
                   "write the best plan's simulated timeline as a Chrome trace (Perfetto)");
-  sub->add_option("--threads", options->threads, "search threads (default: all cores)");
+  sub->add_option("--threads", options->threads, "search threads (default: all cores)")
+      ->check(IntRange(0, kMaxThreads));
   sub->add_flag("--exhaustive", options->exhaustive,
                 "cost every plan instead of pruning by bounds (same result, slower)");
   sub->add_option("-o,--output", options->output, "write the report to FILE instead of stdout");

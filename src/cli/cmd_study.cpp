@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/cli_checks.h"
 #include "cli/command.h"
 #include "config/study_file.h"
 #include "config/sweep.h"
@@ -112,7 +113,7 @@ void AddStudyCommand(CLI::App& app, CliContext& ctx) {
                   "I/N: run only the points with index % N == I (0-based) and write "
                   "DIR/shard-I-of-N.tsv for `study merge`");
   sub->add_option("--threads", options->threads, "worker threads (default: all)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(IntRange(0, kMaxThreads));
   sub->callback([options, &ctx] {
     if (!options->args.empty() && options->args.front() == "merge") {
       RunMerge(*options, ctx);

@@ -17,10 +17,12 @@
 #include "calib/efficiency_fit.h"
 #include "calib/efficiency_fit_text.h"
 #include "calib/efficiency_yaml.h"
+#include "cli/cli_checks.h"
 #include "cli/command.h"
 #include "config/resolve.h"
 #include "config/runs_file.h"
 #include "core/error.h"
+#include "core/output_file.h"
 #include "validate/validation_json.h"
 #include "validate/validation_report.h"
 #include "validate/validation_text.h"
@@ -52,13 +54,7 @@ std::string ReadText(const std::string& path, const char* flag) {
 }
 
 void WriteText(const std::string& path, const std::string& text, const char* flag) {
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp);
-    if (!out) throw InputError({}, flag, "cannot write '" + path + "'");
-    out << text;
-  }
-  fs::rename(tmp, path);
+  WriteOutputFile(path, text, flag);
 }
 
 // The text the fitted numbers go into: OUT itself when it exists, else the shipped
@@ -237,7 +233,8 @@ void AddValidateCommand(CLI::App& app, CliContext& ctx) {
   auto* sub = app.add_subcommand("validate", "compare predictions with measured training runs");
   sub->add_option("RUNS", opts->files, "runs files (DESIGN.md \"Runs file\")")->required();
   sub->add_option("--format", opts->format, "table (default), json or markdown");
-  sub->add_option("--threads", opts->threads, "runs evaluated at once (0 = all cores)");
+  sub->add_option("--threads", opts->threads, "runs evaluated at once (0 = all cores)")
+      ->check(IntRange(0, kMaxThreads));
   sub->add_option("--holdout-every", opts->holdout_every,
                   "hold every K-th run per GPU family (by id) out of the efficiency fit; "
                   "0 = none (default 4)");

@@ -3,6 +3,7 @@
 #include <fstream>
 
 #include "core/error.h"
+#include "core/output_file.h"
 #include "evaluate/fixed_plan.h"
 #include "report/chrome_trace.h"
 
@@ -35,9 +36,7 @@ FixedPlanRun SimulateFixedPlan(const FixedPlanOptions& options, PipelineInput* s
     throw InputError("--plan: " + message);
   }
   if (!options.trace.empty()) {
-    std::ofstream out(options.trace, std::ios::binary);
-    if (!out) throw InputError("--trace: cannot write " + options.trace);
-    out << ChromeTraceJson(timeline, "paraplan simulate");
+    WriteOutputFile(options.trace, ChromeTraceJson(timeline, "paraplan simulate"), "--trace");
   }
   return FixedPlanRun{std::move(in), run.plan, std::move(*run.result)};
 }

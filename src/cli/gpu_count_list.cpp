@@ -15,11 +15,12 @@ namespace {
 }
 
 int64_t ParseCount(const std::string& item, const std::string& text) {
-  if (item.empty() || item.size() > 9 ||
+  if (item.empty() ||
       !std::all_of(item.begin(), item.end(), [](unsigned char c) { return std::isdigit(c); })) {
     Fail(text, "'" + item + "' is not a whole number");
   }
-  const int64_t n = std::stoll(item);
+  // More than 9 digits is past the bound whatever the digits (and past int64 at 19).
+  const int64_t n = item.size() > 9 ? kMaxGpuCount + 1 : std::stoll(item);
   if (n < 1 || n > kMaxGpuCount) {
     Fail(text, "must be a whole number from 1 to " + std::to_string(kMaxGpuCount));
   }

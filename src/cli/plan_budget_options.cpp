@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "cli/cli_checks.h"
 #include "core/error.h"
 #include "core/format.h"
 #include "validate/step_band.h"
@@ -35,9 +36,11 @@ void AddPlanBudgetOptions(CLI::App* sub, PlanBudgetOptions& o) {
   sub->add_option("--tokens", o.tokens,
                   "tokens to train (15T, 300B, 2.5e12): adds time to train and GPU-hours");
   sub->add_option("--train-days", o.train_days,
-                  "days of training instead of --tokens: adds tokens trained and GPU-hours");
+                  "days of training instead of --tokens: adds tokens trained and GPU-hours")
+      ->check(NumberRange(0, 36500));
   sub->add_option("--price-per-gpu-hour", o.price_per_gpu_hour,
-                  "USD per GPU-hour: adds the dollar cost (needs --tokens or --train-days)");
+                  "USD per GPU-hour: adds the dollar cost (needs --tokens or --train-days)")
+      ->check(NumberRange(0, 1e4));
 }
 
 std::optional<BudgetRequest> MakeBudgetRequest(const PlanBudgetOptions& o, const Cluster& cluster,

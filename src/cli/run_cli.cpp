@@ -93,6 +93,12 @@ int RunCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
     err << "paraplan: internal error: " << e.what() << "\n";
     return 3;
   }
+  // Standard output to a full disk or a closed pipe (`> /dev/full`) is an error, not exit 0.
+  out.flush();
+  if (!out) {
+    err << "paraplan: error: cannot write to standard output\n";
+    return 2;
+  }
   return ctx.exit_code;
 }
 

@@ -27,6 +27,12 @@ inline constexpr int64_t kMaxSmCount = int64_t{1} << 16;  // streaming multiproc
 // NCCL's MAXCHANNELS (src/include/device.h: 32 up to 2.21, 64 since): more channels than that
 // NCCL cannot launch.
 inline constexpr int64_t kMaxNcclChannels = 64;
+// A study: GPUs per point (the CLI's -g bound) and points per study (each point a plan search).
+inline constexpr int64_t kMaxStudyGpus = int64_t{1} << 20;  // 1,048,576
+inline constexpr int64_t kMaxStudyPoints = 100000;
+// A study's name names its output folder (./study-NAME): letters, digits, '.', '_' and '-',
+// not starting with '.', at most this long.
+inline constexpr size_t kMaxStudyNameLength = 100;
 
 struct CountBound {
   const char* key;

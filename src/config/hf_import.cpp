@@ -30,6 +30,10 @@ class HfReader {
     const auto node = Find(key);
     return node ? node->AsNonNegativeInt() : fallback;
   }
+  int64_t PositiveInt(const std::string& key, int64_t fallback) const {
+    const auto node = Find(key);
+    return node ? node->AsPositiveInt() : fallback;
+  }
   // Copies the scalar node (keeping its position for error messages) into out[to].
   void Copy(YAML::Node out, const std::string& to, const std::string& from) const {
     const YamlNode node = Required(from);
@@ -82,9 +86,24 @@ void UniformWindow(const HfReader& hf, YAML::Node& out, bool enabled) {
 
 // Layers using the window are 0, every, 2·every, ... (GPT-OSS alternates: every = 2).
 void LayerTypesWindow(const HfReader& hf, YAML::Node& out) {
+  const auto layer_types = hf.Find("layer_types");
+  if (layer_types) {  // every entry a kind paraplan models, one per layer
+    const std::vector<YamlNode> items = layer_types->Elements();
+    for (const YamlNode& item : items) {
+      const std::string kind = item.AsString();
+      if (kind != "full_attention" && kind != "sliding_attention") {
+        item.Fail(YamlNode::EnumMessage(kind, {"full_attention", "sliding_attention"}));
+      }
+    }
+    const int64_t layers = hf.Required("num_hidden_layers").AsPositiveInt();
+    if (static_cast<int64_t>(items.size()) != layers) {
+      layer_types->Fail("has " + std::to_string(items.size()) + " entries, num_hidden_layers is " +
+                        std::to_string(layers));
+    }
+  }
   if (!hf.Find("sliding_window")) return;
   int64_t every = 2;
-  if (const auto types = hf.Find("layer_types")) {
+  if (const auto types = layer_types) {
     std::vector<int64_t> sliding;
     const std::vector<YamlNode> items = types->Elements();
     for (size_t i = 0; i < items.size(); ++i) {
@@ -108,7 +127,7 @@ void LayerTypesWindow(const HfReader& hf, YAML::Node& out) {
 // mlp_only_layers (transformers' modeling_qwen3_moe.py). Representable when mlp_only_layers is
 // a prefix 0..k-1.
 void QwenMoeLayout(const HfReader& hf, YAML::Node& moe) {
-  const int64_t step = std::max<int64_t>(1, hf.Int("decoder_sparse_step", 1));
+  const int64_t step = hf.PositiveInt("decoder_sparse_step", 1);
   int64_t prefix = 0;
   if (const auto only = hf.Find("mlp_only_layers")) {
     const std::vector<YamlNode> items = only->Elements();
@@ -127,7 +146,7 @@ void QwenMoeLayout(const HfReader& hf, YAML::Node& moe) {
 
 // DeepSeek: layer i is MoE when i >= first_k_dense_replace and i % moe_layer_freq == 0.
 void DeepSeekMoeLayout(const HfReader& hf, YAML::Node& moe) {
-  const int64_t freq = std::max<int64_t>(1, hf.Int("moe_layer_freq", 1));
+  const int64_t freq = hf.PositiveInt("moe_layer_freq", 1);
   const int64_t first_k = hf.Int("first_k_dense_replace", 0);
   moe["dense_layers"] = (first_k + freq - 1) / freq * freq;
   moe["every"] = freq;
@@ -151,6 +170,11 @@ void DeepSeek(const HfReader& hf, YAML::Node& out) {
   hf.Copy(moe, "expert_ffn_hidden", "moe_intermediate_size");
   // Group-limited routing: n_group groups, topk_group chosen per token (V2-Lite: 1 and 1).
   const int64_t groups = hf.Int("n_group", 0), topk = hf.Int("topk_group", 0);
+  if (topk > std::max<int64_t>(groups, 1)) {  // more groups chosen than exist: not a routing
+    hf.Required("topk_group")
+        .Fail("must be at most n_group (" + std::to_string(groups) + "), got " +
+              std::to_string(topk));
+  }
   if (groups > 1 && topk >= 1 && topk < groups) {
     hf.Copy(moe, "groups", "n_group");
     hf.Copy(moe, "group_topk", "topk_group");

@@ -1,6 +1,7 @@
 #include "config/plan_loader.h"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <utility>
@@ -9,6 +10,7 @@
 #include "config/megatron_layout.h"
 #include "config/resolve.h"
 #include "core/format.h"
+#include "plan/knob_bounds.h"
 
 namespace paraplan {
 
@@ -17,16 +19,26 @@ namespace {
 int64_t ParseInt(const std::string& text, int64_t min_value) {
   int64_t value = 0;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (ec != std::errc() || end != text.data() + text.size()) {
+  const bool digits = !text.empty() && std::all_of(text.begin(), text.end(), [](unsigned char c) {
+    return std::isdigit(c) != 0;
+  });
+  if (ec == std::errc::result_out_of_range && digits) {
+    value = kMaxKnobCount + 1;  // past int64: past the bound
+  } else if (ec != std::errc() || end != text.data() + text.size()) {
     throw InputError("expected an integer, got '" + text + "'");
   }
   if (value < min_value) {
     throw InputError("must be >= " + std::to_string(min_value) + ", got " + text);
   }
+  if (value > kMaxKnobCount) {
+    throw InputError("must be at most " + std::to_string(kMaxKnobCount) +
+                     " (paraplan's bound), got " + text);
+  }
   return value;
 }
 
-double ParseNumber(const std::string& text, double min_value, bool inclusive) {
+double ParseNumber(const std::string& text, double min_value, bool inclusive,
+                   double max_value = kMaxKnobNumber) {
   double value = 0;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(value)) {
@@ -35,6 +47,10 @@ double ParseNumber(const std::string& text, double min_value, bool inclusive) {
   if (inclusive ? value < min_value : value <= min_value) {
     throw InputError(std::string("must be ") + (inclusive ? ">= " : "> ") +
                      FormatShortest(min_value) + ", got " + text);
+  }
+  if (value > max_value) {
+    throw InputError("must be at most " + BoundText(max_value) + " (paraplan's bound), got " +
+                     text);
   }
   return value;
 }
@@ -170,11 +186,12 @@ struct KnobEntry {
          v, [](const std::string& s) { return ParseEnum(s, table); });         \
    } \
   }
-#define PARAPLAN_NUMBER_KNOB(field, min_value, inclusive)                     \
-  {                                                                           \
-#field, [](PlanConstraints& p, const std::vector<std::string>& v) {         \
-     p.field = Each<double>(                                                   \
-         v, [](const std::string& s) { return ParseNumber(s, min_value, inclusive); }); \
+#define PARAPLAN_NUMBER_KNOB(field, min_value, inclusive, max_value)                           \
+  {                                                                                            \
+#field, [](PlanConstraints& p, const std::vector<std::string>& v) {                          \
+     p.field = Each<double>(v, [](const std::string& s) {                                     \
+       return ParseNumber(s, min_value, inclusive, max_value);                                 \
+     });                                                                                       \
    } \
   }
 
@@ -203,10 +220,20 @@ const std::vector<KnobEntry>& KnobTable() {
       PARAPLAN_ENUM_KNOB(precision, PrecisionNames()),
       PARAPLAN_ENUM_KNOB(schedule, ScheduleNames()),
       PARAPLAN_ENUM_KNOB(moe_routing, MoeRoutingNames()),
-      PARAPLAN_NUMBER_KNOB(moe_capacity_factor, 0.0, false),
-      PARAPLAN_NUMBER_KNOB(moe_imbalance, 1.0, true),
+      PARAPLAN_NUMBER_KNOB(moe_capacity_factor, 0.0, false, kMaxMoeFactor),
+      PARAPLAN_NUMBER_KNOB(moe_imbalance, 1.0, true, kMaxMoeFactor),
       PARAPLAN_ENUM_KNOB(dp_comm_dtype, CommDtypeNames()),
-      PARAPLAN_NUMBER_KNOB(dp_bucket_MB, 0.0, true),
+      {"dp_bucket_MB",
+       [](PlanConstraints& p, const std::vector<std::string>& v) {
+         p.dp_bucket_MB = Each<double>(v, [](const std::string& s) {
+           const double mb = ParseNumber(s, 0.0, true, kMaxDpBucketMB);
+           if (mb > 0 && mb < kMinDpBucketMB) {
+             throw InputError("must be 0 (automatic) or from " + BoundText(kMinDpBucketMB) + " to " +
+                              BoundText(kMaxDpBucketMB) + " MB, got " + s);
+           }
+           return mb;
+         });
+       }},
       {"placement",
        [](PlanConstraints& p, const std::vector<std::string>& v) {
          p.placement = Each<std::array<ParallelDim, 5>>(v, ParsePlacement);

@@ -10,6 +10,7 @@
 #include <set>
 #include <sstream>
 
+#include "config/yaml_reader.h"
 #include "core/error.h"
 #include "core/format.h"
 #include "hardware/memory_ops.h"
@@ -250,15 +251,19 @@ std::string Number6(double value) {
 std::shared_ptr<const CalibrationProfile> ParseCalibrationProfile(const std::string& text,
                                                                   const std::string& origin) {
   Reader r{origin};
-  YAML::Node root;
-  try {
-    root = YAML::Load(text);
-  } catch (const YAML::Exception& e) {
-    throw InputError(SourceLocation{origin, e.mark.line + 1, e.mark.column + 1}, "", e.msg);
-  }
+  const YAML::Node root = LoadOneYamlDocument(text, origin);
   auto profile = std::make_shared<CalibrationProfile>();
   profile->source_path = origin;
-  if (root.IsNull()) return profile;  // an empty profile measures nothing
+  // An empty (or comment-only) profile measures nothing: naming it would silently mean the
+  // built-in defaults, so it is refused.
+  if (root.IsNull()) {
+    throw InputError(SourceLocation{origin, 0, 0}, "",
+                     "empty calibration profile: no measurements (expected at least one of "
+                     "collectives, gemm, attention, memory_bandwidth_GBps, memory_ops)");
+  }
+  auto context = std::make_shared<YamlContext>();
+  context->file = origin;
+  CheckYamlTree(root, context);  // duplicate keys, depth, alias bombs
   r.CheckKeys(
       root, "",
       {"attention", "collectives", "gemm", "memory_bandwidth_GBps", "memory_ops", "metadata"});

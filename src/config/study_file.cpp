@@ -1,8 +1,12 @@
 #include "config/study_file.h"
 
+#include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <set>
+#include <string>
 
+#include "config/count_bounds.h"
 #include "config/hardware_loader.h"
 #include "config/model_loader.h"
 #include "config/overrides.h"
@@ -55,6 +59,20 @@ std::vector<std::string> KnobValues(const std::string& knob, const YamlNode& val
   return values;
 }
 
+// The name becomes the folder ./study-NAME: no path separators, no "..", not empty.
+void CheckStudyName(const YamlNode& node, const std::string& name) {
+  const bool plain = !name.empty() && name.size() <= kMaxStudyNameLength && name.front() != '.' &&
+                     std::all_of(name.begin(), name.end(), [](unsigned char c) {
+                       return std::isalnum(c) != 0 || c == '.' || c == '_' || c == '-';
+                     });
+  if (!plain) {
+    node.Fail("'" + name +
+              "' is not a plain name: use letters, digits, '.', '_' and '-' (at most " +
+              std::to_string(kMaxStudyNameLength) +
+              " characters, not starting with '.'); it names the output folder study-NAME");
+  }
+}
+
 SweepAxis ReadAxis(const std::string& key, const YamlNode& list) {
   SweepAxis axis;
   axis.key = key;
@@ -88,6 +106,7 @@ SweepAxis ReadAxis(const std::string& key, const YamlNode& list) {
   for (const YamlNode& item : list.Elements()) {
     SweepValue v{item.AsText(), {}, item.Where()};
     if (axis.target == SweepTarget::kGpus) {
+      CheckBound(item, item.AsPositiveInt(), kMaxStudyGpus);
       v.text = std::to_string(item.AsPositiveInt());
     } else if (axis.target == SweepTarget::kModelName || axis.target == SweepTarget::kClusterName) {
       if (!item.IsScalar()) item.Fail("expected a name or a path");
@@ -158,6 +177,7 @@ StudySpec ReadStudy(const YamlDocument& doc, const std::string& base_dir) {
   StudySpec spec;
   spec.file = doc.context->file;
   spec.name = top.Required("study").AsString();
+  CheckStudyName(top.Required("study"), spec.name);
   spec.title = top.String("title", "");
   spec.x_label = top.String("x_label", "");
   auto inline_specs = std::make_shared<StudyInlineSpecs>();
@@ -185,6 +205,11 @@ StudySpec ReadStudy(const YamlDocument& doc, const std::string& base_dir) {
   if (top.Has("gpus") || !gpus_swept) {
     spec.gpus = top.Required("gpus").AsPositiveInt();
     spec.gpus_where = top.Required("gpus").Where();
+    CheckBound(top.Required("gpus"), spec.gpus, kMaxStudyGpus);
+  }
+  if (CountPoints(spec.dimensions) > kMaxStudyPoints) {
+    top.Required("study").Fail("the sweep has more than " + std::to_string(kMaxStudyPoints) +
+                               " points (paraplan's bound; docs/formats.md): split the study");
   }
   return spec;
 }

@@ -2,6 +2,7 @@
 
 #include <charconv>
 
+#include "config/count_bounds.h"
 #include "core/format.h"
 
 namespace paraplan {
@@ -33,8 +34,12 @@ void CheckDimension(const SweepDimension& dimension) {
 }
 
 int64_t CountPoints(const std::vector<SweepDimension>& dimensions) {
+  // Saturates just past kMaxStudyPoints (ReadStudy refuses more), so it cannot overflow.
   int64_t count = 1;
-  for (const auto& d : dimensions) count *= static_cast<int64_t>(d.Size());
+  for (const auto& d : dimensions) {
+    count *= static_cast<int64_t>(d.Size());
+    if (count > kMaxStudyPoints) return kMaxStudyPoints + 1;
+  }
   return count;
 }
 

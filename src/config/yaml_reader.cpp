@@ -292,15 +292,26 @@ void CheckYamlTree(const YAML::Node& root, const std::shared_ptr<YamlContext>& c
   walk.Visit(root, 0, "");
 }
 
+YAML::Node LoadOneYamlDocument(const std::string& text, const std::string& origin) {
+  std::vector<YAML::Node> docs;
+  try {
+    docs = YAML::LoadAll(text);
+  } catch (const YAML::Exception& e) {
+    throw InputError(MarkLocation(origin, e.mark), "", "not valid YAML/JSON: " + e.msg);
+  }
+  for (size_t i = 1; i < docs.size(); ++i) {  // a second document would be ignored silently
+    if (docs[i].IsNull()) continue;           // an empty one after a trailing '---' holds nothing
+    throw InputError(MarkLocation(origin, docs[i].Mark()), "",
+                     "a second YAML document ('---'); paraplan reads one document per file");
+  }
+  return docs.empty() ? YAML::Node() : docs.front();
+}
+
 YamlDocument ParseYamlText(const std::string& text, const std::string& origin) {
   YamlDocument doc;
   doc.context = std::make_shared<YamlContext>();
   doc.context->file = origin;
-  try {
-    doc.root = YAML::Load(text);
-  } catch (const YAML::Exception& e) {
-    throw InputError(MarkLocation(origin, e.mark), "", "not valid YAML/JSON: " + e.msg);
-  }
+  doc.root = LoadOneYamlDocument(text, origin);
   if (doc.root.IsNull()) {
     throw InputError(SourceLocation{origin, 0, 0}, "", "empty document (no YAML content)");
   }
@@ -392,6 +403,10 @@ void ApplyOverride(YamlNode& target, const std::string& dotted, const std::strin
 
   YAML::Node current = target.Raw();
   std::string path = target.Path();
+  // A mapping the override creates (moe.experts for `moe.experts.x` on a dense model) is the
+  // override's, not the file's: a later error there names the flag, not the file without a line.
+  const std::string display_root = display.substr(0, display.size() - dotted.size());
+  bool through_list = false, created = false;
   for (size_t i = 0; i < segments.size(); ++i) {
     const std::string& segment = segments[i];
     const bool last = i + 1 == segments.size();
@@ -409,6 +424,7 @@ void ApplyOverride(YamlNode& target, const std::string& dotted, const std::strin
       }
       if (last) throw InputError(where, display, "cannot replace a whole list item; set a field");
       path += "[" + std::to_string(index) + "]";
+      through_list = true;
       YAML::Node item = current[static_cast<size_t>(index)];
       current.reset(item);
       continue;
@@ -426,6 +442,12 @@ void ApplyOverride(YamlNode& target, const std::string& dotted, const std::strin
     if (!child.IsDefined() || child.IsNull()) {
       current[segment] = YAML::Node(YAML::NodeType::Map);
       child.reset(current[segment]);
+      if (!created && !through_list && display.size() >= dotted.size()) {
+        std::string shown = display_root;
+        for (size_t j = 0; j <= i; ++j) shown += (j == 0 ? "" : ".") + segments[j];
+        target.Context()->overridden[path] = OverrideOrigin{where, shown};
+        created = true;
+      }
     }
     current.reset(child);
   }

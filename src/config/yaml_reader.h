@@ -150,6 +150,9 @@ struct YamlDocument {
 YamlDocument LoadYamlFile(const std::string& path);
 // `origin` names the text in messages (a path, "--set", "<string>"). Empty text is an error.
 YamlDocument ParseYamlText(const std::string& text, const std::string& origin);
+// The one document of `text` (a null node when empty); a second non-empty document ('---') or
+// invalid YAML is an InputError at its position.
+YAML::Node LoadOneYamlDocument(const std::string& text, const std::string& origin);
 
 // Checks a (sub)tree against the depth, node-count and duplicate-key bounds. LoadYamlFile and
 // ParseYamlText already do this; call it on trees built by other means.

@@ -1,12 +1,18 @@
 #include "evaluate/step_model.h"
 
 #include <algorithm>
+#include <cmath>
+#include <string>
 
+#include "core/error.h"
+#include "core/format.h"
 #include "cost/collective_calls.h"
 #include "cost/compute_cost.h"
 #include "cost/cost_graph.h"
 #include "cost/op_checkpoint.h"
 #include "cost/plan_evaluation.h"
+#include "hardware/profile_lookup.h"
+#include "plan/knob_bounds.h"
 #include "sim/pipeline_simulator.h"
 
 namespace paraplan {
@@ -24,6 +30,8 @@ StepModel::StepModel(ModelSpec model, Cluster cluster, int64_t gpus)
   impl_->dims = BuildCostGraph(model);
   impl_->model = std::move(model);
   impl_->cluster = std::move(cluster);
+  // The search asks the profile for the same shapes millions of times: memoize (same numbers).
+  if (impl_->cluster.profile) impl_->cluster.profile = WithLookupMemo(*impl_->cluster.profile);
   impl_->links = ResolveNetworkLinks(impl_->cluster);
   impl_->gpus = gpus;
 }
@@ -222,6 +230,32 @@ Nanos ToNanos(double s) {
   return static_cast<Nanos>(s * 1e9 + 0.5);  // NOLINT(bugprone-incorrect-roundings)
 }
 
+// The simulator's times are integer nanoseconds; every event ends by the sum of all durations, so
+// a sum within this bound (10^8 s, three years, 92x below int64's 292 years) can never overflow.
+// Past it an input is far out of range (a bandwidth or FLOP rate near zero): the plan is refused
+// by name, and the search skips and counts it, instead of a wrapped time.
+constexpr double kMaxSimulatedSeconds = 1e8;
+
+// Converts each duration and sums them for the bound above.
+class NanosBudget {
+ public:
+  Nanos operator()(double s, double count = 1) {
+    if (!std::isfinite(s) || s < 0) s = kMaxSimulatedSeconds * 2;
+    total_s_ += s * count;
+    return total_s_ > kMaxSimulatedSeconds ? 0 : ToNanos(s);
+  }
+  void Check() const {
+    if (!(total_s_ <= kMaxSimulatedSeconds)) {
+      throw InputError(
+          "the step's simulated work sums to more than a hundred million seconds (three years): "
+          "an input is far out of range (a bandwidth, FLOP rate or efficiency near zero)");
+    }
+  }
+
+ private:
+  double total_s_ = 0;
+};
+
 static_assert(kCommStreams == kMaxCommStreams, "cost and simulator stream counts differ");
 
 // "tp nvlink": the trace track of a group's collectives, named by the outermost tier it crosses.
@@ -242,7 +276,9 @@ PipelineInput StepModel::BuildPipelineInput(const ParallelPlan& plan) const {
   in.pp = plan.pp;
   in.vpp = std::max<int64_t>(plan.vpp, 1);
   in.micro_batches = e.micro_batches;
-  in.p2p = plan.pp > 1 ? ToNanos(e.p2p_s) : 0;
+  NanosBudget ns;
+  const double m = static_cast<double>(e.micro_batches);
+  in.p2p = plan.pp > 1 ? ns(e.p2p_s, 4 * m * static_cast<double>(plan.pp * in.vpp)) : 0;
   in.overlap_pp_comm = plan.overlap_pp_comm;
   in.lockstep = plan.kernels.pp_lockstep;
   in.overlap_grad_reduce = plan.overlap_grad_reduce;
@@ -262,27 +298,34 @@ PipelineInput StepModel::BuildPipelineInput(const ParallelPlan& plan) const {
         t.b -= e.p2p_s;
       }
       ChunkCost chunk;
-      chunk.forward = ToNanos(t.f);
-      chunk.backward_input = ToNanos(t.b);
-      chunk.backward_weight = ToNanos(t.w);
+      chunk.forward = ns(t.f, m);
+      chunk.backward_input = ns(t.b, m);
+      chunk.backward_weight = ns(t.w, m);
       chunk.recompute = 0;  // already inside backward_input
       for (int g = 0; g < kCommStreams; ++g) {
-        chunk.comm_forward[g] = ToNanos(busy.fwd_s[g]);
-        chunk.comm_backward[g] = ToNanos(busy.bwd_s[g]);
-        chunk.sm_loss_forward[g] = ToNanos(busy.sm_loss_fwd_s[g]);
-        chunk.sm_loss_backward[g] = ToNanos(busy.sm_loss_bwd_s[g]);
+        chunk.comm_forward[g] = ns(busy.fwd_s[g], m);
+        chunk.comm_backward[g] = ns(busy.bwd_s[g], m);
+        chunk.sm_loss_forward[g] = ns(busy.sm_loss_fwd_s[g], m);
+        chunk.sm_loss_backward[g] = ns(busy.sm_loss_bwd_s[g], m);
       }
       stage.chunks.push_back(chunk);
     }
-    stage.dp_grad_comm = ToNanos(e.dp[s].grad_s);
+    stage.dp_grad_comm = ns(e.dp[s].grad_s);
     stage.dp_buckets = e.dp[s].buckets;
-    stage.param_gather = ToNanos(e.dp[s].param_gather_s);
-    stage.optimizer = ToNanos(e.dp[s].optimizer_s);
+    if (stage.dp_buckets > kMaxDpBuckets) {
+      throw InputError("dp_bucket_MB=" + FormatShortest(plan.dp_bucket_MB) + " makes " +
+                       std::to_string(stage.dp_buckets) + " gradient buckets in stage " +
+                       std::to_string(s) + ", more than " + std::to_string(kMaxDpBuckets) +
+                       " (paraplan's bound): use larger buckets");
+    }
+    stage.param_gather = ns(e.dp[s].param_gather_s);
+    stage.optimizer = ns(e.dp[s].optimizer_s);
     stage.dp_sm_share = e.dp[s].sm_share;
     stage.dp_nic_rate_fwd = e.dp[s].nic_rate_fwd;
     stage.dp_nic_rate_bwd = e.dp[s].nic_rate_bwd;
     in.stages.push_back(std::move(stage));
   }
+  ns.Check();
   return in;
 }
 

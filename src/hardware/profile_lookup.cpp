@@ -3,16 +3,100 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <map>
+#include <mutex>
+#include <shared_mutex>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "core/error.h"
 #include "hardware/collective_cost.h"
 
 namespace paraplan {
+
+// Lookups already answered, by (kind, m, n, k): a few hundred distinct shapes per search. Sharded
+// so that the search's threads rarely wait on one another.
+class ProfileLookupMemo {
+ public:
+  struct Key {
+    int64_t kind, a, b, c;
+    bool operator==(const Key& o) const {
+      return kind == o.kind && a == o.a && b == o.b && c == o.c;
+    }
+  };
+
+  template <typename Compute>
+  double Get(const Key& key, Compute compute) {
+    Shard& shard = shards_[Hash{}(key) % kShards];
+    {
+      const std::lock_guard<std::mutex> lock(shard.mutex);
+      const auto it = shard.values.find(key);
+      if (it != shard.values.end()) return it->second;
+    }
+    const double value = compute();  // pure: two threads computing it agree
+    const std::lock_guard<std::mutex> lock(shard.mutex);
+    shard.values.emplace(key, value);
+    return value;
+  }
+
+ private:
+  struct Hash {
+    size_t operator()(const Key& k) const {
+      uint64_t h = 1469598103934665603ULL;
+      for (const int64_t v : {k.kind, k.a, k.b, k.c}) {
+        h = (h ^ static_cast<uint64_t>(v)) * 1099511628211ULL;
+        h ^= h >> 29;
+      }
+      return static_cast<size_t>(h);
+    }
+  };
+  struct Shard {
+    std::mutex mutex;
+    std::unordered_map<Key, double, Hash> values;
+  };
+  static constexpr size_t kShards = 16;
+  std::array<Shard, kShards> shards_;
+};
+
 namespace {
 
+// The memo of each profile WithLookupMemo handed out, by address; an entry lives exactly as long
+// as its profile (the shared_ptr's deleter removes it), so an address reused later finds none.
+class MemoRegistry {
+ public:
+  static MemoRegistry& Get() {
+    static MemoRegistry registry;
+    return registry;
+  }
+  void Add(const CalibrationProfile* p) {
+    const std::unique_lock<std::shared_mutex> lock(mutex_);
+    memos_[p] = std::make_unique<ProfileLookupMemo>();
+  }
+  void Remove(const CalibrationProfile* p) {
+    const std::unique_lock<std::shared_mutex> lock(mutex_);
+    memos_.erase(p);
+  }
+  ProfileLookupMemo* Find(const CalibrationProfile* p) const {
+    const std::shared_lock<std::shared_mutex> lock(mutex_);
+    const auto it = memos_.find(p);
+    return it == memos_.end() ? nullptr : it->second.get();
+  }
+
+ private:
+  mutable std::shared_mutex mutex_;
+  std::map<const CalibrationProfile*, std::unique_ptr<ProfileLookupMemo>> memos_;
+};
+
 constexpr size_t kNeighbours = 4;
+
+// The memo's kind of a GEMM dtype (attention is 0 and 1); -1 for a name not memoized.
+int64_t GemmKind(std::string_view dtype) {
+  if (dtype == "bf16") return 2;
+  if (dtype == "fp16") return 3;
+  if (dtype == "fp8") return 4;
+  return -1;
+}
 
 using LogPoint = std::array<double, 3>;
 
@@ -57,9 +141,15 @@ double ProfileGemmTflops(const CalibrationProfile& profile, std::string_view dty
   if (found != nullptr) *found = false;
   const auto it = profile.gemm.find(dtype);
   if (it == profile.gemm.end() || it->second.empty() || m < 1 || n < 1 || k < 1) return 0;
-  const double tflops = InverseDistanceWeighted(
-      it->second, LogOf(m, n, k), [](const GemmPoint& p) { return LogOf(p.m, p.n, p.k); },
-      [](const GemmPoint& p) { return p.tflops; });
+  auto compute = [&] {
+    return InverseDistanceWeighted(
+        it->second, LogOf(m, n, k), [](const GemmPoint& p) { return LogOf(p.m, p.n, p.k); },
+        [](const GemmPoint& p) { return p.tflops; });
+  };
+  ProfileLookupMemo* memo = MemoRegistry::Get().Find(&profile);
+  const int64_t kind = GemmKind(dtype);
+  const double tflops =
+      memo != nullptr && kind >= 0 ? memo->Get({kind, m, n, k}, compute) : compute();
   if (found != nullptr) *found = tflops > 0;
   return tflops;
 }
@@ -68,12 +158,26 @@ double ProfileAttentionTflops(const CalibrationProfile& profile, int64_t seq, in
                               int64_t head_dim, bool backward, bool* found) {
   if (found != nullptr) *found = false;
   if (profile.attention.empty() || seq < 1 || heads < 1 || head_dim < 1) return 0;
-  const double tflops = InverseDistanceWeighted(
-      profile.attention, LogOf(seq, heads, head_dim),
-      [](const AttentionPoint& p) { return LogOf(p.seq, p.heads, p.head_dim); },
-      [backward](const AttentionPoint& p) { return backward ? p.bwd_tflops : p.fwd_tflops; });
+  auto compute = [&] {
+    return InverseDistanceWeighted(
+        profile.attention, LogOf(seq, heads, head_dim),
+        [](const AttentionPoint& p) { return LogOf(p.seq, p.heads, p.head_dim); },
+        [backward](const AttentionPoint& p) { return backward ? p.bwd_tflops : p.fwd_tflops; });
+  };
+  ProfileLookupMemo* memo = MemoRegistry::Get().Find(&profile);
+  const double tflops =
+      memo != nullptr ? memo->Get({backward ? 1 : 0, seq, heads, head_dim}, compute) : compute();
   if (found != nullptr) *found = tflops > 0;
   return tflops;
+}
+
+std::shared_ptr<const CalibrationProfile> WithLookupMemo(const CalibrationProfile& profile) {
+  auto* copy = new CalibrationProfile(profile);
+  MemoRegistry::Get().Add(copy);
+  return std::shared_ptr<const CalibrationProfile>(copy, [](const CalibrationProfile* p) {
+    MemoRegistry::Get().Remove(p);
+    delete p;
+  });
 }
 
 bool ProfileCollective(const CalibrationProfile& profile, const std::string& op,

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -25,6 +26,12 @@ double ProfileGemmTflops(const CalibrationProfile& profile, std::string_view dty
 // that direction.
 double ProfileAttentionTflops(const CalibrationProfile& profile, int64_t seq, int64_t heads,
                               int64_t head_dim, bool backward, bool* found);
+
+// A copy of `profile` whose GEMM and attention lookups are each computed once and then answered
+// from a memo (thread-safe; the same numbers, bit for bit). The interpolation scans every
+// measured point, and a search asks for the same few shapes millions of times: StepModel gives
+// its own cluster such a copy. Nobody may change the copy (it is handed out const).
+std::shared_ptr<const CalibrationProfile> WithLookupMemo(const CalibrationProfile& profile);
 
 // The fit for `op` (all_reduce | all_gather | reduce_scatter | all_to_all | send_recv) on `tier`
 // (a network tier name such as nvlink or scaleout). Returns false, leaving *out alone, when the

@@ -2,8 +2,12 @@
 // `first_only` returns at the first violation so the search can reject plans cheaply.
 #include "plan/plan_rules.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <numeric>
 
+#include "core/format.h"
+#include "plan/knob_bounds.h"
 #include "plan/stage_layout.h"
 
 namespace paraplan {
@@ -47,6 +51,17 @@ bool CheckSizes(const ModelSpec& model, int64_t gpus, const ParallelPlan& p, Vio
     }
   }
   if (bad) return true;  // the products below would be meaningless
+  // Overflow-checked: four knobs of up to 2^24 each would wrap int64.
+  int64_t product = 1;
+  const bool wraps = __builtin_mul_overflow(product, p.tp, &product) ||
+                     __builtin_mul_overflow(product, p.cp, &product) ||
+                     __builtin_mul_overflow(product, p.dp, &product) ||
+                     __builtin_mul_overflow(product, p.pp, &product);
+  if (wraps) {
+    v.Add("tp*cp*dp*pp = " + Str(p.tp) + "*" + Str(p.cp) + "*" + Str(p.dp) + "*" + Str(p.pp) +
+          " is past 2^63, not the GPU count " + Str(gpus));
+    return true;
+  }
   if (p.Gpus() != gpus &&
       v.Add("tp*cp*dp*pp = " + Str(p.tp) + "*" + Str(p.cp) + "*" + Str(p.dp) + "*" + Str(p.pp) +
             " = " + Str(p.Gpus()) + " must equal the GPU count " + Str(gpus)))
@@ -163,9 +178,28 @@ bool CheckSchedule(const ParallelPlan& p, Violations& v) {
 
 bool CheckBatchAndKnobs(const ModelSpec& m, const Cluster& c, const ParallelPlan& p,
                         Violations& v) {
-  if (p.global_batch % (p.micro_batch * p.dp) != 0 &&
+  int64_t per_micro_batch = 0;  // sequences of one micro-batch across dp, overflow-checked
+  if (__builtin_mul_overflow(p.micro_batch, p.dp, &per_micro_batch)) per_micro_batch = INT64_MAX;
+  if (p.global_batch % per_micro_batch != 0 &&
       v.Add("global_batch=" + Str(p.global_batch) +
             " must be divisible by micro_batch*dp=" + Str(p.micro_batch) + "*" + Str(p.dp)))
+    return true;
+  // The simulator runs every micro-batch of the step on every (virtual) stage: bounded so that
+  // one plan simulates in well under a second (knob_bounds.h).
+  const int64_t micro_batches = p.global_batch / per_micro_batch;
+  if (micro_batches > kMaxMicroBatches &&
+      v.Add("micro-batches per step=" + Str(micro_batches) + " is more than " +
+            Str(kMaxMicroBatches) + " (paraplan's bound): use a larger micro_batch or more dp"))
+    return true;
+  int64_t stages = 0, tasks = 0;  // overflow-checked
+  if (__builtin_mul_overflow(p.pp, std::max<int64_t>(p.vpp, 1), &stages) ||
+      __builtin_mul_overflow(micro_batches, stages, &tasks)) {
+    tasks = INT64_MAX;
+  }
+  if (tasks > kMaxPipelineTasks &&
+      v.Add("micro-batches x pp x vpp=" + Str(micro_batches) + "*" + Str(stages) +
+            " is more than " + Str(kMaxPipelineTasks) +
+            " (paraplan's bound on the simulated pipeline): use fewer micro-batches or stages"))
     return true;
   if (p.zero < 0 || p.zero > 3) {
     if (v.Add("zero must be 0, 1, 2 or 3, got " + std::to_string(p.zero))) return true;
@@ -173,8 +207,10 @@ bool CheckBatchAndKnobs(const ModelSpec& m, const Cluster& c, const ParallelPlan
   if (p.precision == Precision::kFp8 && c.gpu.peak_tflops.fp8 <= 0 &&
       v.Add("precision=fp8 needs a GPU with fp8 tensor cores; " + c.gpu.name + " has no fp8 peak"))
     return true;
-  if (p.dp_bucket_MB < 0 &&
-      v.Add("dp_bucket_MB must be >= 0 (0 = automatic), got " + std::to_string(p.dp_bucket_MB)))
+  if ((p.dp_bucket_MB < 0 || (p.dp_bucket_MB > 0 && p.dp_bucket_MB < kMinDpBucketMB) ||
+       p.dp_bucket_MB > kMaxDpBucketMB) &&
+      v.Add("dp_bucket_MB must be 0 (automatic) or from " + BoundText(kMinDpBucketMB) + " to " +
+            BoundText(kMaxDpBucketMB) + " MB, got " + FormatShortest(p.dp_bucket_MB)))
     return true;
   if (p.recipe.optimizer_offload > 0 && c.gpu.host_link_GBps <= 0 &&
       v.Add("optimizer_offload needs the GPU's host link bandwidth (gpu.host_link_GBps); " +

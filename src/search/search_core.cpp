@@ -265,9 +265,22 @@ SearchResult SearchSpace(const PlanSpace& space, const PlanEvaluator& evaluator,
     size_t best = 0;
     std::vector<int64_t> list = SimulationList(merged.best, merged.front, options, &best);
     std::vector<uint8_t> simulated;
+    const SkipTally before_simulation = merged.skipped;
     const std::vector<StepResult> sims =
         SimulateAll(space, evaluator, list, best, threads, merged.skipped, simulated);
     RankSimulated(sims, list, simulated, RankContext{space, options, model_seq_len}, result);
+    if (result.plans.empty()) {  // every plan that fit was refused when simulated: say why
+      std::string why;           // the reasons the simulation added to the tally
+      const std::vector<SkipReason> earlier = before_simulation.Sorted();
+      for (const SkipReason& r : merged.skipped.Sorted()) {
+        int64_t count = r.count;
+        for (const SkipReason& e : earlier) count -= e.rule == r.rule ? e.count : 0;
+        if (count > 0) why += "\n  " + std::to_string(count) + " x " + r.rule;
+      }
+      result.why_nothing_fits =
+          std::to_string(merged.feasible) +
+          " plans fit in memory, but the simulator refused each one it ran:" + why + "\n";
+    }
   }
   result.skipped = merged.skipped.Sorted();
   result.skipped_total = merged.skipped.Total();

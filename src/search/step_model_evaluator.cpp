@@ -1,5 +1,9 @@
 #include "search/step_model_evaluator.h"
 
+#include <stdexcept>
+#include <string>
+
+#include "core/error.h"
 #include "core/units.h"
 #include "cost/plan_evaluation.h"
 #include "plan/plan_rules.h"
@@ -33,8 +37,14 @@ StepResult StepModelEvaluator::Estimate(const ParallelPlan& plan) const {
   return model_->Estimate(plan);
 }
 
+// The search stays total: a plan the simulator cannot run (its own consistency checks) is
+// skipped and counted like any refused plan, with the simulator's reason, never an abort.
 StepResult StepModelEvaluator::Simulate(const ParallelPlan& plan) const {
-  return model_->Simulate(plan);
+  try {
+    return model_->Simulate(plan);
+  } catch (const std::logic_error& e) {
+    throw InputError(std::string("the simulator refused the plan: ") + e.what());
+  }
 }
 
 PlanBoundTerms StepModelEvaluator::BoundTerms(const ParallelPlan& plan,

@@ -82,8 +82,9 @@ struct Reader {
     if (text == "null") return std::numeric_limits<double>::quiet_NaN();
     double v = 0;
     auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-    if (ec != std::errc() || p != text.data() + text.size() || text.empty()) {
-      Fail("expected a number, got '" + text + "'");
+    // A missing value is written "null"; nan and inf are no value paraplan writes.
+    if (ec != std::errc() || p != text.data() + text.size() || text.empty() || !std::isfinite(v)) {
+      Fail("expected a finite number or null, got '" + text + "'");
     }
     return v;
   }
@@ -111,7 +112,9 @@ StudyRow ParseRow(const std::vector<std::string>& f, const Reader& r) {
   row.has_result = f[4] == "1";
   row.searched = r.Int(f[5]);
   row.feasible = r.Int(f[6]);
-  const auto n_values = static_cast<size_t>(r.Int(f[7]));
+  const int64_t declared = r.Int(f[7]);
+  if (declared < 0 || declared > static_cast<int64_t>(f.size())) r.Fail("wrong number of values");
+  const auto n_values = static_cast<size_t>(declared);
   const size_t n_metrics = row.has_result ? StudyMetricNames().size() : 0;
   const size_t n_plan = row.has_result ? StudyPlanColumns().size() : 0;
   if (f.size() != 8 + n_values + n_metrics + n_plan) r.Fail("wrong number of row fields");

@@ -13,6 +13,7 @@
 #include "core/error.h"
 #include "core/format.h"
 #include "core/json.h"
+#include "core/output_file.h"
 #include "core/units.h"
 
 namespace paraplan {
@@ -304,10 +305,7 @@ std::string StudySvg(const StudyTable& table) {
 }
 
 void WriteTextFile(const std::string& path, const std::string& text) {
-  std::ofstream file(path, std::ios::binary | std::ios::trunc);
-  file << text;
-  file.close();
-  if (!file) throw InputError("cannot write '" + path + "'");
+  WriteOutputFile(path, text, "-o");
 }
 
 std::string ReadTextFile(const std::string& path) {

@@ -101,10 +101,16 @@ TEST_CASE("profile YAML errors carry file, line, column and key path", "[calib]"
         std::string::npos);
 }
 
-TEST_CASE("an empty profile is valid and measures nothing", "[calib]") {
-  const auto p = ParseCalibrationProfile("", "empty.yaml");
-  CHECK(p->collectives.empty());
-  CHECK(p->memory_bandwidth_GBps == 0);
+TEST_CASE("an empty, comment-only, duplicate-key or two-document profile is refused", "[calib]") {
+  CHECK(ErrorOf("").find("empty calibration profile") != std::string::npos);
+  CHECK(ErrorOf("# only a comment\n").find("empty calibration profile") != std::string::npos);
+  CHECK(ErrorOf("memory_bandwidth_GBps: 1\nmemory_bandwidth_GBps: 2\n").find("duplicate key") !=
+        std::string::npos);
+  CHECK(ErrorOf("memory_bandwidth_GBps: 1\n---\nmemory_bandwidth_GBps: 2\n")
+            .find("second YAML document") != std::string::npos);
+  CHECK(
+      ParseCalibrationProfile("memory_bandwidth_GBps: 1\n---\n", "t.yaml")->memory_bandwidth_GBps ==
+      1);
 }
 
 }  // namespace

@@ -2,8 +2,10 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include "calib/raw_csv.h"
 #include "config/profile_io.h"
@@ -50,6 +52,21 @@ void PlanString(const uint8_t* data, size_t size) {
   Guard([&] { (void)ParsePlanString(text); });
 }
 
+void SetString(const uint8_t* data, size_t size) {
+  const std::string text(reinterpret_cast<const char*>(data), size);
+  Guard([&] {
+    std::vector<Override> overrides;
+    size_t start = 0;
+    while (start <= text.size() && overrides.size() < 8) {
+      const size_t end = std::min(text.find('\n', start), text.size());
+      overrides.push_back(ParseOverrideFlag(text.substr(start, end - start)));
+      start = end + 1;
+    }
+    (void)LoadModel("llama3-8b", overrides);
+    (void)LoadCluster("dgx-h100", overrides);
+  });
+}
+
 void RunsFile(const uint8_t* data, size_t size) {
   const std::string path = WriteScratch(data, size, "-runs.yaml");
   Guard([&] { (void)LoadRunsFile(path); });
@@ -77,10 +94,15 @@ void CalibrationProfile(const uint8_t* data, size_t size) {
 
 const std::vector<Target>& Targets() {
   static const std::vector<Target> kTargets = {
-      {"model_yaml", ModelYaml},           {"hardware_yaml", HardwareYaml},
-      {"plan_string", PlanString},         {"runs_file", RunsFile},
-      {"study_file", StudyFile},           {"hf_config_json", HfConfigJson},
-      {"calibration_csv", CalibrationCsv}, {"calibration_profile", CalibrationProfile},
+      {"model_yaml", ModelYaml},
+      {"hardware_yaml", HardwareYaml},
+      {"plan_string", PlanString},
+      {"set_string", SetString},
+      {"runs_file", RunsFile},
+      {"study_file", StudyFile},
+      {"hf_config_json", HfConfigJson},
+      {"calibration_csv", CalibrationCsv},
+      {"calibration_profile", CalibrationProfile},
   };
   return kTargets;
 }

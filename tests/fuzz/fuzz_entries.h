@@ -22,6 +22,8 @@ struct Target {
 void ModelYaml(const uint8_t* data, size_t size);
 void HardwareYaml(const uint8_t* data, size_t size);
 void PlanString(const uint8_t* data, size_t size);
+// Up to 8 `--set` strings, one per line, applied to a shipped model and cluster.
+void SetString(const uint8_t* data, size_t size);
 void RunsFile(const uint8_t* data, size_t size);
 void StudyFile(const uint8_t* data, size_t size);
 void HfConfigJson(const uint8_t* data, size_t size);

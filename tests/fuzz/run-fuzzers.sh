@@ -17,6 +17,8 @@ seeds_for() {
     model_yaml) ls models/*.yaml ;;
     hardware_yaml) ls hardware/*.yaml ;;
     plan_string) ls tests/fuzz/seeds/plan_string/* ;;
+    set_string) ls tests/fuzz/seeds/set_string/* ;;
+    cli_args) ls tests/fuzz/seeds/cli_args/* ;;
     runs_file) ls docs/validation/*.yaml 2>/dev/null ;;
     study_file) ls plans/*.yaml ;;
     hf_config_json) ls tests/data/config/hf/*.json tests/data/config/hf/*/config.json 2>/dev/null ;;
