@@ -139,6 +139,9 @@ TEST_CASE("plan --format html writes one self-contained page", "[cli][html]") {
   CHECK(run.out.rfind("<!DOCTYPE html>", 0) == 0);
   CHECK_THAT(run.out, Catch::Contains("<table id=\"plans\">"));
   CHECK_THAT(run.out, Catch::Contains("<table id=\"budget\">"));
+  for (const char* key : {"goodput", "interruptions", "checkpoint_min", "wall_days", "mwh"}) {
+    CHECK_THAT(run.out, Catch::Contains(std::string("<td data-key=\"") + key + "\">"));
+  }
   CHECK_THAT(run.out, Catch::Contains("simulated timeline of the best plan"));
   CHECK_THAT(run.out, !Catch::Contains("http"));
   CHECK_THAT(run.out, !Catch::Contains("<script"));
