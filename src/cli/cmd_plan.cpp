@@ -27,6 +27,7 @@
 #include "search/framework_search.h"
 #include "search/objective.h"
 #include "search/plan_summary.h"
+#include "search/rerank.h"
 #include "search/search.h"
 
 namespace paraplan {
@@ -47,7 +48,16 @@ struct PlanOptions {
   bool exhaustive = false;
   std::string output;
   PlanBudgetOptions budget;
+  double headroom_pct = kDefaultHeadroomPct;
 };
+
+// After the search: --tokens ranks by wall-clock time to train (goodput included), then plans
+// inside the memory headroom come first (search/rerank.h).
+void Rerank(SearchResult& result, const PlanOptions& o, const LoadedInputs& in, int64_t gpus,
+            const BudgetRequest* budget) {
+  if (budget) RankByWallClock(result, gpus, in.model.seq_len, *budget);
+  if (o.headroom_pct > 0) RankByHeadroom(result, o.headroom_pct);
+}
 
 constexpr const char* kPlanHelp =
     "Search every parallelism plan the constraints leave free and rank the best.\n\n"
@@ -130,6 +140,7 @@ void RunSweep(const PlanOptions& o, const LoadedInputs& in, const std::vector<in
   bool any = false;
   for (int64_t n : counts) {
     points.push_back({n, SearchPlansFor(framework, in.model, in.cluster, n, constraints, search)});
+    Rerank(points.back().result, o, in, n, rc.budget);
     any = any || !points.back().result.plans.empty();
   }
   if (o.format == "json") {
@@ -168,15 +179,17 @@ void RunPlanTo(const PlanOptions& options, std::ostream& out, CliContext& ctx) {
   rc.model_arg = o.inputs.model;  // for each plan's re-run command (report/plan_rerun.h)
   rc.cluster_arg = o.inputs.cluster;
   rc.sets = o.inputs.sets;
+  rc.headroom_pct = o.headroom_pct;
   const std::optional<BudgetRequest> budget =
       MakeBudgetRequest(o.budget, in.cluster, &rc.band_note);
   if (budget) rc.budget = &*budget;
   if (counts.size() > 1) return RunSweep(o, in, counts, rc, out, ctx);
   ProgressBar bar(stderr, !ctx.quiet && ctx.err == &std::cerr && isatty(STDERR_FILENO));
   search.progress = [&bar](int64_t done, int64_t total) { bar.Update(done, total); };
-  const SearchResult result =
+  SearchResult result =
       SearchPlansFor(framework, in.model, in.cluster, in.gpus, constraints, search);
   bar.Finish();
+  Rerank(result, o, in, in.gpus, rc.budget);
   std::vector<TimelineEvent> timeline;  // the HTML report draws the best plan's
   if (o.format == "html" && !result.plans.empty()) {
     StepModel(in.model, in.cluster, in.gpus).Simulate(result.plans.front().plan, &timeline);
@@ -239,6 +252,10 @@ void AddPlanCommand(CLI::App& app, CliContext& ctx) {
   sub->add_flag("--exhaustive", options->exhaustive,
                 "cost every plan instead of pruning by bounds (same result, slower)");
   sub->add_option("-o,--output", options->output, "write the report to FILE instead of stdout");
+  sub->add_option("--headroom", options->headroom_pct,
+                  "percent of GPU memory to keep free: plans whose peak stays under the rest rank "
+                  "first, tight ones are marked (default 11: validate's memory error; 0 = off)")
+      ->check(CLI::Range(0.0, 50.0));
   AddPlanBudgetOptions(sub, options->budget);
   sub->callback([options, &ctx] { RunPlan(*options, ctx); });
 }

@@ -41,6 +41,16 @@ void AddPlanBudgetOptions(CLI::App* sub, PlanBudgetOptions& o) {
   sub->add_option("--price-per-gpu-hour", o.price_per_gpu_hour,
                   "USD per GPU-hour: adds the dollar cost (needs --tokens or --train-days)")
       ->check(NumberRange(0, 1e4));
+  sub->add_option("--checkpoint", o.checkpoint,
+                  "sync (default: training waits for the write) or async (it waits only for the "
+                  "copy to host memory) checkpoints, for goodput");
+  sub->add_option("--checkpoint-interval", o.checkpoint_interval_min,
+                  "minutes of training between checkpoints (default: Young/Daly's optimum)")
+      ->check(NumberRange(0.01, 1e6));
+  sub->add_option("--price-per-kwh", o.price_per_kwh,
+                  "USD per kWh of facility energy: adds the energy cost (needs --tokens or "
+                  "--train-days)")
+      ->check(NumberRange(0, 1e3));
 }
 
 std::optional<BudgetRequest> MakeBudgetRequest(const PlanBudgetOptions& o, const Cluster& cluster,
@@ -57,6 +67,22 @@ std::optional<BudgetRequest> MakeBudgetRequest(const PlanBudgetOptions& o, const
     throw InputError("--price-per-gpu-hour: must be in [0, 10000] USD, got " +
                      FormatShortest(o.price_per_gpu_hour));
   }
+  if (!std::isfinite(o.checkpoint_interval_min) || o.checkpoint_interval_min < 0 ||
+      o.checkpoint_interval_min > 1e6) {
+    throw InputError("--checkpoint-interval: must be in [0, 1e6] minutes (0 = Young/Daly), got " +
+                     FormatShortest(o.checkpoint_interval_min));
+  }
+  if (!std::isfinite(o.price_per_kwh) || o.price_per_kwh < 0 || o.price_per_kwh > 100) {
+    throw InputError("--price-per-kwh: must be in [0, 100] USD, got " +
+                     FormatShortest(o.price_per_kwh));
+  }
+  r.checkpoint = ParseCheckpointMode(o.checkpoint);
+  r.checkpoint_interval_s = o.checkpoint_interval_min * 60;
+  r.price_per_kwh = o.price_per_kwh;
+  r.reliability = cluster.reliability;
+  r.storage = cluster.storage;
+  r.power = cluster.power;
+  r.host_link_GBps = cluster.gpu.host_link_GBps;
   if (!o.tokens.empty()) r.tokens = ParseTokenCount(o.tokens, "--tokens");
   r.train_days = o.train_days;
   r.price_per_gpu_hour = o.price_per_gpu_hour;
@@ -64,6 +90,7 @@ std::optional<BudgetRequest> MakeBudgetRequest(const PlanBudgetOptions& o, const
     if (r.price_per_gpu_hour > 0) {
       throw InputError("--price-per-gpu-hour: needs --tokens or --train-days");
     }
+    if (r.price_per_kwh > 0) throw InputError("--price-per-kwh: needs --tokens or --train-days");
     return std::nullopt;
   }
   const std::optional<StepTimeBand> band = StepTimeBandFor(cluster.gpu.name);

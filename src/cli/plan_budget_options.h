@@ -17,10 +17,14 @@ struct PlanBudgetOptions {
   std::string tokens;
   double train_days = 0;
   double price_per_gpu_hour = 0;
+  std::string checkpoint = "sync";     // sync | async
+  double checkpoint_interval_min = 0;  // 0 = Young/Daly
+  double price_per_kwh = 0;
 };
 
 // Replaces the -g/--gpus integer option AddInputOptions registered with the list form, and adds
-// --tokens, --train-days and --price-per-gpu-hour.
+// --tokens, --train-days, --price-per-gpu-hour, --checkpoint, --checkpoint-interval and
+// --price-per-kwh.
 void AddPlanBudgetOptions(CLI::App* sub, PlanBudgetOptions& options);
 
 // The request (nullopt when neither --tokens nor --train-days is given); `band_note` gets where

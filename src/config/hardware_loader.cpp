@@ -7,13 +7,15 @@
 #include "config/efficiency_loader.h"
 #include "config/overrides.h"
 #include "config/profile_io.h"
+#include "config/reliability_loader.h"
 #include "core/format.h"
 
 namespace paraplan {
 
 namespace {
 
-const std::vector<std::string> kClusterKeys = {"name", "gpu", "network", "profile"};
+const std::vector<std::string> kClusterKeys = {"name",    "gpu",         "network", "profile",
+                                               "storage", "reliability", "power"};
 const std::vector<std::string> kGpuKeys = {
     "name",           "memory_GiB",       "memory_bandwidth_GBps",
     "host_link_GBps", "host_memory_GBps", "peak_tflops",
@@ -115,6 +117,7 @@ Cluster ReadCluster(const YamlNode& node, const std::string& default_name,
     }
     cluster.profile = LoadCalibrationProfile(path.lexically_normal().string());
   }
+  ReadReliabilitySections(map, cluster);
   ApplyDefaultEfficiency(cluster);
   return cluster;
 }

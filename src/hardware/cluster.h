@@ -51,12 +51,44 @@ struct NetworkTier {
   int64_t nccl_channels = 0;
 };
 
+// What a long run loses to failures and checkpoints (cost/goodput.h). The hardware file's optional
+// `reliability:` and `storage:` sections; a file without them gets these defaults, each with its
+// source in docs/formats.md ("reliability, storage, power").
+struct ClusterReliability {
+  // Unexpected job interruptions per GPU per day: Llama 3 (Grattafiori et al. 2024, sec. 3.3.4):
+  // 419 unexpected interruptions in 54 days on 16,384 H100 = 419 / (54 x 16,384).
+  double failures_per_gpu_day = 419.0 / (54.0 * 16384.0);
+  double relaunch_s = 300;  // scheduler, container and process start to the first NCCL call
+  // NCCL communicator init grows with the square of the ranks (ring search, NVIDIA/nccl PR 1789:
+  // 26 s of ncclBuildRing at 98,304 ranks): seconds per rank squared.
+  double nccl_init_s_per_rank2 = 26.0 / (98304.0 * 98304.0);
+};
+
+// Where checkpoints go: the parallel file system as one node and the whole job see it.
+struct ClusterStorage {
+  double write_GBps_per_node = 40;  // DGX SuperPOD (H100) reference architecture: >40 GB/s a node
+  double read_GBps_per_node = 40;
+  double aggregate_GBps = 2000;  // Llama 3 sec. 3.1: Tectonic sustains 2 TB/s (7 TB/s peak)
+};
+
+// Power (cost/energy.h). 0 = unknown: no energy figures.
+struct ClusterPower {
+  double gpu_tdp_W = 0;     // datasheet TDP (or the power limit the cluster runs at)
+  double gpu_idle_W = 0;    // the GPU's draw with no kernel running
+  double node_other_W = 0;  // CPUs, memory, NICs, fans and switches' share, per node
+  int64_t gpus_per_node = 8;
+  double pue = 1.0;  // facility power / IT power
+};
+
 struct Cluster {
   std::string name;
   GpuSpec gpu;
   std::vector<NetworkTier> network;                   // innermost first; spans strictly increase
   std::shared_ptr<const CalibrationProfile> profile;  // null = built-in defaults
   Efficiency efficiency;  // defaults for the GPU family (hardware/efficiency.yaml), overridable
+  ClusterReliability reliability;
+  ClusterStorage storage;
+  ClusterPower power;
 };
 
 }  // namespace paraplan

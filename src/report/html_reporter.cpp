@@ -64,19 +64,37 @@ std::string FrontEstimatedNote(const std::vector<StepResult>& pareto) {
 
 std::string BudgetSection(const PlanReportContext& ctx, const std::vector<StepResult>& plans) {
   if (!ctx.budget) return "";
+  const bool energy = ctx.budget->power.gpu_tdp_W > 0;
   std::string rows;
   for (size_t i = 0; i < plans.size(); ++i) {
     const PlanBudget b =
         ComputeBudget(plans[i], ctx.gpus, EffectiveSeqLen(plans[i].plan, ctx), *ctx.budget);
-    rows += "<tr>" + Cell(std::to_string(i + 1)) + Cell(FormatBanded(b.step_s, 3), "step_band") +
-            Cell(FormatBanded(b.days, 1), "days") +
-            Cell(FormatFixed(std::round(b.gpu_hours.value), 0), "gpu_hours") +
-            Cell(ctx.budget->price_per_gpu_hour > 0 ? FormatFixed(b.usd.value, 0) : "-", "usd") +
-            "</tr>\n";
+    const bool priced = ctx.budget->price_per_gpu_hour > 0;
+    const bool finite = std::isfinite(b.wall_days.value);
+    rows +=
+        "<tr>" + Cell(std::to_string(i + 1)) + Cell(FormatBanded(b.step_s, 3), "step_band") +
+        Cell(FormatBanded(b.days, 1), "days") +
+        Cell(FormatFixed(std::round(b.gpu_hours.value), 0), "gpu_hours") +
+        Cell(priced ? FormatFixed(b.usd.value, 0) : "-", "usd") +
+        Cell(FormatFixed(b.goodput.goodput * 100, 1), "goodput") +
+        Cell(finite ? FormatFixed(b.interruptions, 0) : "-", "interruptions") +
+        Cell(std::isfinite(b.goodput.interval_s) ? FormatFixed(b.goodput.interval_s / 60, 0) : "-",
+             "checkpoint_min") +
+        Cell(finite ? FormatBanded(b.wall_days, 1) : "never", "wall_days") +
+        Cell(finite ? FormatFixed(std::round(b.wall_gpu_hours.value), 0) : "-", "wall_gpu_hours") +
+        Cell(priced && finite ? FormatFixed(b.wall_usd.value, 0) : "-", "wall_usd") +
+        Cell(energy && finite ? FormatFixed(b.MWh.value, 0) : "-", "mwh") + "</tr>\n";
   }
   return "<h2>Budget</h2><p>" + HtmlEscape(ctx.band_note) +
-         "</p><table id=\"budget\"><thead><tr><th>rank</th><th>step (s, band)</th>"
-         "<th>time to train (days, band)</th><th>GPU-hours</th><th>cost (USD)</th></tr></thead>"
+         "</p><p id=\"goodput_note\">Failure-free figures first; then goodput (the share of "
+         "wall-clock time that trains, with failures, checkpoints and restarts counted), the "
+         "interruptions expected, the checkpoint interval, and the wall-clock figures" +
+         std::string(ctx.budget->tokens > 0 ? ", by which the plans are ranked" : "") +
+         ".</p><table id=\"budget\"><thead><tr><th>rank</th><th>step (s, band)</th>"
+         "<th>time to train, no failures (days, band)</th><th>GPU-hours, no failures</th>"
+         "<th>cost, no failures (USD)</th><th>goodput (%)</th><th>interruptions</th>"
+         "<th>checkpoint every (min)</th><th>wall-clock (days, band)</th>"
+         "<th>GPU-hours</th><th>cost (USD)</th><th>energy (MWh)</th></tr></thead>"
          "<tbody>\n" +
          rows + "</tbody></table>\n";
 }

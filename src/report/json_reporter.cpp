@@ -9,6 +9,7 @@
 #include "report/plan_rerun.h"
 #include "report/search_notes.h"
 #include "report/step_result_json.h"
+#include "search/rerank.h"
 
 namespace paraplan {
 
@@ -22,6 +23,8 @@ Json ResultArray(const PlanReportContext& ctx, const std::vector<StepResult>& re
     Json j = StepResultToJson(results[i]);
     AddRerunFields(j, ctx, results[i].plan);
     if (i < folded.size()) j.Set("folded", folded[i]);
+    if (ctx.headroom_pct > 0)
+      j.Set("inside_headroom", InsideHeadroom(results[i], ctx.headroom_pct));
     if (ctx.budget) j.Set("budget", BudgetJson(ctx, results[i]));
     array.Push(std::move(j));
   }

@@ -33,6 +33,9 @@ struct PlanReportContext {
   const ModelSpec* model = nullptr;       // for the launch configs' model-shape flags; may be null
   const BudgetRequest* budget = nullptr;  // --tokens/--train-days given: budget per plan
   std::string band_note;  // where the step-time band comes from (or why there is none)
+  // --headroom: a plan whose peak is above (1 - headroom_pct / 100) of the GPU's memory is tight
+  // (marked in the table, "inside_headroom": false in JSON); 0 = no headroom asked.
+  double headroom_pct = 0;
   const std::vector<TimelineEvent>* timeline = nullptr;  // the best plan's, for --format html
 };
 

@@ -39,7 +39,10 @@ void WriteSweepTable(std::ostream& out, PlanReportContext ctx,
       << "), best plan per GPU count, ranked by " << ToString(ctx.objective) << "\n";
   const bool budget = ctx.budget != nullptr, priced = budget && ctx.budget->price_per_gpu_hour > 0;
   std::vector<std::string> header = {"GPUs", "best plan", "step", "throughput", "scaling", "cost"};
-  if (budget) header.push_back("time to train");
+  if (budget) {
+    header.push_back("goodput");
+    header.push_back("time to train");
+  }
   if (priced) header.push_back("dollars");
   std::vector<bool> right(header.size(), true);
   right[1] = false;
@@ -66,10 +69,17 @@ void WriteSweepTable(std::ostream& out, PlanReportContext ctx,
     if (budget) {
       const PlanBudget b =
           ComputeBudget(best, p.gpus, EffectiveSeqLen(best.plan, ctx), *ctx.budget);
-      row.push_back(FormatBanded(b.days, 1) + " days");
+      // With failures, checkpoints and restarts (cost/goodput.h).
+      const bool done = b.goodput.finishes;
+      row.push_back(done ? FormatFixed(b.goodput.goodput * 100, 1) + " %" : "never finishes");
+      row.push_back(done ? FormatBanded(b.wall_days, 1) + " days" : "-");
       if (priced) {
-        row.push_back(
-            "$" + FormatBanded({b.usd.value / 1e6, b.usd.low / 1e6, b.usd.high / 1e6}, 2) + " M");
+        row.push_back(done ? "$" +
+                                 FormatBanded({b.wall_usd.value / 1e6, b.wall_usd.low / 1e6,
+                                               b.wall_usd.high / 1e6},
+                                              2) +
+                                 " M"
+                           : "-");
       }
     }
     table.AddRow(row);
@@ -77,7 +87,11 @@ void WriteSweepTable(std::ostream& out, PlanReportContext ctx,
   out << table.Render() << "\n";
   out << "scaling: throughput per GPU relative to " << (base ? GroupThousands(base->gpus) : "-")
       << " GPUs; cost in GPU-hours per billion tokens";
-  if (budget) out << "; band: " << ctx.band_note;
+  if (budget) {
+    out << "; goodput: the share of wall-clock time that trains, with failures, checkpoints and "
+           "restarts (docs/cost-model.md, \"Goodput\"); time to train and dollars include it"
+        << "; band: " << ctx.band_note;
+  }
   out << "\n";
 }
 

@@ -1,4 +1,5 @@
 // `--format table`: the readable report; every number carries its unit.
+#include <algorithm>
 #include <cmath>
 
 #include "core/format.h"
@@ -9,6 +10,7 @@
 #include "report/search_notes.h"
 #include "report/stage_layout_text.h"
 #include "search/objective.h"
+#include "search/rerank.h"
 
 namespace paraplan {
 
@@ -50,10 +52,24 @@ std::string PlansTable(const PlanReportContext& ctx, const std::vector<StepResul
                   p.sequence_parallel ? "yes" : "no", ScheduleText(p), OverlapText(p),
                   (r.simulated ? "" : "~") + FormatFixed(r.step_time_s, 3) + " s",
                   GroupThousands(tokens_per_s) + " tok/s/GPU", Percent(r.mfu),
-                  FormatFixed(BytesToGiB(r.peak_memory_bytes), 1) + " GiB",
+                  FormatFixed(BytesToGiB(r.peak_memory_bytes), 1) + " GiB" +
+                      (ctx.headroom_pct > 0 && !InsideHeadroom(r, ctx.headroom_pct) ? " !" : ""),
                   FormatFixed(cost, 2) + " GPU-h/Btok"});
   }
   return table.Render();
+}
+
+// "! tight: ..." when a ranked plan's peak is above the headroom; empty otherwise.
+std::string HeadroomNote(const PlanReportContext& ctx, const std::vector<StepResult>& plans) {
+  if (ctx.headroom_pct <= 0) return "";
+  const bool tight = std::any_of(plans.begin(), plans.end(), [&](const StepResult& r) {
+    return !InsideHeadroom(r, ctx.headroom_pct);
+  });
+  if (!tight) return "";
+  return "  ! tight: peak memory above " + FormatShortest(100 - ctx.headroom_pct) +
+         " % of the GPU's (--headroom " + FormatShortest(ctx.headroom_pct) +
+         " %, default validate's memory error, docs/validation.md); ranked after the plans "
+         "inside it.\n";
 }
 
 class TableReporter : public PlanReporter {
@@ -85,7 +101,8 @@ class TableReporter : public PlanReporter {
     out() << "Best plans (step time from the event simulator; cost in GPU-hours per billion "
              "tokens)"
           << FoldedText(result) << ":\n"
-          << PlansTable(ctx, result.plans) << TableLegend() << "\n"
+          << PlansTable(ctx, result.plans) << TableLegend() << HeadroomNote(ctx, result.plans)
+          << "\n"
           << RerunLines(ctx, result.plans) << "\n";
     const std::string stages = StageLayoutText(result.plans.front());  // empty when pp = 1
     if (!stages.empty()) out() << "Best plan, per stage:\n" << stages << "\n";

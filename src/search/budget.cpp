@@ -35,6 +35,42 @@ Banded Scale(double value, double low_factor, double high_factor) {
   return {value, value * low_factor, value * high_factor};
 }
 
+Banded Times(const Banded& b, double f) {
+  return {b.value * f, b.low * f, b.high * f};
+}
+
+// Goodput, the wall-clock figures and energy (cost/goodput.h, cost/energy.h) onto `b`.
+void AddGoodput(const StepResult& r, int64_t gpus, const BudgetRequest& request, PlanBudget& b) {
+  GoodputInputs in;
+  in.step_s = r.step_time_s;
+  in.gpus = gpus;
+  in.checkpoint = b.checkpoint = PlanCheckpointSize(r, gpus);
+  in.mode = request.checkpoint;
+  in.host_link_GBps = request.host_link_GBps;
+  in.interval_s = request.checkpoint_interval_s;
+  b.goodput = ComputeGoodput(in, request.reliability, request.storage, request.power.gpus_per_node);
+  const double g = b.goodput.goodput;
+  const double stretch = g > 0 ? 1.0 / g : INFINITY;
+  if (request.train_days > 0) {
+    b.wall_days = b.days;
+    b.wall_tokens = Times(b.tokens, g);
+  } else {
+    b.wall_days = Times(b.days, stretch);
+    b.wall_tokens = b.tokens;
+  }
+  const double n = static_cast<double>(gpus);
+  b.wall_gpu_hours = Times(b.wall_days, 24 * n);
+  b.wall_usd = Times(b.wall_gpu_hours, request.price_per_gpu_hour);
+  const double wall_s = b.wall_days.value * kSecondsPerDay;
+  b.interruptions = std::isfinite(wall_s) && std::isfinite(b.goodput.mtbf_s)
+                        ? wall_s / b.goodput.mtbf_s
+                        : (std::isfinite(wall_s) ? 0.0 : INFINITY);
+  b.energy = ComputeEnergy(r, gpus, request.power, wall_s);
+  const double mwh_per_day = b.energy.facility_W * kSecondsPerDay / 3600.0 / 1e6;
+  b.MWh = Times(b.wall_days, mwh_per_day);
+  b.energy_usd = Times(b.MWh, 1000.0 * request.price_per_kwh);
+}
+
 }  // namespace
 
 double ParseTokenCount(const std::string& text, const std::string& flag) {
@@ -75,7 +111,14 @@ PlanBudget ComputeBudget(const StepResult& r, int64_t gpus, int64_t seq_len,
   b.gpu_hours = {b.days.value * 24 * n, b.days.low * 24 * n, b.days.high * 24 * n};
   const double price = request.price_per_gpu_hour;
   b.usd = {b.gpu_hours.value * price, b.gpu_hours.low * price, b.gpu_hours.high * price};
+  AddGoodput(r, gpus, request, b);
   return b;
+}
+
+CheckpointMode ParseCheckpointMode(const std::string& text) {
+  if (text == "sync") return CheckpointMode::kSync;
+  if (text == "async") return CheckpointMode::kAsync;
+  throw InputError("--checkpoint: expected sync or async, got '" + text + "'");
 }
 
 }  // namespace paraplan

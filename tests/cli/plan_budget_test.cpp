@@ -45,6 +45,43 @@ TEST_CASE("plan --tokens on a GPU nobody fitted gives the leave-one-GPU-family-o
   CHECK_THAT(run.out, Catch::Contains("--cv gpu"));
 }
 
+TEST_CASE("plan --tokens shows goodput, interruptions, the checkpoint interval and energy",
+          "[cli][budget][goodput]") {
+  const auto run =
+      RunParaplan(Small({"--tokens", "1T", "--price-per-gpu-hour", "2", "--price-per-kwh", "0.1"}));
+  INFO(run.err);
+  REQUIRE(run.code == 0);
+  for (const char* column : {"goodput", "interruptions", "checkpoint every", "time to train",
+                             "GPU-hours", "energy", "energy cost"}) {
+    CHECK_THAT(run.out, Catch::Contains(column));
+  }
+  CHECK_THAT(run.out, Catch::Contains("Young/Daly"));
+  CHECK_THAT(run.out, Catch::Contains("plans are ranked by it"));
+  const auto json = RunParaplan(Small({"--tokens", "1T", "--checkpoint", "async",
+                                       "--checkpoint-interval", "30", "--format", "json"}));
+  REQUIRE(json.code == 0);
+  for (const char* key :
+       {"\"goodput\"", "\"interruptions\"", "\"checkpoint_interval_source\": \"given\"",
+        "\"checkpoint_mode\": \"async\"", "\"wall_days\"", "\"MWh\"", "\"days\""}) {
+    CHECK_THAT(json.out, Catch::Contains(key));
+  }
+  // A what-if through --set: ten times the failures, lower goodput.
+  const auto flaky = RunParaplan(Small({"--tokens", "1T", "--format", "json", "--set",
+                                        "cluster.reliability.failures_per_gpu_day=0.05"}));
+  REQUIRE(flaky.code == 0);
+  CHECK_THAT(flaky.out, Catch::Contains("\"failures_per_gpu_day\": 0.05"));
+}
+
+TEST_CASE("--headroom marks each plan inside or outside it", "[cli][headroom]") {
+  const auto run = RunParaplan(Small({"--headroom", "50", "--format", "json"}));
+  INFO(run.err);
+  REQUIRE(run.code == 0);
+  CHECK_THAT(run.out, Catch::Contains("\"inside_headroom\""));
+  const auto off = RunParaplan(Small({"--headroom", "0", "--format", "json"}));
+  REQUIRE(off.code == 0);
+  CHECK_THAT(off.out, !Catch::Contains("\"inside_headroom\""));
+}
+
 TEST_CASE("bad budget flags exit 2 naming the flag", "[cli][budget]") {
   const std::vector<std::pair<std::vector<std::string>, const char*>> cases = {
       {{"--tokens", "15X"}, "--tokens"},
@@ -52,6 +89,10 @@ TEST_CASE("bad budget flags exit 2 naming the flag", "[cli][budget]") {
       {{"--tokens", "1T", "--train-days", "3"}, "--train-days"},
       {{"--train-days", "-1"}, "--train-days"},
       {{"--framework", "nemo"}, "--framework"},
+      {{"--tokens", "1T", "--checkpoint", "often"}, "--checkpoint"},
+      {{"--tokens", "1T", "--checkpoint-interval", "-5"}, "--checkpoint-interval"},
+      {{"--price-per-kwh", "0.1"}, "--price-per-kwh"},
+      {{"--headroom", "60"}, "--headroom"},
   };
   for (const auto& [extra, flag] : cases) {
     const auto run = RunParaplan(Small(extra));
@@ -110,6 +151,9 @@ TEST_CASE("plan --format html writes one self-contained page", "[cli][html]") {
   CHECK(run.out.rfind("<!DOCTYPE html>", 0) == 0);
   CHECK_THAT(run.out, Catch::Contains("<table id=\"plans\">"));
   CHECK_THAT(run.out, Catch::Contains("<table id=\"budget\">"));
+  for (const char* key : {"goodput", "interruptions", "checkpoint_min", "wall_days", "mwh"}) {
+    CHECK_THAT(run.out, Catch::Contains(std::string("<td data-key=\"") + key + "\">"));
+  }
   CHECK_THAT(run.out, Catch::Contains("simulated timeline of the best plan"));
   CHECK_THAT(run.out, !Catch::Contains("http"));
   CHECK_THAT(run.out, !Catch::Contains("<script"));

@@ -62,5 +62,35 @@ TEST_CASE("a wall-clock budget fixes the cost and bands the tokens", "[search][b
   CHECK(b.tokens.high == Approx(tokens / 0.8));
 }
 
+TEST_CASE("goodput stretches the time to train; a wall-clock budget trains fewer tokens",
+          "[search][budget]") {
+  BudgetRequest request;
+  request.tokens = 1e12;
+  request.price_per_gpu_hour = 2;
+  StepResult r = Step(10, 1024);
+  StageMemory m;
+  m.weights_bytes = 20e9;  // 20 GB of state a GPU (dp 1): a 10 TB checkpoint on 512 GPUs
+  m.optimizer_bytes = 0;
+  r.memory = {m};
+  const PlanBudget b = ComputeBudget(r, 512, 4096, request);
+  REQUIRE(b.goodput.finishes);
+  CHECK(b.goodput.goodput < 1);
+  CHECK(b.checkpoint.total_bytes == Approx(20e9 * 512));
+  CHECK(b.wall_days.value == Approx(b.days.value / b.goodput.goodput));
+  CHECK(b.wall_gpu_hours.value == Approx(b.wall_days.value * 24 * 512));
+  CHECK(b.wall_usd.value == Approx(b.wall_gpu_hours.value * 2));
+  CHECK(b.interruptions == Approx(b.wall_days.value * 86400 / b.goodput.mtbf_s));
+  BudgetRequest days;
+  days.train_days = 30;
+  const PlanBudget d = ComputeBudget(r, 512, 4096, days);
+  CHECK(d.wall_days.value == 30);
+  CHECK(d.wall_tokens.value == Approx(d.tokens.value * d.goodput.goodput));
+}
+
+TEST_CASE("--checkpoint takes sync or async", "[search][budget]") {
+  CHECK(ParseCheckpointMode("async") == CheckpointMode::kAsync);
+  CHECK_THROWS_WITH(ParseCheckpointMode("sometimes"), Catch::Contains("--checkpoint"));
+}
+
 }  // namespace
 }  // namespace paraplan
