@@ -6,6 +6,7 @@
 
 #include "cost/memory_model.h"
 #include "cost/moe_dispatch.h"
+#include "cost/zero3_schedule.h"
 
 namespace paraplan {
 namespace {
@@ -74,6 +75,63 @@ void FirstStageParams(const CostGraph& d, const PlanEvaluation& e, double* dense
   }
 }
 
+// The first stage's weights on one GPU as ZeRO-3 sees them (zero3_schedule.h): the embedding as
+// the root unit, then one unit per layer of its GEMM weights (n x k per matrix, split as TP, EP
+// and ETP split them; norms and biases left out).
+std::vector<Zero3Param> FirstStageZero3Params(const CostGraph& d, const PlanEvaluation& e) {
+  std::vector<Zero3Param> out;
+  const PlanShape& s = e.shape;
+  out.push_back({0, d.vocab * d.hidden / s.tp, d.vocab / s.tp});
+  if (e.layers.size() == 0) return out;
+  for (int64_t l = 0; l < e.layers[0]; ++l) {
+    const auto one = KindCounts(d, e.begins[0] + l, e.begins[0] + l + 1);
+    size_t kind = 0;
+    while (kind + 1 < one.size() && one[kind] == 0) ++kind;
+    const LayerGemms& g = d.gemms[kind];
+    for (size_t i = 0; i < g.size; ++i) {
+      const LayerGemm& op = g.ops[i];
+      const double tp = op.expert ? s.etp : s.tp;
+      const double split = op.split == GemmSplit::kReplicated ? 1.0 : tp;
+      const double matrices = op.expert ? std::max(op.count / s.ep, 1.0) : op.count;
+      const double rows = op.split == GemmSplit::kColumn ? op.n / split : op.n;
+      for (double m = 0; m < matrices; ++m) out.push_back({l + 1, op.n * op.k / split, rows});
+    }
+  }
+  return out;
+}
+
+// Per framework, the per-micro-batch ZeRO-3 calls of the first stage: count and mean size.
+void Zero3IssuerCalls(const CostGraph& d, const ParallelPlan& p, const PlanEvaluation& e,
+                      Describer& w) {
+  const GroupPlacement& g = e.shape.groups.dp_cp;
+  const std::vector<Zero3Param> params = FirstStageZero3Params(d, e);
+  struct Issuer {
+    Zero3Issuer issuer;
+    double grad_bytes;
+  };
+  // Gradient dtypes as each defaults under bf16: DeepSpeed's communication_data_type bf16,
+  // FSDP1 the parameters' bf16, FSDP2 under torchtitan float32 (zero3_schedule.h).
+  const Issuer issuers[] = {
+      {Zero3Issuer::kDeepSpeed, 2.0}, {Zero3Issuer::kFsdp1, 2.0}, {Zero3Issuer::kFsdp2, 4.0}};
+  (void)p;
+  for (const Issuer& i : issuers) {
+    const Zero3Schedule z = Zero3Collectives(i.issuer, params, g.size, kAct, i.grad_bytes);
+    const std::string name = ToString(i.issuer);
+    auto add = [&](CollectiveOp op, int64_t count, double bytes, const char* what) {
+      if (count == 0) return;
+      const size_t before = w.out.size();
+      w.Add("dp", "", op, bytes / static_cast<double>(count), g);
+      if (w.out.size() > before) {
+        w.out.back().what =
+            name + ": " + std::to_string(count) + " " + what + " per micro-batch (mean size)";
+      }
+    };
+    add(CollectiveOp::kAllGather, z.all_gathers, z.gather_bytes, "weight gathers");
+    add(CollectiveOp::kReduceScatter, z.reduce_scatters, z.reduce_scatter_bytes,
+        "gradient reduce-scatters");
+  }
+}
+
 void DataParallelCalls(const CostGraph& d, const ParallelPlan& p, const PlanEvaluation& e,
                        Describer& w) {
   const GroupPlacement& g = e.shape.groups.dp_cp;
@@ -84,6 +142,7 @@ void DataParallelCalls(const CostGraph& d, const ParallelPlan& p, const PlanEval
     w.Add("dp", "ZeRO-3 weights, per layer, fwd and bwd", CollectiveOp::kAllGather, layer * kAct,
           g);
     w.Add("dp", "ZeRO-3 gradient, per layer", CollectiveOp::kReduceScatter, layer * dtype, g);
+    Zero3IssuerCalls(d, p, e, w);
     return;
   }
   const double bucket = std::max(DpBucketBytes(p), 1.0);
@@ -134,8 +193,22 @@ std::vector<CollectiveCall> DescribeCollectives(const CostGraph& d, const Cluste
     }
   }
   if (p.pp > 1) {
-    w.Add("pp", "activations to the next stage", CollectiveOp::kSendRecv,
-          kAct * s.norm_tokens * d.hidden, PlaceGroup(2, s.groups.pp.stride, cluster));
+    // One row per tier the stage boundaries cross, naming the boundaries on it (plan_evaluation.h
+    // PipelineHop): a boundary inside a node sends over NVLink, one across nodes over the network.
+    const int64_t boundaries = p.vpp > 1 ? p.pp : p.pp - 1;
+    for (int tier = 0; tier < kMaxTiers; ++tier) {
+      std::string which;
+      for (int64_t b = 0; b < boundaries && b < e.hops.size(); ++b) {
+        if (e.hops[b].tier != tier) continue;
+        which +=
+            (which.empty() ? "" : ", ") + std::to_string(b) + "->" + std::to_string((b + 1) % p.pp);
+      }
+      if (which.empty()) continue;
+      const size_t before = w.out.size();
+      w.Add("pp", "activations to the next stage", CollectiveOp::kSendRecv,
+            kAct * s.norm_tokens * d.hidden, PairOnTier(tier, s.groups.pp.stride));
+      if (w.out.size() > before) w.out.back().what += " (stages " + which + ")";
+    }
   }
   DataParallelCalls(d, p, e, w);
   return w.out;

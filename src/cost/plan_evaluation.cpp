@@ -8,6 +8,7 @@
 #include "cost/fp8_amax.h"
 #include "cost/memory_model.h"
 #include "cost/overlap_sm.h"
+#include "cost/pipeline_hops.h"
 #include "cost/stage_balance.h"
 #include "hardware/collective_cost.h"
 #include "hardware/nccl_channels.h"
@@ -181,26 +182,11 @@ void EdgeCosts(const CostGraph& d, const Cluster& c, const NetworkLinks& links,
   e.logits_bwd_s = 2 * logits_gemm_s + MemoryBoundSeconds(c, s.tokens * vocab * 4.0 * 2.0);
   e.mtp_proj_fwd_s =
       d.mtp_layers > 0 ? GemmSeconds(c, p.precision, s.tokens, d.hidden / s.tp, 2 * d.hidden) : 0;
-  e.p2p_sm_share = 0;
   // Read only where ZeRO-3 traffic exists; not keyed on `zero`, which the search's cost memo
   // (search_core.cpp) does not key these edge costs on.
   e.zero3_sm_share = SmShare(NcclKernelCtas(CollectiveOp::kAllGather, s.groups.dp_cp, c), c.gpu);
-  if (p.pp > 1) {
-    const double bytes = kAct * s.norm_tokens * d.hidden;
-    const GroupPlacement pair = PlaceGroup(2, s.groups.pp.stride, c);
-    e.p2p_sm_share = SmShare(NcclKernelCtas(CollectiveOp::kSendRecv, pair, c), c.gpu);
-    if (p.kernels.fusion == Fusion::kApex && s.tp > 1 && !s.sequence_parallel) {
-      // Megatron-LM 2020-22's scatter/gather optimization (Narayanan et al. SC'21 §4.1): each
-      // of the tp ranks sends 1/tp of the replicated activation to the next stage, which
-      // all-gathers it over its TP group.
-      e.p2p_s = CollectiveSeconds(CollectiveOp::kSendRecv, bytes / s.tp, pair, links) +
-                CollectiveSeconds(CollectiveOp::kAllGather, bytes, s.groups.tp, links);
-    } else {
-      e.p2p_s = CollectiveSeconds(CollectiveOp::kSendRecv, bytes, pair, links);
-    }
-  }
+  PipelineHops(d, c, links, p, e);
 }
-
 }  // namespace
 
 PlanLayerCosts ComputePlanLayerCosts(const CostGraph& d, const Cluster& c,
@@ -273,9 +259,12 @@ void LayoutStages(const CostGraph& d, const Cluster& c, const NetworkLinks& link
 struct StageKey {
   std::array<int32_t, kLayerKinds> counts{};
   bool first = false, last = false, mtp = false;
+  PipelineHop send_fwd, send_bwd;  // the hops its sends take (StageSendHop)
   bool operator==(const StageKey& o) const {
     return counts[0] == o.counts[0] && counts[1] == o.counts[1] && counts[2] == o.counts[2] &&
-           counts[3] == o.counts[3] && first == o.first && last == o.last && mtp == o.mtp;
+           counts[3] == o.counts[3] && first == o.first && last == o.last && mtp == o.mtp &&
+           send_fwd.s == o.send_fwd.s && send_bwd.s == o.send_bwd.s &&
+           send_fwd.sm_share == o.send_fwd.sm_share && send_bwd.sm_share == o.send_bwd.sm_share;
   }
 };
 static_assert(kLayerKinds == 4, "StageKey::operator== compares four kinds");
@@ -287,6 +276,8 @@ StageKey KeyOf(const CostGraph& d, const ParallelPlan& p, const PlanEvaluation& 
   key.first = s == 0;
   key.last = s == p.pp - 1;
   key.mtp = e.mtp_chunk >= 0 && e.mtp_chunk % p.pp == s;
+  key.send_fwd = StageSendHop(p, e, s, true);
+  key.send_bwd = StageSendHop(p, e, s, false);
   return key;
 }
 
@@ -517,16 +508,17 @@ void StageTimesOf(const CostGraph& d, const ParallelPlan& p, const PlanEvaluatio
   t.f += sends * e.amax_s;
   t.b += sends * e.amax_s;
   if (p.pp > 1 && !p.overlap_pp_comm) {
-    t.f += sends * e.p2p_s;
-    t.b += sends * e.p2p_s;
-    comm.p2p_s = 2 * sends * e.p2p_s;
+    t.f += sends * key.send_fwd.s;
+    t.b += sends * key.send_bwd.s;
+    comm.p2p_s = sends * (key.send_fwd.s + key.send_bwd.s);
   } else if (p.pp > 1) {
     // Overlapped sends (one activation forward, one gradient backward per chunk and micro-batch)
     // run beside the next task's compute and hold their NCCL kernel's SMs while they last.
-    const double loss = sends * e.p2p_s * e.p2p_sm_share;
-    t.f += loss;
-    t.b += loss;
-    comm.sm_loss_s[kSmLossPp] = 2 * loss;
+    const double loss_f = sends * key.send_fwd.s * key.send_fwd.sm_share;
+    const double loss_b = sends * key.send_bwd.s * key.send_bwd.sm_share;
+    t.f += loss_f;
+    t.b += loss_b;
+    comm.sm_loss_s[kSmLossPp] = loss_f + loss_b;
   }
   *times = t;
   *stage_comm = comm;
@@ -656,6 +648,8 @@ StageTimes EvaluateChunkTimes(const CostGraph& d, const ParallelPlan& p, const P
   key.first = chunk == 0;
   key.last = chunk == chunks - 1;
   key.mtp = chunk == e.mtp_chunk;
+  key.send_fwd = StageSendHop(p, e, s, true);
+  key.send_bwd = StageSendHop(p, e, s, false);
   const double share =
       e.layers[s] > 0 ? D(e.chunk_layers[chunk]) / D(e.layers[s]) : 1.0 / D(chunks / p.pp);
   StageTimes t;
@@ -689,7 +683,10 @@ void EvaluatePlanTimeAfterLayers(const CostGraph& d, const Cluster& c, const Net
   e.pipeline = PipelineMakespan(p.schedule, p.pp, p.vpp, e.micro_batches, e.times.data());
   // Fill and drain: with overlapped sends, 2(pp - 1) transfers delay the neighbours; without,
   // every send is already inside the stage times the makespan adds up.
-  e.pp_comm_s = p.pp > 1 && p.overlap_pp_comm ? 2 * D(p.pp - 1) * e.p2p_s : 0;
+  e.pp_comm_s = 0;
+  if (p.pp > 1 && p.overlap_pp_comm) {
+    for (int64_t b = 0; b + 1 < p.pp; ++b) e.pp_comm_s += 2 * e.hops[b].s;
+  }
   DataParallelExposure(p, e);
   e.step_s = e.pipeline.makespan_s + e.pp_comm_s + e.dp_exposed_s + e.optimizer_s +
              c.efficiency.step_overhead_s;

@@ -70,14 +70,24 @@ struct StageDp {
   double grad_comm_exposed_s = 0;  // the communication alone past the last backward
 };
 
+// One pipeline hop: the send of one micro-batch's activations (or gradients) between two
+// neighbouring stages, on the tier the two ranks of every such pair share (PipelineHopTier).
+struct PipelineHop {
+  double s = 0;         // seconds of one send
+  double sm_share = 0;  // SMs the send's NCCL kernel holds / SMs (cost/overlap_sm.h)
+  int tier = 0;         // the network tier it crosses
+};
+
 struct PlanEvaluation {
   PlanShape shape;
   std::array<LayerCost, kLayerKinds> kinds{};
   std::array<bool, kLayerKinds> present{};
   double embed_fwd_s = 0, logits_fwd_s = 0, logits_bwd_s = 0;
   double mtp_proj_fwd_s = 0;  // one MTP module's 2h -> h projection, forward
-  double p2p_s = 0;           // one micro-batch's activations to the next stage
-  double p2p_sm_share = 0;    // SMs the send's NCCL kernel holds / SMs (cost/overlap_sm.h)
+  double p2p_s = 0;           // the slowest hop's send (max over hops)
+  // hops[b]: between stage b and stage (b + 1) % pp; hops[pp - 1] is the interleaved schedule's
+  // wrap from the last stage's chunk to the first stage's next chunk (pp > 1 only).
+  StageVector<PipelineHop> hops;
   double amax_s =
       0;  // TE's delayed-scaling amax reduction + update, per chunk and pass (fp8_amax.h)
   double zero3_sm_share = 0;  // the same for ZeRO-3's per-layer gathers and reduce-scatters
@@ -115,6 +125,13 @@ double EvaluatePeakMemory(const CostGraph& dims, const ParallelPlan& plan,
 // P2P is not overlapped; ZeRO-3 gathers pro rata of the stage's layers.
 StageTimes EvaluateChunkTimes(const CostGraph& dims, const ParallelPlan& plan,
                               const PlanEvaluation& eval, int64_t chunk, StageBusy* busy = nullptr);
+
+// The hop stage `stage`'s sends of one micro-batch take, forward (activations to the next stage)
+// or backward (gradients to the previous one); the last stage's forward and the first stage's
+// backward take their only neighbour's hop without interleaving (they are charged a send like
+// every stage; the simulator sends only where a receiver exists).
+const PipelineHop& StageSendHop(const ParallelPlan& plan, const PlanEvaluation& eval, int64_t stage,
+                                bool forward);
 
 // Layer and embedding/logits costs and the layers per stage only (what memory needs).
 void EvaluatePlanLayers(const CostGraph& dims, const Cluster& cluster, const NetworkLinks& links,

@@ -172,8 +172,11 @@ void FillCommGroups(const CostGraph& d, const Cluster& c, const ParallelPlan& p,
   if (p.pp > 1) {
     CommGroupTime t;
     t.group = "pp";
-    t.tier = TierName(PlaceGroup(2, groups.pp.stride, c), c);
-    t.busy_s = m * 2 * static_cast<double>(vpp) * e.p2p_s;
+    // The stage's own sends: forward on its next hop, backward on its previous one.
+    const PipelineHop& fwd = StageSendHop(p, e, s, true);
+    const PipelineHop& bwd = StageSendHop(p, e, s, false);
+    t.tier = TierName(PairOnTier(std::max(fwd.tier, bwd.tier), groups.pp.stride), c);
+    t.busy_s = m * static_cast<double>(vpp) * (fwd.s + bwd.s);
     t.exposed_s = pp_exposed_s;
     t.hidden_s = Nonneg(t.busy_s - t.exposed_s);
     t.sm_loss_s = m * comm.sm_loss_s[kSmLossPp];
@@ -279,6 +282,9 @@ PipelineInput StepModel::BuildPipelineInput(const ParallelPlan& plan) const {
   NanosBudget ns;
   const double m = static_cast<double>(e.micro_batches);
   in.p2p = plan.pp > 1 ? ns(e.p2p_s, 4 * m * static_cast<double>(plan.pp * in.vpp)) : 0;
+  for (int64_t b = 0; b < static_cast<int64_t>(e.hops.size()); ++b) {
+    in.hops.push_back(ns(e.hops[b].s, 4 * m * static_cast<double>(plan.pp * in.vpp)));
+  }
   in.overlap_pp_comm = plan.overlap_pp_comm;
   in.lockstep = plan.kernels.pp_lockstep;
   in.overlap_grad_reduce = plan.overlap_grad_reduce;
@@ -294,8 +300,8 @@ PipelineInput StepModel::BuildPipelineInput(const ParallelPlan& plan) const {
       StageBusy busy;
       StageTimes t = EvaluateChunkTimes(impl_->dims, plan, e, c * plan.pp + s, &busy);
       if (!plan.overlap_pp_comm && plan.pp > 1) {  // the simulator adds the sends itself
-        t.f -= e.p2p_s;
-        t.b -= e.p2p_s;
+        t.f -= StageSendHop(plan, e, s, true).s;
+        t.b -= StageSendHop(plan, e, s, false).s;
       }
       ChunkCost chunk;
       chunk.forward = ns(t.f, m);

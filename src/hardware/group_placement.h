@@ -25,4 +25,16 @@ struct GroupPlacement {
 // A group of `size` ranks with `stride`, placed on `cluster`'s tiers.
 GroupPlacement PlaceGroup(int64_t size, int64_t stride, const Cluster& cluster);
 
+// The tier a pipeline hop crosses: the send between the stage at `from` and the stage at `to`
+// (stage indices) of a pipeline group of `stages` stages with `stride`, in a world of `world`
+// ranks. Rank r of stage `from` (r = o * stages * stride + from * stride + i, i < stride, for
+// every replica o) sends to r + (to - from) * stride; the hop takes the innermost tier whose
+// aligned span holds both ranks of every such pair (the slowest pair sets the pace, as every
+// replica's pipeline is in step through the data-parallel reduction). The last tier if none does.
+int PipelineHopTier(int64_t stages, int64_t stride, int64_t from, int64_t to, int64_t world,
+                    const Cluster& cluster);
+
+// A two-rank group on `tier` (what a send/recv between two ranks is costed on).
+GroupPlacement PairOnTier(int tier, int64_t stride);
+
 }  // namespace paraplan

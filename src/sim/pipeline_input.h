@@ -52,6 +52,10 @@ struct PipelineInput {
   int64_t micro_batches = 1;
   std::vector<StageCost> stages;  // size pp
   Nanos p2p = 0;                  // send of one micro-batch's activations (or grads) to a neighbour
+  // Per hop, when the sends differ by link (size pp): hops[b] between stage b and b + 1,
+  // hops[pp - 1] between the last stage and the first (interleaved chunks); empty = every send
+  // takes p2p. The cost model fills it from the link each stage boundary crosses.
+  std::vector<Nanos> hops;
   bool overlap_pp_comm = true;
   // PyTorch's multi-stage runtime (torchtitan): an interleaved schedule runs as a grid of time
   // steps, each ending in a wait on its batched sends and receives (pipeline_run_lockstep.cpp).

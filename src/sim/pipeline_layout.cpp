@@ -28,6 +28,11 @@ PipelineLayout::PipelineLayout(const PipelineInput& input)
           "expected " + std::to_string(pp_) + " stages (pp), got " +
               std::to_string(input.stages.size()));
   Require(input.p2p >= 0, "p2p", "must be >= 0, got " + std::to_string(input.p2p));
+  Require(input.hops.empty() || static_cast<int64_t>(input.hops.size()) == pp_, "hops",
+          "expected 0 or " + std::to_string(pp_) + " hops (pp), got " +
+              std::to_string(input.hops.size()));
+  for (Nanos hop : input.hops)
+    Require(hop >= 0, "hops", "must be >= 0, got " + std::to_string(hop));
   // DualPipe accepts one chunk per stage (stage s = model stage s; rank r also runs model
   // stage pp - 1 - r) or two (stage r already describes both of rank r's chunks).
   const bool mirror = dual_ && !input.stages.empty() && input.stages[0].chunks.size() == 1;

@@ -29,6 +29,7 @@ class Runner {
     const size_t pp = static_cast<size_t>(layout.Stages());
     times_.start.resize(tasks);
     times_.blocking_send = options.overlap_pp_comm ? 0 : options.p2p;
+    if (!options.overlap_pp_comm) times_.hops = options.hops;
     times_.forward_ready.assign(places, -1);
     times_.backward_ready.assign(places, -1);
     times_.forward_task.assign(places, -1);
@@ -99,12 +100,13 @@ class Runner {
   Nanos Send(int64_t s, const Place& to) {
     const Nanos now = queue_.Now();
     if (to.stage == s) return now;  // same GPU (pp = 1 with several chunks)
+    const Nanos hop = HopNanos(options_.hops, options_.p2p, s, to.stage);
     if (!options_.overlap_pp_comm) {
-      free_at_[s] = now + options_.p2p;  // the send holds the compute stream
-      return now + options_.p2p;
+      free_at_[s] = now + hop;  // the send holds the compute stream
+      return now + hop;
     }
     const Nanos send_start = std::max(now, pp_free_[s]);
-    pp_free_[s] = send_start + options_.p2p;
+    pp_free_[s] = send_start + hop;
     return pp_free_[s];
   }
 
@@ -177,7 +179,16 @@ Nanos TaskDone(const PipelineLayout& layout, const TaskLists& lists, const TaskT
   if (times.blocking_send == 0) return end;
   const Task& t = lists.tasks[k];
   const Place to = layout.Destination(stage, t);
-  return to.Valid() && to.stage != stage ? end + times.blocking_send : end;
+  if (!to.Valid() || to.stage == stage) return end;
+  return end +
+         (times.hops.empty() ? times.blocking_send : HopNanos(times.hops, 0, stage, to.stage));
+}
+
+Nanos HopNanos(const std::vector<Nanos>& hops, Nanos p2p, int64_t a, int64_t b) {
+  if (hops.empty()) return p2p;
+  const int64_t pp = static_cast<int64_t>(hops.size());
+  const int64_t lo = std::min(a, b), hi = std::max(a, b);
+  return hops[static_cast<size_t>(hi - lo == 1 ? lo : pp - 1)];
 }
 
 int64_t StageOfTask(const TaskLists& lists, int64_t task) {

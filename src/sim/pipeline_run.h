@@ -15,7 +15,12 @@ struct PipelineRunOptions {
   Nanos p2p = 0;
   bool overlap_pp_comm = true;
   std::vector<Nanos> stage_start;  // per stage: earliest compute start (exposed param gather)
+  std::vector<Nanos> hops;         // PipelineInput::hops (empty: every send takes p2p)
 };
+
+// The send between neighbouring stages a and b: hops[min(a, b)], or hops[pp - 1] between the
+// last stage and the first; p2p when hops is empty.
+Nanos HopNanos(const std::vector<Nanos>& hops, Nanos p2p, int64_t a, int64_t b);
 
 // What happened, in flat arrays (no per-task allocation).
 struct TaskTimes {
@@ -23,6 +28,7 @@ struct TaskTimes {
   // only the start is stored, to keep 2M-task runs small (memory traffic dominates them).
   std::vector<Nanos> start;
   Nanos blocking_send = 0;  // p2p when sends hold the compute stream (overlap_pp_comm off)
+  std::vector<Nanos> hops;  // the run's PipelineRunOptions::hops (blocking sends per hop)
   // Per place (PipelineLayout::PlaceIndex): when the activations of the previous place arrived
   // (forward input) and when the output gradient arrived (backward input); -1 until known.
   std::vector<Nanos> forward_ready;

@@ -36,7 +36,7 @@ TaskTimes RunPipelineLockstep(const PipelineLayout& layout, const TaskLists& lis
   std::vector<Nanos> end(static_cast<size_t>(pp), 0);
   std::vector<int64_t> sender(static_cast<size_t>(pp), -1);  // this step's sending task, or -1
   std::vector<int64_t> in_flight(static_cast<size_t>(pp), 0);
-  std::vector<uint8_t> exchanges(static_cast<size_t>(pp), 0);
+  std::vector<Nanos> exchanges(static_cast<size_t>(pp), 0);  // the slowest hop it exchanged on
   std::vector<Nanos> wait(static_cast<size_t>(pp), 0);
 
   for (int32_t t = 0; t <= last_step; ++t) {
@@ -81,15 +81,17 @@ TaskTimes RunPipelineLockstep(const PipelineLayout& layout, const TaskLists& lis
       if (!to.Valid()) continue;
       Nanos arrival = end[s];
       if (to.stage != s) {
-        arrival = std::max(end[s], end[to.stage]) + options.p2p;
-        exchanges[s] = exchanges[to.stage] = 1;
+        const Nanos hop = HopNanos(options.hops, options.p2p, s, to.stage);
+        arrival = std::max(end[s], end[to.stage]) + hop;
+        exchanges[s] = std::max(exchanges[s], hop);
+        exchanges[to.stage] = std::max(exchanges[to.stage], hop);
         wait[s] = std::max(wait[s], end[to.stage]);
         wait[to.stage] = std::max(wait[to.stage], end[s]);
       }
       auto& ready = forward ? times.forward_ready : times.backward_ready;
       ready[layout.PlaceIndex(task.micro_batch, to.stage, to.chunk)] = arrival;
     }
-    for (int64_t s = 0; s < pp; ++s) gate[s] = wait[s] + (exchanges[s] ? options.p2p : 0);
+    for (int64_t s = 0; s < pp; ++s) gate[s] = wait[s] + exchanges[s];
   }
   for (int64_t s = 0; s < pp; ++s) {
     if (next[s] != lists.stage_begin[s + 1]) {

@@ -97,7 +97,8 @@ PipelineResult SimulatePipeline(const PipelineInput& input) {
     InsertRecompute(lists, layout.Chunks(), recompute);
   }
   const int64_t pp = layout.Stages();
-  PipelineRunOptions options{input.p2p, input.overlap_pp_comm, std::vector<Nanos>(pp, 0)};
+  PipelineRunOptions options{input.p2p, input.overlap_pp_comm, std::vector<Nanos>(pp, 0),
+                             input.hops};
   for (int64_t s = 0; s < pp; ++s) {
     options.stage_start[s] = FirstForwardWait(input, layout, s);
   }
@@ -155,7 +156,8 @@ PipelineResult SimulatePipeline(const PipelineInput& input) {
   if (result.optimizer > 0)
     result.critical_path.push_back("optimizer@s" + std::to_string(step_stage));
   if (input.record_timeline)
-    result.timeline = BuildTimeline(layout, lists, times, tails, input.p2p, input.comm_streams);
+    result.timeline =
+        BuildTimeline(layout, lists, times, tails, input.p2p, input.hops, input.comm_streams);
   return result;
 }
 

@@ -7,18 +7,21 @@ namespace paraplan {
 namespace {
 
 void AddSends(const PipelineLayout& layout, const TaskLists& lists, const TaskTimes& times,
-              int64_t s, Nanos p2p, std::vector<TimelineEvent>& out) {
-  if (p2p == 0) return;
+              int64_t s, Nanos p2p, const std::vector<Nanos>& hops,
+              std::vector<TimelineEvent>& out) {
+  if (p2p == 0 && hops.empty()) return;
   for (int64_t k = lists.stage_begin[s]; k < lists.stage_begin[s + 1]; ++k) {
     const Task& t = lists.tasks[k];
     const bool forward = t.kind == TaskKind::kForward;
     if (!forward && t.kind != TaskKind::kBackward && t.kind != TaskKind::kBackwardInput) continue;
     const Place to = forward ? layout.Next(s, t.chunk) : layout.Previous(s, t.chunk);
     if (!to.Valid() || to.stage == s) continue;
+    const Nanos hop = HopNanos(hops, p2p, s, to.stage);
+    if (hop == 0) continue;
     const int64_t place = layout.PlaceIndex(t.micro_batch, to.stage, to.chunk);
     const Nanos arrival = forward ? times.forward_ready[place] : times.backward_ready[place];
     out.push_back(TimelineEvent{s, "pp", "send " + TaskName(t), t.micro_batch, t.chunk,
-                                arrival - p2p, arrival, -1});
+                                arrival - hop, arrival, -1});
   }
 }
 
@@ -67,6 +70,7 @@ void AddComm(const PipelineLayout& layout, const std::array<std::string, kMaxCom
 std::vector<TimelineEvent> BuildTimeline(const PipelineLayout& layout, const TaskLists& lists,
                                          const TaskTimes& times,
                                          const std::vector<StageTail>& tails, Nanos p2p,
+                                         const std::vector<Nanos>& hops,
                                          const std::array<std::string, kMaxCommStreams>& streams) {
   std::vector<TimelineEvent> out;
   out.reserve(lists.tasks.size() * (p2p > 0 ? 2 : 1) + tails.size() * 4);
@@ -78,7 +82,7 @@ std::vector<TimelineEvent> BuildTimeline(const PipelineLayout& layout, const Tas
                                   end, -1});
       AddComm(layout, streams, s, t, times.start[k], end, out);
     }
-    AddSends(layout, lists, times, s, p2p, out);
+    AddSends(layout, lists, times, s, p2p, hops, out);
     AddTail(tails[s], s, out);
   }
   return out;

@@ -18,6 +18,7 @@ namespace paraplan {
 std::vector<TimelineEvent> BuildTimeline(const PipelineLayout& layout, const TaskLists& lists,
                                          const TaskTimes& times,
                                          const std::vector<StageTail>& tails, Nanos p2p,
+                                         const std::vector<Nanos>& hops,
                                          const std::array<std::string, kMaxCommStreams>& streams);
 
 }  // namespace paraplan

@@ -113,5 +113,21 @@ TEST_CASE("a fusion profile that does not exist is a named error, exit 2", "[cli
   CHECK_THAT(run.err, Catch::Contains("fusion"));
 }
 
+TEST_CASE("explain lists each pipeline hop on its tier and ZeRO-3 calls per framework", "[cli]") {
+  // tp=4, pp=4 on two 8-GPU nodes: 0->1 and 2->3 inside a node, 1->2 across.
+  const auto pp = RunParaplan({"explain", "-m", "llama3-70b", "-c", "dgx-h100", "-g", "16",
+                               "--plan", "tp=4,pp=4,micro_batch=1,global_batch=32"});
+  REQUIRE(pp.code == 0);
+  CHECK_THAT(pp.out, Catch::Contains("activations to the next stage (stages 0->1, 2->3)"));
+  CHECK_THAT(pp.out, Catch::Contains("activations to the next stage (stages 1->2)"));
+  const auto z =
+      RunParaplan(ExplainLlama8b("tp=1,pp=1,micro_batch=1,global_batch=64,recompute=full,zero=3"));
+  REQUIRE(z.code == 0);
+  CHECK_THAT(z.out, Catch::Contains("DeepSpeed ZeRO-3: "));
+  CHECK_THAT(z.out, Catch::Contains("PyTorch FSDP1: "));
+  CHECK_THAT(z.out, Catch::Contains("PyTorch FSDP2: "));
+  CHECK_THAT(z.out, Catch::Contains("weight gathers per micro-batch"));
+}
+
 }  // namespace
 }  // namespace paraplan

@@ -22,7 +22,13 @@ TEST_CASE("the collectives a plan issues, with their tiers and NCCL's choice", "
   PlanEvaluation e;
   EvaluatePlanTime(d, c, links, p, &e);
   const std::vector<CollectiveCall> calls = DescribeCollectives(d, c, links, p, e);
-  REQUIRE(calls.size() == 4);  // tp all-gather + reduce-scatter, ZeRO-3 gather + reduce-scatter
+  // tp all-gather + reduce-scatter, ZeRO-3 gather + reduce-scatter, then a gather and a
+  // reduce-scatter row for each of DeepSpeed ZeRO-3, FSDP1 and FSDP2 (zero3_schedule.h).
+  REQUIRE(calls.size() == 10);
+  CHECK(calls[4].what.rfind("DeepSpeed ZeRO-3: ", 0) == 0);
+  CHECK(calls[6].what.rfind("PyTorch FSDP1: ", 0) == 0);
+  CHECK(calls[9].what.rfind("PyTorch FSDP2: ", 0) == 0);
+  CHECK(calls[9].op == "reduce_scatter");
   CHECK(calls[0].group == "tp");
   CHECK(calls[0].tier == "nvlink");
   CHECK(calls[0].per_domain == 8);

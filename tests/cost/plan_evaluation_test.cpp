@@ -213,3 +213,50 @@ TEST_CASE("full recompute replays the forward's collectives inside the backward"
   CHECK(full.cp_comm_s == Approx(kept.cp_comm_s + kept.cp_comm_fwd_s));
   CHECK(full.net_bwd_s == Approx(kept.net_bwd_s + kept.net_fwd_s));
 }
+
+TEST_CASE("every pipeline hop is costed on the link its stage boundary crosses", "[cost]") {
+  // tp=4, pp=4 on two 8-GPU nodes: stages 0 and 1 share node 0, stages 2 and 3 node 1; the
+  // 1 -> 2 hop crosses the network, 0 -> 1 and 2 -> 3 stay on NVLink.
+  const ModelSpec m = test::Gpt3_175B();  // h 12288, seq 2048
+  Cluster c = test::DgxH100();
+  ParallelPlan p;
+  p.tp = 4;
+  p.pp = 4;
+  p.dp = 1;
+  p.micro_batch = 1;
+  p.global_batch = 8;
+  Evaluated e;
+  Evaluate(m, c, p, &e);
+  const NetworkLinks links = ResolveNetworkLinks(c);
+  const double bytes = 2.0 * 2048 * 12288;  // one micro-batch's bf16 activations
+  const double nvlink = CollectiveSeconds(CollectiveOp::kSendRecv, bytes, PairOnTier(0, 4), links);
+  const double net = CollectiveSeconds(CollectiveOp::kSendRecv, bytes, PairOnTier(1, 4), links);
+  REQUIRE(e.eval.hops.size() == 4);
+  CHECK(e.eval.hops[0].tier == 0);
+  CHECK(e.eval.hops[1].tier == 1);
+  CHECK(e.eval.hops[2].tier == 0);
+  CHECK(e.eval.hops[0].s == Approx(nvlink));
+  CHECK(e.eval.hops[1].s == Approx(net));
+  CHECK(e.eval.p2p_s == Approx(net));  // the slowest hop
+  // Stage 1 sends forward across the network and backward over NVLink; stage 2 the reverse.
+  CHECK(StageSendHop(p, e.eval, 1, true).s == Approx(net));
+  CHECK(StageSendHop(p, e.eval, 1, false).s == Approx(nvlink));
+  CHECK(StageSendHop(p, e.eval, 2, false).s == Approx(net));
+  CHECK(StageSendHop(p, e.eval, 0, true).s == Approx(nvlink));
+  // Fill and drain pay each boundary once per direction.
+  CHECK(e.eval.pp_comm_s == Approx(2 * (nvlink + net + nvlink)));
+
+  // The network's bandwidth now reaches the step, in the estimate and in the simulation.
+  const StepModel fast(m, c, 16);
+  Cluster slow_net = c;
+  slow_net.network[1].bandwidth_GBps = 0.5;
+  const StepModel slow(m, slow_net, 16);
+  CHECK(slow.Estimate(p).step_time_s > fast.Estimate(p).step_time_s + 1e-3);
+  CHECK(slow.Simulate(p).step_time_s > fast.Simulate(p).step_time_s + 1e-3);
+  // With the pipeline innermost (stride 1, each pipeline inside one node) no hop crosses.
+  p.placement = {ParallelDim::kPp, ParallelDim::kTp, ParallelDim::kCp, ParallelDim::kEp,
+                 ParallelDim::kDp};
+  Evaluated inner;
+  Evaluate(m, c, p, &inner);
+  for (int64_t b = 0; b < 3; ++b) CHECK(inner.eval.hops[b].tier == 0);
+}

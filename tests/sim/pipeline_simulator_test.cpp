@@ -302,3 +302,25 @@ TEST_CASE("PyTorch's lock-step runtime waits on every step's sends and receives"
   odd.lockstep = true;
   CHECK(SimulatePipeline(odd).pipeline == plain);
 }
+
+TEST_CASE("each pipeline hop takes its own send time", "[sim]") {
+  // GPipe, 3 stages, one micro-batch: F0 F1 F2 then B2 B1 B0 one after another, each boundary
+  // crossed once each way: pipeline = 3 f + 3 b + 2 (hop0 + hop1).
+  PipelineInput in = Uniform(Schedule::kGpipe, 3, 1, 1, 1000, 2000);
+  in.p2p = 10;
+  in.hops = {10, 500, 0};  // 0 -> 1 on NVLink, 1 -> 2 across nodes; no wrap without chunks
+  const PipelineResult r = SimulatePipeline(in);
+  CHECK(r.pipeline == 3 * 1000 + 3 * 2000 + 2 * (10 + 500));
+  // All hops equal to p2p: the same as no per-hop times.
+  in.hops = {10, 10, 10};
+  const PipelineResult same = SimulatePipeline(in);
+  in.hops.clear();
+  CHECK(SimulatePipeline(in).pipeline == same.pipeline);
+  CHECK(same.pipeline == 3 * 1000 + 3 * 2000 + 2 * (10 + 10));
+  // Blocking sends hold the sender's compute stream for the hop they take.
+  in.hops = {10, 500, 0};
+  in.overlap_pp_comm = false;
+  CHECK(SimulatePipeline(in).pipeline == 3 * 1000 + 3 * 2000 + 2 * (10 + 500));
+  in.hops = {10, 500};
+  CHECK_THROWS_AS(SimulatePipeline(in), InputError);
+}
