@@ -170,8 +170,9 @@ void PlanSpace::BuildShapes(const ModelSpec& model, const PlanConstraints& c) {
         const int64_t ep_ranks = c.ep ? tp * dp * cp : dp * cp;
         const int64_t ep_limit = moe ? std::gcd(ep_ranks, model.moe->experts) : 1;
         std::vector<int64_t> eps = moe ? IntValues(c.ep, ep_limit) : ValuesOr(c.ep, {1}, Knob::kEp);
-        std::vector<int64_t> etps = ValuesOr(
-            c.etp, tp > 1 && moe ? std::vector<int64_t>{1, tp} : std::vector<int64_t>{1}, Knob::kEtp);
+        std::vector<int64_t> etps =
+            ValuesOr(c.etp, tp > 1 && moe ? std::vector<int64_t>{1, tp} : std::vector<int64_t>{1},
+                     Knob::kEtp);
         for (int64_t ep : eps) {
           for (int64_t etp : etps) {
             for (int64_t gb : *c.global_batch) {
