@@ -270,7 +270,10 @@ Efficiency PriorEfficiency(const std::string& family, const std::vector<std::str
     e.attention_bwd = 0.55;
     e.memory_bandwidth = 0.85;
     link = {{"nvlink", 0.77}, {"scaleout", 0.85}};
-  } else if (GpuFamily(family) == kHopper) {
+  } else if (GpuFamily(family) == kHopper || GpuFamily(family) == kBlackwell) {
+    // Blackwell has no harness data: its prior is Hopper's measured fractions, each a fraction of
+    // the part's own datasheet peak, as a GPU nobody fitted takes them (docs/cost-model.md, "A GPU
+    // nobody fitted"); the fit then moves the four fitted values inside the same ranges.
     // Hopper's hardware files use the tile-and-wave GEMM model, whose tops were fitted with it
     // to the same harness table (docs/cost-model.md, "Shape-aware GEMM model").
     e.gemm_max = kTileGemmTopBf16;
@@ -278,6 +281,8 @@ Efficiency PriorEfficiency(const std::string& family, const std::vector<std::str
     e.fa2_attention_fwd = 0.36;
     e.fa2_attention_bwd = 0.34;
     link = {{"nvlink", 0.80}, {"scaleout", 0.88}};
+    // The half-dimension scaled from Hopper's by the SM count, as A100's: B200 148 / 132.
+    if (GpuFamily(family) == kBlackwell) e.gemm_half_dim = 664;
   }
   for (const auto& tier : tiers) {
     auto it = link.find(tier);
