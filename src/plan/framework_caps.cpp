@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/error.h"
+#include "plan/framework_launch_rules.h"
 
 namespace paraplan {
 
@@ -291,6 +292,7 @@ std::vector<std::string> FrameworkViolations(LaunchFramework f, const ModelSpec*
   if (f == F::kMegatron) CheckMegatron(plan, out);
   if (f == F::kTorchtitan) CheckTorchtitan(plan, out);
   if (f == F::kDeepSpeed) CheckDeepSpeed(plan, out);
+  AddLaunchRuleViolations(f, model, plan, out);
   if (model) {
     for (std::string& reason : FrameworkModelViolations(f, *model)) out.push_back(reason);
   }
