@@ -178,6 +178,7 @@ TEST_CASE("Plan reporters: each format says what matters", "[report]") {
   SearchResult as_titan = result;  // torchtitan runs per-op SAC and FSDP2, not selective/ZeRO-1
   as_titan.plans[0].plan.recompute = Recompute::kOp;
   as_titan.plans[0].plan.zero = 2;
+  as_titan.plans[0].plan.kernels.fusion = Fusion::kCompile;  // async TP needs torch.compile
   const std::string titan = Render("torchtitan-toml", as_titan, ctx);
   CHECK_THAT(titan, Catch::Contains("pipeline_parallel_schedule = \"Interleaved1F1B\""));
   const std::string config = Render("torchtitan", as_titan, ctx);
