@@ -240,8 +240,9 @@ void AddPlanCommand(CLI::App& app, CliContext& ctx) {
   sub->add_option("--objective", options->objective,
                   "rank by step_time (default), cost (GPU-hours per billion tokens) or memory");
   sub->add_option("--format", options->format,
-                  "table (default), json, csv, megatron (Megatron-LM flags), torchtitan (TOML), "
-                  "deepspeed (config JSON), html (a self-contained report page)");
+                  "table (default), json, csv, megatron (Megatron-LM flags), torchtitan (a Python "
+                  "run config, torchtitan b5bcd76), torchtitan-toml (TOML job file, torchtitan "
+                  "238fa99), deepspeed (config JSON), html (a self-contained report page)");
   sub->add_option("--framework", options->framework,
                   "search only plans this framework can run: any (default), megatron, "
                   "torchtitan, deepspeed");

@@ -76,6 +76,23 @@ void CopyCommon(const HfReader& hf, YAML::Node& out) {
   out["norm"] = "rmsnorm";
   out["position"] = "rope";
   if (const auto tied = hf.Find("tie_word_embeddings")) out["tied_embeddings"] = tied->AsBool();
+  hf.CopyIf(out, "rotary_base", "rope_theta");
+  hf.CopyIf(out, "norm_epsilon", "rms_norm_eps");
+  hf.CopyIf(out, "dropout", "attention_dropout");
+}
+
+// Biases: Qwen2 has them on Q/K/V only (transformers' modeling_qwen2.py, bias=True there);
+// GPT-OSS on every linear layer, experts included (modeling_gpt_oss.py); other families on every
+// linear layer when attention_bias and mlp_bias are both true.
+void Biases(const std::string& type, const HfReader& hf, YAML::Node& out) {
+  const auto flag = [&hf](const char* key) {
+    const auto node = hf.Find(key);
+    return node && node->AsBool();
+  };
+  if (type == "qwen2") out["qkv_bias"] = true;
+  if (type == "gpt_oss" || (flag("attention_bias") && flag("mlp_bias"))) {
+    out["linear_bias"] = true;
+  }
 }
 
 // Sliding window on every layer (Mistral; Qwen2/3 when use_sliding_window is true).
@@ -168,6 +185,11 @@ void DeepSeek(const HfReader& hf, YAML::Node& out) {
   hf.Copy(moe, "top_k", "num_experts_per_tok");
   hf.CopyIf(moe, "shared_experts", "n_shared_experts");
   hf.Copy(moe, "expert_ffn_hidden", "moe_intermediate_size");
+  // V3: sigmoid scores with a bias for the top-k choice (scoring_func, topk_method noaux_tc).
+  if (const auto score = hf.Find("scoring_func")) moe["router_score"] = score->AsString();
+  if (const auto method = hf.Find("topk_method")) {
+    if (method->AsString() == "noaux_tc") moe["expert_bias"] = true;
+  }
   // Group-limited routing: n_group groups, topk_group chosen per token (V2-Lite: 1 and 1).
   const int64_t groups = hf.Int("n_group", 0), topk = hf.Int("topk_group", 0);
   if (topk > std::max<int64_t>(groups, 1)) {  // more groups chosen than exist: not a routing
@@ -223,6 +245,7 @@ YAML::Node HfConfigToModel(const YamlNode& root, const std::string& name) {
   YAML::Node out(YAML::NodeType::Map);
   out["name"] = name;
   CopyCommon(hf, out);
+  Biases(type, hf, out);
   Family(type, hf, out);
   return out;
 }

@@ -12,17 +12,19 @@ namespace paraplan {
 namespace {
 
 const std::vector<std::string> kModelKeys = {
-    "name",      "layers",  "hidden",     "heads", "kv_heads", "head_dim",        "ffn_hidden",
-    "vocab",     "seq_len", "activation", "norm",  "position", "tied_embeddings", "mtp_layers",
-    "attention", "moe"};
+    "name",     "layers",      "hidden",          "heads",       "kv_heads",
+    "head_dim", "ffn_hidden",  "vocab",           "seq_len",     "activation",
+    "norm",     "position",    "tied_embeddings", "mtp_layers",  "attention",
+    "moe",      "linear_bias", "qkv_bias",        "rotary_base", "norm_epsilon",
+    "dropout"};
 const std::vector<std::string> kAttentionKeys = {
     "kind",       "q_lora_rank",    "kv_lora_rank",        "qk_nope_head_dim", "qk_rope_head_dim",
     "v_head_dim", "sliding_window", "sliding_window_every"};
 const std::vector<std::string> kMlaKeys = {"q_lora_rank", "kv_lora_rank", "qk_nope_head_dim",
                                            "qk_rope_head_dim", "v_head_dim"};
-const std::vector<std::string> kMoeKeys = {"experts",           "top_k",        "shared_experts",
-                                           "expert_ffn_hidden", "dense_layers", "every",
-                                           "capacity_factor",   "groups",       "group_topk"};
+const std::vector<std::string> kMoeKeys = {
+    "experts",         "top_k",  "shared_experts", "expert_ffn_hidden", "dense_layers", "every",
+    "capacity_factor", "groups", "group_topk",     "router_score",      "expert_bias"};
 
 std::string Num(int64_t v) {
   return std::to_string(v);
@@ -79,6 +81,13 @@ void ReadMoe(const YamlMap& top, ModelSpec& m) {
                     {"every", moe.every, m.layers}});
   if (const auto cf = map.Find("capacity_factor")) moe.capacity_factor = cf->AsPositiveDouble();
   ReadRouterGroups(map, moe);
+  if (map.Has("router_score")) {
+    moe.router_score = map.Required("router_score").AsEnum(RouterScoreNames());
+  }
+  moe.expert_bias = map.Bool("expert_bias", false);
+  if (moe.expert_bias && moe.router_score != RouterScore::kSigmoid) {
+    map.Required("expert_bias").Fail("needs router_score: sigmoid");
+  }
   m.moe = moe;
 }
 
@@ -152,6 +161,21 @@ void ReadHeads(const YamlMap& top, ModelSpec& m) {
   }
 }
 
+// The fields the launch exports need (biases, RoPE base, norm epsilon, dropout).
+void ReadExportFields(const YamlMap& top, ModelSpec& m) {
+  m.linear_bias = top.Bool("linear_bias", false);
+  m.qkv_bias = top.Bool("qkv_bias", false);
+  m.rotary_base = top.PositiveDouble("rotary_base", 10000);
+  m.norm_epsilon = top.PositiveDouble("norm_epsilon", 1e-5);
+  if (const auto d = top.Find("dropout")) {
+    m.dropout = d->AsDouble();
+    if (m.dropout < 0 || m.dropout >= 1) d->Fail("must be in [0, 1)");
+  }
+  if (top.Has("rotary_base") && m.position != Position::kRope) {
+    top.Required("rotary_base").Fail("only valid with position: rope");
+  }
+}
+
 }  // namespace
 
 ModelSpec ReadModel(const YamlNode& node, const std::string& default_name) {
@@ -186,6 +210,7 @@ ModelSpec ReadModel(const YamlNode& node, const std::string& default_name) {
                                    : (gated ? Position::kRope : Position::kLearned);
   m.tied_embeddings = top.Bool("tied_embeddings", false);
   ReadHeads(top, m);
+  ReadExportFields(top, m);
   CheckCounts(top, {{"kv_heads", m.kv_heads, kMaxHeads}, {"head_dim", m.head_dim, kMaxHeads}});
   return m;
 }

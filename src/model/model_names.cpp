@@ -28,6 +28,12 @@ const NameTable<AttentionKind>& AttentionKindNames() {
   return kTable;
 }
 
+const NameTable<RouterScore>& RouterScoreNames() {
+  static const NameTable<RouterScore> kTable = {{"softmax", RouterScore::kSoftmax},
+                                                {"sigmoid", RouterScore::kSigmoid}};
+  return kTable;
+}
+
 const char* ToString(Activation v) {
   return NameOf(ActivationNames(), v);
 }
@@ -39,6 +45,9 @@ const char* ToString(Position v) {
 }
 const char* ToString(AttentionKind v) {
   return NameOf(AttentionKindNames(), v);
+}
+const char* ToString(RouterScore v) {
+  return NameOf(RouterScoreNames(), v);
 }
 
 }  // namespace paraplan

@@ -11,10 +11,12 @@ const NameTable<Activation>& ActivationNames();        // gelu swiglu squared_re
 const NameTable<Norm>& NormNames();                    // layernorm rmsnorm
 const NameTable<Position>& PositionNames();            // rope learned alibi
 const NameTable<AttentionKind>& AttentionKindNames();  // mha gqa mla
+const NameTable<RouterScore>& RouterScoreNames();      // softmax sigmoid
 
 const char* ToString(Activation v);
 const char* ToString(Norm v);
 const char* ToString(Position v);
 const char* ToString(AttentionKind v);
+const char* ToString(RouterScore v);
 
 }  // namespace paraplan

@@ -12,6 +12,8 @@ enum class Activation { kGelu, kSwiglu, kSquaredRelu, kRelu };
 enum class Norm { kLayerNorm, kRmsNorm };
 enum class Position { kRope, kLearned, kAlibi };
 enum class AttentionKind { kMha, kGqa, kMla };
+// How the router turns expert logits into scores (Megatron-Core --moe-router-score-function).
+enum class RouterScore { kSoftmax, kSigmoid };
 
 // Multi-head latent attention (DeepSeek-V2/V3). q_lora_rank = 0 means queries are projected
 // directly (DeepSeek-V2-Lite style).
@@ -36,6 +38,10 @@ struct MoeSpec {
   // each token's top_k chosen within its best `group_topk` groups. 0 = not limited.
   int64_t groups = 0;
   int64_t group_topk = 0;
+  RouterScore router_score = RouterScore::kSoftmax;  // HF scoring_func
+  // Auxiliary-loss-free balancing: a per-expert bias added to the scores for the top-k choice
+  // (DeepSeek-V3's e_score_correction_bias, HF topk_method noaux_tc).
+  bool expert_bias = false;
 };
 
 struct ModelSpec {
@@ -53,6 +59,13 @@ struct ModelSpec {
   Position position = Position::kLearned;
   bool tied_embeddings = false;
   int64_t mtp_layers = 0;
+  // Fields the launch exports carry so that the framework builds this model (docs/formats.md).
+  // The cost model does not read them: it counts no bias parameters and no dropout masks.
+  bool linear_bias = false;    // a bias on every linear layer (GPT-3; Megatron's default)
+  bool qkv_bias = false;       // a bias on the Q/K/V projection only (Qwen2)
+  double rotary_base = 10000;  // RoPE theta (HF rope_theta)
+  double norm_epsilon = 1e-5;  // HF rms_norm_eps / layer_norm_epsilon
+  double dropout = 0;          // hidden and attention dropout
 
   AttentionKind attention_kind = AttentionKind::kMha;
   MlaSpec mla;                       // meaningful when attention_kind == kMla

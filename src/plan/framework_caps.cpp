@@ -4,6 +4,7 @@
 
 #include "core/error.h"
 #include "plan/framework_profile.h"
+#include "plan/framework_launch_rules.h"
 
 namespace paraplan {
 
@@ -204,6 +205,7 @@ std::vector<std::string> FrameworkViolations(Framework f, const ModelSpec* model
   if (f == F::kMegatron) CheckMegatron(plan, out);
   if (f == F::kTorchtitan) CheckTorchtitan(plan, out);
   if (f == F::kDeepSpeed) CheckDeepSpeed(plan, out);
+  AddLaunchRuleViolations(f, model, plan, out);
   if (model) {
     for (std::string& reason : FrameworkModelViolations(f, *model)) out.push_back(reason);
   }

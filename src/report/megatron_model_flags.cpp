@@ -1,6 +1,9 @@
 #include "report/megatron_model_flags.h"
 
+#include <cmath>
 #include <cstdint>
+
+#include "core/format.h"
 
 namespace paraplan {
 
@@ -43,6 +46,17 @@ void LayerFlags(const ModelSpec& m, Flags& flags) {
   flags.push_back(std::string("--position-embedding-type ") +
                   (m.position == Position::kRope ? "rope" : "learned_absolute"));
   if (!m.tied_embeddings) flags.push_back("--untie-embeddings-and-output-weights");
+  // Megatron-LM adds a bias to every linear layer and dropout 0.1 unless told otherwise
+  // (arguments.py: --add-bias-linear, --hidden-dropout, --attention-dropout defaults).
+  if (!m.linear_bias) flags.push_back("--disable-bias-linear");
+  if (m.qkv_bias && !m.linear_bias) flags.push_back("--add-qkv-bias");
+  if (m.position == Position::kRope) {
+    // --rotary-base is an integer argument (arguments.py: type=int).
+    Add(flags, "--rotary-base", static_cast<int64_t>(std::llround(m.rotary_base)));
+  }
+  flags.push_back("--norm-epsilon " + FormatShortest(m.norm_epsilon));
+  flags.push_back("--hidden-dropout " + FormatShortest(m.dropout));
+  flags.push_back("--attention-dropout " + FormatShortest(m.dropout));
 }
 
 void MoeFlags(const ModelSpec& m, Flags& flags) {
@@ -61,6 +75,10 @@ void MoeFlags(const ModelSpec& m, Flags& flags) {
     Add(flags, "--moe-router-num-groups", moe.groups);
     Add(flags, "--moe-router-group-topk", moe.group_topk);
   }
+  if (moe.router_score == RouterScore::kSigmoid) {
+    flags.push_back("--moe-router-score-function sigmoid");
+  }
+  if (moe.expert_bias) flags.push_back("--moe-router-enable-expert-bias");
   flags.push_back("--moe-grouped-gemm");
 }
 

@@ -57,6 +57,9 @@ void ShardingFlags(const ParallelPlan& p, Flags& flags) {
     flags.push_back("--use-megatron-fsdp");
     flags.push_back(std::string("--data-parallel-sharding-strategy ") +
                     (p.zero == 2 ? "optim_grads" : "optim_grads_params"));
+    // Megatron-LM d98e8a6 validate_args: "Megatron-FSDP requires the `fsdp_dtensor`
+    // checkpointing format" (megatron/training/arguments.py).
+    flags.push_back("--ckpt-format fsdp_dtensor");
   }
   if (p.overlap_grad_reduce && p.dp * p.cp > 1) flags.push_back("--overlap-grad-reduce");
   if (p.overlap_param_gather && p.zero >= 1 && p.dp * p.cp > 1) {
@@ -111,6 +114,17 @@ Flags BuildFlags(const StepResult& r, const PlanReportContext& ctx, Flags& notes
   return flags;
 }
 
+// CUDA_DEVICE_MAX_CONNECTIONS as Megatron-LM d98e8a6 validate_args wants it on Hopper and
+// earlier: 1 with tp or cp > 1 (so TP/SP communication kernels are issued in order), except
+// under Megatron-FSDP (asserts it is not 1: left unset) and with EP all-to-all overlap (a
+// warning only: left unset so the overlap streams run concurrently).
+std::string MegatronConnectionsLine(const ParallelPlan& p) {
+  if (p.tp * p.cp == 1) return "";
+  if (p.zero >= 2) return "# CUDA_DEVICE_MAX_CONNECTIONS must stay unset (Megatron-FSDP)\n";
+  if (p.overlap_ep_comm) return "# CUDA_DEVICE_MAX_CONNECTIONS left unset (EP overlap)\n";
+  return "export CUDA_DEVICE_MAX_CONNECTIONS=1\n";
+}
+
 class MegatronReporter : public PlanReporter {
  public:
   using PlanReporter::PlanReporter;
@@ -129,6 +143,7 @@ class MegatronReporter : public PlanReporter {
     out() << "# data-parallel size is implied: " << ctx.gpus << " GPUs / (tp " << p.tp << " x pp "
           << p.pp << " x cp " << p.cp << ") = " << p.dp << "\n";
     for (const std::string& note : notes) out() << "# " << note << "\n";
+    out() << MegatronConnectionsLine(p);
     for (size_t i = 0; i < flags.size(); ++i) {
       out() << flags[i] << (i + 1 < flags.size() ? " \\\n" : "\n");
     }

@@ -23,7 +23,8 @@ constexpr FormatEntry kFormats[] = {
     {"json", MakeJsonReporter},
     {"csv", MakeCsvReporter},
     {"megatron", MakeMegatronReporter},
-    {"torchtitan", MakeTorchtitanReporter},
+    {"torchtitan", MakeTorchtitanConfigReporter},
+    {"torchtitan-toml", MakeTorchtitanReporter},
     {"deepspeed", MakeDeepSpeedReporter},
     {"html", MakeHtmlReporter},
 };

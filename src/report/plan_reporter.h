@@ -67,7 +67,8 @@ std::unique_ptr<PlanReporter> MakeTableReporter(std::ostream& out);
 std::unique_ptr<PlanReporter> MakeJsonReporter(std::ostream& out);
 std::unique_ptr<PlanReporter> MakeCsvReporter(std::ostream& out);
 std::unique_ptr<PlanReporter> MakeMegatronReporter(std::ostream& out);
-std::unique_ptr<PlanReporter> MakeTorchtitanReporter(std::ostream& out);
+std::unique_ptr<PlanReporter> MakeTorchtitanReporter(std::ostream& out);        // TOML (238fa99)
+std::unique_ptr<PlanReporter> MakeTorchtitanConfigReporter(std::ostream& out);  // b5bcd76
 std::unique_ptr<PlanReporter> MakeHtmlReporter(std::ostream& out);
 std::unique_ptr<PlanReporter> MakeDeepSpeedReporter(std::ostream& out);
 

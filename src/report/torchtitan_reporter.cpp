@@ -34,7 +34,7 @@ const char* TitanSchedule(const ParallelPlan& p) {
 // shape written above the section.
 void Model(std::ostream& out, const ParallelPlan& p, const PlanReportContext& ctx) {
   const std::string converters =
-      p.precision == Precision::kFp8 ? "converters = [\"float8\"]\n" : "";
+      p.precision == Precision::kFp8 ? "converters = [\"quantize.linear.float8\"]\n" : "";
   if (!ctx.model) {
     if (!converters.empty()) out << "[model]\n" << converters << "\n";
     return;
@@ -67,9 +67,11 @@ void Training(std::ostream& out, const ParallelPlan& p, const PlanReportContext&
   out << "[training]\n"
       << "local_batch_size = " << local << "\n"
       << "global_batch_size = " << p.global_batch << "\n"
-      << "seq_len = " << EffectiveSeqLen(p, ctx) << "\n";
-  if (p.kernels.fusion == Fusion::kCompile) out << "compile = true\n";
-  out << "\n";
+      << "seq_len = " << EffectiveSeqLen(p, ctx) << "\n\n";
+  // torch.compile is its own section ([compile] enable, components; job_config.py Compile).
+  if (p.kernels.fusion == Fusion::kCompile) {
+    out << "[compile]\nenable = true\ncomponents = [\"model\", \"loss\"]\n\n";
+  }
 }
 
 void Parallelism(std::ostream& out, const StepResult& r, const PlanReportContext& ctx) {
@@ -91,7 +93,7 @@ void Parallelism(std::ostream& out, const StepResult& r, const PlanReportContext
     const std::vector<int64_t> layout = ResultLayout(r);
     if (!layout.empty() && !IsDefaultLayout(r, layout)) {
       out << "module_fqns_per_model_part = " << TorchtitanModuleFqns(layout) << "\n";
-    } else if (p.vpp > 1 && ctx.model_layers > 0) {
+    } else if (ctx.model_layers > 0) {
       // torchtitan makes ceil((layers + first_less + last_less) / layers_per_stage) stages; the
       // "less" weights (default 1 each, for the embedding and the output) are zeroed so that it
       // makes exactly pp x vpp stages (torchtitan/distributed/pipeline_parallel.py, pipeline_llm).
@@ -128,14 +130,24 @@ class TorchtitanReporter : public PlanReporter {
     const StepResult& best = result.plans.front();
     const ParallelPlan& p = best.plan;
     if (WriteNotRunnable(out(), Framework::kTorchtitan, ctx, p)) return;
-    WriteBestPlanHeader(out(), "torchtitan job config", ctx, best);
+    // torchtitan 238fa99 replicates (DDP) only on a 1-D mesh: "DDP has not supported > 1D
+    // parallelism" (models/*/infra/parallelize.py); current torchtitan (--format torchtitan) runs
+    // it.
+    if (p.zero == 0 && p.dp > 1 && p.tp * p.pp * p.cp > 1) {
+      out() << "# NOT RUNNABLE in torchtitan 238fa99 (the TOML version): zero=0 (DDP) with tp, pp "
+               "or cp > 1: \"DDP has not supported > 1D parallelism\" "
+               "(models/llama3/infra/parallelize.py); --format torchtitan writes it for current "
+               "torchtitan.\n";
+      return;
+    }
+    WriteBestPlanHeader(out(), "torchtitan 238fa99 job config", ctx, best);
     out() << "\n";
     Model(out(), p, ctx);
     Training(out(), p, ctx);
     Parallelism(out(), best, ctx);
     Checkpointing(out(), p);
     if (p.precision == Precision::kFp8) {
-      out() << "\n[float8]\nrecipe_name = \"tensorwise\"\n";
+      out() << "\n[quantize.linear.float8]\nrecipe_name = \"tensorwise\"\n";
       if (p.zero >= 1) out() << "enable_fsdp_float8_all_gather = true\n";
     }
   }

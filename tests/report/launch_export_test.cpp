@@ -2,6 +2,7 @@
 // torchtitan TOML of a search's best plan are parsed back (small parsers below) and every knob
 // and model-shape flag is compared with the plan and model the search used.
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <map>
 #include <regex>
 #include <sstream>
@@ -9,6 +10,7 @@
 
 #include "cli/common_inputs.h"
 #include "config/efficiency_loader.h"
+#include "core/format.h"
 #include "plan/framework_caps.h"
 #include "report/megatron_model_flags.h"
 #include "report/plan_reporter.h"
@@ -23,7 +25,8 @@ std::map<std::string, std::string> ParseMegatronFlags(const std::string& text) {
   std::istringstream lines(text);
   std::string line, joined;
   while (std::getline(lines, line)) {
-    if (line.empty() || line[0] == '#') continue;
+    // Comments, and the environment a launch needs (export CUDA_DEVICE_MAX_CONNECTIONS=1).
+    if (line.empty() || line[0] == '#' || line.rfind("export ", 0) == 0) continue;
     if (!line.empty() && line.back() == '\\') line.pop_back();
     joined += line + " ";
   }
@@ -124,6 +127,14 @@ void CheckMegatron(const std::map<std::string, std::string>& f, const ParallelPl
   CHECK(f.count("--sequence-parallel") == (p.sequence_parallel ? 1u : 0u));
   CHECK(f.count("--use-distributed-optimizer") == (p.zero >= 1 ? 1u : 0u));
   CHECK(f.count("--tp-comm-overlap") == (p.overlap_tp_comm ? 1u : 0u));
+  // The model's launch fields, and Megatron-FSDP's checkpoint format (issue 33).
+  CHECK(f.count("--disable-bias-linear") == (m.linear_bias ? 0u : 1u));
+  CHECK(f.at("--hidden-dropout") == "0");
+  CHECK(f.at("--norm-epsilon") == FormatShortest(m.norm_epsilon));
+  if (m.position == Position::kRope)
+    CHECK(f.at("--rotary-base") == Str(std::llround(m.rotary_base)));
+  CHECK(f.count("--ckpt-format") == (p.zero >= 2 ? 1u : 0u));
+  if (p.zero >= 2) CHECK(f.at("--ckpt-format") == "fsdp_dtensor");
   const bool interleaved = p.schedule == Schedule::kInterleaved;
   // Interleaving is said per virtual stage (layers divide evenly) or per rank (an uneven split
   // with the embedding and loss accounted, Megatron-LM's --num-virtual-stages-per-pipeline-rank).
@@ -187,6 +198,8 @@ TEST_CASE("Megatron-LM export of a fixed interleaved plan keeps every knob",
   CHECK(flags.count("--no-overlap-p2p-communication") == 1);
   CHECK(flags.count("--grad-reduce-in-bf16") == 1);
   CHECK(flags.at("--ddp-bucket-size") == Str(50 * 1024 * 1024 / 2));
+  // tp > 1 without Megatron-FSDP: validate_args wants CUDA_DEVICE_MAX_CONNECTIONS=1 (Hopper).
+  CHECK_THAT(text, Catch::Contains("\nexport CUDA_DEVICE_MAX_CONNECTIONS=1\n"));
 }
 
 void CheckTorchtitan(const std::map<std::string, std::string>& t, const ParallelPlan& p,
@@ -212,10 +225,13 @@ void CheckTorchtitan(const std::map<std::string, std::string>& t, const Parallel
   const char* mode = p.recompute == Recompute::kOp ? "selective" : ToString(p.recompute);
   CHECK(t.at("activation_checkpoint.mode") == mode);
   if (p.kernels.fusion == Fusion::kCompile) {
-    CHECK(t.at("training.compile") == "true");
+    CHECK(t.at("compile.enable") == "true");  // [training] compile is rejected (238fa99)
   } else {
-    CHECK(t.count("training.compile") == 0);  // torchtitan's default: eager
+    CHECK(t.count("compile.enable") == 0);  // torchtitan's default: eager
   }
+  CHECK(t.count("training.compile") == 0);
+  // Async TP needs torch.compile (framework_launch_rules.h).
+  if (p.overlap_tp_comm) CHECK(t.at("compile.enable") == "true");
 }
 
 TEST_CASE("torchtitan export parses back to the predicted plan", "[report][framework]") {
@@ -229,7 +245,7 @@ TEST_CASE("torchtitan export parses back to the predicted plan", "[report][frame
     CHECK(best.kernels.fusion == (compiled ? Fusion::kCompile : Fusion::kEager));
     CHECK(best.kernels.repeat_kv);
     CHECK(FrameworkViolations(Framework::kTorchtitan, &s.in.model, best).empty());
-    const std::string text = Export("torchtitan", s);
+    const std::string text = Export("torchtitan-toml", s);
     INFO(text);
     const auto toml = ParseToml(text);
     CheckTorchtitan(toml, best, s.in.model);

@@ -89,10 +89,11 @@ std::string Render(const std::string& format, const SearchResult& result,
 }
 
 std::string GoldenPath(const std::string& format) {
-  const std::string ext = format == "table"        ? "txt"
-                          : format == "megatron"   ? "megatron.sh"
-                          : format == "torchtitan" ? "torchtitan.toml"
-                                                   : format;
+  const std::string ext = format == "table"             ? "txt"
+                          : format == "megatron"        ? "megatron.sh"
+                          : format == "torchtitan"      ? "torchtitan.py"
+                          : format == "torchtitan-toml" ? "torchtitan.toml"
+                                                        : format;
   return std::string(PARAPLAN_SOURCE_DIR) + "/tests/data/golden/plan_report." + ext;
 }
 
@@ -177,8 +178,12 @@ TEST_CASE("Plan reporters: each format says what matters", "[report]") {
   SearchResult as_titan = result;  // torchtitan runs per-op SAC and FSDP2, not selective/ZeRO-1
   as_titan.plans[0].plan.recompute = Recompute::kOp;
   as_titan.plans[0].plan.zero = 2;
-  const std::string titan = Render("torchtitan", as_titan, ctx);
+  as_titan.plans[0].plan.kernels.fusion = Fusion::kCompile;  // async TP needs torch.compile
+  const std::string titan = Render("torchtitan-toml", as_titan, ctx);
   CHECK_THAT(titan, Catch::Contains("pipeline_parallel_schedule = \"Interleaved1F1B\""));
+  const std::string config = Render("torchtitan", as_titan, ctx);
+  CHECK_THAT(config, Catch::Contains("p.pipeline_parallel_schedule = \"Interleaved1F1B\""));
+  CHECK_THAT(config, Catch::Contains("def paraplan_plan() -> Trainer.Config:"));
   CHECK_THAT(titan, Catch::Contains("data_parallel_shard_degree = 16"));
   const std::string csv = Render("csv", result, ctx);
   CHECK(std::count(csv.begin(), csv.end(), '\n') == 4);  // header + 3 plans (front included)
@@ -197,8 +202,9 @@ TEST_CASE("Megatron flags express uneven stages and fp8", "[report]") {
   p.recompute = Recompute::kOp;
   p.zero = 2;
   p.overlap_pp_comm = true;
-  const std::string titan = Render("torchtitan", result, Context());
-  CHECK_THAT(titan, Catch::Contains("[float8]"));
+  const std::string titan = Render("torchtitan-toml", result, Context());
+  CHECK_THAT(titan, Catch::Contains("[quantize.linear.float8]"));
+  CHECK_THAT(titan, Catch::Contains("converters = [\"quantize.linear.float8\"]"));
 }
 
 TEST_CASE("Reporters handle a search where nothing fits", "[report]") {
