@@ -30,7 +30,7 @@ bool AsyncTpWithoutCompile(const ModelSpec*, const ParallelPlan& p) {
 }  // namespace
 
 const std::vector<LaunchRule>& LaunchRules() {
-  using F = LaunchFramework;
+  using F = Framework;
   static const std::vector<LaunchRule> kRules = {
       {"megatron/ep-overlap-needs-vpp", F::kMegatron, kMegatron, kTransformerConfig,
        "overlap_ep_comm=true with pp > 1 needs virtual pipeline stages (vpp > 1): \"If enabling "
@@ -58,7 +58,7 @@ const std::vector<LaunchRule>& LaunchRules() {
   return kRules;
 }
 
-void AddLaunchRuleViolations(LaunchFramework framework, const ModelSpec* model,
+void AddLaunchRuleViolations(Framework framework, const ModelSpec* model,
                              const ParallelPlan& plan, std::vector<std::string>& out) {
   for (const LaunchRule& rule : LaunchRules()) {
     if (rule.framework != framework || !rule.broken(model, plan)) continue;

@@ -136,7 +136,7 @@ class TorchtitanConfigReporter : public PlanReporter {
     }
     const StepResult& best = result.plans.front();
     const ParallelPlan& p = best.plan;
-    if (WriteNotRunnable(out(), LaunchFramework::kTorchtitan, ctx, p)) return;
+    if (WriteNotRunnable(out(), Framework::kTorchtitan, ctx, p)) return;
     WriteBestPlanHeader(out(), "torchtitan (b5bcd76) run config", ctx, best);
     const Registry reg = RegistryOf(ctx.model);
     if (reg.module.empty()) {

@@ -7,7 +7,7 @@
 namespace paraplan {
 namespace {
 
-using F = LaunchFramework;
+using F = Framework;
 using Catch::Matchers::Contains;
 
 ModelSpec Moe(bool bias) {
