@@ -266,7 +266,7 @@ TEST_CASE("Leave-one-framework-out and scale extrapolation group the runs they s
   std::vector<RunSpec> runs = SyntheticRuns();
   runs[0].framework = Framework::kDeepSpeed;  // T01
   runs[1].framework = Framework::kDeepSpeed;  // T02
-  runs[2].source = "Megatron-LM report";      // T03: inferred megatron
+  runs[2].framework = Framework::kNemo;       // T03: NeMo runs Megatron-Core: the megatron group
   const CrossValidationResult by_framework =
       CrossValidate(runs, Options(2), CvGrouping::kFramework);
   REQUIRE(by_framework.folds.size() == 3);

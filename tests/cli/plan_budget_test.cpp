@@ -72,7 +72,7 @@ TEST_CASE("plan --tokens shows goodput, interruptions, the checkpoint interval a
   CHECK_THAT(flaky.out, Catch::Contains("\"failures_per_gpu_day\": 0.05"));
 }
 
-TEST_CASE("--headroom marks each plan inside or outside it", "[cli][headroom]") {
+TEST_CASE("plan --headroom marks each plan inside or outside it", "[cli][headroom]") {
   const auto run = RunParaplan(Small({"--headroom", "50", "--format", "json"}));
   INFO(run.err);
   REQUIRE(run.code == 0);

@@ -37,7 +37,10 @@ TEST_CASE("hardware show prints the table and JSON", "[config][cli]") {
   CHECK_THAT(json.out, Contains("\"bandwidth_GBps\": 12.5"));
   CHECK_THAT(json.out, Contains("\"peak_tflops\""));
   CHECK_THAT(json.out, Contains("\"profile\": null"));
-  CHECK_THAT(json.out, Contains("\"entry\": \"transferred from H100\""));
+  CHECK_THAT(json.out, Contains("\"entry\": \"GB200\""));  // fitted on its published runs
+  const CliResult b300 = Run({"hardware", "show", "dgx-b300", "--format", "json"});
+  CHECK(b300.code == 0);
+  CHECK_THAT(b300.out, Contains("\"entry\": \"transferred from H100\""));  // nobody fitted
 }
 
 TEST_CASE("hardware show says where each efficiency comes from", "[config][cli]") {

@@ -70,13 +70,13 @@ TEST_CASE("The shipped B300 node takes the H100 fit transferred, never a hand-se
   CHECK(e.fp8_gemm_max == h100.efficiency.fp8_gemm_max);
   CHECK(e.gemm_half_dim == Approx(h100.efficiency.gemm_half_dim * 160.0 / 132.0));
   CHECK(origin.sources.size() >= 11);
-  // B200 and GB200 (no entry of their own) the same way; a fitted GPU keeps its entry.
+  // B200 and GB200 have fitted entries since their published runs: a fitted GPU keeps its entry.
   EfficiencyOrigin b200;
   DefaultClusterEfficiency(LoadCluster("dgx-b200"), &b200);
-  CHECK(b200.entry == "transferred from H100");
+  CHECK(b200.entry == "B200");
   EfficiencyOrigin gb200;
   DefaultClusterEfficiency(LoadCluster("gb200-nvl72"), &gb200);
-  CHECK(gb200.entry == "transferred from H100");
+  CHECK(gb200.entry == "GB200");
   EfficiencyOrigin fitted;
   DefaultClusterEfficiency(h100, &fitted);
   CHECK(fitted.entry == "H100");

@@ -87,7 +87,7 @@ TEST_CASE("goodput stretches the time to train; a wall-clock budget trains fewer
   CHECK(d.wall_tokens.value == Approx(d.tokens.value * d.goodput.goodput));
 }
 
-TEST_CASE("--checkpoint takes sync or async", "[search][budget]") {
+TEST_CASE("plan --checkpoint takes sync or async", "[search][budget]") {
   CHECK(ParseCheckpointMode("async") == CheckpointMode::kAsync);
   CHECK_THROWS_WITH(ParseCheckpointMode("sometimes"), Catch::Contains("--checkpoint"));
 }

@@ -21,7 +21,7 @@ StepResult Plan(double step_s, double peak_GiB, double state_bytes = 1e9) {
   return r;
 }
 
-TEST_CASE("--tokens ranks by wall-clock time: a big checkpoint can lose its lead",
+TEST_CASE("plan --tokens ranks by wall-clock time: a big checkpoint can lose its lead",
           "[search][budget][goodput]") {
   BudgetRequest request;
   request.tokens = 1e12;
@@ -40,7 +40,7 @@ TEST_CASE("--tokens ranks by wall-clock time: a big checkpoint can lose its lead
   CHECK(result.plans.front().step_time_s == 10);
 }
 
-TEST_CASE("--headroom ranks plans inside it first; equal steps put less memory first",
+TEST_CASE("plan --headroom ranks plans inside it first; equal steps put less memory first",
           "[search][headroom]") {
   CHECK(InsideHeadroom(Plan(1, 71.2), 11));  // 89 % of 80 GiB
   CHECK_FALSE(InsideHeadroom(Plan(1, 79.9), 11));
