@@ -84,6 +84,7 @@ std::vector<ModelSummary> ModelSummaries(const ValidationReport& report) {
     }
   }
   std::vector<ModelSummary> out;
+  out.reserve(errors.size());
   for (const auto& [model, values] : errors) out.push_back({model, Summarize(values)});
   return out;
 }

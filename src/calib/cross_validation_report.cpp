@@ -175,7 +175,13 @@ std::string MaxOrDash(const MetricSummary& s) {
 // `gpu`: each left-out model with the model it took its numbers from ("B200 from H100").
 std::string TransferredModels(const SourceFold& fold) {
   std::vector<std::string> items;
-  for (const auto& [model, from] : fold.transferred_from) items.push_back(model + " from " + from);
+  items.reserve(fold.transferred_from.size());
+  for (const auto& [model, from] : fold.transferred_from) {
+    std::string item = model;
+    item += " from ";
+    item += from;
+    items.push_back(std::move(item));
+  }
   return Join(items);
 }
 

@@ -73,7 +73,7 @@ std::string BashScript(const CLI::App& root) {
          "    -c|--cluster) COMPREPLY=($(compgen -W \"$(paraplan hardware list --names "
          "2>/dev/null)\" -- \"$cur\")); return ;;\n"
          "    --format) COMPREPLY=($(compgen -W \"table json csv megatron torchtitan "
-         "torchtitan-toml\" -- "
+         "torchtitan-py\" -- "
          "\"$cur\")); return ;;\n"
          "    --objective) COMPREPLY=($(compgen -W \"step_time cost memory\" -- \"$cur\")); "
          "return ;;\n"

@@ -174,6 +174,10 @@ void RunPlanTo(const PlanOptions& options, std::ostream& out, CliContext& ctx) {
   const PlanConstraints constraints = Constraints(o, in.plan);
   SearchOptions search = MakeSearchOptions(o);
   auto reporter = MakePlanReporter(o.format, out);  // bad --format fails before the search
+  // A framework's export without --framework: the plans that framework can run, as it runs them.
+  if (o.framework == "any" && ExportFramework(o.format) != Framework::kAny) {
+    o.framework = ToString(ExportFramework(o.format));
+  }
   const Framework framework = ParseLaunchFramework(o.framework);
   PlanReportContext rc = ReportContext(in, search.objective);
   rc.model_arg = o.inputs.model;  // for each plan's re-run command (report/plan_rerun.h)
@@ -240,9 +244,10 @@ void AddPlanCommand(CLI::App& app, CliContext& ctx) {
   sub->add_option("--objective", options->objective,
                   "rank by step_time (default), cost (GPU-hours per billion tokens) or memory");
   sub->add_option("--format", options->format,
-                  "table (default), json, csv, megatron (Megatron-LM flags), torchtitan (a Python "
-                  "run config, torchtitan b5bcd76), torchtitan-toml (TOML job file, torchtitan "
-                  "238fa99), deepspeed (config JSON), html (a self-contained report page)");
+                  "table (default), json, csv, megatron (Megatron-LM flags), torchtitan (TOML job "
+                  "file, torchtitan 238fa99), torchtitan-py (a Python run config, torchtitan "
+                  "b5bcd76), deepspeed (config JSON), html (a self-contained report page); a "
+                  "framework's format without --framework searches that framework's plans");
   sub->add_option("--framework", options->framework,
                   "search only plans this framework can run: any (default), megatron, "
                   "torchtitan, deepspeed");

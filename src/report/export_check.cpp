@@ -6,7 +6,7 @@ namespace paraplan {
 
 Framework ExportFramework(const std::string& format) {
   if (format == "megatron") return Framework::kMegatron;
-  if (format == "torchtitan") return Framework::kTorchtitan;
+  if (format == "torchtitan" || format == "torchtitan-py") return Framework::kTorchtitan;
   if (format == "deepspeed") return Framework::kDeepSpeed;
   return Framework::kAny;
 }

@@ -23,8 +23,8 @@ constexpr FormatEntry kFormats[] = {
     {"json", MakeJsonReporter},
     {"csv", MakeCsvReporter},
     {"megatron", MakeMegatronReporter},
-    {"torchtitan", MakeTorchtitanConfigReporter},
-    {"torchtitan-toml", MakeTorchtitanReporter},
+    {"torchtitan", MakeTorchtitanReporter},  // the TOML job file DESIGN.md's contract names
+    {"torchtitan-py", MakeTorchtitanConfigReporter},
     {"deepspeed", MakeDeepSpeedReporter},
     {"html", MakeHtmlReporter},
 };

@@ -1,7 +1,7 @@
-// `--format torchtitan`: the best plan as a current torchtitan run configuration (b5bcd76,
+// `--format torchtitan-py`: the best plan as a current torchtitan run configuration (b5bcd76,
 // 2026-08-21): a Python module whose function returns `Trainer.Config`, the model's registry
 // config changed to the plan (torchtitan/config/configs.py, torchtitan/trainer.py). torchtitan
-// reads no TOML since 9810191 (2026-02-23); `--format torchtitan-toml` writes the job file of the
+// reads no TOML since 9810191 (2026-02-23); `--format torchtitan` writes the job file of the
 // last TOML version (torchtitan_reporter.cpp). A plan torchtitan cannot run (FrameworkViolations)
 // is not exported: the reasons are printed instead.
 #include "core/units.h"

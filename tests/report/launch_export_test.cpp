@@ -245,7 +245,7 @@ TEST_CASE("torchtitan export parses back to the predicted plan", "[report][frame
     CHECK(best.kernels.fusion == (compiled ? Fusion::kCompile : Fusion::kEager));
     CHECK(best.kernels.repeat_kv);
     CHECK(FrameworkViolations(Framework::kTorchtitan, &s.in.model, best).empty());
-    const std::string text = Export("torchtitan-toml", s);
+    const std::string text = Export("torchtitan", s);
     INFO(text);
     const auto toml = ParseToml(text);
     CheckTorchtitan(toml, best, s.in.model);

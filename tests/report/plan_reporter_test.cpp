@@ -91,8 +91,8 @@ std::string Render(const std::string& format, const SearchResult& result,
 std::string GoldenPath(const std::string& format) {
   const std::string ext = format == "table"             ? "txt"
                           : format == "megatron"        ? "megatron.sh"
-                          : format == "torchtitan"      ? "torchtitan.py"
-                          : format == "torchtitan-toml" ? "torchtitan.toml"
+                          : format == "torchtitan-py"   ? "torchtitan.py"
+                          : format == "torchtitan"      ? "torchtitan.toml"
                                                         : format;
   return std::string(PARAPLAN_SOURCE_DIR) + "/tests/data/golden/plan_report." + ext;
 }
@@ -179,9 +179,9 @@ TEST_CASE("Plan reporters: each format says what matters", "[report]") {
   as_titan.plans[0].plan.recompute = Recompute::kOp;
   as_titan.plans[0].plan.zero = 2;
   as_titan.plans[0].plan.kernels.fusion = Fusion::kCompile;  // async TP needs torch.compile
-  const std::string titan = Render("torchtitan-toml", as_titan, ctx);
+  const std::string titan = Render("torchtitan", as_titan, ctx);
   CHECK_THAT(titan, Catch::Contains("pipeline_parallel_schedule = \"Interleaved1F1B\""));
-  const std::string config = Render("torchtitan", as_titan, ctx);
+  const std::string config = Render("torchtitan-py", as_titan, ctx);
   CHECK_THAT(config, Catch::Contains("p.pipeline_parallel_schedule = \"Interleaved1F1B\""));
   CHECK_THAT(config, Catch::Contains("def paraplan_plan() -> Trainer.Config:"));
   CHECK_THAT(titan, Catch::Contains("data_parallel_shard_degree = 16"));
@@ -202,7 +202,7 @@ TEST_CASE("Megatron flags express uneven stages and fp8", "[report]") {
   p.recompute = Recompute::kOp;
   p.zero = 2;
   p.overlap_pp_comm = true;
-  const std::string titan = Render("torchtitan-toml", result, Context());
+  const std::string titan = Render("torchtitan", result, Context());
   CHECK_THAT(titan, Catch::Contains("[quantize.linear.float8]"));
   CHECK_THAT(titan, Catch::Contains("converters = [\"quantize.linear.float8\"]"));
 }

@@ -60,8 +60,8 @@ SAMPLE_POOL = {
 SAMPLE_POOL["torchtitan-toml"] = SAMPLE_POOL["torchtitan"]
 # export kind -> (--framework, --format, file extension)
 KINDS = {"megatron": ("megatron", "megatron", ".sh"),
-         "torchtitan": ("torchtitan", "torchtitan", ".py"),
-         "torchtitan-toml": ("torchtitan", "torchtitan-toml", ".toml")}
+         "torchtitan": ("torchtitan", "torchtitan-py", ".py"),
+         "torchtitan-toml": ("torchtitan", "torchtitan", ".toml")}
 
 
 def load_model(name):
