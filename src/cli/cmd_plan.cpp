@@ -42,7 +42,7 @@ struct PlanOptions {
   int64_t simulate_top = 64;
   std::string objective = "step_time";
   std::string format = "table";
-  std::string framework = "any";
+  std::string framework;  // empty: "any", or the framework of a launch --format
   std::string trace;
   int threads = 0;
   bool exhaustive = false;
@@ -174,10 +174,9 @@ void RunPlanTo(const PlanOptions& options, std::ostream& out, CliContext& ctx) {
   const PlanConstraints constraints = Constraints(o, in.plan);
   SearchOptions search = MakeSearchOptions(o);
   auto reporter = MakePlanReporter(o.format, out);  // bad --format fails before the search
-  // A framework's export without --framework: the plans that framework can run, as it runs them.
-  if (o.framework == "any" && ExportFramework(o.format) != Framework::kAny) {
-    o.framework = ToString(ExportFramework(o.format));
-  }
+  // A framework's export without --framework: the plans that framework can run, as it runs them
+  // (`--framework any` keeps the whole search and says when the best plan is not runnable).
+  if (o.framework.empty()) o.framework = ToString(ExportFramework(o.format));
   const Framework framework = ParseLaunchFramework(o.framework);
   PlanReportContext rc = ReportContext(in, search.objective);
   rc.model_arg = o.inputs.model;  // for each plan's re-run command (report/plan_rerun.h)
@@ -249,7 +248,8 @@ void AddPlanCommand(CLI::App& app, CliContext& ctx) {
                   "b5bcd76), deepspeed (config JSON), html (a self-contained report page); a "
                   "framework's format without --framework searches that framework's plans");
   sub->add_option("--framework", options->framework,
-                  "search only plans this framework can run: any (default), megatron, "
+                  "search only plans this framework can run: any (the default, unless --format "
+                  "is megatron, torchtitan(-py) or deepspeed: then that framework), megatron, "
                   "torchtitan, deepspeed");
   sub->add_option("--trace", options->trace,
                   "write the best plan's simulated timeline as a Chrome trace (Perfetto)");

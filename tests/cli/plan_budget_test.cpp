@@ -133,7 +133,13 @@ TEST_CASE("plan --framework keeps the export runnable; any says when it is not",
       RunParaplan(Small({"--framework", "megatron", "--plan", "pp=2,schedule=dualpipe"}));
   CHECK(refused.code == 2);
   CHECK_THAT(refused.err, Catch::Contains("upstream Megatron-LM runs 1f1b and interleaved only"));
-  const auto any = RunParaplan(Small({"--plan", "pp=2,schedule=dualpipe", "--format", "megatron"}));
+  // A launch format without --framework searches that framework's plans: the same refusal.
+  const auto implied =
+      RunParaplan(Small({"--plan", "pp=2,schedule=dualpipe", "--format", "megatron"}));
+  CHECK(implied.code == 2);
+  CHECK_THAT(implied.err, Catch::Contains("upstream Megatron-LM runs 1f1b and interleaved only"));
+  const auto any = RunParaplan(
+      Small({"--plan", "pp=2,schedule=dualpipe", "--framework", "any", "--format", "megatron"}));
   CHECK(any.code == 1);
   CHECK_THAT(any.out, Catch::Contains("NOT RUNNABLE in Megatron-LM"));
   CHECK_THAT(any.err, Catch::Contains("--framework megatron"));
