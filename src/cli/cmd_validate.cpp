@@ -147,6 +147,7 @@ void CheckOptions(const ValidateOptions& o) {
 std::string Render(const ValidateOptions& o, const std::vector<ValidationReport>& reports,
                    const EfficiencyFitResult* fit, const std::vector<CrossValidationResult>& cvs) {
   std::vector<const CrossValidationResult*> all;
+  all.reserve(cvs.size());
   for (const auto& cv : cvs) all.push_back(&cv);
   if (o.format == "json") {
     Json out = ValidationReportJson(reports.front());
