@@ -120,7 +120,7 @@ void LayerTypesWindow(const HfReader& hf, YAML::Node& out) {
   }
   if (!hf.Find("sliding_window")) return;
   int64_t every = 2;
-  if (const auto types = layer_types) {
+  if (const auto& types = layer_types) {
     std::vector<int64_t> sliding;
     const std::vector<YamlNode> items = types->Elements();
     for (size_t i = 0; i < items.size(); ++i) {

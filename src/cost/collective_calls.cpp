@@ -94,7 +94,8 @@ std::vector<Zero3Param> FirstStageZero3Params(const CostGraph& d, const PlanEval
       const double split = op.split == GemmSplit::kReplicated ? 1.0 : tp;
       const double matrices = op.expert ? std::max(op.count / s.ep, 1.0) : op.count;
       const double rows = op.split == GemmSplit::kColumn ? op.n / split : op.n;
-      for (double m = 0; m < matrices; ++m) out.push_back({l + 1, op.n * op.k / split, rows});
+      const auto count = static_cast<int64_t>(std::ceil(matrices));  // whole matrices per rank
+      for (int64_t m = 0; m < count; ++m) out.push_back({l + 1, op.n * op.k / split, rows});
     }
   }
   return out;

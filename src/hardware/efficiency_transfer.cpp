@@ -1,5 +1,8 @@
 #include "hardware/efficiency_transfer.h"
 
+#include <string>
+#include <utility>
+
 #include "hardware/gpu_family.h"
 
 namespace paraplan {
@@ -51,8 +54,13 @@ TransferredEfficiency TransferEfficiency(const Efficiency& fitted, const std::st
   e.link.clear();
   for (const auto& tier : to_tiers) {
     e.link[tier] = fitted.LinkFraction(tier);
-    src.emplace_back("link." + tier, from_model + "'s " + tier + " bus-bandwidth fraction, of " +
-                                         to.name + "'s link datasheet bandwidth");
+    std::string why = from_model;
+    why += "'s ";
+    why += tier;
+    why += " bus-bandwidth fraction, of ";
+    why += to.name;
+    why += "'s link datasheet bandwidth";
+    src.emplace_back("link." + tier, std::move(why));
   }
   return out;
 }
