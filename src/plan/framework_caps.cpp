@@ -3,8 +3,8 @@
 #include <algorithm>
 
 #include "core/error.h"
-#include "plan/framework_profile.h"
 #include "plan/framework_launch_rules.h"
+#include "plan/framework_profile.h"
 
 namespace paraplan {
 

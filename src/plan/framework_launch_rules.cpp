@@ -58,8 +58,8 @@ const std::vector<LaunchRule>& LaunchRules() {
   return kRules;
 }
 
-void AddLaunchRuleViolations(Framework framework, const ModelSpec* model,
-                             const ParallelPlan& plan, std::vector<std::string>& out) {
+void AddLaunchRuleViolations(Framework framework, const ModelSpec* model, const ParallelPlan& plan,
+                             std::vector<std::string>& out) {
   for (const LaunchRule& rule : LaunchRules()) {
     if (rule.framework != framework || !rule.broken(model, plan)) continue;
     out.push_back(std::string(rule.name) + ": " + rule.reason + " (" + rule.version + ", " +

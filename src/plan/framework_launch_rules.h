@@ -15,11 +15,11 @@
 namespace paraplan {
 
 struct LaunchRule {
-  const char* name;           // "megatron/ep-overlap-needs-vpp"
+  const char* name;     // "megatron/ep-overlap-needs-vpp"
   Framework framework;  // the framework it belongs to
-  const char* version;        // "Megatron-LM d98e8a6 (2026-08-22)"
-  const char* source;         // where upstream enforces it
-  const char* reason;         // why the plan is refused
+  const char* version;  // "Megatron-LM d98e8a6 (2026-08-22)"
+  const char* source;   // where upstream enforces it
+  const char* reason;   // why the plan is refused
   // Whether the plan (of the model, when known) breaks the rule.
   bool (*broken)(const ModelSpec* model, const ParallelPlan& plan);
 };
@@ -28,7 +28,7 @@ struct LaunchRule {
 const std::vector<LaunchRule>& LaunchRules();
 
 // Appends "<name>: <reason> (<version>, <source>)" for each rule of `framework` the plan breaks.
-void AddLaunchRuleViolations(Framework framework, const ModelSpec* model,
-                             const ParallelPlan& plan, std::vector<std::string>& out);
+void AddLaunchRuleViolations(Framework framework, const ModelSpec* model, const ParallelPlan& plan,
+                             std::vector<std::string>& out);
 
 }  // namespace paraplan

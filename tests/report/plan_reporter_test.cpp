@@ -89,11 +89,11 @@ std::string Render(const std::string& format, const SearchResult& result,
 }
 
 std::string GoldenPath(const std::string& format) {
-  const std::string ext = format == "table"             ? "txt"
-                          : format == "megatron"        ? "megatron.sh"
-                          : format == "torchtitan-py"   ? "torchtitan.py"
-                          : format == "torchtitan"      ? "torchtitan.toml"
-                                                        : format;
+  const std::string ext = format == "table"           ? "txt"
+                          : format == "megatron"      ? "megatron.sh"
+                          : format == "torchtitan-py" ? "torchtitan.py"
+                          : format == "torchtitan"    ? "torchtitan.toml"
+                                                      : format;
   return std::string(PARAPLAN_SOURCE_DIR) + "/tests/data/golden/plan_report." + ext;
 }
 
