@@ -9,6 +9,7 @@
 #include "report/export_check.h"
 #include "report/layout_flags.h"
 #include "report/plan_reporter.h"
+#include "report/torchtitan_schedule.h"
 
 namespace paraplan {
 
@@ -27,22 +28,6 @@ Registry RegistryOf(const ModelSpec* m) {
   if (m->name == "llama3.1-405b") return {"llama3", "llama3_405b", "405B"};
   if (m->name == "qwen3-30b-a3b") return {"qwen3", "qwen3_30b_a3b", "30B-A3B"};
   return {};
-}
-
-const char* TitanSchedule(const ParallelPlan& p) {
-  switch (p.schedule) {
-    case Schedule::kGpipe:
-      return "GPipe";
-    case Schedule::k1F1B:
-      return "1F1B";
-    case Schedule::kInterleaved:
-      return "Interleaved1F1B";
-    case Schedule::kZeroBubble:
-      return p.vpp > 1 ? "InterleavedZeroBubble" : "ZBVZeroBubble";
-    case Schedule::kDualPipe:
-      return "DualPipeV";
-  }
-  return "1F1B";
 }
 
 void Imports(std::ostream& out, const Registry& reg, const ParallelPlan& p) {
@@ -72,7 +57,7 @@ void Parallelism(std::ostream& out, const StepResult& r, const PlanReportContext
   out << "    p.tensor_parallel_degree = " << p.tp << "\n"
       << "    p.pipeline_parallel_degree = " << p.pp << "\n";
   if (p.pp > 1) {
-    out << "    p.pipeline_parallel_schedule = \"" << TitanSchedule(p) << "\"\n"
+    out << "    p.pipeline_parallel_schedule = \"" << TorchtitanScheduleName(p) << "\"\n"
         << "    p.num_pp_microbatches = " << p.global_batch / (p.dp * p.micro_batch) << "\n";
     const std::vector<int64_t> layout = ResultLayout(r);
     if (!layout.empty() && !IsDefaultLayout(r, layout)) {

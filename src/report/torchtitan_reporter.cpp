@@ -8,26 +8,11 @@
 #include "report/export_check.h"
 #include "report/layout_flags.h"
 #include "report/plan_reporter.h"
+#include "report/torchtitan_schedule.h"
 
 namespace paraplan {
 
 namespace {
-
-const char* TitanSchedule(const ParallelPlan& p) {
-  switch (p.schedule) {
-    case Schedule::kGpipe:
-      return "GPipe";
-    case Schedule::k1F1B:
-      return "1F1B";
-    case Schedule::kInterleaved:
-      return "Interleaved1F1B";
-    case Schedule::kZeroBubble:
-      return p.vpp > 1 ? "InterleavedZeroBubble" : "ZBVZeroBubble";
-    case Schedule::kDualPipe:
-      return "DualPipeV";
-  }
-  return "1F1B";
-}
 
 // torchtitan picks the model shape by name and flavor (torchtitan/models/*/__init__.py); the
 // shipped Llama 3 files match its llama3 flavors, other models need a flavor registered with the
@@ -88,7 +73,7 @@ void Parallelism(std::ostream& out, const StepResult& r, const PlanReportContext
   if (p.overlap_tp_comm) out << "enable_async_tensor_parallel = true\n";
   out << "pipeline_parallel_degree = " << p.pp << "\n";
   if (p.pp > 1) {
-    out << "pipeline_parallel_schedule = \"" << TitanSchedule(p) << "\"\n"
+    out << "pipeline_parallel_schedule = \"" << TorchtitanScheduleName(p) << "\"\n"
         << "pipeline_parallel_microbatch_size = " << p.micro_batch << "\n";
     const std::vector<int64_t> layout = ResultLayout(r);
     if (!layout.empty() && !IsDefaultLayout(r, layout)) {
