@@ -49,7 +49,10 @@ std::string TextTable::Render() const {
 }
 
 std::string GroupThousands(int64_t value) {
-  std::string digits = std::to_string(value < 0 ? -value : value);
+  // Negated as unsigned so that the most negative int64_t prints too.
+  const uint64_t magnitude =
+      value < 0 ? 0 - static_cast<uint64_t>(value) : static_cast<uint64_t>(value);
+  std::string digits = std::to_string(magnitude);
   std::string out;
   for (size_t i = 0; i < digits.size(); ++i) {
     if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';

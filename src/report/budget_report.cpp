@@ -72,7 +72,11 @@ std::string Tokens(double tokens) {
 }
 
 std::string Hours(const Banded& h) {
-  auto text = [](double v) { return GroupThousands(static_cast<int64_t>(std::llround(v))); };
+  // A run that never finishes has no GPU-hours: "-", as for its interruptions.
+  auto text = [](double v) {
+    return std::isfinite(v) && std::abs(v) < 9e18 ? GroupThousands(std::llround(v))
+                                                  : std::string("-");
+  };
   if (h.low == h.value && h.high == h.value) return text(h.value);
   return text(h.value) + " (" + text(h.low) + "-" + text(h.high) + ")";
 }

@@ -70,6 +70,7 @@ TEST_CASE("budget table: energy with a price per kWh, and a run that never finis
   request.reliability.failures_per_gpu_day = 1;
   ctx.gpus = 100000;
   CHECK_THAT(BudgetTable(ctx, {r}), Catch::Contains("never finishes"));
+  CHECK_THAT(BudgetTable(ctx, {r}), Catch::Contains(" - GPU-h"));
   CHECK_THAT(BudgetJson(ctx, r).Dump(-1), Catch::Contains("\"wall_days\":{\"value\":null"));
 }
 

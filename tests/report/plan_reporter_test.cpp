@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <cstdint>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -225,6 +226,8 @@ TEST_CASE("Unknown report formats list the valid ones", "[report]") {
                     Catch::Contains("valid values: table, json, csv, megatron, torchtitan"));
   CHECK(GroupThousands(1234567) == "1,234,567");
   CHECK(GroupThousands(12) == "12");
+  CHECK(GroupThousands(-1234) == "-1,234");
+  CHECK(GroupThousands(INT64_MIN) == "-9,223,372,036,854,775,808");
 }
 
 }  // namespace
