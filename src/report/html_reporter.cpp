@@ -141,10 +141,6 @@ class HtmlReporter : public PlanReporter {
               MemoryBarsSvg(best);
       if (ctx.timeline) {
         body += "<h2>Simulated timeline (best plan)</h2>\n" + TimelineSvg(*ctx.timeline);
-        if (ctx.timeline->size() > kMaxTimelineEvents) {
-          body += "<p>" + std::to_string(kMaxTimelineEvents) + " of " +
-                  std::to_string(ctx.timeline->size()) + " events drawn (the earliest).</p>\n";
-        }
       }
     }
     body += Advice(result);
