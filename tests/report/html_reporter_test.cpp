@@ -160,6 +160,30 @@ TEST_CASE("the HTML timeline boxes carry their times; a deep pipeline is aggrega
   CHECK_THAT(many, Catch::Contains("% busy (forward "));
 }
 
+TEST_CASE("table, JSON and HTML say where the Pareto front was cut", "[report][html]") {
+  SearchResult result;
+  result.plans = {Plan(10.5, 61.25, 4), Plan(11.0, 41.5, 8)};
+  result.pareto = result.plans;
+  result.pareto_total = 54;
+  result.pareto_cut = 52;
+  result.pareto_cut_step_s = 21.0;
+  const std::string note = "52 points past 21.000 s per step (2x the fastest) not shown";
+  CHECK_THAT(Render(result, nullptr), Catch::Contains("<p id=\"pareto_cut\">" + note));
+  PlanReportContext ctx;
+  ctx.model_name = "m";
+  ctx.gpus = 64;
+  ctx.model_seq_len = 8192;
+  std::ostringstream table;
+  MakePlanReporter("table", table)->Report(ctx, result);
+  CHECK_THAT(table.str(), Catch::Contains("; " + note + " (--pareto-max-slowdown)):"));
+  std::ostringstream json;
+  MakePlanReporter("json", json)->Report(ctx, result);
+  CHECK_THAT(json.str(), Catch::Contains("\"pareto_cut\": 52"));
+  CHECK_THAT(json.str(), Catch::Contains("\"pareto_cut_step_s\": 21"));
+  result.pareto_cut = 0;  // a front within the range: no note
+  CHECK_THAT(Render(result, nullptr), !Catch::Contains("pareto_cut"));
+}
+
 TEST_CASE("the HTML report of a search where nothing fits gives the advice", "[report][html]") {
   SearchResult result;
   result.searched = 10;
