@@ -169,7 +169,7 @@ std::string TimelineSvg(const std::vector<TimelineEvent>& timeline) {
     const double y = 10 + row * kRow;
     body +=
         Text(kLabel - 8, y + 14, "stage " + std::to_string(key.first) + " " + key.second, "end");
-    const double busy = Seconds(BusyNanos(span));
+    const double busy = Seconds(BusyNanos(std::move(span)));
     body += Text(kLabel + kWidth + 6, y + 14, FormatFixed(100 * busy / Seconds(end), 0) + "% busy");
   }
   const double scale = static_cast<double>(kWidth) / static_cast<double>(end);
