@@ -110,8 +110,9 @@ std::string MemoryBarsSvg(const StepResult& r) {
     double x = kLabel;
     for (size_t i = 0; i < kParts.size(); ++i) {
       const std::string gib = FormatFixed(BytesToGiB(parts[i]), 1) + " GiB";
-      body += TitledRect(x, y, parts[i] * scale, kRow - 4, kParts[i].second,
-                         stage + " " + kParts[i].first + ": " + gib, gib);
+      std::string title = stage;
+      title.append(" ").append(kParts[i].first).append(": ").append(gib);
+      body += TitledRect(x, y, parts[i] * scale, kRow - 4, kParts[i].second, title, gib);
       x += parts[i] * scale;
     }
     body += Text(x + 4, y + 15, FormatFixed(BytesToGiB(m.TotalBytes()), 1) + " GiB");

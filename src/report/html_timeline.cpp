@@ -53,6 +53,7 @@ size_t ActivityOf(const TimelineEvent& e) {
 // The stages drawn: all, or kMaxTimelineStages spread evenly with the first and the last.
 std::vector<int64_t> ShownStages(const std::vector<TimelineEvent>& timeline) {
   std::vector<int64_t> stages;
+  stages.reserve(timeline.size());
   for (const TimelineEvent& e : timeline) stages.push_back(e.stage);
   std::sort(stages.begin(), stages.end());
   stages.erase(std::unique(stages.begin(), stages.end()), stages.end());
@@ -121,7 +122,8 @@ std::string BinColumns(const RowKey& key, const Bins& bins, double y, double bin
       title += std::string(a == order.front() ? "" : ", ") + kActivities[a].name + " " +
                FormatFixed(100 * bins[b][a] / bin_ns, 0) + "%";
     }
-    s += "<g><title>" + HtmlEscape(title + ")") + "</title>" + rects + "</g>";
+    s.append("<g><title>").append(HtmlEscape(title + ")")).append("</title>");
+    s.append(rects).append("</g>");
   }
   return s;
 }
@@ -192,6 +194,7 @@ std::string TimelineSvg(const std::vector<TimelineEvent>& timeline) {
   body += Text(kLabel, y + 14, "0 s") +
           Text(kLabel + kWidth, y + 14, FormatFixed(Seconds(end), 3) + " s", "end");
   std::vector<std::pair<const char*, const char*>> legend;
+  legend.reserve(kActivities.size());
   for (const Activity& a : kActivities) legend.emplace_back(a.name, a.color);
   body += Legend(legend, y + 36);
   y += 46;
