@@ -17,6 +17,7 @@
 #include "cli/plan_budget_options.h"
 #include "cli/progress_bar.h"
 #include "core/error.h"
+#include "core/format.h"
 #include "core/output_file.h"
 #include "evaluate/step_model.h"
 #include "report/budget_report.h"
@@ -39,6 +40,7 @@ struct PlanOptions {
   int64_t global_batch = 0;
   int64_t top = 10;
   int64_t pareto = 10;
+  double pareto_max_slowdown = kParetoMaxSlowdown;
   int64_t simulate_top = 64;
   std::string objective = "step_time";
   std::string format = "table";
@@ -89,6 +91,10 @@ PlanConstraints Constraints(const PlanOptions& o, PlanConstraints plan) {
 SearchOptions MakeSearchOptions(const PlanOptions& o) {
   if (o.top < 1) throw InputError("--top: must be >= 1, got " + std::to_string(o.top));
   if (o.pareto < 0) throw InputError("--pareto: must be >= 0, got " + std::to_string(o.pareto));
+  if (o.pareto_max_slowdown != 0 && o.pareto_max_slowdown < 1) {
+    throw InputError("--pareto-max-slowdown: must be 0 (the whole front) or >= 1, got " +
+                     FormatShortest(o.pareto_max_slowdown));
+  }
   if (o.simulate_top < 1) {
     throw InputError("--simulate-top: must be >= 1, got " + std::to_string(o.simulate_top));
   }
@@ -97,6 +103,7 @@ SearchOptions MakeSearchOptions(const PlanOptions& o) {
   s.threads = o.threads;
   s.top_k = o.top;
   s.pareto_k = o.pareto;
+  s.pareto_max_slowdown = o.pareto_max_slowdown;
   s.simulate_top = o.simulate_top;
   s.objective = ParseObjective(o.objective);
   s.exhaustive = o.exhaustive;
@@ -237,6 +244,10 @@ void AddPlanCommand(CLI::App& app, CliContext& ctx) {
   sub->add_option("--pareto", options->pareto,
                   "Pareto-front points to print, spread along the front (default 10; 0 = none)")
       ->check(IntRange(0, kMaxListed));
+  sub->add_option("--pareto-max-slowdown", options->pareto_max_slowdown,
+                  "leave out Pareto points slower than this many times the fastest one (default "
+                  "2; 0 = the whole front)")
+      ->check(NumberRange(0, 1e6));
   sub->add_option("--simulate-top", options->simulate_top,
                   "best analytical estimates re-run in the event simulator (default 64)")
       ->check(IntRange(1, kMaxListed));

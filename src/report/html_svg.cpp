@@ -1,7 +1,6 @@
 #include "report/html_svg.h"
 
 #include <algorithm>
-#include <map>
 #include <utility>
 
 #include "core/format.h"
@@ -9,11 +8,7 @@
 
 namespace paraplan {
 
-namespace {
-
-constexpr int kWidth = 960;  // px, the drawing area right of the labels
-constexpr int kLabel = 130;  // px, the label column
-constexpr int kRow = 22;     // px per bar or timeline row
+namespace svg {
 
 std::string Num(double v) {
   return FormatFixed(v, 1);
@@ -24,9 +19,23 @@ std::string Rect(double x, double y, double w, double h, const char* fill) {
          "\" height=\"" + Num(h) + "\" fill=\"" + fill + "\"/>";
 }
 
-std::string Text(double x, double y, const std::string& text, const char* anchor = "start") {
-  return "<text x=\"" + Num(x) + "\" y=\"" + Num(y) + "\" text-anchor=\"" + anchor + "\">" +
-         HtmlEscape(text) + "</text>";
+std::string Text(double x, double y, const std::string& text, const char* anchor,
+                 const char* fill) {
+  return "<text x=\"" + Num(x) + "\" y=\"" + Num(y) + "\" text-anchor=\"" + anchor + "\"" +
+         (fill ? std::string(" fill=\"") + fill + "\"" : "") + ">" + HtmlEscape(text) + "</text>";
+}
+
+std::string TitledRect(double x, double y, double w, double h, const char* fill,
+                       const std::string& title, const std::string& label,
+                       const std::string& short_label) {
+  constexpr double kCharPx = 7;  // a 12 px sans-serif character, generously
+  const auto fits = [&](const std::string& text) {
+    return !text.empty() && h >= 12 && w >= kCharPx * static_cast<double>(text.size()) + 6;
+  };
+  std::string s = "<g><title>" + HtmlEscape(title) + "</title>" + Rect(x, y, w, h, fill);
+  const std::string& shown = fits(label) ? label : short_label;
+  if (fits(shown)) s += Text(x + w / 2, y + h / 2 + 4, shown, "middle", "#fff");
+  return s + "</g>";
 }
 
 std::string Legend(const std::vector<std::pair<const char*, const char*>>& items, double y) {
@@ -39,29 +48,19 @@ std::string Legend(const std::vector<std::pair<const char*, const char*>>& items
   return s;
 }
 
-std::string Svg(int height, const std::string& label, const std::string& body) {
-  return "<svg role=\"img\" aria-label=\"" + HtmlEscape(label) + "\" width=\"" +
-         std::to_string(kLabel + kWidth + 20) + "\" height=\"" + std::to_string(height) +
-         "\" font-size=\"12\">" + body + "</svg>\n";
+std::string Svg(const char* id, int height, const std::string& label, const std::string& body) {
+  return std::string("<svg id=\"") + id + "\" role=\"img\" aria-label=\"" + HtmlEscape(label) +
+         "\" width=\"" + std::to_string(kLabel + kWidth + kValue) + "\" height=\"" +
+         std::to_string(height) + "\" font-size=\"12\">" + body + "</svg>\n";
 }
 
-const char* EventColor(const TimelineEvent& e) {
-  if (e.stream != "compute") return e.stream == "dp" ? "#9e9e9e" : "#bcaaa4";
-  switch (e.name.empty() ? ' ' : e.name[0]) {
-    case 'F':
-      return "#4e79a7";
-    case 'B':
-      return "#59a14f";
-    case 'W':
-      return "#76b7b2";
-    case 'R':
-      return "#f28e2b";
-    default:
-      return "#b07aa1";
-  }
+std::string Duration(double seconds) {
+  if (seconds >= 1) return FormatFixed(seconds, 3) + " s";
+  if (seconds >= 1e-3) return FormatFixed(seconds * 1e3, 1) + " ms";
+  return FormatFixed(seconds * 1e6, 0) + " us";
 }
 
-}  // namespace
+}  // namespace svg
 
 std::string HtmlEscape(const std::string& text) {
   std::string out;
@@ -90,6 +89,7 @@ std::string HtmlEscape(const std::string& text) {
 }
 
 std::string MemoryBarsSvg(const StepResult& r) {
+  using namespace svg;
   static const std::vector<std::pair<const char*, const char*>> kParts = {
       {"weights", "#4e79a7"},
       {"gradients", "#f28e2b"},
@@ -99,16 +99,20 @@ std::string MemoryBarsSvg(const StepResult& r) {
   double top = r.memory_capacity_bytes;
   for (const StageMemory& m : r.memory) top = std::max(top, m.TotalBytes());
   if (top <= 0) top = 1;
-  const double scale = kWidth / top;
+  const double scale = kWidth / top;  // the total's label goes in the value column
   std::string body;
   double y = 10;
   for (const StageMemory& m : r.memory) {
     const double parts[] = {m.weights_bytes, m.grads_bytes, m.optimizer_bytes, m.activations_bytes,
                             m.other_bytes};
-    body += Text(kLabel - 8, y + 15, "stage " + std::to_string(m.stage), "end");
+    const std::string stage = "stage " + std::to_string(m.stage);
+    body += Text(kLabel - 8, y + 15, stage, "end");
     double x = kLabel;
     for (size_t i = 0; i < kParts.size(); ++i) {
-      body += Rect(x, y, parts[i] * scale, kRow - 4, kParts[i].second);
+      const std::string gib = FormatFixed(BytesToGiB(parts[i]), 1) + " GiB";
+      std::string title = stage;
+      title.append(" ").append(kParts[i].first).append(": ").append(gib);
+      body += TitledRect(x, y, parts[i] * scale, kRow - 4, kParts[i].second, title, gib);
       x += parts[i] * scale;
     }
     body += Text(x + 4, y + 15, FormatFixed(BytesToGiB(m.TotalBytes()), 1) + " GiB");
@@ -120,44 +124,7 @@ std::string MemoryBarsSvg(const StepResult& r) {
   body += Text(cap_x, y + 14, FormatFixed(BytesToGiB(r.memory_capacity_bytes), 1) + " GiB capacity",
                "end");
   body += Legend(kParts, y + 34);
-  return Svg(static_cast<int>(y) + 44, "memory per pipeline stage", body);
-}
-
-std::string TimelineSvg(const std::vector<TimelineEvent>& timeline) {
-  std::map<std::pair<int64_t, std::string>, int> rows;  // (stage, stream) -> row
-  Nanos end = 1;
-  const size_t drawn = std::min(timeline.size(), kMaxTimelineEvents);
-  for (size_t i = 0; i < drawn; ++i) {
-    rows.emplace(std::make_pair(timeline[i].stage, timeline[i].stream), 0);
-    end = std::max(end, timeline[i].end);
-  }
-  int next = 0;
-  std::string body;
-  for (auto& [key, row] : rows) {
-    row = next++;
-    body += Text(kLabel - 8, 10 + row * kRow + 14,
-                 "stage " + std::to_string(key.first) + " " + key.second, "end");
-  }
-  const double scale = static_cast<double>(kWidth) / static_cast<double>(end);
-  for (size_t i = 0; i < drawn; ++i) {
-    const TimelineEvent& e = timeline[i];
-    const int row = rows[{e.stage, e.stream}];
-    body += Rect(kLabel + static_cast<double>(e.start) * scale, 10 + row * kRow,
-                 static_cast<double>(e.end - e.start) * scale, kRow - 4, EventColor(e));
-  }
-  const double y = 10 + next * kRow;
-  body +=
-      Text(kLabel, y + 14, "0 s") +
-      Text(kLabel + kWidth, y + 14, FormatFixed(static_cast<double>(end) * 1e-9, 3) + " s", "end");
-  body += Legend({{"forward", "#4e79a7"},
-                  {"backward", "#59a14f"},
-                  {"weight grad", "#76b7b2"},
-                  {"recompute", "#f28e2b"},
-                  {"optimizer", "#b07aa1"},
-                  {"pp send", "#bcaaa4"},
-                  {"dp comm", "#9e9e9e"}},
-                 y + 36);
-  return Svg(static_cast<int>(y) + 46, "simulated timeline of the best plan", body);
+  return Svg("memory", static_cast<int>(y) + 44, "memory per pipeline stage", body);
 }
 
 }  // namespace paraplan

@@ -47,6 +47,8 @@ class JsonReporter : public PlanReporter {
     doc.Set("skipped", SkippedJson(result));
     doc.Set("folded", result.folded);
     doc.Set("pareto_total", result.pareto_total);
+    doc.Set("pareto_cut", result.pareto_cut);
+    doc.Set("pareto_cut_step_s", result.pareto_cut_step_s);
     doc.Set("front_estimated", result.front_estimated);
     doc.Set("memory_relief", result.memory_relief);
     if (result.plans.empty()) {

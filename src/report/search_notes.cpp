@@ -1,5 +1,8 @@
 #include "report/search_notes.h"
 
+#include <cmath>
+
+#include "core/format.h"
 #include "core/text_table.h"
 #include "report/megatron_recipe_flags.h"
 
@@ -46,9 +49,26 @@ std::string FoldedText(const SearchResult& result) {
 
 std::string ParetoShownText(const SearchResult& result) {
   const auto shown = static_cast<int64_t>(result.pareto.size());
-  if (shown >= result.pareto_total) return "";
-  return "; " + std::to_string(shown) + " of " + std::to_string(result.pareto_total) +
-         " points, spread along the front (--pareto N)";
+  const int64_t useful = result.pareto_total - result.pareto_cut;
+  std::string text;
+  if (shown < useful) {
+    text = "; " + std::to_string(shown) + " of " + std::to_string(useful) +
+           " points, spread along the front (--pareto N)";
+  }
+  return text + ParetoCutText(result, "; ");
+}
+
+std::string ParetoCutText(const SearchResult& result, const std::string& lead) {
+  if (result.pareto_cut == 0) return "";
+  const bool one = result.pareto_cut == 1;
+  std::string times;  // the slowdown, to 3 digits: 1.5 x an odd step time is not exactly 1.5
+  if (!result.pareto.empty() && result.pareto.front().step_time_s > 0) {
+    const double slowdown = result.pareto_cut_step_s / result.pareto.front().step_time_s;
+    times = " (" + FormatShortest(std::round(slowdown * 1000) / 1000) + "x the fastest)";
+  }
+  return lead + GroupThousands(result.pareto_cut) + (one ? " point" : " points") + " past " +
+         FormatFixed(result.pareto_cut_step_s, 3) + " s per step" + times +
+         " not shown (--pareto-max-slowdown)";
 }
 
 std::string FrontEstimatedText(const SearchResult& result) {

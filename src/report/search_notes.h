@@ -21,6 +21,10 @@ std::string FoldedText(const SearchResult& result);
 
 // "; 10 of 47 points, spread along the front (--pareto N)" or "" when all are shown.
 std::string ParetoShownText(const SearchResult& result);
+
+// "; 52 points past 2.832 s per step (2x the fastest) not shown (--pareto-max-slowdown)" after
+// `lead`, or "" when the front was not cut (search.h, pareto_cut).
+std::string ParetoCutText(const SearchResult& result, const std::string& lead);
 // "memory is tight: ... every plan below uses optimizer_offload=1 (...)\n" when the search needed
 // a memory recipe (SearchResult::memory_relief), or "".
 std::string MemoryReliefText(const SearchResult& result);

@@ -17,11 +17,18 @@ namespace paraplan {
 
 enum class Objective { kStepTime, kCost, kMemory };
 
+// The default cut of the Pareto front: a point more than twice as slow as the fastest one
+// doubles the run's days and GPU-hours to save memory that no plan on the front needs to fit.
+inline constexpr double kParetoMaxSlowdown = 2.0;
+
 struct SearchOptions {
   int threads = 0;            // 0 = all hardware threads
   int64_t simulate_top = 64;  // re-run this many of the best estimates in the simulator
   int64_t top_k = 10;         // plans to return (after folding equivalent plans)
   int64_t pareto_k = 10;      // Pareto points to return, spread along the front
+  // Front points slower than this many times the fastest front point are cut before thinning
+  // (docs/search.md, "The Pareto front's useful range"); 0 keeps the whole front.
+  double pareto_max_slowdown = kParetoMaxSlowdown;
   Objective objective = Objective::kStepTime;
   // Evaluate every plan (no pruning by bounds, docs/search.md "Pruning"): same plans, same
   // ranking, slower; `plan --exhaustive` and the tests that check the pruning use it.
@@ -36,6 +43,10 @@ struct SearchResult {
   int64_t folded = 0;                 // all folded plans (search/plan_folding.h)
   std::vector<StepResult> pareto;     // (step time, peak memory) front, by step time, thinned
   int64_t pareto_total = 0;           // points on the (folded) front before thinning to pareto_k
+  // Of pareto_total: points slower than pareto_cut_step_s (pareto_max_slowdown times the fastest
+  // front point's step time), left out before thinning; pareto_cut_step_s is 0 without a cut.
+  int64_t pareto_cut = 0;
+  double pareto_cut_step_s = 0;
   // Of `pareto`: points left to their analytical estimate (simulated false), front points beyond
   // the best N whose schedules were over the simulator's budget (search_core.h,
   // kFrontSimulationTasks). The top K are always simulated.

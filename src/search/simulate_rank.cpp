@@ -96,7 +96,8 @@ std::vector<StepResult> SimulateAll(const PlanSpace& space, const PlanEvaluator&
 
 // Ranks by the objective (ties: step time, then the plan's index), folds plans equivalent to a
 // better-ranked one (plan_folding.h) and keeps the top K; the front is folded the same way and
-// thinned to pareto_k points spread along it.
+// cut to pareto_max_slowdown times its fastest point's step time and thinned to pareto_k points
+// spread along it.
 void RankSimulated(const std::vector<StepResult>& sims, const std::vector<int64_t>& indices,
                    const std::vector<uint8_t>& simulated, const RankContext& ctx,
                    SearchResult& result) {
@@ -139,8 +140,14 @@ void RankSimulated(const std::vector<StepResult>& sims, const std::vector<int64_
     front_slots.push_back(static_cast<size_t>(c.index));
   }
   result.pareto_total = static_cast<int64_t>(folded_front.size());
+  size_t useful = folded_front.size();
+  if (ctx.options.pareto_max_slowdown > 0 && !folded_front.empty()) {
+    result.pareto_cut_step_s = ctx.options.pareto_max_slowdown * folded_front.front().step_time_s;
+    while (useful > 1 && folded_front[useful - 1].step_time_s > result.pareto_cut_step_s) --useful;
+    result.pareto_cut = static_cast<int64_t>(folded_front.size() - useful);
+  }
   const auto limit = static_cast<size_t>(std::max<int64_t>(ctx.options.pareto_k, 0));
-  for (size_t at : SpreadEvenly(folded_front.size(), limit)) {
+  for (size_t at : SpreadEvenly(useful, limit)) {
     result.pareto.push_back(folded_front[at]);
     if (!simulated[front_slots[at]]) ++result.front_estimated;
   }

@@ -40,8 +40,9 @@ struct RankContext {
 };
 
 // Ranks by the objective (ties: step time, then the plan's index), folds plans equivalent to a
-// better-ranked one (plan_folding.h) and keeps the top K; the front is folded the same way and
-// thinned to pareto_k points spread along it.
+// better-ranked one (plan_folding.h) and keeps the top K; the front is folded the same way, cut
+// to pareto_max_slowdown times its fastest point's step time (the count and the cut in
+// result.pareto_cut, pareto_cut_step_s) and thinned to pareto_k points spread along it.
 void RankSimulated(const std::vector<StepResult>& sims, const std::vector<int64_t>& indices,
                    const std::vector<uint8_t>& simulated, const RankContext& ctx,
                    SearchResult& result);

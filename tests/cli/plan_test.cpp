@@ -133,5 +133,33 @@ TEST_CASE("plan --help shows examples", "[search][cli]") {
   CHECK_THAT(run.out, Catch::Contains("--objective"));
 }
 
+TEST_CASE("plan cuts the Pareto front past --pareto-max-slowdown and says where", "[cli][search]") {
+  const std::vector<std::string> args = {"-m", "llama3-70b",     "-c",  "dgx-h100", "-g",
+                                         "64", "--global-batch", "512", "--pareto", "100",
+                                         "-q"};
+  auto with = [&](std::vector<std::string> more) {
+    std::vector<std::string> all = args;
+    all.insert(all.end(), more.begin(), more.end());
+    return RunPlan(all);
+  };
+  // The whole front reaches past 5x the fastest point (292.5 s against 55.5 s per step).
+  const CliRun table = with({});
+  REQUIRE(table.code == 0);
+  CHECK_THAT(table.out, Catch::Contains("s per step (2x the fastest) not shown "
+                                        "(--pareto-max-slowdown)"));
+  const CliRun json = with({"--format", "json"});
+  REQUIRE(json.code == 0);
+  CHECK_THAT(json.out, Catch::Contains("\"pareto_cut_step_s\": "));
+  CHECK_THAT(json.out, !Catch::Contains("\"pareto_cut\": 0,"));
+  const CliRun json_whole = with({"--format", "json", "--pareto-max-slowdown", "0"});
+  CHECK_THAT(json_whole.out, Catch::Contains("\"pareto_cut\": 0,"));
+  CHECK_THAT(json_whole.out, Catch::Contains("\"pareto_cut_step_s\": 0,"));
+  CHECK(json_whole.out.size() > json.out.size());  // the slow end is back
+  const CliRun bad = with({"--pareto-max-slowdown", "0.5"});
+  CHECK(bad.code == 2);
+  CHECK_THAT(bad.err,
+             Catch::Contains("--pareto-max-slowdown: must be 0 (the whole front) or >= 1"));
+}
+
 }  // namespace
 }  // namespace paraplan

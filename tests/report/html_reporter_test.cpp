@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/units.h"
+#include "report/html_svg.h"
 #include "report/plan_reporter.h"
 
 namespace paraplan {
@@ -99,6 +100,88 @@ TEST_CASE("the HTML report is one well-formed page with the plans' numbers", "[r
   CHECK_THAT(page, Catch::Contains("80.0 GiB capacity"));
   CHECK_THAT(page, Catch::Contains("18.8 GiB per GPU to spare"));
   CHECK_THAT(page, Catch::Contains("dominant cost: compute"));
+}
+
+size_t Count(const std::string& text, const std::string& what) {
+  size_t n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+TEST_CASE("the HTML memory bars print whole labels with units, inside the figure",
+          "[report][html]") {
+  SearchResult result;
+  result.plans = {Plan(10.5, 79.9, 2)};  // a bar at the capacity line, as issue 35 found cut
+  const std::string svg = MemoryBarsSvg(result.plans.front());
+  CHECK_THAT(svg, Catch::Contains(">79.9 GiB</text>"));
+  CHECK_THAT(svg, Catch::Contains("<title>stage 0 weights: 40.0 GiB</title>"));
+  CHECK_THAT(svg, Catch::Contains(">40.0 GiB</text>"));  // a wide segment prints its value
+  // The total's label starts at most 4 px right of the capacity line, with the value column
+  // (90 px) left for it inside the SVG's width.
+  const std::smatch width = [&] {
+    std::smatch m;
+    std::regex_search(svg, m, std::regex("width=\"([0-9]+)\""));
+    return m;
+  }();
+  REQUIRE(width.size() == 2);
+  std::smatch label;
+  REQUIRE(std::regex_search(svg, label, std::regex("<text x=\"([0-9.]+)\"[^>]*>79.9 GiB<")));
+  CHECK(std::stod(label[1]) + 60 <= std::stod(width[1]));
+}
+
+TEST_CASE("the HTML timeline boxes carry their times; a deep pipeline is aggregated and says so",
+          "[report][html]") {
+  std::vector<TimelineEvent> small;
+  small.push_back({0, "compute", "F0", 0, 0, 0, 400'000'000});
+  small.push_back({0, "compute", "B0", 0, 0, 400'000'000, 1'200'000'000});
+  const std::string few = TimelineSvg(small);
+  CHECK_THAT(few, Catch::Contains("<title>stage 0 compute: B0, 0.400-1.200 s (800.0 ms)</title>"));
+  CHECK_THAT(few, Catch::Contains(">B0 800.0 ms</text>"));
+  CHECK_THAT(few, Catch::Contains("100% busy"));
+  CHECK_THAT(few, Catch::Contains("One box per event"));
+
+  // 64 stages x 5 virtual stages x 64 micro-batches, forward and backward: 40,960 events.
+  std::vector<TimelineEvent> deep;
+  for (int64_t s = 0; s < 64; ++s) {
+    for (int64_t i = 0; i < 320; ++i) {
+      const Nanos t = (s + 2 * i) * 1'000'000;
+      deep.push_back({s, "compute", "F" + std::to_string(i), i, 0, t, t + 900'000});
+      deep.push_back({s, "compute", "B" + std::to_string(i), i, 0, t + 1'000'000, t + 1'900'000});
+    }
+  }
+  const std::string many = TimelineSvg(deep);
+  CHECK_THAT(many,
+             Catch::Contains("Showing 8 of 64 pipeline stages (0, 9, 18, 27, 36, 45, 54, 63)"));
+  CHECK_THAT(many, Catch::Contains("5,120 events aggregated into 120 time bins"));  // 8 x 640
+  CHECK_THAT(many, Catch::Contains("stage 63 compute"));
+  CHECK_THAT(many, !Catch::Contains("stage 1 compute"));
+  CHECK(Count(many, "<rect") <= 8 * kTimelineBins * 2 + 16);
+  CHECK(Count(many, "<title>") <= 8 * kTimelineBins);
+  CHECK_THAT(many, Catch::Contains("% busy (forward "));
+}
+
+TEST_CASE("table, JSON and HTML say where the Pareto front was cut", "[report][html]") {
+  SearchResult result;
+  result.plans = {Plan(10.5, 61.25, 4), Plan(11.0, 41.5, 8)};
+  result.pareto = result.plans;
+  result.pareto_total = 54;
+  result.pareto_cut = 52;
+  result.pareto_cut_step_s = 21.0;
+  const std::string note = "52 points past 21.000 s per step (2x the fastest) not shown";
+  CHECK_THAT(Render(result, nullptr), Catch::Contains("<p id=\"pareto_cut\">" + note));
+  PlanReportContext ctx;
+  ctx.model_name = "m";
+  ctx.gpus = 64;
+  ctx.model_seq_len = 8192;
+  std::ostringstream table;
+  MakePlanReporter("table", table)->Report(ctx, result);
+  CHECK_THAT(table.str(), Catch::Contains("; " + note + " (--pareto-max-slowdown)):"));
+  std::ostringstream json;
+  MakePlanReporter("json", json)->Report(ctx, result);
+  CHECK_THAT(json.str(), Catch::Contains("\"pareto_cut\": 52"));
+  CHECK_THAT(json.str(), Catch::Contains("\"pareto_cut_step_s\": 21"));
+  result.pareto_cut = 0;  // a front within the range: no note
+  CHECK_THAT(Render(result, nullptr), !Catch::Contains("pareto_cut"));
 }
 
 TEST_CASE("the HTML report of a search where nothing fits gives the advice", "[report][html]") {

@@ -103,6 +103,7 @@ TEST_CASE("The Pareto front holds exactly the non-dominated simulated plans", "[
   SearchOptions options = Options(3);
   options.top_k = space.size();
   options.simulate_top = space.size();
+  options.pareto_max_slowdown = 0;  // the whole front
   const SearchResult r = SearchSpace(space, evaluator, model.seq_len, options);
   REQUIRE(r.pareto.size() > 1);
   for (size_t i = 1; i < r.pareto.size(); ++i) {
@@ -121,6 +122,40 @@ TEST_CASE("The Pareto front holds exactly the non-dominated simulated plans", "[
     }
     CHECK(covered);
   }
+}
+
+TEST_CASE("The Pareto front is cut at pareto_max_slowdown times its fastest point, and says so",
+          "[search]") {
+  const ModelSpec model = testing::FakeModel(16);
+  const PlanSpace space(model, 32, WithBatch(64));
+  const testing::FakeEvaluator evaluator(model, 60);
+  SearchOptions options = Options(2);
+  options.simulate_top = space.size();
+  options.pareto_k = 1000;
+  options.pareto_max_slowdown = 0;
+  const SearchResult whole = SearchSpace(space, evaluator, model.seq_len, options);
+  CHECK(whole.pareto_cut == 0);
+  CHECK(whole.pareto_cut_step_s == 0);
+  REQUIRE(static_cast<int64_t>(whole.pareto.size()) == whole.pareto_total);
+  const double fastest = whole.pareto.front().step_time_s;
+  const double ratio = whole.pareto.back().step_time_s / fastest;
+  REQUIRE(ratio > 1.01);
+  options.pareto_max_slowdown = std::max(1.0, (1 + ratio) / 2);  // cuts the slow end
+  const SearchResult cut = SearchSpace(space, evaluator, model.seq_len, options);
+  CHECK(cut.pareto_total == whole.pareto_total);
+  CHECK(cut.pareto_cut > 0);
+  CHECK(cut.pareto_cut_step_s == options.pareto_max_slowdown * fastest);
+  CHECK(static_cast<int64_t>(cut.pareto.size()) + cut.pareto_cut == cut.pareto_total);
+  for (size_t i = 0; i < cut.pareto.size(); ++i) {
+    CHECK(cut.pareto[i].step_time_s <= cut.pareto_cut_step_s);
+    CHECK(Lines({cut.pareto[i]}) == Lines({whole.pareto[i]}));  // the front's fast end, as is
+  }
+  CHECK(whole.pareto[cut.pareto.size()].step_time_s > cut.pareto_cut_step_s);
+  // The default keeps points up to twice the fastest step time.
+  options.pareto_max_slowdown = SearchOptions().pareto_max_slowdown;
+  CHECK(options.pareto_max_slowdown == kParetoMaxSlowdown);
+  const SearchResult by_default = SearchSpace(space, evaluator, model.seq_len, options);
+  for (const StepResult& r : by_default.pareto) CHECK(r.step_time_s <= 2 * fastest);
 }
 
 TEST_CASE("Front points over the simulator's task budget keep their estimate; the best N never",
