@@ -19,6 +19,7 @@
 #include "calib/efficiency_yaml.h"
 #include "cli/cli_checks.h"
 #include "cli/command.h"
+#include "cli/progress_bar.h"
 #include "config/resolve.h"
 #include "config/runs_file.h"
 #include "core/error.h"
@@ -205,7 +206,9 @@ void RunValidate(const ValidateOptions& o, CliContext& ctx) {
         if (run.evaluation_only) cv_runs.push_back(run);
       }
     }
-    cvs.push_back(CrossValidate(cv_runs, fit_options, by));
+    ProgressBar bar = StderrProgressBar(ctx, std::string(ToString(by)) + " folds");
+    cvs.push_back(CrossValidate(cv_runs, fit_options, by,
+                                [&bar](int64_t done, int64_t total) { bar.Update(done, total); }));
   }
   std::unique_ptr<EfficiencyFitResult> fit;
   if (!o.fit_out.empty()) {
@@ -215,6 +218,8 @@ void RunValidate(const ValidateOptions& o, CliContext& ctx) {
   }
   std::vector<ValidationReport> reports;
   for (size_t i = 0; i < files.size(); ++i) {
+    ProgressBar bar = StderrProgressBar(ctx, "runs");
+    options.progress = [&bar](int64_t done, int64_t total) { bar.Update(done, total); };
     reports.push_back(ValidateRuns(files[i], options));
     reports.back().file = o.files[i];
   }
