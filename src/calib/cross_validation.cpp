@@ -200,6 +200,7 @@ CrossValidationResult CrossValidate(const std::vector<RunSpec>& runs,
   const bool transfer = by == CvGrouping::kGpu;
   EfficiencyFitOptions fold_options = options;
   fold_options.holdout_every = 0;
+  fold_options.progress = nullptr;  // the folds report through `progress`
   CrossValidationResult result;
   result.by = by;
   std::vector<double> pooled;

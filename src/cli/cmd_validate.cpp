@@ -212,7 +212,13 @@ void RunValidate(const ValidateOptions& o, CliContext& ctx) {
   }
   std::unique_ptr<EfficiencyFitResult> fit;
   if (!o.fit_out.empty()) {
+    ProgressBar bar = StderrProgressBar(ctx, "GPU-family fits");
+    fit_options.progress = [&bar](double share, int64_t families) {
+      bar.UpdateShare(share, families);
+    };
     fit = std::make_unique<EfficiencyFitResult>(FitEfficiencies(files.front(), fit_options));
+    bar.Finish();
+    fit_options.progress = nullptr;
     WriteFittedEfficiencies(*fit, o.fit_out, *ctx.err);
     for (auto& runs : files) runs = WithEfficiencies(std::move(runs), fit->defaults);
   }

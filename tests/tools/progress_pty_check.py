@@ -55,7 +55,7 @@ RUNS = """runs:
 """
 
 WALL_CLOCK = re.compile(rb" in [0-9.]+ s$", re.M)
-BAR = re.compile(r"\[[#.]{30}\] +\d+ % of [\d,]+ (\w[\w ]*), ETA \d")
+BAR = re.compile(r"\[[#.]{30}\] +\d+ % of [\d,]+ (\w[\w -]*), ETA \d")
 
 
 def run(cmd, tty, env):
