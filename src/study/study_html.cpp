@@ -40,6 +40,11 @@ struct ResultColumns {
   std::string zero;  // metrics that are 0 at every point
 };
 
+// A plan value for a reader: dp_bucket_MB 0 is Megatron-LM's automatic size, not 0 MB.
+std::string PlanValue(size_t column, const std::string& value) {
+  return StudyPlanColumns()[column] == "dp_bucket_MB" && value == "0" ? "auto" : value;
+}
+
 ResultColumns ChooseColumns(const StudyTable& table) {
   ResultColumns c;
   for (size_t m = 0; m < StudyMetricNames().size(); ++m) {
@@ -65,7 +70,8 @@ ResultColumns ChooseColumns(const StudyTable& table) {
     }
     if (seen.empty() || RepeatsSweptKey(table, p)) continue;
     if (seen.size() == 1) {
-      c.same += (c.same.empty() ? "" : ", ") + StudyPlanColumns()[p] + "=" + seen.front();
+      c.same +=
+          (c.same.empty() ? "" : ", ") + StudyPlanColumns()[p] + "=" + PlanValue(p, seen.front());
     } else {
       c.plan.push_back(p);
     }
@@ -89,7 +95,7 @@ std::string ResultsTable(const StudyTable& table) {
     for (size_t m : columns.metrics) {
       rows += Td(m < row.metrics.size() ? FormatMetric(metric_names[m], row.metrics[m]) : "-");
     }
-    for (size_t p : columns.plan) rows += Td(p < row.plan.size() ? row.plan[p] : "-");
+    for (size_t p : columns.plan) rows += Td(p < row.plan.size() ? PlanValue(p, row.plan[p]) : "-");
     rows += "</tr>\n";
   }
   std::string same;

@@ -72,7 +72,8 @@ TEST_CASE(
   CHECK_THAT(page, !Catch::Contains("1.234567"));
   CHECK_THAT(page, Catch::Contains("seq_len=8192"));  // the same at both points: said once
   CHECK_THAT(page, !Catch::Contains("seq_len=0"));
-  CHECK_THAT(page, Catch::Contains("<th>tp</th>"));  // varies: a column
+  CHECK_THAT(page, Catch::Contains("dp_bucket_MB=auto"));  // 0 = automatic, not 0 MB
+  CHECK_THAT(page, Catch::Contains("<th>tp</th>"));        // varies: a column
   // micro_batch is the swept key: one column, not a second copy among the plan's knobs.
   size_t count = 0;
   for (size_t at = page.find("<th>micro_batch</th>"); at != std::string::npos;
