@@ -185,7 +185,8 @@ CrossValidationResult CrossValidateBySource(const std::vector<RunSpec>& runs,
 }
 
 CrossValidationResult CrossValidate(const std::vector<RunSpec>& runs,
-                                    const EfficiencyFitOptions& options, CvGrouping by) {
+                                    const EfficiencyFitOptions& options, CvGrouping by,
+                                    const std::function<void(int64_t, int64_t)>& progress) {
   std::vector<std::string> groups;
   std::vector<std::string> order;
   groups.reserve(runs.size());
@@ -199,11 +200,19 @@ CrossValidationResult CrossValidate(const std::vector<RunSpec>& runs,
   const bool transfer = by == CvGrouping::kGpu;
   EfficiencyFitOptions fold_options = options;
   fold_options.holdout_every = 0;
+  fold_options.progress = nullptr;  // the folds report through `progress`
   CrossValidationResult result;
   result.by = by;
   std::vector<double> pooled;
   double mape_sum = 0;
   int folds_with_errors = 0;
+  const bool has_evaluation =
+      std::any_of(runs.begin(), runs.end(), [](const RunSpec& r) { return r.evaluation_only; });
+  const auto folds_total = static_cast<int64_t>(order.size()) + (has_evaluation ? 1 : 0);
+  auto report = [&](int64_t done) {
+    if (progress) progress(done, folds_total);
+  };
+  report(0);
   for (const auto& source : order) {
     std::vector<RunSpec> train;
     std::vector<RunSpec> test;
@@ -221,6 +230,7 @@ CrossValidationResult CrossValidate(const std::vector<RunSpec>& runs,
       mape_sum += fold.step_time.mape_pct;
       ++folds_with_errors;
     }
+    report(static_cast<int64_t>(result.folds.size()));
   }
   std::vector<RunSpec> evaluation;
   std::vector<RunSpec> rest;
@@ -228,6 +238,7 @@ CrossValidationResult CrossValidate(const std::vector<RunSpec>& runs,
   if (!evaluation.empty()) {
     result.evaluation =
         RunFold(rest, std::move(evaluation), kEvaluationSource, fold_options, false);
+    report(folds_total);
   }
   result.overall = Summarize(pooled);
   if (folds_with_errors > 0) result.source_mean_mape_pct = mape_sum / folds_with_errors;

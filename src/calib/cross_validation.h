@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -87,7 +88,10 @@ CrossValidationResult CrossValidateBySource(const std::vector<RunSpec>& runs,
 
 // The same folds by any grouping (CrossValidateBySource is `by` = kSource). Groups are in order of
 // first appearance in `runs`; for kScale, runs at <= kScaleFitMaxGpus are in every fit.
+// `progress`, when set, is called after each fold with (folds done, folds in all; the
+// evaluation-only prediction counts as one).
 CrossValidationResult CrossValidate(const std::vector<RunSpec>& runs,
-                                    const EfficiencyFitOptions& options, CvGrouping by);
+                                    const EfficiencyFitOptions& options, CvGrouping by,
+                                    const std::function<void(int64_t, int64_t)>& progress = {});
 
 }  // namespace paraplan

@@ -217,8 +217,9 @@ std::vector<std::string> TierNames(const std::vector<const RunSpec*>& runs) {
   return {names.begin(), names.end()};
 }
 
+// `step` is called after each outer iteration with the share of this family's fit done.
 FamilyFit FitFamily(const std::string& family, const FamilyRuns& runs,
-                    const EfficiencyFitOptions& options) {
+                    const EfficiencyFitOptions& options, const std::function<void(double)>& step) {
   FamilyFit fit;
   fit.family = family;
   for (const RunSpec* run : runs.fitted) fit.fitted_ids.push_back(run->id);
@@ -237,6 +238,7 @@ FamilyFit FitFamily(const std::string& family, const FamilyRuns& runs,
     current = problem.ToEfficiency(x);
     previous = std::move(frozen);
     fit.outer_iterations = outer + 1;
+    step(static_cast<double>(outer + 1) / options.outer_iterations);
   }
   fit.fitted = current;
   EvaluateFamily(runs.fitted, current, options, &fit.fitted_after);
@@ -398,9 +400,16 @@ EfficiencyFitResult FitEfficiencies(const std::vector<RunSpec>& runs,
     auto& family = families[keys[i].family];
     (held[i] ? family.held_out : family.fitted).push_back(fittable[i]);
   }
+  int64_t to_fit = 0;
+  for (const auto& entry : families) to_fit += entry.second.fitted.empty() ? 0 : 1;
   for (const auto& [family, family_runs] : families) {
     if (family_runs.fitted.empty()) continue;
-    result.families.push_back(FitFamily(family, family_runs, options));
+    const auto done = static_cast<double>(result.families.size());
+    const auto step = [&options, done, to_fit](double share) {
+      if (options.progress) options.progress((done + share) / static_cast<double>(to_fit), to_fit);
+    };
+    result.families.push_back(FitFamily(family, family_runs, options, step));
+    step(1.0);
     result.defaults[family] = result.families.back().fitted;
   }
   for (const auto& [derived, from] : DerivedFamilies()) {

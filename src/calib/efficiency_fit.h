@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -51,6 +52,9 @@ struct EfficiencyFitOptions {
   double ridge_weight = 0.1;  // a one-sigma move costs as much as a 10% error on one run
   int threads = 0;
   RunEvaluationOptions run;
+  // Called by FitEfficiencies after each outer iteration with (share of the fit done, GPU
+  // families fitted); may be empty. Cross-validation's folds never call it.
+  std::function<void(double, int64_t)> progress;
 };
 
 struct FamilyFit {

@@ -7,6 +7,7 @@
 #include "cli/command.h"
 #include "config/data_catalog.h"
 #include "config/resolve.h"
+#include "core/display_path.h"
 #include "core/format.h"
 #include "core/json.h"
 #include "core/text_table.h"
@@ -70,7 +71,7 @@ void RunList(const std::string& subdir, const ListOptions& o, CliContext& ctx) {
     const std::string what = subdir == "models" ? ModelSummary(f.path) : ClusterSummary(f.path);
     Json item = Json::MakeObject();
     item.Set("name", f.name).Set("what", what).Set("description", parts.about);
-    item.Set("source", parts.source).Set("file", f.path);
+    item.Set("source", parts.source).Set("file", DisplayPath(f.path));
     list.Push(std::move(item));
     table.AddRow(
         {f.name, what, Shorten(parts.about, kAboutWidth), Shorten(parts.source, kSourceWidth)});
@@ -82,7 +83,7 @@ void RunList(const std::string& subdir, const ListOptions& o, CliContext& ctx) {
     return;
   }
   *ctx.out << table.Render() << "(" << files.size() << " in "
-           << files.front().path.substr(0, files.front().path.rfind('/'))
+           << DisplayPath(files.front().path.substr(0, files.front().path.rfind('/')))
            << "; the full sources with --format json or in each file's opening comment)\n";
 }
 

@@ -1,7 +1,5 @@
 // `paraplan plan`: search every plan the constraints leave free, rank, report (DESIGN.md
 // "Command line"). Exit 0 with plans, 1 when nothing fits (with the explanation), 2 on bad input.
-#include <unistd.h>
-
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -142,14 +140,23 @@ void RunSweep(const PlanOptions& o, const LoadedInputs& in, const std::vector<in
   if (!o.trace.empty()) throw InputError("--trace: give one GPU count, not a sweep");
   const Framework framework = ParseLaunchFramework(o.framework);
   const PlanConstraints constraints = Constraints(o, in.plan);
-  const SearchOptions search = MakeSearchOptions(o);
+  SearchOptions search = MakeSearchOptions(o);
   std::vector<SweepPoint> points;
   bool any = false;
+  // One bar over the whole sweep: the counts searched so far plus the running search's share.
+  ProgressBar bar = StderrProgressBar(ctx, "GPU counts");
+  const auto total = static_cast<int64_t>(counts.size());
   for (int64_t n : counts) {
+    const auto finished = static_cast<double>(points.size());
+    search.progress = [&bar, finished, total](int64_t done, int64_t plans) {
+      const double share = plans > 0 ? static_cast<double>(done) / static_cast<double>(plans) : 1;
+      bar.UpdateShare((finished + share) / static_cast<double>(total), total);
+    };
     points.push_back({n, SearchPlansFor(framework, in.model, in.cluster, n, constraints, search)});
     Rerank(points.back().result, o, in, n, rc.budget);
     any = any || !points.back().result.plans.empty();
   }
+  bar.Finish();
   if (o.format == "json") {
     WriteSweepJson(out, rc, points);
   } else {
@@ -194,7 +201,7 @@ void RunPlanTo(const PlanOptions& options, std::ostream& out, CliContext& ctx) {
       MakeBudgetRequest(o.budget, in.cluster, &rc.band_note);
   if (budget) rc.budget = &*budget;
   if (counts.size() > 1) return RunSweep(o, in, counts, rc, out, ctx);
-  ProgressBar bar(stderr, !ctx.quiet && ctx.err == &std::cerr && isatty(STDERR_FILENO));
+  ProgressBar bar = StderrProgressBar(ctx, "plans");
   search.progress = [&bar](int64_t done, int64_t total) { bar.Update(done, total); };
   SearchResult result =
       SearchPlansFor(framework, in.model, in.cluster, in.gpus, constraints, search);

@@ -3,8 +3,6 @@
 // ./study-NAME). With
 // --shard I/N only the points with index % N == I run, and DIR/shard-I-of-N.tsv is written;
 // `paraplan study merge DIR... -o OUT` joins the shards into what one run writes.
-#include <unistd.h>
-
 #include <filesystem>
 #include <iostream>
 #include <ostream>
@@ -13,6 +11,7 @@
 
 #include "cli/cli_checks.h"
 #include "cli/command.h"
+#include "cli/progress_bar.h"
 #include "config/study_file.h"
 #include "config/sweep.h"
 #include "core/error.h"
@@ -72,14 +71,10 @@ void RunOne(const StudyOptions& o, const CliContext& ctx) {
   run.threads = o.threads;
   if (!o.shard.empty()) ParseShardFlag(o.shard, &run.shard, &run.shard_count);
   const StudySpec spec = LoadStudyFile(o.args.front());
-  const bool bar = !ctx.quiet && ctx.err == &std::cerr && isatty(STDERR_FILENO) != 0;
-  if (bar) {
-    run.progress = [&ctx, &spec](int64_t done, int64_t total) {
-      *ctx.err << "\rstudy " << spec.name << ": " << done << "/" << total << " points"
-               << (done == total ? "\n" : "") << std::flush;
-    };
-  }
+  ProgressBar bar = StderrProgressBar(ctx, "points");
+  run.progress = [&bar](int64_t done, int64_t total) { bar.Update(done, total); };
   const StudyTable table = RunStudy(spec, run);
+  bar.Finish();
   const std::string dir = o.out_dir.empty() ? "study-" + spec.name : o.out_dir;
   if (o.shard.empty()) {
     WriteAll(table, dir);

@@ -19,6 +19,7 @@
 #include "calib/efficiency_yaml.h"
 #include "cli/cli_checks.h"
 #include "cli/command.h"
+#include "cli/progress_bar.h"
 #include "config/resolve.h"
 #include "config/runs_file.h"
 #include "core/error.h"
@@ -205,16 +206,26 @@ void RunValidate(const ValidateOptions& o, CliContext& ctx) {
         if (run.evaluation_only) cv_runs.push_back(run);
       }
     }
-    cvs.push_back(CrossValidate(cv_runs, fit_options, by));
+    ProgressBar bar = StderrProgressBar(ctx, std::string(ToString(by)) + " folds");
+    cvs.push_back(CrossValidate(cv_runs, fit_options, by,
+                                [&bar](int64_t done, int64_t total) { bar.Update(done, total); }));
   }
   std::unique_ptr<EfficiencyFitResult> fit;
   if (!o.fit_out.empty()) {
+    ProgressBar bar = StderrProgressBar(ctx, "GPU-family fits");
+    fit_options.progress = [&bar](double share, int64_t families) {
+      bar.UpdateShare(share, families);
+    };
     fit = std::make_unique<EfficiencyFitResult>(FitEfficiencies(files.front(), fit_options));
+    bar.Finish();
+    fit_options.progress = nullptr;
     WriteFittedEfficiencies(*fit, o.fit_out, *ctx.err);
     for (auto& runs : files) runs = WithEfficiencies(std::move(runs), fit->defaults);
   }
   std::vector<ValidationReport> reports;
   for (size_t i = 0; i < files.size(); ++i) {
+    ProgressBar bar = StderrProgressBar(ctx, "runs");
+    options.progress = [&bar](int64_t done, int64_t total) { bar.Update(done, total); };
     reports.push_back(ValidateRuns(files[i], options));
     reports.back().file = o.files[i];
   }

@@ -13,6 +13,7 @@
 #include "config/plan_loader.h"
 #include "config/study_metric.h"
 #include "config/yaml_reader.h"
+#include "search/budget.h"
 
 namespace paraplan {
 
@@ -28,9 +29,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const std::vector<std::string> kTopKeys = {"study",     "title",  "x_label",     "model", "cluster",
-                                           "overrides", "gpus",   "plan",        "mode",  "sweep",
-                                           "zip",       "metric", "simulate_top"};
+const std::vector<std::string> kTopKeys = {
+    "study", "title", "x_label", "model", "cluster", "overrides",    "gpus",
+    "plan",  "mode",  "sweep",   "zip",   "metric",  "simulate_top", "tokens"};
 
 // A name stays a name; a relative path is taken relative to the study file when it exists there.
 std::string ResolveRelative(const std::string& text, const std::string& base_dir) {
@@ -195,6 +196,16 @@ StudySpec ReadStudy(const YamlDocument& doc, const std::string& base_dir) {
       spec.metric = CanonicalMetric(m->AsString());
     } catch (const InputError& e) {
       m->Fail(e.message());
+    }
+  }
+  if (auto t = top.Find("tokens")) {
+    try {
+      spec.tokens = ParseTokenCount(t->AsString(), "tokens");
+    } catch (const InputError&) {
+      t->Fail(
+          "expected a positive token count such as 15T, 300B or 2.5e12 (suffixes K, M, B, "
+          "T, P), got '" +
+          t->AsString() + "'");
     }
   }
   ReadSweeps(top, spec);

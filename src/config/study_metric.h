@@ -5,11 +5,14 @@
 #include <vector>
 
 #include "cost/step_result.h"
+#include "search/budget.h"
 
 namespace paraplan {
 
 // Every metric column, in CSV order: step_time_s, tokens_per_s_per_gpu, mfu, hfu, memory_GiB,
-// bubble_fraction, then the time breakdown (compute_s ... optimizer_s).
+// bubble_fraction, then the time breakdown (compute_s ... optimizer_s), then the budget of the
+// study's `tokens:` (goodput, interruptions, checkpoint_interval_s, days, wall_days,
+// wall_gpu_hours, energy_MWh; NaN without `tokens:`).
 const std::vector<std::string>& StudyMetricNames();
 
 // True for the names of the time breakdown (reported under "time" in JSON).
@@ -19,8 +22,14 @@ bool IsTimeComponent(const std::string& name);
 // when the metric is unknown.
 std::string CanonicalMetric(const std::string& name);
 
-// The metric values of a result, in StudyMetricNames() order.
-std::vector<double> MetricValues(const StepResult& result);
+// The metric values of a result, in StudyMetricNames() order; the budget ones from `budget`
+// (NaN when it is null).
+std::vector<double> MetricValues(const StepResult& result, const PlanBudget* budget = nullptr);
+
+// A metric for a reader: its heading with the unit ("step time (s)", "MFU (%)") and a value
+// rounded to what the model can say ("52.1", "1,150", "0.0123"; "-" for NaN).
+std::string MetricHeading(const std::string& metric);
+std::string FormatMetric(const std::string& metric, double value);
 
 // A chart's y axis for a metric: a label with its unit and the factor the values are scaled by
 // (times pick s, ms or µs from the largest value).

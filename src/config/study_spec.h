@@ -68,6 +68,10 @@ struct StudySpec {
   std::string title;          // default: the study name
   std::string x_label;        // default: from the first swept key
   int64_t simulate_top = 16;  // plan mode: how many best estimates the search re-simulates
+  // `tokens:` (15T, 300B): the run each point trains, for the budget metrics (goodput,
+  // wall_days, ...; NaN without it); plan mode then ranks by wall-clock time to train, as
+  // `plan --tokens` does. 0 = not given.
+  double tokens = 0;
 };
 
 }  // namespace paraplan

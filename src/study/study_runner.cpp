@@ -2,13 +2,16 @@
 
 #include <exception>
 #include <mutex>
+#include <optional>
 
 #include "config/study_file.h"
 #include "config/sweep.h"
 #include "core/thread_pool.h"
 #include "evaluate/fixed_plan.h"
 #include "plan/plan_resolve.h"
+#include "search/budget.h"
 #include "search/framework_search.h"
+#include "search/rerank.h"
 
 namespace paraplan {
 
@@ -20,15 +23,41 @@ std::string JoinReasons(const std::vector<std::string>& reasons) {
   return out;
 }
 
+// The study's `tokens:` as a budget request on this point's cluster (its reliability, storage
+// and power sections; no step-time band, no prices); nullopt without `tokens:`.
+std::optional<BudgetRequest> PointBudgetRequest(const StudySpec& spec, const Cluster& cluster) {
+  if (spec.tokens <= 0) return std::nullopt;
+  BudgetRequest r;
+  r.tokens = spec.tokens;
+  r.reliability = cluster.reliability;
+  r.storage = cluster.storage;
+  r.power = cluster.power;
+  r.host_link_GBps = cluster.gpu.host_link_GBps;
+  return r;
+}
+
+void SetPointResult(const StudyPointInput& in, const std::optional<BudgetRequest>& request,
+                    const StepResult& result, StudyRow& row) {
+  const int64_t seq_len = result.plan.seq_len > 0 ? result.plan.seq_len : in.model.seq_len;
+  if (!request) return SetRowResult(row, result, in.model.seq_len);
+  const PlanBudget budget = ComputeBudget(result, in.gpus, seq_len, *request);
+  SetRowResult(row, result, in.model.seq_len, &budget);
+}
+
+// With `tokens:` the search keeps this many plans and ranks them by wall-clock time to train
+// (goodput included), as `plan --tokens` ranks its top 10.
+constexpr int64_t kWallClockCandidates = 10;
+
 void EvaluatePlanMode(const StudySpec& spec, const StudyPointInput& in, int threads,
                       StudyRow& row) {
+  const std::optional<BudgetRequest> request = PointBudgetRequest(spec, in.cluster);
   SearchOptions options;
   options.threads = threads;
   options.simulate_top = spec.simulate_top;
-  options.top_k = 1;
+  options.top_k = request ? kWallClockCandidates : 1;
   // As `plan` searches (search/framework_search.h): when nothing fits with the default memory
   // recipe, the optimizer-state recipes too.
-  const SearchResult result =
+  SearchResult result =
       SearchPlansFor(Framework::kAny, in.model, in.cluster, in.gpus, in.plan, options);
   row.searched = result.searched;
   row.feasible = result.feasible;
@@ -37,10 +66,11 @@ void EvaluatePlanMode(const StudySpec& spec, const StudyPointInput& in, int thre
     row.reason = result.why_nothing_fits.empty() ? "no plan fits" : result.why_nothing_fits;
     return;
   }
-  SetRowResult(row, result.plans.front());
+  if (request) RankByWallClock(result, in.gpus, in.model.seq_len, *request);
+  SetPointResult(in, request, result.plans.front(), row);
 }
 
-void EvaluateSimulateMode(const StudyPointInput& in, StudyRow& row) {
+void EvaluateSimulateMode(const StudySpec& spec, const StudyPointInput& in, StudyRow& row) {
   ParallelPlan plan;
   try {
     plan = ResolvePlan(in.plan, in.gpus, in.model);
@@ -55,7 +85,7 @@ void EvaluateSimulateMode(const StudyPointInput& in, StudyRow& row) {
     row.reason = JoinReasons(fixed.violations);
     return;
   }
-  SetRowResult(row, *fixed.result);
+  SetPointResult(in, PointBudgetRequest(spec, in.cluster), *fixed.result, row);
 }
 
 StudyRow EvaluatePoint(const StudySpec& spec, const StudyPoint& point, const StudyPointInput& in,
@@ -67,7 +97,7 @@ StudyRow EvaluatePoint(const StudySpec& spec, const StudyPoint& point, const Stu
     if (spec.mode == StudyMode::kPlan) {
       EvaluatePlanMode(spec, in, threads, row);
     } else {
-      EvaluateSimulateMode(in, row);
+      EvaluateSimulateMode(spec, in, row);
     }
   } catch (const InputError& e) {
     row = StudyRow{row.index, row.values, "error", e.message(), false, {}, {}, 0, 0};

@@ -149,7 +149,40 @@ std::string SeriesLabel(const StudyTable& table, const StudyRow& row) {
   return label;
 }
 
+// The knob a swept key sets ("tp" for `tp` and `plan.tp`), or "" for a model or cluster key.
+std::string SweptKnob(const std::string& key) {
+  const std::string bare = key.rfind("plan.", 0) == 0 ? key.substr(5) : key;
+  return bare.find('.') == std::string::npos ? bare : "";
+}
+
+// "1.0" as written and "1" as printed are the same value.
+bool SameValue(const std::string& written, const std::string& printed) {
+  double a = 0, b = 0;
+  return written == printed || (ParseDouble(written, &a) && ParseDouble(printed, &b) && a == b);
+}
+
+std::vector<bool> RepeatedPlanColumns(const StudyTable& table) {
+  std::vector<bool> repeated(StudyPlanColumns().size());
+  for (size_t c = 0; c < repeated.size(); ++c) repeated[c] = RepeatsSweptKey(table, c);
+  return repeated;
+}
+
 }  // namespace
+
+bool RepeatsSweptKey(const StudyTable& table, size_t column) {
+  const std::string& name = StudyPlanColumns().at(column);
+  for (size_t k = 0; k < table.keys.size(); ++k) {
+    if (SweptKnob(table.keys[k]) != name) continue;
+    bool same = true;
+    for (const StudyRow& row : table.rows) {
+      if (!row.has_result) continue;
+      same = same && k < row.values.size() && column < row.plan.size() &&
+             SameValue(row.values[k], row.plan[column]);
+    }
+    if (same) return true;
+  }
+  return false;
+}
 
 const std::vector<std::string>& StudyPlanColumns() {
   static const std::vector<std::string> kNames = [] {
@@ -188,10 +221,13 @@ std::vector<std::string> PlanColumnValues(const ParallelPlan& p) {
           FormatShortest(p.recipe.optimizer_offload)};
 }
 
-void SetRowResult(StudyRow& row, const StepResult& result) {
+void SetRowResult(StudyRow& row, const StepResult& result, int64_t model_seq_len,
+                  const PlanBudget* budget) {
   row.has_result = true;
-  row.metrics = MetricValues(result);
-  row.plan = PlanColumnValues(result.plan);
+  row.metrics = MetricValues(result, budget);
+  ParallelPlan plan = result.plan;
+  if (plan.seq_len <= 0 && model_seq_len > 0) plan.seq_len = model_seq_len;
+  row.plan = PlanColumnValues(plan);
   row.status = result.fits ? "ok" : "no-fit";
   if (!result.fits) {
     row.reason = "needs " + FormatFixed(BytesToGiB(result.peak_memory_bytes), 1) +
@@ -201,11 +237,14 @@ void SetRowResult(StudyRow& row, const StepResult& result) {
 }
 
 std::string StudyCsv(const StudyTable& table) {
+  const std::vector<bool> repeated = RepeatedPlanColumns(table);
   std::string out = "index";
   for (const auto& k : table.keys) out += "," + CsvField(k);
   out += ",status";
   for (const auto& m : StudyMetricNames()) out += "," + m;
-  for (const auto& c : StudyPlanColumns()) out += "," + c;
+  for (size_t c = 0; c < StudyPlanColumns().size(); ++c) {
+    if (!repeated[c]) out += "," + StudyPlanColumns()[c];
+  }
   if (table.mode == "plan") out += ",searched,feasible";
   out += ",reason\n";
   for (const auto& row : table.rows) {
@@ -216,7 +255,7 @@ std::string StudyCsv(const StudyTable& table) {
       out += "," + (row.has_result ? CsvNumber(row.metrics[m]) : std::string());
     }
     for (size_t c = 0; c < StudyPlanColumns().size(); ++c) {
-      out += "," + (row.has_result ? CsvField(row.plan[c]) : std::string());
+      if (!repeated[c]) out += "," + (row.has_result ? CsvField(row.plan[c]) : std::string());
     }
     if (table.mode == "plan") {
       out += "," + std::to_string(row.searched) + "," + std::to_string(row.feasible);

@@ -9,6 +9,7 @@
 
 #include "cost/step_result.h"
 #include "report/svg_chart.h"
+#include "search/budget.h"
 
 namespace paraplan {
 
@@ -41,8 +42,16 @@ struct StudyTable {
   std::vector<StudyRow> rows;  // by index
 };
 
-// Fills a row from a result (status ok, or no-fit when it does not fit).
-void SetRowResult(StudyRow& row, const StepResult& result);
+// True when plan column `column` (StudyPlanColumns() order) repeats a swept key's column: the
+// sweep sets that knob (`tp` or `plan.tp`) and every point's plan took the value as written.
+// results.csv and report.html leave such a column out (the swept key's column holds it).
+bool RepeatsSweptKey(const StudyTable& table, size_t column);
+
+// Fills a row from a result (status ok, or no-fit when it does not fit). A plan that leaves
+// seq_len at its default (0) shows `model_seq_len`, the length it ran at (when > 0); `budget`
+// gives the budget metrics (NaN without it).
+void SetRowResult(StudyRow& row, const StepResult& result, int64_t model_seq_len = 0,
+                  const PlanBudget* budget = nullptr);
 
 std::string StudyCsv(const StudyTable& table);
 std::string StudyJson(const StudyTable& table);

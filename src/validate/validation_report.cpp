@@ -1,5 +1,7 @@
 #include "validate/validation_report.h"
 
+#include <mutex>
+
 #include "core/thread_pool.h"
 #include "validate/holdout.h"
 
@@ -56,8 +58,14 @@ std::vector<RunSpec> LoadValidationRuns(const std::string& path) {
 ValidationReport ValidateRuns(const std::vector<RunSpec>& runs, const ValidationOptions& options) {
   ValidationReport report;
   report.runs.resize(runs.size());
-  ParallelFor(runs.size(), options.threads,
-              [&](size_t i) { report.runs[i] = EvaluateRun(runs[i], options.run); });
+  std::mutex mutex;
+  int64_t done = 0;
+  ParallelFor(runs.size(), options.threads, [&](size_t i) {
+    report.runs[i] = EvaluateRun(runs[i], options.run);
+    if (!options.progress) return;
+    std::lock_guard<std::mutex> lock(mutex);
+    options.progress(++done, static_cast<int64_t>(runs.size()));
+  });
   SummarizeReport(report, options.holdout_every);
   return report;
 }

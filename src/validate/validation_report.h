@@ -18,6 +18,8 @@ struct ValidationOptions {
   int threads = 0;            // runs evaluated at once (0 = all hardware threads)
   int64_t holdout_every = 4;  // every K-th run per GPU family is held out (0 = none)
   RunEvaluationOptions run;
+  // Called with (runs done, runs in all) after each run, one call at a time; may be empty.
+  std::function<void(int64_t, int64_t)> progress;
 };
 
 // The error summary of a set of runs: one MetricSummary per kValidationMetrics entry (n = 0 when

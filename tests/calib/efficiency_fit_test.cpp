@@ -1,6 +1,8 @@
 #include "calib/efficiency_fit.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <vector>
 
 #include "validate/run_evaluation.h"
 
@@ -77,7 +79,16 @@ TEST_CASE("The efficiency fit recovers efficiencies that generated the measureme
   options.threads = 2;
   options.run = evaluation;
   options.ridge_weight = 0.01;  // four runs: a weak prior lets the data speak
+  std::vector<double> shares;   // validate --fit-efficiency's progress bar
+  options.progress = [&shares](double share, int64_t families) {
+    CHECK(families == 1);
+    shares.push_back(share);
+  };
   const EfficiencyFitResult fit = FitEfficiencies(runs, options);
+  REQUIRE(!shares.empty());
+  CHECK(std::is_sorted(shares.begin(), shares.end()));
+  CHECK(shares.front() > 0);
+  CHECK(shares.back() == 1.0);
   REQUIRE(fit.families.size() == 1);
   const FamilyFit& h100 = fit.families.front();
   CHECK(h100.family == "H100");

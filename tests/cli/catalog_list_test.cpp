@@ -23,6 +23,17 @@ TEST_CASE("model list names every shipped model with what it is and its source",
   CHECK_THAT(json.out, Catch::Contains("\"source\": \"Meta-Llama-3-70B config.json"));
 }
 
+TEST_CASE("model list prints where the files are relative to the working folder", "[cli]") {
+  // The tests run in the source tree (catch_discover_tests' WORKING_DIRECTORY), which holds
+  // models/: the table says "in models", not the absolute path of this machine's checkout.
+  const auto run = RunParaplan({"model", "list"});
+  REQUIRE(run.code == 0);
+  CHECK_THAT(run.out, Catch::Contains(" in models; "));
+  CHECK_THAT(run.out, !Catch::Contains(" in /"));
+  const auto json = RunParaplan({"model", "list", "--format", "json"});
+  CHECK_THAT(json.out, Catch::Contains("\"file\": \"models/llama3-70b.yaml\""));
+}
+
 TEST_CASE("hardware list names the clusters, not the efficiency defaults", "[cli]") {
   const auto run = RunParaplan({"hardware", "list"});
   REQUIRE(run.code == 0);

@@ -27,7 +27,7 @@ std::vector<std::string> ShippedStudies() {
 
 TEST_CASE("shipped studies run and chart", "[study][plans]") {
   const std::vector<std::string> files = ShippedStudies();
-  REQUIRE(files.size() >= 7);
+  REQUIRE(files.size() >= 12);
   const fs::path out = fs::temp_directory_path() / "paraplan-shipped-studies";
   fs::remove_all(out);
   for (const std::string& file : files) {
@@ -41,6 +41,14 @@ TEST_CASE("shipped studies run and chart", "[study][plans]") {
     CHECK(csv.find(",ok,") != std::string::npos);
     CHECK(fs::file_size(dir + "/chart.svg") > 1000);
     CHECK(fs::exists(dir + "/results.json"));
+    if (fs::path(file).stem() == "11-goodput") {
+      // Its chart is goodput: every point has one (the study gives tokens:).
+      const std::string json = ReadTextFile(dir + "/results.json");
+      CHECK(json.find("\"goodput\": null") == std::string::npos);
+      CHECK(json.find("\"wall_days\": null") == std::string::npos);
+      CHECK(json.find("\"metric\": \"goodput\"") != std::string::npos);
+      CHECK(csv.find(",infeasible,") == std::string::npos);
+    }
   }
   fs::remove_all(out);
 }

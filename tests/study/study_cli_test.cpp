@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -153,4 +154,78 @@ TEST_CASE("study: a bad study file exits 2 with file:line", "[study][cli]") {
   CHECK(Run({"study", dir / "missing.yaml"}, &err) == 2);
   CHECK(Run({"study", path, "--shard", "3/2"}, &err) == 2);
   CHECK_THAT(err, Catch::Contains("--shard"));
+}
+
+namespace {
+
+// The CSV's columns by name, for the row that starts with `index,`.
+std::map<std::string, std::string> CsvRow(const std::string& csv, int index) {
+  auto split = [](const std::string& line) {
+    std::vector<std::string> fields;
+    std::stringstream in(line);
+    for (std::string f; std::getline(in, f, ',');) fields.push_back(f);
+    return fields;
+  };
+  std::stringstream lines(csv);
+  std::string header, line;
+  std::getline(lines, header);
+  const std::vector<std::string> names = split(header);
+  while (std::getline(lines, line)) {
+    const std::vector<std::string> fields = split(line);
+    if (fields.empty() || fields.front() != std::to_string(index)) continue;
+    std::map<std::string, std::string> row;
+    for (size_t i = 0; i < names.size() && i < fields.size(); ++i) row[names[i]] = fields[i];
+    return row;
+  }
+  return {};
+}
+
+}  // namespace
+
+TEST_CASE(
+    "study tokens: goodput and days to train per point, seq_len resolved, no repeated "
+    "column",
+    "[study][cli]") {
+  TempDir dir;
+  const std::string path = dir / "budget.yaml";
+  std::ofstream(path) << "study: budget\nmodel: llama3-8b\ncluster: dgx-h100\ntokens: 1T\n"
+                         "plan: {tp: 1, pp: 1, cp: 1, micro_batch: 1, zero: 1, recompute: full}\n"
+                         "mode: simulate\nmetric: wall_days\n"
+                         "zip:\n  gpus: [8, 1024]\n  global_batch: [8, 1024]\n";
+  std::string err;
+  REQUIRE(Run({"study", path, "-o", dir / "out", "-q"}, &err) == 0);
+  const std::string csv = Read(dir / "out/results.csv");
+  const std::string header = csv.substr(0, csv.find('\n'));
+  size_t global_batch_columns = 0;
+  for (size_t at = header.find("global_batch"); at != std::string::npos;
+       at = header.find("global_batch", at + 1)) {
+    ++global_batch_columns;
+  }
+  CHECK(global_batch_columns == 1);  // the swept key's column; the plan's copy is left out
+  for (int i : {0, 1}) {
+    INFO("point " << i);
+    auto row = CsvRow(csv, i);
+    REQUIRE(row["status"] == "ok");
+    CHECK(row["seq_len"] == "8192");  // the model's, not the plan's default 0
+    const double goodput = std::stod(row["goodput"]);
+    CHECK(goodput > 0.5);
+    CHECK(goodput < 1.0);
+    CHECK(std::stod(row["wall_days"]) > std::stod(row["days"]));
+    CHECK(std::stod(row["interruptions"]) > 0);
+    CHECK(std::stod(row["checkpoint_interval_s"]) > 0);
+    CHECK(std::stod(row["energy_MWh"]) > 0);
+  }
+  // More GPUs: fewer days, lower goodput.
+  CHECK(std::stod(CsvRow(csv, 1)["wall_days"]) < std::stod(CsvRow(csv, 0)["wall_days"]));
+  CHECK(std::stod(CsvRow(csv, 1)["goodput"]) < std::stod(CsvRow(csv, 0)["goodput"]));
+  const std::string html = Read(dir / "out/report.html");
+  CHECK_THAT(html, Catch::Contains("<th>goodput (%)</th>"));
+  CHECK_THAT(html, Catch::Contains("<th>wall-clock days to train</th>"));
+  CHECK_THAT(html, Catch::Contains("<h2>wall-clock days to train</h2>"));
+
+  std::ofstream(path) << "study: budget\nmodel: llama3-8b\ncluster: dgx-h100\ntokens: lots\n"
+                         "gpus: 8\nplan: {global_batch: 8}\n";
+  CHECK(Run({"study", path, "-o", dir / "bad"}, &err) == 2);
+  CHECK_THAT(err, Catch::Contains(path + ":4:"));
+  CHECK_THAT(err, Catch::Contains("15T"));
 }
