@@ -49,11 +49,26 @@ class BoundCache {
   const PlanBoundTerms& Exact(const PlanEvaluator& evaluator, const PlanSpace& space,
                               const PlanCursor& cursor) {
     Enter(space, cursor.shape_index());
-    const int64_t key =
-        2 * exact_key_.Of(cursor) + (cursor.plan().schedule == Schedule::kDualPipe ? 1 : 0);
+    const int64_t key = ExactKey(cursor);
+    int32_t& slot = exact_slots_.At(key);
+    if (slot < 0) {
+      // The any-overlap terms of this plan's class were costed for a plan with the same exact
+      // key (the same overlap switches and DualPipe bit): their layers are this plan's.
+      const int32_t loose = loose_slots_.At(loose_key_.Of(cursor));
+      if (loose >= 0 && loose_origin_[static_cast<size_t>(loose)] == key) {
+        exact_.push_back(
+            evaluator.BoundTermsLike(cursor.plan(), loose_[static_cast<size_t>(loose)]));
+        slot = static_cast<int32_t>(exact_.size() - 1);
+      }
+    }
     const PlanBoundTerms& terms = Find(evaluator, cursor, exact_slots_, exact_, key, false);
     exact_at_ = static_cast<size_t>(exact_slots_.At(key));
     return terms;
+  }
+
+  // The key of the exact terms' entries: the layer-cost knobs' digits and the DualPipe bit.
+  int64_t ExactKey(const PlanCursor& cursor) const {
+    return 2 * exact_key_.Of(cursor) + (cursor.plan().schedule == Schedule::kDualPipe ? 1 : 0);
   }
 
   // The Cost memo of the plan last given to Exact (its terms and its vpp).
@@ -90,6 +105,7 @@ class BoundCache {
     loose_slots_.Reset(loose);
     exact_slots_.Reset(2 * exact);
     loose_.clear();
+    loose_origin_.clear();
     exact_.clear();
     for (auto& list : memos_) {
       for (auto& entry : list) {
@@ -133,6 +149,7 @@ class BoundCache {
     const PlanBoundTerms* groups = same == groups_.end() ? nullptr : &loose_[same->second];
     store.push_back(evaluator.BoundTerms(cursor.plan(), groups, any_overlap));
     slot = static_cast<int32_t>(store.size() - 1);
+    if (any_overlap) loose_origin_.push_back(ExactKey(cursor));
     if (groups == nullptr && any_overlap) groups_.emplace(placement, store.size() - 1);
     return store.back();
   }
@@ -147,6 +164,7 @@ class BoundCache {
   std::vector<Bounded> bounds_;  // per key of every knob but the overlap switches
   Slots loose_slots_, exact_slots_;
   std::vector<PlanBoundTerms> loose_, exact_;
+  std::vector<int64_t> loose_origin_;  // per loose_ entry: ExactKey of the plan it was costed for
   std::unordered_map<int64_t, size_t> groups_;  // placement digit -> index into loose_
   // Per exact entry: (vpp, the evaluator's memo) for the plans costed with it.
   std::vector<std::vector<std::pair<int64_t, std::unique_ptr<CostMemo>>>> memos_;

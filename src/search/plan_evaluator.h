@@ -78,6 +78,14 @@ class PlanEvaluator {
     (void)any_overlap;
     return {};
   }
+  // BoundTerms(plan) from `like`, the terms (exact or any-overlap) of a plan with the same layers:
+  // the same digits of every knob MakePlanShape reads and the same "is it DualPipe". The same
+  // terms, without costing the layers again where the evaluator keeps them (default: BoundTerms
+  // with `like`'s groups).
+  virtual PlanBoundTerms BoundTermsLike(const ParallelPlan& plan,
+                                        const PlanBoundTerms& like) const {
+    return BoundTerms(plan, &like, false);
+  }
   virtual PlanBounds Bounds(const ParallelPlan& plan, const PlanBoundTerms& terms) const {
     (void)plan;
     (void)terms;

@@ -61,6 +61,12 @@ PlanBoundTerms StepModelEvaluator::BoundTerms(const ParallelPlan& plan,
                                any_overlap);
 }
 
+PlanBoundTerms StepModelEvaluator::BoundTermsLike(const ParallelPlan& plan,
+                                                  const PlanBoundTerms& like) const {
+  if (!like.has_layers) return BoundTerms(plan, &like, false);
+  return ComputePlanBoundTerms(dims_, plan, like.layers, false);
+}
+
 namespace {
 
 // The layers of an evaluation (EvaluatePlanLayers): they depend on the exact bound terms' knobs

@@ -21,6 +21,9 @@ class StepModelEvaluator : public PlanEvaluator {
   bool HasBounds() const override { return true; }
   PlanBoundTerms BoundTerms(const ParallelPlan& plan, const PlanBoundTerms* same_groups = nullptr,
                             bool any_overlap = false) const override;
+  // From `like`'s layer costs when it keeps them.
+  PlanBoundTerms BoundTermsLike(const ParallelPlan& plan,
+                                const PlanBoundTerms& like) const override;
   PlanBounds Bounds(const ParallelPlan& plan, const PlanBoundTerms& terms) const override;
   // One evaluation of the layers for both questions, from the terms' layer costs when given.
   PlanCost Cost(const ParallelPlan& plan, const PlanBoundTerms* terms, const StepGate& gate,

@@ -4,7 +4,8 @@
 //
 // EventOrder (event_queue.cpp) keeps the ordering, the ids and the cancel flags; EventQueue<P>
 // adds the payloads. A payload is any movable type: a small struct that a handler dispatches on
-// (what the pipeline simulator uses: no allocation per event), or a std::function<void()>.
+// (no allocation per event), or a std::function<void()>. The pipeline runner
+// (sim/pipeline_run.cpp) keeps the same order in a leaner queue of its own (no ids, no cancels).
 // Cost: Schedule and the pop in RunOne are O(log n) in the number of pending events.
 #pragma once
 

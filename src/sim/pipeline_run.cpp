@@ -11,14 +11,92 @@
 
 #include <algorithm>
 #include <stdexcept>
-
-#include "sim/event_queue.h"
+#include <string>
 
 namespace paraplan {
 namespace {
 
 constexpr int32_t kDone = 0;
 constexpr int32_t kWake = 1;
+
+// The runner's event queue: EventQueue's order (time, then the order events were scheduled in)
+// without what the runner never uses (ids, cancelling, payload slots), so it pops the same events
+// in the same order. A stage holds at most one event, so the heap holds at most pp keys. A pop
+// leaves the root empty, and the event its handler usually schedules next (a finished task's
+// stage starts its next one) fills it with one sift-down instead of a sift-down and a sift-up.
+class RunQueue {
+ public:
+  void Schedule(Nanos time, int32_t code) {
+    if (time < now_) throw std::logic_error("event scheduled in the past");
+    const Key key{time, next_seq_++, code};
+    if (hole_) {
+      hole_ = false;
+      SiftDown(key);
+      return;
+    }
+    heap_.push_back(key);
+    SiftUp(heap_.size() - 1, key);
+  }
+
+  // Pops the earliest event: its code, with Now() at its time. False when none is pending.
+  bool Pop(int32_t* code) {
+    if (hole_) FillHole();
+    if (heap_.empty()) return false;
+    now_ = heap_.front().time;
+    *code = heap_.front().code;
+    ++processed_;
+    hole_ = true;
+    return true;
+  }
+
+  Nanos Now() const { return now_; }
+  int64_t Processed() const { return processed_; }
+
+ private:
+  struct Key {
+    Nanos time;
+    uint64_t seq;
+    int32_t code;
+  };
+  static bool Later(const Key& a, const Key& b) {
+    return a.time != b.time ? a.time > b.time : a.seq > b.seq;
+  }
+  void FillHole() {
+    hole_ = false;
+    const Key last = heap_.back();
+    heap_.pop_back();
+    if (!heap_.empty()) SiftDown(last);
+  }
+  // Puts `key` at the root and sifts it down.
+  void SiftDown(const Key& key) {
+    const size_t n = heap_.size();
+    size_t i = 0;
+    while (true) {
+      size_t child = 2 * i + 1;
+      if (child >= n) break;
+      if (child + 1 < n && Later(heap_[child], heap_[child + 1])) ++child;
+      if (!Later(key, heap_[child])) break;
+      heap_[i] = heap_[child];
+      i = child;
+    }
+    heap_[i] = key;
+  }
+  void SiftUp(size_t i, const Key& key) {
+    while (i > 0) {
+      const size_t parent = (i - 1) / 2;
+      if (!Later(heap_[parent], key)) break;
+      heap_[i] = heap_[parent];
+      i = parent;
+    }
+    heap_[i] = key;
+  }
+
+  std::vector<Key> heap_;
+  bool hole_ = false;  // the root's event was popped and its place not yet filled
+  uint64_t next_seq_ = 0;
+  Nanos now_ = 0;
+  int64_t processed_ = 0;
+};
 
 class Runner {
  public:
@@ -49,7 +127,8 @@ class Runner {
       timed_[s] = 1;
       queue_.Schedule(free_at_[s], static_cast<int32_t>(s * 2 + kWake));
     }
-    queue_.Run([this](int32_t code) { Handle(code / 2, code % 2); });
+    int32_t code = 0;
+    while (queue_.Pop(&code)) Handle(code / 2, code % 2);
     for (int64_t s = 0; s < layout_.Stages(); ++s) {
       if (next_[s] != lists_.stage_begin[s + 1]) {
         throw std::logic_error("pipeline schedule deadlocked on stage " + std::to_string(s));
@@ -139,7 +218,7 @@ class Runner {
   const PipelineLayout& layout_;
   const TaskLists& lists_;
   const PipelineRunOptions& options_;
-  EventQueue<int32_t> queue_;
+  RunQueue queue_;
   TaskTimes times_;
   std::vector<int64_t> next_;   // per stage: next task to run
   std::vector<uint8_t> busy_;   // per stage: a task is running (a kDone is pending)

@@ -4,6 +4,11 @@
 //   1. analytical evaluations per second on one core (EstimateStepSeconds on rule-valid plans
 //      that fit), and the whole per-plan pipeline (rules → memory → estimate) per core;
 //   2. the full `paraplan plan` search (SearchPlans, simulator top-64 included) on THREADS threads.
+//   build-x/bench/search_bench scale [THREADS]
+// issue 34's planning-at-scale cases, the full search only (on THREADS threads, default 1 and 2):
+// Llama 3.1 405B on 131,072 H100 and DeepSeek-V3 on 131,072 GB200 (global batch 16,384; target
+// 1 s each on 2 cores), and DeepSeek-V3 on 64 H200 with and without the calibrated profile
+// (target: the calibrated search within 1.5x of the plain one).
 #include <time.h>
 
 #include <algorithm>
@@ -89,10 +94,52 @@ void MeasurePerCore(const paraplan::StepModel& model, const paraplan::PlanSpace&
               static_cast<double>(evaluations) / eval_s, sum);
 }
 
+// The full search of one case: CPU seconds (the whole process) and wall seconds.
+void MeasureSearch(const std::string& model_name, const std::string& cluster_name, int64_t gpus,
+                   int64_t global_batch, int threads) {
+  using namespace paraplan;
+  const ModelSpec model = LoadModel(model_name);
+  const Cluster cluster = LoadCluster(cluster_name);
+  PlanConstraints constraints;
+  constraints.global_batch = std::vector<int64_t>{global_batch};
+  SearchOptions options;
+  options.threads = threads;
+  const auto start = Clock::now();
+  const double cpu_start = CpuSeconds(CLOCK_PROCESS_CPUTIME_ID);
+  const SearchResult result = SearchPlans(model, cluster, gpus, constraints, options);
+  const double wall_s = Since(start);
+  const double cpu_s = CpuSeconds(CLOCK_PROCESS_CPUTIME_ID) - cpu_start;
+  std::printf(
+      "%s on %lld x %s, global batch %lld, %d thread%s: %lld plans, %lld evaluated, "
+      "%.3f CPU-s, %.3f s wall\n",
+      model_name.c_str(), static_cast<long long>(gpus), cluster_name.c_str(),
+      static_cast<long long>(global_batch), threads, threads == 1 ? "" : "s",
+      static_cast<long long>(result.searched), static_cast<long long>(result.evaluated), cpu_s,
+      wall_s);
+}
+
+int RunScale(int argc, char** argv) {
+  std::vector<int> threads = {1, 2};
+  if (argc > 2) threads = {std::atoi(argv[2])};
+  try {
+    for (int t : threads) {
+      MeasureSearch("llama3.1-405b", "dgx-h100", 131072, 16384, t);
+      MeasureSearch("deepseek-v3", "gb200-nvl72", 131072, 16384, t);
+      MeasureSearch("deepseek-v3", "dgx-h200", 64, 256, t);
+      MeasureSearch("deepseek-v3", "dgx-h200-calibrated", 64, 256, t);
+    }
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "search_bench: %s\n", e.what());
+    return 2;
+  }
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   using namespace paraplan;
+  if (argc > 1 && std::string(argv[1]) == "scale") return RunScale(argc, argv);
   const Args args = Parse(argc, argv);
   try {
     const ModelSpec model = LoadModel(args.model);
