@@ -4,18 +4,13 @@
 #include <cmath>
 #include <string>
 
+#include "cost/dp_comm.h"
 #include "cost/memory_model.h"
 #include "cost/moe_dispatch.h"
 #include "cost/zero3_schedule.h"
 
 namespace paraplan {
 namespace {
-
-constexpr double kAct = 2.0;  // bf16 activations and gathered weights
-
-double CommBytes(CommDtype t) {
-  return t == CommDtype::kFp32 ? 4.0 : t == CommDtype::kBf16 ? 2.0 : 1.0;
-}
 
 struct Describer {
   const Cluster& cluster;
@@ -138,7 +133,7 @@ void DataParallelCalls(const CostGraph& d, const ParallelPlan& p, const PlanEval
   const GroupPlacement& g = e.shape.groups.dp_cp;
   double dense = 0, layer = 0;
   FirstStageParams(d, e, &dense, &layer);
-  const double dtype = CommBytes(DpGradCommDtype(p));
+  const double dtype = CommDtypeBytes(DpGradCommDtype(p));
   if (p.zero == 3 && !p.zero3_keep_gathered) {
     w.Add("dp", "ZeRO-3 weights, per layer, fwd and bwd", CollectiveOp::kAllGather, layer * kAct,
           g);

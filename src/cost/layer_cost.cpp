@@ -15,8 +15,6 @@
 namespace paraplan {
 namespace {
 
-constexpr double kAct = 2.0;  // bytes per 16-bit activation element
-
 // Fraction of a tensor-parallel collective that stays exposed when overlapped with the GEMMs it
 // feeds: the collective is split into tp chunks pipelined with the GEMM chunks (Wang et al.,
 // ASPLOS'23, "Overlap communication with dependent computation via decomposition"), so at best

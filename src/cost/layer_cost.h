@@ -30,7 +30,7 @@ struct LayerCost {
   double ep_comm_fwd_s = 0;
   // Seconds this layer's TP/CP/EP collectives occupy the network tier (all of their time, hidden
   // or not, when their group crosses a tier beyond the innermost): traffic a DP group crossing the
-  // same NICs has to share them with (plan_evaluation.cpp, ZeRO-3).
+  // same NICs has to share them with (stage_times.cpp, ZeRO-3).
   double net_fwd_s = 0;
   double net_bwd_s = 0;
   // All the time the layer's TP, CP and EP collectives run, hidden or not (indices

@@ -17,6 +17,10 @@ namespace paraplan {
 // StageComm's (cost/plan_evaluation.h, which adds ZeRO-3 as kCommZero3).
 inline constexpr int kCommTp = 0, kCommCp = 1, kCommEp = 2, kCommZero3 = 3, kCommStreams = 4;
 
+// Bytes of one 16-bit (bf16) activation element: activations, their gradients and the gathered
+// weights every cost file counts.
+inline constexpr double kAct = 2.0;
+
 // What every layer cost needs from the plan, computed once per plan.
 struct PlanShape {
   double tokens = 0;       // b * s / cp: tokens of one micro-batch in one TP group

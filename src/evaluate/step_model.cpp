@@ -11,6 +11,8 @@
 #include "cost/cost_graph.h"
 #include "cost/op_checkpoint.h"
 #include "cost/plan_evaluation.h"
+#include "cost/stage_memory.h"
+#include "cost/stage_times.h"
 #include "hardware/profile_lookup.h"
 #include "plan/knob_bounds.h"
 #include "sim/pipeline_simulator.h"
