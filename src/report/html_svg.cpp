@@ -6,6 +6,7 @@
 
 #include "core/format.h"
 #include "core/units.h"
+#include "plan/parallel_plan.h"
 
 namespace paraplan {
 
@@ -46,7 +47,7 @@ std::string Svg(int height, const std::string& label, const std::string& body) {
 }
 
 const char* EventColor(const TimelineEvent& e) {
-  if (e.stream != "compute") return e.stream == "dp" ? "#9e9e9e" : "#bcaaa4";
+  if (e.stream != "compute") return e.stream == ToString(ParallelDim::kDp) ? "#9e9e9e" : "#bcaaa4";
   switch (e.name.empty() ? ' ' : e.name[0]) {
     case 'F':
       return "#4e79a7";
