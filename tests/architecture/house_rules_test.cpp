@@ -44,8 +44,9 @@ std::vector<SourceFile> ReadSources(const fs::path& root) {
 
 // For each name, the files that spell it as a string literal ("name", quotes included), when
 // more than `limit` do.
-std::map<std::string, std::vector<std::string>> OverusedNames(
-    const std::vector<SourceFile>& files, const std::vector<std::string>& names, size_t limit) {
+std::map<std::string, std::vector<std::string>> OverusedNames(const std::vector<SourceFile>& files,
+                                                              const std::vector<std::string>& names,
+                                                              size_t limit) {
   std::map<std::string, std::vector<std::string>> out;
   for (const std::string& name : names) {
     const std::string literal = "\"" + name + "\"";
@@ -69,8 +70,7 @@ std::vector<std::string> LongFiles(const std::vector<SourceFile>& files, size_t 
 
 }  // namespace
 
-TEST_CASE("Each knob's name is a string literal in at most three files of src/",
-          "[architecture]") {
+TEST_CASE("Each knob's name is a string literal in at most three files of src/", "[architecture]") {
   const std::vector<SourceFile> files = ReadSources(fs::path(PARAPLAN_SOURCE_DIR) / "src");
   REQUIRE(files.size() > 100);
   std::vector<std::string> names;
@@ -92,9 +92,10 @@ TEST_CASE("Each knob's name is a string literal in at most three files of src/",
     for (const std::string& f : spelled) listed += " " + f;
     listed += "\n";
   }
-  INFO("take the name from the table (KnobName(Knob::k...), plan/knob_table.h), or give a "
-       "different concept of the same spelling one named constant:\n"
-       << listed);
+  INFO(
+      "take the name from the table (KnobName(Knob::k...), plan/knob_table.h), or give a "
+      "different concept of the same spelling one named constant:\n"
+      << listed);
   CHECK(overused.empty());
 }
 
