@@ -77,7 +77,7 @@ Json DimsJson(const ModelSpec& m, const LayerGraph& g) {
   d.Set("layers", m.layers).Set("hidden", m.hidden).Set("heads", m.heads);
   d.Set("kv_heads", m.kv_heads > 0 ? m.kv_heads : m.heads);
   d.Set("head_dim", m.head_dim > 0 ? m.head_dim : m.hidden / m.heads);
-  d.Set("ffn_hidden", m.ffn_hidden).Set("vocab", m.vocab).Set("seq_len", m.seq_len);
+  d.Set("ffn_hidden", m.ffn_hidden).Set("vocab", m.vocab).Set(kModelSeqLenKey, m.seq_len);
   d.Set("activation", ToString(m.activation)).Set("norm", ToString(m.norm));
   d.Set("position", ToString(m.position)).Set("tied_embeddings", m.tied_embeddings);
   d.Set("mtp_layers", m.mtp_layers).Set("attention", attention).Set("moe", moe);
@@ -111,7 +111,7 @@ Json ShowJson(const ModelSpec& m, const LayerGraph& g, const ModelCounts& c) {
       .Set("params_embedding", Count(c.params_embedding))
       .Set("params_mtp", Count(c.params_mtp))
       .Set("params_total_with_mtp", Count(c.params_total_with_mtp))
-      .Set("seq_len", c.seq_len)
+      .Set(kModelSeqLenKey, c.seq_len)
       .Set("flops_per_token", c.model_flops_per_token)
       .Set("fwd_flops_per_token", c.fwd_flops_per_token)
       .Set("attn_core_flops_per_token", 3.0 * c.attn_core_fwd_flops_per_token)

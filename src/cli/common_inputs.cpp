@@ -3,6 +3,7 @@
 #include "cli/cli_checks.h"
 #include "config/resolve.h"
 #include "core/error.h"
+#include "plan/knob_table.h"
 
 namespace paraplan {
 
@@ -57,8 +58,9 @@ LoadedInputs LoadInputs(const InputOptions& options) {
   if (options.gpus < 0) throw InputError("--gpus: must be > 0");
   inputs.gpus = options.gpus;
   if (!options.plan.empty()) inputs.plan = ParsePlanString(options.plan);
-  MergeFlag(options.seq_len, "--seq-len", "seq_len", inputs.plan.seq_len);
-  MergeFlag(options.global_batch, "--global-batch", "global_batch", inputs.plan.global_batch);
+  MergeFlag(options.seq_len, "--seq-len", KnobName(Knob::kSeqLen), inputs.plan.seq_len);
+  MergeFlag(options.global_batch, "--global-batch", KnobName(Knob::kGlobalBatch),
+            inputs.plan.global_batch);
   return inputs;
 }
 

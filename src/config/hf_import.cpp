@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "model/model_spec.h"
+
 namespace paraplan {
 
 namespace {
@@ -71,7 +73,7 @@ void CopyCommon(const HfReader& hf, YAML::Node& out) {
   hf.CopyIf(out, "ffn_hidden", "intermediate_size");
   hf.Copy(out, "vocab", "vocab_size");
   // The training context is a plan choice; take the model's window, at most 8192 tokens.
-  out["seq_len"] = std::min<int64_t>(hf.Int("max_position_embeddings", 4096), 8192);
+  out[kModelSeqLenKey] = std::min<int64_t>(hf.Int("max_position_embeddings", 4096), 8192);
   out["activation"] = Activation(hf);
   out["norm"] = "rmsnorm";
   out["position"] = "rope";

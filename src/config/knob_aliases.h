@@ -10,7 +10,7 @@
 
 namespace paraplan {
 
-// paraplan's knob for another tool's name or an abbreviation ("mbs" → "micro_batch"), or "".
+// paraplan's knob for another tool's name or an abbreviation (mbs → micro_batch), or "".
 std::string KnobForAlias(const std::string& name);
 
 // Megatron-LM's names for the memory-recipe knobs, accepted as they are (issue 17):

@@ -12,10 +12,10 @@ namespace paraplan {
 namespace {
 
 const std::vector<std::string> kModelKeys = {
-    "name",     "layers",      "hidden",          "heads",       "kv_heads",
-    "head_dim", "ffn_hidden",  "vocab",           "seq_len",     "activation",
-    "norm",     "position",    "tied_embeddings", "mtp_layers",  "attention",
-    "moe",      "linear_bias", "qkv_bias",        "rotary_base", "norm_epsilon",
+    "name",     "layers",      "hidden",          "heads",         "kv_heads",
+    "head_dim", "ffn_hidden",  "vocab",           kModelSeqLenKey, "activation",
+    "norm",     "position",    "tied_embeddings", "mtp_layers",    "attention",
+    "moe",      "linear_bias", "qkv_bias",        "rotary_base",   "norm_epsilon",
     "dropout"};
 const std::vector<std::string> kAttentionKeys = {
     "kind",       "q_lora_rank",    "kv_lora_rank",        "qk_nope_head_dim", "qk_rope_head_dim",
@@ -187,13 +187,13 @@ ModelSpec ReadModel(const YamlNode& node, const std::string& default_name) {
   m.hidden = top.Required("hidden").AsPositiveInt();
   m.heads = top.Required("heads").AsPositiveInt();
   m.vocab = top.Required("vocab").AsPositiveInt();
-  m.seq_len = top.Required("seq_len").AsPositiveInt();
+  m.seq_len = top.Required(kModelSeqLenKey).AsPositiveInt();
   m.mtp_layers = top.NonNegativeInt("mtp_layers", 0);
   CheckCounts(top, {{"layers", m.layers, kMaxModelLayers},
                     {"hidden", m.hidden, kMaxHidden},
                     {"heads", m.heads, kMaxHeads},
                     {"vocab", m.vocab, kMaxVocab},
-                    {"seq_len", m.seq_len, kMaxModelSeqLen},
+                    {kModelSeqLenKey, m.seq_len, kMaxModelSeqLen},
                     {"mtp_layers", m.mtp_layers, kMaxMtpLayers}});
   ReadMoe(top, m);
   if (top.Has("ffn_hidden") || !m.moe) {

@@ -13,6 +13,7 @@
 #include "config/plan_loader.h"
 #include "config/study_metric.h"
 #include "config/yaml_reader.h"
+#include "plan/knob_table.h"
 #include "search/budget.h"
 
 namespace paraplan {
@@ -50,13 +51,13 @@ std::vector<std::string> KnobValues(const std::string& knob, const YamlNode& val
   std::vector<std::string> values;
   std::string split;
   for (const YamlNode& item : value.Elements()) {
-    if (knob == "pp_layers") {
+    if (knob == KnobName(Knob::kPpLayers)) {
       split += (split.empty() ? "" : "/") + item.AsString();
     } else {
       values.push_back(item.AsString());
     }
   }
-  if (knob == "pp_layers") values.push_back(split);
+  if (knob == KnobName(Knob::kPpLayers)) values.push_back(split);
   return values;
 }
 

@@ -8,6 +8,7 @@
 #include "core/format.h"
 #include "core/text_table.h"
 #include "core/units.h"
+#include "plan/knob_table.h"
 
 namespace paraplan {
 
@@ -84,22 +85,22 @@ const std::vector<std::pair<std::string, std::string>> kUnitSuffixes = {
 
 const std::vector<std::pair<std::string, std::string>> kKnobLabels = {
     {"gpus", "GPUs"},
-    {"tp", "tensor-parallel size tp"},
-    {"pp", "pipeline stages pp"},
-    {"dp", "data-parallel size dp"},
-    {"cp", "context-parallel size cp"},
-    {"ep", "expert-parallel size ep"},
-    {"etp", "expert tensor-parallel size etp"},
-    {"vpp", "virtual stages per GPU vpp"},
-    {"micro_batch", "micro-batch size (sequences)"},
-    {"global_batch", "global batch (sequences)"},
-    {"seq_len", "sequence length (tokens)"},
-    {"dp_bucket_MB", "gradient bucket size (MB)"},
-    {"moe_imbalance", "MoE load imbalance (max/mean tokens per expert)"},
-    {"dp_comm_dtype", "gradient communication dtype"},
-    {"schedule", "pipeline schedule"},
-    {"zero", "ZeRO stage"},
-    {"recompute", "activation recompute"},
+    {KnobName(Knob::kTp), "tensor-parallel size tp"},
+    {KnobName(Knob::kPp), "pipeline stages pp"},
+    {KnobName(Knob::kDp), "data-parallel size dp"},
+    {KnobName(Knob::kCp), "context-parallel size cp"},
+    {KnobName(Knob::kEp), "expert-parallel size ep"},
+    {KnobName(Knob::kEtp), "expert tensor-parallel size etp"},
+    {KnobName(Knob::kVpp), "virtual stages per GPU vpp"},
+    {KnobName(Knob::kMicroBatch), "micro-batch size (sequences)"},
+    {KnobName(Knob::kGlobalBatch), "global batch (sequences)"},
+    {KnobName(Knob::kSeqLen), "sequence length (tokens)"},
+    {KnobName(Knob::kDpBucketMB), "gradient bucket size (MB)"},
+    {KnobName(Knob::kMoeImbalance), "MoE load imbalance (max/mean tokens per expert)"},
+    {KnobName(Knob::kDpCommDtype), "gradient communication dtype"},
+    {KnobName(Knob::kSchedule), "pipeline schedule"},
+    {KnobName(Knob::kZero), "ZeRO stage"},
+    {KnobName(Knob::kRecompute), "activation recompute"},
 };
 
 }  // namespace

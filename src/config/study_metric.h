@@ -42,7 +42,7 @@ MetricAxis AxisForMetric(const std::string& metric, double max_value);
 // A readable axis label for a swept key, with its unit ("scaleout bandwidth (GB/s)").
 std::string LabelForKey(const std::string& key);
 
-// A short name for legends ("scaleout.bandwidth_GBps", "tp").
+// A short name for legends (scaleout.bandwidth_GBps, tp).
 std::string ShortKey(const std::string& key);
 
 }  // namespace paraplan

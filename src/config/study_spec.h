@@ -34,9 +34,10 @@ struct SweepValue {
 };
 
 struct SweepAxis {
-  std::string key;  // as written: "cluster.network.scaleout.bandwidth_GBps", "plan.tp", "tp"
+  std::string key;  // as written: "cluster.network.scaleout.bandwidth_GBps", "plan.tp" or the bare
+                    // knob name
   SweepTarget target = SweepTarget::kKnob;
-  std::string knob;  // the knob name for kKnob ("tp"); empty otherwise
+  std::string knob;  // the knob name for kKnob (tp); empty otherwise
   std::vector<SweepValue> values;
   SourceLocation where;
 };

@@ -158,7 +158,7 @@ YAML::Node LoadOneYamlDocument(const std::string& text, const std::string& origi
 // ParseYamlText already do this; call it on trees built by other means.
 void CheckYamlTree(const YAML::Node& root, const std::shared_ptr<YamlContext>& context);
 
-// Sets `dotted` (relative to `target`, e.g. "seq_len", "network.scaleout.bandwidth_GBps",
+// Sets `dotted` (relative to `target`, e.g. seq_len, "network.scaleout.bandwidth_GBps",
 // "gpu.peak_tflops.bf16") to the YAML value `value_text`. A sequence of mappings is indexed by
 // the items' `name` (or a number). Intermediate mappings are created when absent; a key that
 // does not belong there is reported by the loader's validation, at `where`. `display` is how

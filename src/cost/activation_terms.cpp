@@ -7,7 +7,6 @@
 namespace paraplan {
 namespace {
 
-constexpr double kAct = 2.0;  // bytes per 16-bit activation element
 // FP8 caching: a Linear input in 1 byte of 2; the output projection's input in DeepSeek-V3's
 // E5M6 (12 bits of 16) (DeepSeek-V3 report, Sec. 3.3.3 "Low-Precision Storage").
 constexpr double kFp8Share = 0.5, kE5m6Share = 0.75;

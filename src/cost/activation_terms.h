@@ -6,7 +6,7 @@
 #pragma once
 
 #include "cost/cost_graph.h"
-#include "cost/layer_cost.h"
+#include "cost/plan_shape.h"
 #include "hardware/cluster.h"
 
 namespace paraplan {

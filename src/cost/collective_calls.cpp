@@ -4,18 +4,14 @@
 #include <cmath>
 #include <string>
 
+#include "cost/dp_comm.h"
 #include "cost/memory_model.h"
 #include "cost/moe_dispatch.h"
 #include "cost/zero3_schedule.h"
+#include "plan/parallel_plan.h"
 
 namespace paraplan {
 namespace {
-
-constexpr double kAct = 2.0;  // bf16 activations and gathered weights
-
-double CommBytes(CommDtype t) {
-  return t == CommDtype::kFp32 ? 4.0 : t == CommDtype::kBf16 ? 2.0 : 1.0;
-}
 
 struct Describer {
   const Cluster& cluster;
@@ -54,7 +50,7 @@ struct Describer {
   void AddTwoHop(const char* what, const TwoHopTraffic& traffic, const GroupPlacement& g) {
     const double bytes = traffic.network_bytes + traffic.nvlink_bytes;
     if (g.size < 2 || bytes <= 0) return;
-    CollectiveCall c = Row("ep", what, CollectiveOp::kAllToAll, bytes, g);
+    CollectiveCall c = Row(ToString(ParallelDim::kEp), what, CollectiveOp::kAllToAll, bytes, g);
     c.algorithm = "two-hop";
     c.protocol = "-";
     c.seconds = TwoHopSeconds(traffic, g, links);
@@ -121,7 +117,7 @@ void Zero3IssuerCalls(const CostGraph& d, const ParallelPlan& p, const PlanEvalu
     auto add = [&](CollectiveOp op, int64_t count, double bytes, const char* what) {
       if (count == 0) return;
       const size_t before = w.out.size();
-      w.Add("dp", "", op, bytes / static_cast<double>(count), g);
+      w.Add(ToString(ParallelDim::kDp), "", op, bytes / static_cast<double>(count), g);
       if (w.out.size() > before) {
         w.out.back().what =
             name + ": " + std::to_string(count) + " " + what + " per micro-batch (mean size)";
@@ -138,23 +134,25 @@ void DataParallelCalls(const CostGraph& d, const ParallelPlan& p, const PlanEval
   const GroupPlacement& g = e.shape.groups.dp_cp;
   double dense = 0, layer = 0;
   FirstStageParams(d, e, &dense, &layer);
-  const double dtype = CommBytes(DpGradCommDtype(p));
+  const double dtype = CommDtypeBytes(DpGradCommDtype(p));
   if (p.zero == 3 && !p.zero3_keep_gathered) {
-    w.Add("dp", "ZeRO-3 weights, per layer, fwd and bwd", CollectiveOp::kAllGather, layer * kAct,
-          g);
-    w.Add("dp", "ZeRO-3 gradient, per layer", CollectiveOp::kReduceScatter, layer * dtype, g);
+    w.Add(ToString(ParallelDim::kDp), "ZeRO-3 weights, per layer, fwd and bwd",
+          CollectiveOp::kAllGather, layer * kAct, g);
+    w.Add(ToString(ParallelDim::kDp), "ZeRO-3 gradient, per layer", CollectiveOp::kReduceScatter,
+          layer * dtype, g);
     Zero3IssuerCalls(d, p, e, w);
     return;
   }
   const double bucket = std::max(DpBucketBytes(p), 1.0);
   const double grads = dense * dtype;
   const double n = std::max(std::ceil(grads / bucket), 1.0);
-  w.Add("dp", "gradient bucket",
+  w.Add(ToString(ParallelDim::kDp), "gradient bucket",
         p.zero == 0 ? CollectiveOp::kAllReduce : CollectiveOp::kReduceScatter, grads / n, g);
   if (p.zero >= 1) {
     const double weights = dense * kAct;
     const double m = std::max(std::ceil(weights / bucket), 1.0);
-    w.Add("dp", "parameter all-gather bucket", CollectiveOp::kAllGather, weights / m, g);
+    w.Add(ToString(ParallelDim::kDp), "parameter all-gather bucket", CollectiveOp::kAllGather,
+          weights / m, g);
   }
 }
 
@@ -168,16 +166,20 @@ std::vector<CollectiveCall> DescribeCollectives(const CostGraph& d, const Cluste
   const PlanShape& s = e.shape;
   const double act = kAct * s.tokens * d.hidden;
   if (p.sequence_parallel) {
-    w.Add("tp", "per layer, 2 per pass (SP)", CollectiveOp::kAllGather, act, s.groups.tp);
-    w.Add("tp", "per layer, 2 per pass (SP)", CollectiveOp::kReduceScatter, act, s.groups.tp);
+    w.Add(ToString(ParallelDim::kTp), "per layer, 2 per pass (SP)", CollectiveOp::kAllGather, act,
+          s.groups.tp);
+    w.Add(ToString(ParallelDim::kTp), "per layer, 2 per pass (SP)", CollectiveOp::kReduceScatter,
+          act, s.groups.tp);
   } else {
-    w.Add("tp", "per layer, 2 per pass", CollectiveOp::kAllReduce, act, s.groups.tp);
+    w.Add(ToString(ParallelDim::kTp), "per layer, 2 per pass", CollectiveOp::kAllReduce, act,
+          s.groups.tp);
   }
   const double kv_bytes = kAct * s.tokens * AttentionKvHeads(d, s) * (d.qk_head_dim + d.v_head_dim);
-  w.Add("cp", "K/V ring step, cp-1 per pass", CollectiveOp::kSendRecv, kv_bytes, s.groups.cp);
+  w.Add(ToString(ParallelDim::kCp), "K/V ring step, cp-1 per pass", CollectiveOp::kSendRecv,
+        kv_bytes, s.groups.cp);
   if (s.kernels.Pytorch()) {
-    w.Add("cp", "dK/dV ring step (fp32), cp per backward", CollectiveOp::kSendRecv, 2 * kv_bytes,
-          s.groups.cp);
+    w.Add(ToString(ParallelDim::kCp), "dK/dV ring step (fp32), cp per backward",
+          CollectiveOp::kSendRecv, 2 * kv_bytes, s.groups.cp);
   }
   if (d.experts > 0 && p.ep > 1) {
     if (UsesTwoHop(s)) {
@@ -189,7 +191,7 @@ std::vector<CollectiveCall> DescribeCollectives(const CostGraph& d, const Cluste
         w.AddTwoHop("MoE dispatch / combine (two-hop)", hops.combine, s.groups.ep);
       }
     } else {
-      w.Add("ep", "MoE dispatch / combine", CollectiveOp::kAllToAll,
+      w.Add(ToString(ParallelDim::kEp), "MoE dispatch / combine", CollectiveOp::kAllToAll,
             kAct * (s.tokens / s.tp) * d.top_k * d.hidden * s.moe_load, s.groups.ep);
     }
   }
@@ -206,7 +208,7 @@ std::vector<CollectiveCall> DescribeCollectives(const CostGraph& d, const Cluste
       }
       if (which.empty()) continue;
       const size_t before = w.out.size();
-      w.Add("pp", "activations to the next stage", CollectiveOp::kSendRecv,
+      w.Add(ToString(ParallelDim::kPp), "activations to the next stage", CollectiveOp::kSendRecv,
             kAct * s.norm_tokens * d.hidden, PairOnTier(tier, s.groups.pp.stride));
       if (w.out.size() > before) w.out.back().what += " (stages " + which + ")";
     }

@@ -8,7 +8,6 @@ namespace paraplan {
 
 namespace {
 
-constexpr double kAct = 2.0;  // bytes per 16-bit activation element
 // Backward of an element-wise op reads what its forward saved and the output gradient and
 // writes the input gradient: twice the forward's traffic and kernels (docs/framework-fusion.md).
 constexpr double kBackwardFactor = 2.0;

@@ -10,7 +10,7 @@
 #include <cstddef>
 
 #include "cost/cost_graph.h"
-#include "cost/layer_cost.h"
+#include "cost/plan_shape.h"
 
 namespace paraplan {
 

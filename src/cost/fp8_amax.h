@@ -9,7 +9,7 @@
 // pipeline stage). docs/cost-model.md, "FP8 scaling bookkeeping".
 #pragma once
 
-#include "cost/layer_cost.h"
+#include "cost/plan_shape.h"
 #include "hardware/cluster.h"
 #include "hardware/collective_cost.h"
 #include "plan/parallel_plan.h"

@@ -15,8 +15,6 @@
 namespace paraplan {
 namespace {
 
-constexpr double kAct = 2.0;  // bytes per 16-bit activation element
-
 // Fraction of a tensor-parallel collective that stays exposed when overlapped with the GEMMs it
 // feeds: the collective is split into tp chunks pipelined with the GEMM chunks (Wang et al.,
 // ASPLOS'23, "Overlap communication with dependent computation via decomposition"), so at best
@@ -390,37 +388,6 @@ void AddRows(const Cluster& c, const LayerElementwise& ew, const Work& attn, dou
 }
 
 }  // namespace
-
-PlanShape MakePlanShape(const CostGraph& d, const ParallelPlan& plan, const Cluster& cluster) {
-  return MakePlanShape(d, plan, PlacePlan(plan, cluster));
-}
-
-PlanShape MakePlanShape(const CostGraph& d, const ParallelPlan& plan, const PlanPlacement& groups) {
-  PlanShape p;
-  p.seq = static_cast<double>(plan.seq_len > 0 ? plan.seq_len : d.seq_len);
-  p.tp = static_cast<double>(plan.tp);
-  p.cp = static_cast<double>(plan.cp);
-  p.ep = static_cast<double>(plan.ep);
-  p.etp = static_cast<double>(plan.etp);
-  p.tokens = static_cast<double>(plan.micro_batch) * p.seq / p.cp;
-  p.sequence_parallel = plan.sequence_parallel && plan.tp > 1;
-  p.norm_tokens = p.sequence_parallel ? p.tokens / p.tp : p.tokens;
-  p.moe_load = std::max(plan.moe_imbalance, 1.0);
-  p.moe_dropping = plan.moe_routing == MoeRouting::kDrop;
-  if (p.moe_dropping) p.moe_load = std::min(p.moe_load, plan.moe_capacity_factor);
-  // --moe-pad-expert-input-to-capacity: every expert computes exactly its capacity, capacity
-  // factor x its mean tokens, whatever the load (moe_utils.py topk_softmax_with_capacity).
-  if (p.moe_dropping && plan.kernels.moe_pad_to_capacity) p.moe_load = plan.moe_capacity_factor;
-  p.recompute = plan.recompute;
-  p.precision = plan.precision;
-  p.recipe = plan.recipe;
-  p.kernels = plan.kernels;
-  p.overlap_tp = plan.overlap_tp_comm;
-  p.overlap_ep = plan.overlap_ep_comm;
-  p.dualpipe = plan.schedule == Schedule::kDualPipe;
-  p.groups = groups;
-  return p;
-}
 
 LayerCost ComputeLayerCost(const CostGraph& d, int kind, const PlanShape& p, const Cluster& c) {
   return ComputeLayerCost(d, kind, p, c, ResolveNetworkLinks(c));

@@ -11,7 +11,7 @@
 #pragma once
 
 #include "cost/cost_graph.h"
-#include "cost/layer_cost.h"
+#include "cost/plan_shape.h"
 #include "hardware/collective_cost.h"
 #include "hardware/group_placement.h"
 

@@ -13,7 +13,7 @@
 
 #include "cost/cost_graph.h"
 #include "cost/elementwise_cost.h"
-#include "cost/layer_cost.h"
+#include "cost/plan_shape.h"
 
 namespace paraplan {
 

@@ -8,8 +8,6 @@
 namespace paraplan {
 namespace {
 
-constexpr double kAct = 2.0;  // bytes per 16-bit activation element
-
 // A forward mm: rows x n output from a rows x k input.
 struct Mm {
   double rows = 0, n = 0, k = 0;

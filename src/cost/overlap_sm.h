@@ -67,7 +67,7 @@ double MarginLossSeconds(double gemm_s, int64_t sms, const GpuSpec& gpu);
 // TP/CP/EP traffic leaves `nic_rate` (1 = all of it): the forward waits for the first bucket or
 // for the part of the gather the forward's free NIC time cannot hold, max(gather / buckets,
 // gather - nic_rate·forward), and then loses share × the wall time the rest runs beside it.
-// Without overlap the forward waits for all of it. Estimate (plan_evaluation.cpp) and simulator
+// Without overlap the forward waits for all of it. Estimate (dp_comm.cpp) and simulator
 // (pipeline_simulator.cpp) both call this.
 struct GatherWait {
   double wait_s = 0;

@@ -8,11 +8,6 @@
 #include "hardware/nccl_channels.h"
 
 namespace paraplan {
-namespace {
-
-constexpr double kAct = 2.0;  // bf16 activations
-
-}  // namespace
 
 // Every hop of the pipeline on the tier its ranks share (PipelineHopTier): a boundary inside a
 // node is NVLink, one across nodes the scale-out network, whatever the pipeline group's stride.

@@ -1,5 +1,5 @@
 // The pipeline's sends, each stage boundary on the network tier its ranks share
-// (hardware/group_placement.h PipelineHopTier): what plan_evaluation.cpp charges each stage's
+// (hardware/group_placement.h PipelineHopTier): what stage_times.cpp charges each stage's
 // sends and what the simulator sends on each hop (docs/cost-model.md, "PP").
 #pragma once
 

@@ -3,6 +3,10 @@
 // StepResult (analytical) or a PipelineInput (simulator). Stages with the same layers cost the
 // same, so each distinct stage is costed once; per-stage arrays stay inline (stage_vector.h), so
 // the search's inner loop does not allocate.
+// This file holds the evaluation's types and its order of work; each concept has its own file:
+// the layers on each stage (stage_layers.h), what a stage's costs depend on (stage_key.h), DP
+// communication and its exposure (dp_comm.h), per-stage times (stage_times.h, EvaluateChunkTimes)
+// and per-stage memory (stage_memory.h, EvaluateStageMemory, EvaluatePeakMemory).
 #pragma once
 
 #include <array>
@@ -110,21 +114,6 @@ struct PlanEvaluation {
 // ResolveNetworkLinks(cluster), resolved once by the caller.
 void EvaluatePlanTime(const CostGraph& dims, const Cluster& cluster, const NetworkLinks& links,
                       const ParallelPlan& plan, PlanEvaluation* out);
-
-// Memory of stage `stage` of an evaluated plan.
-StageMemory EvaluateStageMemory(const CostGraph& dims, const ParallelPlan& plan,
-                                const PlanEvaluation& eval, int64_t stage);
-
-// The largest EvaluateStageMemory(...).TotalBytes() over the stages, without costing the stages
-// that cannot be the largest.
-double EvaluatePeakMemory(const CostGraph& dims, const ParallelPlan& plan,
-                          const PlanEvaluation& eval);
-
-// One virtual stage's forward / input-backward / weight-backward seconds per micro-batch (for the
-// simulator's per-chunk costs): its layers, embedding, loss and MTP; one send per chunk when
-// P2P is not overlapped; ZeRO-3 gathers pro rata of the stage's layers.
-StageTimes EvaluateChunkTimes(const CostGraph& dims, const ParallelPlan& plan,
-                              const PlanEvaluation& eval, int64_t chunk, StageBusy* busy = nullptr);
 
 // The hop stage `stage`'s sends of one micro-batch take, forward (activations to the next stage)
 // or backward (gradients to the previous one); the last stage's forward and the first stage's

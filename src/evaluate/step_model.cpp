@@ -11,8 +11,11 @@
 #include "cost/cost_graph.h"
 #include "cost/op_checkpoint.h"
 #include "cost/plan_evaluation.h"
+#include "cost/stage_memory.h"
+#include "cost/stage_times.h"
 #include "hardware/profile_lookup.h"
 #include "plan/knob_bounds.h"
+#include "plan/parallel_plan.h"
 #include "sim/pipeline_simulator.h"
 
 namespace paraplan {
@@ -156,7 +159,10 @@ void FillCommGroups(const CostGraph& d, const Cluster& c, const ParallelPlan& p,
   const StageComm& comm = e.comm[s];
   const PlanPlacement& groups = e.shape.groups;
   const std::pair<const char*, const GroupPlacement*> names[] = {
-      {"tp", &groups.tp}, {"cp", &groups.cp}, {"ep", &groups.ep}, {"zero3", &groups.dp_cp}};
+      {ToString(ParallelDim::kTp), &groups.tp},
+      {ToString(ParallelDim::kCp), &groups.cp},
+      {ToString(ParallelDim::kEp), &groups.ep},
+      {"zero3", &groups.dp_cp}};
   const double exposed[] = {comm.tp_s, comm.cp_s, comm.ep_s, comm.zero3_s};
   r.comm_groups.clear();
   for (int g = 0; g < kCommStreams; ++g) {
@@ -171,7 +177,7 @@ void FillCommGroups(const CostGraph& d, const Cluster& c, const ParallelPlan& p,
   }
   if (p.pp > 1) {
     CommGroupTime t;
-    t.group = "pp";
+    t.group = ToString(ParallelDim::kPp);
     // The stage's own sends: forward on its next hop, backward on its previous one.
     const PipelineHop& fwd = StageSendHop(p, e, s, true);
     const PipelineHop& bwd = StageSendHop(p, e, s, false);
@@ -185,7 +191,7 @@ void FillCommGroups(const CostGraph& d, const Cluster& c, const ParallelPlan& p,
   const StageDp& dp = e.dp[s];
   if (dp.grad_s + dp.param_gather_s > 0) {
     CommGroupTime t;
-    t.group = "dp";
+    t.group = ToString(ParallelDim::kDp);
     t.tier = TierName(groups.dp_cp.size > 1 ? groups.dp_cp : groups.edp, c);
     t.busy_s = dp.grad_s + dp.param_gather_s;
     t.exposed_s = e.dp_exposed_s;
@@ -289,9 +295,9 @@ PipelineInput StepModel::BuildPipelineInput(const ParallelPlan& plan) const {
   in.lockstep = plan.kernels.pp_lockstep;
   in.overlap_grad_reduce = plan.overlap_grad_reduce;
   const PlanPlacement& groups = e.shape.groups;
-  in.comm_streams[kCommTp] = CommStream("tp", groups.tp, impl_->cluster);
-  in.comm_streams[kCommCp] = CommStream("cp", groups.cp, impl_->cluster);
-  in.comm_streams[kCommEp] = CommStream("ep", groups.ep, impl_->cluster);
+  in.comm_streams[kCommTp] = CommStream(ToString(ParallelDim::kTp), groups.tp, impl_->cluster);
+  in.comm_streams[kCommCp] = CommStream(ToString(ParallelDim::kCp), groups.cp, impl_->cluster);
+  in.comm_streams[kCommEp] = CommStream(ToString(ParallelDim::kEp), groups.ep, impl_->cluster);
   in.comm_streams[kCommZero3] = CommStream("zero3", groups.dp_cp, impl_->cluster);
   for (int64_t s = 0; s < plan.pp; ++s) {
     StageCost stage;

@@ -44,6 +44,11 @@ struct MoeSpec {
   bool expert_bias = false;
 };
 
+// The model file's key for its training sequence length (models/*.yaml, `model show`). The plan
+// knob of the same spelling (plan/knob_table.h) overrides the value per run; this names the
+// model's own field, which model files, the Hugging Face import and `model show` write.
+inline constexpr const char* kModelSeqLenKey = "seq_len";
+
 struct ModelSpec {
   std::string name;
   int64_t layers = 0;

@@ -5,6 +5,7 @@
 #include "core/error.h"
 #include "plan/framework_launch_rules.h"
 #include "plan/framework_profile.h"
+#include "plan/knob_table.h"
 
 namespace paraplan {
 
@@ -22,27 +23,27 @@ std::string Refused(F f, const char* knob, const std::string& value) {
 }
 
 std::string ScheduleReason(F f, Schedule s) {
-  return Refused(f, "schedule", ToString(s));
+  return Refused(f, KnobName(Knob::kSchedule), ToString(s));
 }
 
 std::string ZeroReason(F f, int zero) {
-  return Refused(f, "zero", std::to_string(zero));
+  return Refused(f, KnobName(Knob::kZero), std::to_string(zero));
 }
 
 std::string RecomputeReason(F f, Recompute r) {
-  return Refused(f, "recompute", ToString(r));
+  return Refused(f, KnobName(Knob::kRecompute), ToString(r));
 }
 
 std::string PrecisionReason(F f, Precision p) {
-  return Refused(f, "precision", ToString(p));
+  return Refused(f, KnobName(Knob::kPrecision), ToString(p));
 }
 
 std::string DpDtypeReason(F f, CommDtype d) {
-  return Refused(f, "dp_comm_dtype", ToString(d));
+  return Refused(f, KnobName(Knob::kDpCommDtype), ToString(d));
 }
 
 std::string RoutingReason(F f, MoeRouting r) {
-  return Refused(f, "moe_routing", ToString(r));
+  return Refused(f, KnobName(Knob::kMoeRouting), ToString(r));
 }
 
 void AddIf(Reasons& out, const std::string& reason) {
@@ -228,19 +229,23 @@ PlanConstraints RestrictToFramework(Framework f, PlanConstraints c) {
   const std::vector<S> schedules =
       speed ? std::vector<S>{S::k1F1B} : std::vector<S>{S::k1F1B, S::kInterleaved};
   Narrow(
-      c.schedule, schedules, [f](S s) { return ScheduleReason(f, s); }, f, "schedule");
+      c.schedule, schedules, [f](S s) { return ScheduleReason(f, s); }, f,
+      KnobName(Knob::kSchedule));
   Narrow(
       c.zero, titan ? std::vector<int>{0, 2, 3} : std::vector<int>{},
-      [f](int z) { return ZeroReason(f, z); }, f, "zero");
+      [f](int z) { return ZeroReason(f, z); }, f, KnobName(Knob::kZero));
   const std::vector<R> recompute = titan   ? std::vector<R>{R::kNone, R::kOp, R::kFull}
                                    : speed ? std::vector<R>{R::kNone, R::kFull}
                                            : std::vector<R>{};
   Narrow(
-      c.recompute, recompute, [f](R r) { return RecomputeReason(f, r); }, f, "recompute");
+      c.recompute, recompute, [f](R r) { return RecomputeReason(f, r); }, f,
+      KnobName(Knob::kRecompute));
   Narrow(
-      c.precision, {}, [f](Precision p) { return PrecisionReason(f, p); }, f, "precision");
+      c.precision, {}, [f](Precision p) { return PrecisionReason(f, p); }, f,
+      KnobName(Knob::kPrecision));
   Narrow(
-      c.dp_comm_dtype, {}, [f](CommDtype d) { return DpDtypeReason(f, d); }, f, "dp_comm_dtype");
+      c.dp_comm_dtype, {}, [f](CommDtype d) { return DpDtypeReason(f, d); }, f,
+      KnobName(Knob::kDpCommDtype));
   Narrow(
       c.grad_reduce_in_fp32, {},
       [f](bool fp32) {
@@ -249,11 +254,11 @@ PlanConstraints RestrictToFramework(Framework f, PlanConstraints c) {
                    : std::string("grad_reduce_in_fp32=false: ") + DisplayName(f) +
                          " reduces gradients in fp32 (mixed_precision_reduce)";
       },
-      f, "grad_reduce_in_fp32");
+      f, KnobName(Knob::kGradReduceInFp32));
   Narrow(
       c.moe_routing,
       titan ? std::vector<MoeRouting>{MoeRouting::kDropless} : std::vector<MoeRouting>{},
-      [f](MoeRouting r) { return RoutingReason(f, r); }, f, "moe_routing");
+      [f](MoeRouting r) { return RoutingReason(f, r); }, f, KnobName(Knob::kMoeRouting));
   // Free switches whose framework value differs from the default search's.
   if (f == F::kMegatron) Narrow(c.overlap_pp_comm, {true, false}, NoReason<bool>, f, "");
   if (titan) {

@@ -1,6 +1,7 @@
 // The profiles of DeepSpeed, Megatron-DeepSpeed and nanotron. Megatron-DeepSpeed and nanotron have
 // no defaults read yet: a run's unstated knobs are searched (docs/frameworks.md).
 #include "plan/framework_profile.h"
+#include "plan/knob_table.h"
 
 namespace paraplan {
 namespace {
@@ -16,18 +17,20 @@ std::vector<Refusal> DeepSpeedRefusals() {
   static const std::string zb = std::string("schedule=zero-bubble") + only;
   static const std::string dual = std::string("schedule=dualpipe") + only;
   return {
-      {"schedule", "gpipe", gpipe.c_str()},
-      {"schedule", "interleaved", inter.c_str()},
-      {"schedule", "zero-bubble", zb.c_str()},
-      {"schedule", "dualpipe", dual.c_str()},
-      {"recompute", "selective",
+      {KnobName(Knob::kSchedule), "gpipe", gpipe.c_str()},
+      {KnobName(Knob::kSchedule), "interleaved", inter.c_str()},
+      {KnobName(Knob::kSchedule), "zero-bubble", zb.c_str()},
+      {KnobName(Knob::kSchedule), "dualpipe", dual.c_str()},
+      {KnobName(Knob::kRecompute), "selective",
        "recompute=selective: DeepSpeed's activation checkpointing recomputes whole layers "
        "(recompute=full)"},
-      {"recompute", "op",
+      {KnobName(Knob::kRecompute), "op",
        "recompute=op: DeepSpeed's activation checkpointing recomputes whole layers "
        "(recompute=full)"},
-      {"precision", "fp8", "precision=fp8: the DeepSpeed config has bf16 and fp16 only"},
-      {"dp_comm_dtype", "fp8", "dp_comm_dtype=fp8: DeepSpeed has no fp8 gradient reduction"},
+      {KnobName(Knob::kPrecision), "fp8",
+       "precision=fp8: the DeepSpeed config has bf16 and fp16 only"},
+      {KnobName(Knob::kDpCommDtype), "fp8",
+       "dp_comm_dtype=fp8: DeepSpeed has no fp8 gradient reduction"},
   };
 }
 
@@ -39,20 +42,21 @@ FrameworkProfile DeepSpeed() {
   p.what = "DeepSpeed's engine and its JSON config (ZeRO, PipelineEngine, AutoTP)";
   const char* pipe = "deepspeed/runtime/pipe/schedule.py: TrainSchedule";
   p.defaults = {
-      {"schedule", "1f1b", W::kAlways, "DeepSpeed's only pipeline schedule", pipe},
-      {"vpp", "1", W::kAlways, "DeepSpeed's only pipeline schedule", pipe},
-      {"zero", "0", W::kAlways, "DeepSpeed default: zero_optimization.stage = 0",
+      {KnobName(Knob::kSchedule), "1f1b", W::kAlways, "DeepSpeed's only pipeline schedule", pipe},
+      {KnobName(Knob::kVpp), "1", W::kAlways, "DeepSpeed's only pipeline schedule", pipe},
+      {KnobName(Knob::kZero), "0", W::kAlways, "DeepSpeed default: zero_optimization.stage = 0",
        "deepspeed/runtime/zero/config.py: stage = 0"},
-      {"recompute", "none", W::kAlways, "DeepSpeed default: no activation checkpointing",
+      {KnobName(Knob::kRecompute), "none", W::kAlways,
+       "DeepSpeed default: no activation checkpointing",
        "deepspeed/runtime/activation_checkpointing/config.py"},
-      {"sequence_parallel", "false", W::kAlways, "DeepSpeed AutoTP has no Megatron SP",
+      {KnobName(Knob::kSequenceParallel), "false", W::kAlways,
+       "DeepSpeed AutoTP has no Megatron SP", "deepspeed/module_inject/auto_tp.py"},
+      {KnobName(Knob::kOverlapTpComm), "false", W::kAlways, "DeepSpeed has no TP overlap",
        "deepspeed/module_inject/auto_tp.py"},
-      {"overlap_tp_comm", "false", W::kAlways, "DeepSpeed has no TP overlap",
-       "deepspeed/module_inject/auto_tp.py"},
-      {"overlap_ep_comm", "false", W::kAlways, "DeepSpeed-MoE has no EP overlap",
+      {KnobName(Knob::kOverlapEpComm), "false", W::kAlways, "DeepSpeed-MoE has no EP overlap",
        "deepspeed/moe/sharded_moe.py"},
-      {"overlap_pp_comm", "false", W::kAlways, "DeepSpeed's pipeline sends are blocking",
-       "deepspeed/runtime/pipe/p2p.py"},
+      {KnobName(Knob::kOverlapPpComm), "false", W::kAlways,
+       "DeepSpeed's pipeline sends are blocking", "deepspeed/runtime/pipe/p2p.py"},
   };
   p.refusals = DeepSpeedRefusals();
   p.runtime.collectives =

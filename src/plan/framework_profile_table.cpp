@@ -4,6 +4,7 @@
 // Parallel degrees (tp, pp, dp, cp, ep, etp) get no default: a source that leaves one out did not
 // run the parser's 1, it left it unreported, so validate searches it.
 #include "plan/framework_profile.h"
+#include "plan/knob_table.h"
 
 namespace paraplan {
 namespace {
@@ -20,22 +21,23 @@ std::vector<Refusal> MegatronRefusals() {
   static const std::string zb = std::string("schedule=zero-bubble") + sched;
   static const std::string dual = std::string("schedule=dualpipe") + sched;
   return {
-      {"schedule", "gpipe", gpipe.c_str()},
-      {"schedule", "zero-bubble", zb.c_str()},
-      {"schedule", "dualpipe", dual.c_str()},
-      {"recompute", "op",
+      {KnobName(Knob::kSchedule), "gpipe", gpipe.c_str()},
+      {KnobName(Knob::kSchedule), "zero-bubble", zb.c_str()},
+      {KnobName(Knob::kSchedule), "dualpipe", dual.c_str()},
+      {KnobName(Knob::kRecompute), "op",
        "recompute=op is torchtitan's per-op SAC; Megatron-LM has selective (core attention) "
        "and full (--recompute-granularity)"},
-      {"dp_comm_dtype", "fp8", "dp_comm_dtype=fp8: Megatron-LM has no fp8 gradient reduction"},
+      {KnobName(Knob::kDpCommDtype), "fp8",
+       "dp_comm_dtype=fp8: Megatron-LM has no fp8 gradient reduction"},
   };
 }
 
 // An unstated schedule: interleaved exactly when virtual stages are given, else 1F1B.
 std::vector<KnobDefault> ScheduleDefaults(const char* framework_default, const char* source) {
   return {
-      {"schedule", "interleaved", W::kVppAbove1, framework_default, source},
-      {"schedule", "1f1b", W::kAlways, framework_default, source},
-      {"vpp", "1", W::kNotInterleaved, framework_default, source},
+      {KnobName(Knob::kSchedule), "interleaved", W::kVppAbove1, framework_default, source},
+      {KnobName(Knob::kSchedule), "1f1b", W::kAlways, framework_default, source},
+      {KnobName(Knob::kVpp), "1", W::kNotInterleaved, framework_default, source},
   };
 }
 
@@ -50,37 +52,42 @@ FrameworkProfile MegatronD98e8a6() {
       "megatron/training/arguments.py: --num-layers-per-virtual-pipeline-stage unset = no "
       "interleaving");
   const std::vector<KnobDefault> rest = {
-      {"sequence_parallel", "false", W::kAlways, "Megatron-LM default: --sequence-parallel unset",
+      {KnobName(Knob::kSequenceParallel), "false", W::kAlways,
+       "Megatron-LM default: --sequence-parallel unset",
        "megatron/core/model_parallel_config.py: sequence_parallel = False"},
-      {"overlap_tp_comm", "false", W::kAlways, "Megatron-LM default: --tp-comm-overlap unset",
+      {KnobName(Knob::kOverlapTpComm), "false", W::kAlways,
+       "Megatron-LM default: --tp-comm-overlap unset",
        "megatron/core/model_parallel_config.py: tp_comm_overlap = False"},
-      {"overlap_ep_comm", "false", W::kAlways,
+      {KnobName(Knob::kOverlapEpComm), "false", W::kAlways,
        "Megatron-LM default: --overlap-moe-expert-parallel-comm unset",
        "megatron/core/model_parallel_config.py: overlap_moe_expert_parallel_comm = False"},
-      {"zero", "0", W::kAlways, "Megatron-LM default: --use-distributed-optimizer unset",
+      {KnobName(Knob::kZero), "0", W::kAlways,
+       "Megatron-LM default: --use-distributed-optimizer unset",
        "megatron/training/arguments.py: --use-distributed-optimizer (store_true)"},
-      {"recompute", "none", W::kAlways, "Megatron-LM default: --recompute-granularity unset",
+      {KnobName(Knob::kRecompute), "none", W::kAlways,
+       "Megatron-LM default: --recompute-granularity unset",
        "megatron/core/transformer/transformer_config.py: recompute_granularity = None"},
-      {"overlap_grad_reduce", "false", W::kAlways,
+      {KnobName(Knob::kOverlapGradReduce), "false", W::kAlways,
        "Megatron-LM default: --overlap-grad-reduce unset",
        "megatron/training/arguments.py: --overlap-grad-reduce default False"},
-      {"overlap_param_gather", "false", W::kAlways,
+      {KnobName(Knob::kOverlapParamGather), "false", W::kAlways,
        "Megatron-LM default: --overlap-param-gather unset",
        "megatron/training/arguments.py: --overlap-param-gather default False"},
-      {"overlap_pp_comm", "true", W::kInterleaved,
+      {KnobName(Knob::kOverlapPpComm), "true", W::kInterleaved,
        "Megatron-LM default: P2P overlap unless --no-overlap-p2p-communication",
        "megatron/training/arguments.py: --no-overlap-p2p-communication (store_false)"},
-      {"overlap_pp_comm", "false", W::kNotInterleaved,
+      {KnobName(Knob::kOverlapPpComm), "false", W::kNotInterleaved,
        "Megatron-LM turns P2P overlap off without interleaving",
        "megatron/training/arguments.py, validate_args: overlap_p2p_comm = False"},
-      {"grad_reduce_in_fp32", "true", W::kNotFp16,
+      {KnobName(Knob::kGradReduceInFp32), "true", W::kNotFp16,
        "Megatron-LM accumulates and reduces bf16 gradients in fp32",
        "megatron/training/arguments.py, validate_args: accumulate_allreduce_grads_in_fp32 = True "
        "for bf16"},
-      {"grad_reduce_in_fp32", "false", W::kFp16,
+      {KnobName(Knob::kGradReduceInFp32), "false", W::kFp16,
        "Megatron-LM default: --accumulate-allreduce-grads-in-fp32 unset under fp16",
        "megatron/training/arguments.py: --accumulate-allreduce-grads-in-fp32 (store_true)"},
-      {"moe_routing", "dropless", W::kAlways, "Megatron-LM default: no capacity factor",
+      {KnobName(Knob::kMoeRouting), "dropless", W::kAlways,
+       "Megatron-LM default: no capacity factor",
        "megatron/core/transformer/transformer_config.py: moe_expert_capacity_factor = None"},
   };
   p.defaults.insert(p.defaults.end(), rest.begin(), rest.end());

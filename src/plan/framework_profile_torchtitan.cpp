@@ -1,6 +1,7 @@
 // torchtitan's profiles: as its December 2024 benchmark ran it (9dec370, with torch 1963fc8), its
 // last TOML version (238fa99) and its Python-config version (b5bcd76). Sources: docs/frameworks.md.
 #include "plan/framework_profile.h"
+#include "plan/knob_table.h"
 
 namespace paraplan {
 namespace {
@@ -9,25 +10,26 @@ using W = DefaultWhen;
 
 std::vector<Refusal> TorchtitanRefusals() {
   return {
-      {"schedule", "zero-bubble",
+      {KnobName(Knob::kSchedule), "zero-bubble",
        "schedule=zero-bubble: paraplan's is ZB-H1 (one stage per rank); torchtitan's "
        "zero-bubble schedules (InterleavedZeroBubble, ZBVZeroBubble) need several "
        "stages per rank"},
-      {"schedule", "dualpipe",
+      {KnobName(Knob::kSchedule), "dualpipe",
        "schedule=dualpipe: DualPipe keeps two parameter copies; torchtitan's DualPipeV is "
        "the one-copy V variant, a different schedule"},
-      {"zero", "1",
+      {KnobName(Knob::kZero), "1",
        "zero=1: FSDP2 shards gradients with the optimizer state; torchtitan runs zero=0 "
        "(replicate), zero=2 (fsdp_reshard_after_forward=never) or zero=3 (always)"},
-      {"recompute", "selective",
+      {KnobName(Knob::kRecompute), "selective",
        "recompute=selective is Megatron-LM's (core attention only); torchtitan's selective "
        "is per-op SAC: recompute=op"},
-      {"precision", "fp16", "precision=fp16: torchtitan trains in bf16 or fp8 (float8 converter)"},
-      {"dp_comm_dtype", "bf16",
+      {KnobName(Knob::kPrecision), "fp16",
+       "precision=fp16: torchtitan trains in bf16 or fp8 (float8 converter)"},
+      {KnobName(Knob::kDpCommDtype), "bf16",
        "dp_comm_dtype=bf16: torchtitan reduces gradients in fp32 (mixed_precision_reduce)"},
-      {"dp_comm_dtype", "fp8",
+      {KnobName(Knob::kDpCommDtype), "fp8",
        "dp_comm_dtype=fp8: torchtitan reduces gradients in fp32 (mixed_precision_reduce)"},
-      {"moe_routing", "drop",
+      {KnobName(Knob::kMoeRouting), "drop",
        "moe_routing=drop: torchtitan's MoE is dropless (no capacity factor)"},
   };
 }
@@ -37,15 +39,17 @@ FrameworkProfile TorchtitanBase(const char* config) {
   FrameworkProfile p;
   p.framework = Framework::kTorchtitan;
   p.defaults = {
-      {"schedule", "interleaved", W::kVppAbove1, "torchtitan default", config},
-      {"schedule", "1f1b", W::kAlways, "torchtitan default", config},
-      {"vpp", "1", W::kNotInterleaved, "torchtitan default", config},
-      {"overlap_tp_comm", "false", W::kTpAbove1, "torchtitan's default: async TP off", config},
-      {"sequence_parallel", "true", W::kTpAbove1, "torchtitan's TP shards norms along the sequence",
+      {KnobName(Knob::kSchedule), "interleaved", W::kVppAbove1, "torchtitan default", config},
+      {KnobName(Knob::kSchedule), "1f1b", W::kAlways, "torchtitan default", config},
+      {KnobName(Knob::kVpp), "1", W::kNotInterleaved, "torchtitan default", config},
+      {KnobName(Knob::kOverlapTpComm), "false", W::kTpAbove1, "torchtitan's default: async TP off",
+       config},
+      {KnobName(Knob::kSequenceParallel), "true", W::kTpAbove1,
+       "torchtitan's TP shards norms along the sequence",
        "torchtitan/models/llama3/infra/parallelize.py, apply_tp: SequenceParallel"},
-      {"overlap_ep_comm", "false", W::kAlways, "torchtitan has no EP overlap", config},
-      {"overlap_pp_comm", "true", W::kPpAbove1, "PyTorch pipelining posts P2P asynchronously",
-       "torch/distributed/pipelining/schedules.py"},
+      {KnobName(Knob::kOverlapEpComm), "false", W::kAlways, "torchtitan has no EP overlap", config},
+      {KnobName(Knob::kOverlapPpComm), "true", W::kPpAbove1,
+       "PyTorch pipelining posts P2P asynchronously", "torch/distributed/pipelining/schedules.py"},
   };
   p.refusals = TorchtitanRefusals();
   p.runtime.fusion = Fusion::kEager;
@@ -66,7 +70,7 @@ FrameworkProfile Torchtitan9dec370() {
   p.date = "2024-12-26";
   p.what = "torchtitan as its December 2024 H100 benchmark ran it (torch 1963fc8)";
   // Looped schedules (Interleaved 1F1B) run two stages per rank without split points.
-  p.defaults.push_back({"vpp", "2", W::kInterleaved,
+  p.defaults.push_back({KnobName(Knob::kVpp), "2", W::kInterleaved,
                         "torchtitan's looped schedules run two stages per rank",
                         "torchtitan/parallelisms/pipelining_utils.py, generate_split_points"});
   p.runtime.unset_micro_batches = UnsetMicroBatches::kPpDegree;
@@ -81,7 +85,7 @@ FrameworkProfile Torchtitan238fa99() {
   p.version = "238fa99";
   p.date = "2026-02-23";
   p.what = "torchtitan's last version that reads TOML job files";
-  p.defaults.push_back({"micro_batch", "1", W::kPpAbove1,
+  p.defaults.push_back({KnobName(Knob::kMicroBatch), "1", W::kPpAbove1,
                         "torchtitan default: pipeline_parallel_microbatch_size = 1",
                         "torchtitan/config/job_config.py: pipeline_parallel_microbatch_size = 1"});
   p.export_form = ExportForm::kTorchtitanToml;

@@ -8,6 +8,7 @@
 
 #include "core/format.h"
 #include "plan/knob_bounds.h"
+#include "plan/knob_table.h"
 #include "plan/stage_layout.h"
 
 namespace paraplan {
@@ -34,15 +35,15 @@ class Violations {
 
 // Sizes are positive and multiply to the GPU count. Returns true to stop.
 bool CheckSizes(const ModelSpec& model, int64_t gpus, const ParallelPlan& p, Violations& v) {
-  const std::pair<const char*, int64_t> sizes[] = {{"tp", p.tp},
-                                                   {"pp", p.pp},
-                                                   {"dp", p.dp},
-                                                   {"cp", p.cp},
-                                                   {"ep", p.ep},
-                                                   {"etp", p.etp},
-                                                   {"vpp", p.vpp},
-                                                   {"micro_batch", p.micro_batch},
-                                                   {"global_batch", p.global_batch}};
+  const std::pair<const char*, int64_t> sizes[] = {{KnobName(Knob::kTp), p.tp},
+                                                   {KnobName(Knob::kPp), p.pp},
+                                                   {KnobName(Knob::kDp), p.dp},
+                                                   {KnobName(Knob::kCp), p.cp},
+                                                   {KnobName(Knob::kEp), p.ep},
+                                                   {KnobName(Knob::kEtp), p.etp},
+                                                   {KnobName(Knob::kVpp), p.vpp},
+                                                   {KnobName(Knob::kMicroBatch), p.micro_batch},
+                                                   {KnobName(Knob::kGlobalBatch), p.global_batch}};
   bool bad = false;
   for (const auto& [name, value] : sizes) {
     if (value < 1) {

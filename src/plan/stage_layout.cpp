@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <numeric>
 
+#include "plan/knob_table.h"
+
 namespace paraplan {
 namespace {
 
@@ -153,7 +155,7 @@ std::string ResolveVirtualLayers(int64_t layers, int64_t mtp_layers, const Paral
            "pp_split_points each state the whole layout: give one of them";
   }
   std::string error;
-  const char* knob = "pp_layers";
+  const char* knob = KnobName(Knob::kPpLayers);
   if (!plan.pp_layers.empty()) {
     error = FromPpLayers(plan, out);
   } else if (account) {

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "core/format.h"
+#include "plan/parallel_plan.h"
 
 namespace paraplan {
 namespace {
@@ -14,8 +15,8 @@ class StreamIds {
  public:
   int64_t Id(const std::string& stream) {
     if (stream == "compute") return 0;
-    if (stream == "pp") return 1;
-    if (stream == "dp") return 2;
+    if (stream == ToString(ParallelDim::kPp)) return 1;
+    if (stream == ToString(ParallelDim::kDp)) return 2;
     auto it = extra_.find(stream);
     if (it != extra_.end()) return it->second;
     const int64_t id = 3 + static_cast<int64_t>(extra_.size());

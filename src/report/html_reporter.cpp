@@ -6,6 +6,7 @@
 
 #include "core/format.h"
 #include "core/units.h"
+#include "plan/knob_table.h"
 #include "report/budget_report.h"
 #include "report/html_page.h"
 #include "report/html_svg.h"
@@ -28,10 +29,13 @@ std::string PlanRows(const std::vector<StepResult>& plans) {
     const StepResult& r = plans[i];
     const ParallelPlan& p = r.plan;
     rows += "<tr>" + Cell(std::to_string(i + 1), "rank") + Cell(PlanSummary(p), "plan") +
-            Cell(std::to_string(p.tp), "tp") + Cell(std::to_string(p.pp), "pp") +
-            Cell(std::to_string(p.dp), "dp") + Cell(std::to_string(p.cp), "cp") +
-            Cell(std::to_string(p.ep), "ep") + Cell(std::to_string(p.micro_batch), "micro_batch") +
-            Cell(ToString(p.schedule), "schedule") +
+            Cell(std::to_string(p.tp), KnobName(Knob::kTp)) +
+            Cell(std::to_string(p.pp), KnobName(Knob::kPp)) +
+            Cell(std::to_string(p.dp), KnobName(Knob::kDp)) +
+            Cell(std::to_string(p.cp), KnobName(Knob::kCp)) +
+            Cell(std::to_string(p.ep), KnobName(Knob::kEp)) +
+            Cell(std::to_string(p.micro_batch), KnobName(Knob::kMicroBatch)) +
+            Cell(ToString(p.schedule), KnobName(Knob::kSchedule)) +
             Cell(FormatFixed(r.step_time_s, 3), "step_time_s") +
             Cell(FormatFixed(r.tokens_per_s_per_gpu, 0), "tokens_per_s_per_gpu") +
             Cell(FormatFixed(r.mfu * 100, 1), "mfu_pct") +

@@ -5,6 +5,7 @@
 
 #include "core/format.h"
 #include "core/units.h"
+#include "plan/parallel_plan.h"
 
 namespace paraplan {
 

@@ -9,6 +9,7 @@
 
 #include "core/format.h"
 #include "core/text_table.h"
+#include "plan/parallel_plan.h"
 #include "report/html_svg.h"
 #include "search/plan_folding.h"
 
@@ -33,8 +34,8 @@ constexpr std::array<Activity, 8> kActivities = {{{"forward", "#4e79a7"},
                                                   {"tp/cp/ep comm", "#edc948"}}};
 
 size_t ActivityOf(const TimelineEvent& e) {
-  if (e.stream == "pp") return 5;
-  if (e.stream == "dp") return 6;
+  if (e.stream == ToString(ParallelDim::kPp)) return 5;
+  if (e.stream == ToString(ParallelDim::kDp)) return 6;
   if (e.stream != "compute") return 7;
   switch (e.name.empty() ? ' ' : e.name[0]) {
     case 'F':

@@ -1,5 +1,6 @@
 #include "report/plan_rerun.h"
 
+#include "plan/knob_table.h"
 #include "plan/plan_string.h"
 
 namespace paraplan {
@@ -46,7 +47,7 @@ void AddRerunFields(Json& object, const PlanReportContext& ctx, const ParallelPl
   object.Set("model", ctx.model_name);
   object.Set("cluster", ctx.cluster_name);
   object.Set("gpus", ctx.gpus);
-  object.Set("seq_len", EffectiveSeqLen(plan, ctx));
+  object.Set(KnobName(Knob::kSeqLen), EffectiveSeqLen(plan, ctx));
 }
 
 }  // namespace paraplan

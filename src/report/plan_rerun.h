@@ -16,7 +16,7 @@ namespace paraplan {
 // `paraplan simulate -m M -c C -g G [--set ...] --plan "<PlanString>"`.
 std::string RerunCommand(const PlanReportContext& context, const ParallelPlan& plan);
 
-// Adds "plan_string", "rerun", "model", "cluster", "gpus" and "seq_len" (resolved) to a plan's
+// Adds "plan_string", "rerun", "model", "cluster", "gpus" and the resolved seq_len to a plan's
 // JSON object (fields added beside DESIGN.md's, none renamed).
 void AddRerunFields(Json& object, const PlanReportContext& context, const ParallelPlan& plan);
 

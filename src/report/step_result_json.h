@@ -8,7 +8,7 @@
 
 namespace paraplan {
 
-// {"tp":..,"pp":..,...,"schedule":..} then the other knobs (moe_routing, ..., overlap_pp_comm).
+// {tp: .., pp: .., ..., schedule: ..} then the other knobs (moe_routing, ..., overlap_pp_comm).
 Json PlanToJson(const ParallelPlan& plan);
 
 // {"plan", "fits", "step_time_s", "tokens_per_s_per_gpu", "mfu", "hfu", "memory_GiB",

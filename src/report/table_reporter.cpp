@@ -5,6 +5,8 @@
 #include "core/format.h"
 #include "core/text_table.h"
 #include "core/units.h"
+#include "plan/knob_table.h"
+#include "plan/parallel_plan.h"
 #include "report/plan_reporter.h"
 #include "report/plan_rerun.h"
 #include "report/search_notes.h"
@@ -28,16 +30,18 @@ std::string ScheduleText(const ParallelPlan& p) {
 
 std::string OverlapText(const ParallelPlan& p) {
   std::string s;
-  if (p.overlap_tp_comm) s += "tp";
-  if (p.overlap_ep_comm) s += s.empty() ? "ep" : "+ep";
+  if (p.overlap_tp_comm) s += ToString(ParallelDim::kTp);
+  if (p.overlap_ep_comm) s += s.empty() ? ToString(ParallelDim::kEp) : "+ep";
   return s.empty() ? "-" : s;
 }
 
 std::string PlansTable(const PlanReportContext& ctx, const std::vector<StepResult>& plans) {
-  TextTable table({"rank", "tp", "pp", "dp", "cp", "ep", "mb", "recompute", "zero", "sp",
-                   "schedule", "overlap", "step", "throughput", "MFU", "memory", "cost"},
-                  {true, true, true, true, true, true, true, false, true, false, false, false, true,
-                   true, true, true, true});
+  TextTable table(
+      {"rank", KnobName(Knob::kTp), KnobName(Knob::kPp), KnobName(Knob::kDp), KnobName(Knob::kCp),
+       KnobName(Knob::kEp), "mb", KnobName(Knob::kRecompute), KnobName(Knob::kZero), "sp",
+       KnobName(Knob::kSchedule), "overlap", "step", "throughput", "MFU", "memory", "cost"},
+      {true, true, true, true, true, true, true, false, true, false, false, false, true, true, true,
+       true, true});
   for (size_t i = 0; i < plans.size(); ++i) {
     const StepResult& r = plans[i];
     const ParallelPlan& p = r.plan;

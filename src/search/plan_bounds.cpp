@@ -6,6 +6,8 @@
 
 #include "cost/layer_cost.h"
 #include "cost/memory_model.h"
+#include "cost/stage_key.h"
+#include "cost/stage_memory.h"
 #include "search/space_knobs.h"
 
 namespace paraplan {
@@ -87,7 +89,7 @@ PlanBoundTerms ComputePlanBoundTerms(const CostGraph& d, const ParallelPlan& p,
     const double n = d.prefix[d.layers][k];
     if (n <= 0) continue;
     const LayerCost& l = t.layers.kinds[k];
-    // Every term of a stage's f + b + w (plan_evaluation.cpp, StageTimesOf) that is not a layer's
+    // Every term of a stage's f + b + w (stage_times.cpp, StageTimesOf) that is not a layer's
     // is a non-negative addition (embedding, loss, MTP, ZeRO-3 exposure, sends).
     t.work_s +=
         any_overlap
@@ -100,12 +102,12 @@ PlanBoundTerms ComputePlanBoundTerms(const CostGraph& d, const ParallelPlan& p,
     t.act_working = std::max(t.act_working, l.act_recompute_bytes);
   }
   if (negative_act || t.act_bytes < 0) t.act_bytes = 0;
-  t.dense_params += d.embedding_params / D(p.tp);  // the first stage's embedding
-  // plan_evaluation.cpp StageMemoryInputOf: every stage's buffers start at the SP / TP gather
+  t.dense_params += EmbedParamsLocal(d, p);  // the first stage's embedding
+  // stage_memory.cpp StageMemoryInputOf: every stage's buffers start at the SP / TP gather
   // outputs; what ZeRO and DP buckets add is non-negative.
-  t.buffer_bytes = shape.tp > 1 ? 2 * 2.0 * shape.tokens * d.hidden : 0;
+  t.buffer_bytes = TpGatherBufferBytes(d, shape);
   // StageMemoryInputOf: the last stage holds them (the MTP stage more), with fragmentation.
-  t.logits_bytes = shape.tokens * (d.vocab / shape.tp) * (2.0 + 4.0 * 2.0);
+  t.logits_bytes = LogitsBytes(d, shape);
   return t;
 }
 
@@ -145,15 +147,13 @@ PlanBounds ComputePlanBounds(const CostGraph& d, const Cluster& c, const Paralle
   // only adds.
   // MicroBatchesHeld never grows with the stage index: the last stage holds the fewest.
   const double held = MicroBatchesHeld(p, std::max<int64_t>(p.pp, 1) - 1);
-  const double dense_shards = D(p.dp * p.cp);
-  const double expert_shards =
-      D(std::max<int64_t>(p.tp * p.cp * p.dp / std::max<int64_t>(p.ep * p.etp, 1), 1));
+  const double dense_shards = DenseShards(p);
+  const double expert_shards = ExpertShards(p);
   auto sharded = [&](double bytes_per_param, bool shard) {
     return bytes_per_param * (t.dense_params / (shard ? dense_shards : 1.0) +
                               t.expert_params / (shard ? expert_shards : 1.0));
   };
-  const double optimizer_state =
-      OptimizerStateBytes(p.recipe.optimizer_moments) * (1 - p.recipe.optimizer_offload);
+  const double optimizer_state = GpuOptimizerStateBytes(p);
   const double states = sharded(kWeightBytes, p.zero >= 3) +
                         sharded(KeptGradBytes(p), p.zero >= 2) +
                         sharded(optimizer_state, p.zero >= 1);

@@ -6,6 +6,7 @@
 #include "core/error.h"
 #include "core/units.h"
 #include "cost/plan_evaluation.h"
+#include "cost/stage_memory.h"
 #include "plan/plan_rules.h"
 #include "search/space_knobs.h"
 

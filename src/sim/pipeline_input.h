@@ -71,7 +71,8 @@ struct PipelineInput {
 
 struct TimelineEvent {
   int64_t stage = 0;
-  std::string stream;  // "compute", "pp", "dp", or a communication stream ("tp nvlink")
+  std::string stream;  // "compute", a pipeline or DP group's name (ToString(ParallelDim)), or a
+                       // communication stream (tp nvlink)
   std::string name;    // "F3", "B3", "W3", "R3" (recompute), "send F3", "dp bucket 2", "optimizer"
   int64_t micro_batch = -1;
   int64_t chunk = 0;

@@ -73,7 +73,7 @@ void AddCriticalPath(const PipelineLayout& layout, const TaskLists& lists, const
 // all of it without overlap; with overlap_param_gather the first bucket, or the part of the
 // gather that outlasts what the first chunk's forward leaves of the NIC, plus the compute that
 // forward loses beside the rest (cost/overlap_sm.h ParamGatherWait, which the closed-form
-// estimate calls too: cost/plan_evaluation.cpp StageDpExposure).
+// estimate calls too: cost/dp_comm.cpp StageDpExposure).
 Nanos FirstForwardWait(const PipelineInput& input, const PipelineLayout& layout, int64_t s) {
   const StageDp& dp = layout.Dp(s);
   if (dp.param_gather == 0) return 0;

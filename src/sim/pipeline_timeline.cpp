@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <string>
 
+#include "plan/parallel_plan.h"
+
 namespace paraplan {
 namespace {
 
@@ -20,19 +22,20 @@ void AddSends(const PipelineLayout& layout, const TaskLists& lists, const TaskTi
     if (hop == 0) continue;
     const int64_t place = layout.PlaceIndex(t.micro_batch, to.stage, to.chunk);
     const Nanos arrival = forward ? times.forward_ready[place] : times.backward_ready[place];
-    out.push_back(TimelineEvent{s, "pp", "send " + TaskName(t), t.micro_batch, t.chunk,
-                                arrival - hop, arrival, -1});
+    out.push_back(TimelineEvent{s, ToString(ParallelDim::kPp), "send " + TaskName(t), t.micro_batch,
+                                t.chunk, arrival - hop, arrival, -1});
   }
 }
 
 void AddTail(const StageTail& tail, int64_t s, std::vector<TimelineEvent>& out) {
   if (tail.param_gather_end > 0) {
-    out.push_back(TimelineEvent{s, "dp", "param gather", -1, 0, 0, tail.param_gather_end, -1});
+    out.push_back(TimelineEvent{s, ToString(ParallelDim::kDp), "param gather", -1, 0, 0,
+                                tail.param_gather_end, -1});
   }
   for (size_t b = 0; b < tail.buckets.size(); ++b) {
     const DpBucket& bucket = tail.buckets[b];
-    out.push_back(TimelineEvent{s, "dp", "dp bucket " + std::to_string(b), -1, bucket.chunk,
-                                bucket.start, bucket.end, -1});
+    out.push_back(TimelineEvent{s, ToString(ParallelDim::kDp), "dp bucket " + std::to_string(b), -1,
+                                bucket.chunk, bucket.start, bucket.end, -1});
   }
   if (tail.sm_loss > 0) {
     // The compute the buckets' NCCL kernels took beside the last backward (cost/overlap_sm.h),

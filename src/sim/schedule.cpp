@@ -3,6 +3,7 @@
 #include <cstdint>
 
 #include "core/error.h"
+#include "plan/knob_table.h"
 
 namespace paraplan {
 namespace {
@@ -13,8 +14,8 @@ void Require(bool ok, const std::string& key, const std::string& message) {
 
 void CheckShape(Schedule schedule, const ScheduleShape& shape) {
   const std::string name = ToString(schedule);
-  Require(shape.pp >= 1, "pp", "must be >= 1, got " + std::to_string(shape.pp));
-  Require(shape.vpp >= 1, "vpp", "must be >= 1, got " + std::to_string(shape.vpp));
+  Require(shape.pp >= 1, KnobName(Knob::kPp), "must be >= 1, got " + std::to_string(shape.pp));
+  Require(shape.vpp >= 1, KnobName(Knob::kVpp), "must be >= 1, got " + std::to_string(shape.vpp));
   Require(shape.micro_batches >= 1, "micro_batches",
           "must be >= 1, got " + std::to_string(shape.micro_batches));
   // Task indices and micro-batch ids are 32-bit, chunks 16-bit; tasks <= 3 per (mb, chunk).
@@ -27,7 +28,8 @@ void CheckShape(Schedule schedule, const ScheduleShape& shape) {
                 "), got " + std::to_string(shape.micro_batches));
   }
   if (schedule == Schedule::kDualPipe) {
-    Require(shape.pp % 2 == 0, "pp", "dualpipe needs an even pp, got " + std::to_string(shape.pp));
+    Require(shape.pp % 2 == 0, KnobName(Knob::kPp),
+            "dualpipe needs an even pp, got " + std::to_string(shape.pp));
     Require(shape.micro_batches % 2 == 0 && shape.micro_batches >= 2 * shape.pp, "micro_batches",
             "dualpipe needs an even micro_batches >= 2 * pp (" + std::to_string(2 * shape.pp) +
                 "), got " + std::to_string(shape.micro_batches));

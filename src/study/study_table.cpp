@@ -15,6 +15,7 @@
 #include "core/json.h"
 #include "core/output_file.h"
 #include "core/units.h"
+#include "plan/knob_table.h"
 
 namespace paraplan {
 
@@ -29,32 +30,32 @@ struct PlanColumn {
 
 const std::vector<PlanColumn>& PlanColumnSpecs() {
   static const std::vector<PlanColumn> kColumns = {
-      {"tp", ColumnKind::kInt},
-      {"pp", ColumnKind::kInt},
-      {"dp", ColumnKind::kInt},
-      {"cp", ColumnKind::kInt},
-      {"ep", ColumnKind::kInt},
-      {"etp", ColumnKind::kInt},
-      {"vpp", ColumnKind::kInt},
-      {"micro_batch", ColumnKind::kInt},
-      {"global_batch", ColumnKind::kInt},
-      {"seq_len", ColumnKind::kInt},
-      {"recompute", ColumnKind::kText},
-      {"sequence_parallel", ColumnKind::kBool},
-      {"zero", ColumnKind::kInt},
-      {"precision", ColumnKind::kText},
-      {"schedule", ColumnKind::kText},
-      {"moe_imbalance", ColumnKind::kNumber},
-      {"dp_comm_dtype", ColumnKind::kText},
-      {"dp_bucket_MB", ColumnKind::kNumber},
-      {"overlap_grad_reduce", ColumnKind::kBool},
-      {"overlap_param_gather", ColumnKind::kBool},
-      {"overlap_tp_comm", ColumnKind::kBool},
-      {"overlap_ep_comm", ColumnKind::kBool},
+      {KnobName(Knob::kTp), ColumnKind::kInt},
+      {KnobName(Knob::kPp), ColumnKind::kInt},
+      {KnobName(Knob::kDp), ColumnKind::kInt},
+      {KnobName(Knob::kCp), ColumnKind::kInt},
+      {KnobName(Knob::kEp), ColumnKind::kInt},
+      {KnobName(Knob::kEtp), ColumnKind::kInt},
+      {KnobName(Knob::kVpp), ColumnKind::kInt},
+      {KnobName(Knob::kMicroBatch), ColumnKind::kInt},
+      {KnobName(Knob::kGlobalBatch), ColumnKind::kInt},
+      {KnobName(Knob::kSeqLen), ColumnKind::kInt},
+      {KnobName(Knob::kRecompute), ColumnKind::kText},
+      {KnobName(Knob::kSequenceParallel), ColumnKind::kBool},
+      {KnobName(Knob::kZero), ColumnKind::kInt},
+      {KnobName(Knob::kPrecision), ColumnKind::kText},
+      {KnobName(Knob::kSchedule), ColumnKind::kText},
+      {KnobName(Knob::kMoeImbalance), ColumnKind::kNumber},
+      {KnobName(Knob::kDpCommDtype), ColumnKind::kText},
+      {KnobName(Knob::kDpBucketMB), ColumnKind::kNumber},
+      {KnobName(Knob::kOverlapGradReduce), ColumnKind::kBool},
+      {KnobName(Knob::kOverlapParamGather), ColumnKind::kBool},
+      {KnobName(Knob::kOverlapTpComm), ColumnKind::kBool},
+      {KnobName(Knob::kOverlapEpComm), ColumnKind::kBool},
       // The optimizer-state recipe, which a plan-mode point may need when memory is tight
       // (search/memory_relief.h).
-      {"optimizer_moments", ColumnKind::kText},
-      {"optimizer_offload", ColumnKind::kNumber},
+      {KnobName(Knob::kOptimizerMoments), ColumnKind::kText},
+      {KnobName(Knob::kOptimizerOffload), ColumnKind::kNumber},
   };
   return kColumns;
 }
@@ -149,7 +150,7 @@ std::string SeriesLabel(const StudyTable& table, const StudyRow& row) {
   return label;
 }
 
-// The knob a swept key sets ("tp" for `tp` and `plan.tp`), or "" for a model or cluster key.
+// The knob a swept key sets (`tp` for `tp` and `plan.tp`), or "" for a model or cluster key.
 std::string SweptKnob(const std::string& key) {
   const std::string bare = key.rfind("plan.", 0) == 0 ? key.substr(5) : key;
   return bare.find('.') == std::string::npos ? bare : "";

@@ -13,7 +13,8 @@
 
 namespace paraplan {
 
-// Plan columns reported per point, in order ("tp", "pp", ..., "overlap_param_gather").
+// Plan columns reported per point, in order (tp, pp, ..., overlap_param_gather: the knob table's
+// names).
 const std::vector<std::string>& StudyPlanColumns();
 std::vector<std::string> PlanColumnValues(const ParallelPlan& plan);
 

@@ -1,5 +1,7 @@
 #include "validate/validation_json.h"
 
+#include "plan/knob_table.h"
+
 namespace paraplan {
 
 namespace {
@@ -17,14 +19,20 @@ Json MetricsJson(const std::map<std::string, double>& values) {
 
 Json ValidationPlanJson(const ParallelPlan& plan) {
   Json out = Json::MakeObject();
-  out.Set("tp", plan.tp).Set("pp", plan.pp).Set("dp", plan.dp).Set("cp", plan.cp);
-  out.Set("ep", plan.ep).Set("etp", plan.etp).Set("vpp", plan.vpp);
-  out.Set("micro_batch", plan.micro_batch).Set("global_batch", plan.global_batch);
-  out.Set("recompute", ToString(plan.recompute));
-  out.Set("sequence_parallel", plan.sequence_parallel);
-  out.Set("zero", plan.zero);
-  out.Set("precision", ToString(plan.precision));
-  out.Set("schedule", ToString(plan.schedule));
+  out.Set(KnobName(Knob::kTp), plan.tp)
+      .Set(KnobName(Knob::kPp), plan.pp)
+      .Set(KnobName(Knob::kDp), plan.dp)
+      .Set(KnobName(Knob::kCp), plan.cp);
+  out.Set(KnobName(Knob::kEp), plan.ep)
+      .Set(KnobName(Knob::kEtp), plan.etp)
+      .Set(KnobName(Knob::kVpp), plan.vpp);
+  out.Set(KnobName(Knob::kMicroBatch), plan.micro_batch)
+      .Set(KnobName(Knob::kGlobalBatch), plan.global_batch);
+  out.Set(KnobName(Knob::kRecompute), ToString(plan.recompute));
+  out.Set(KnobName(Knob::kSequenceParallel), plan.sequence_parallel);
+  out.Set(KnobName(Knob::kZero), plan.zero);
+  out.Set(KnobName(Knob::kPrecision), ToString(plan.precision));
+  out.Set(KnobName(Knob::kSchedule), ToString(plan.schedule));
   return out;
 }
 

@@ -9,7 +9,7 @@
 
 namespace paraplan {
 
-// {"tp":8,"pp":4,...,"schedule":"1f1b"}: the plan keys of DESIGN.md's plan object.
+// {tp: 8, pp: 4, ..., schedule: 1f1b}: the plan keys of DESIGN.md's plan object.
 Json ValidationPlanJson(const ParallelPlan& plan);
 
 // {"id","status","message","fits","plan","predicted","measured","error_pct","searched","held_out"}

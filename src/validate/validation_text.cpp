@@ -6,6 +6,7 @@
 
 #include "core/format.h"
 #include "core/text_table.h"
+#include "plan/knob_table.h"
 
 namespace paraplan {
 
@@ -117,8 +118,8 @@ std::vector<Row> SummaryRows(const ValidationReport& report) {
 }  // namespace
 
 std::string PlanShort(const ParallelPlan& p) {
-  std::string out =
-      "tp" + std::to_string(p.tp) + " pp" + std::to_string(p.pp) + " dp" + std::to_string(p.dp);
+  std::string out = KnobName(Knob::kTp) + std::to_string(p.tp) + " pp" + std::to_string(p.pp) +
+                    " dp" + std::to_string(p.dp);
   if (p.cp > 1) out += " cp" + std::to_string(p.cp);
   if (p.ep > 1) out += " ep" + std::to_string(p.ep);
   if (p.vpp > 1) out += " v" + std::to_string(p.vpp);

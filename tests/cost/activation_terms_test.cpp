@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include "cost/compute_cost.h"
+#include "cost/layer_cost.h"
 #include "cost/memory_model.h"
 #include "evaluate/step_model.h"
 #include "test_specs.h"

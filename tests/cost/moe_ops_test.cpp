@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 #include <string>
 
+#include "cost/layer_cost.h"
 #include "test_specs.h"
 
 using namespace paraplan;

@@ -4,6 +4,7 @@
 
 #include "cost/compute_cost.h"
 #include "cost/cost_graph.h"
+#include "cost/layer_cost.h"
 #include "test_specs.h"
 
 using namespace paraplan;

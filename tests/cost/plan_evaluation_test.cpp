@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 #include <vector>
 
+#include "cost/stage_memory.h"
 #include "evaluate/step_model.h"
 #include "test_specs.h"
 

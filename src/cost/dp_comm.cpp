@@ -1,0 +1,202 @@
+#include "cost/dp_comm.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "cost/compute_cost.h"
+#include "cost/memory_model.h"
+#include "cost/overlap_sm.h"
+#include "hardware/collective_cost.h"
+#include "hardware/nccl_channels.h"
+
+namespace paraplan {
+namespace {
+
+// Adam step traffic per parameter (fp32 master, grad, m, v read; master, m, v, bf16 copy
+// written): 16 + 14 bytes with fp32 moments, 12 + 10 with bf16 moments.
+double OptimizerTrafficBytes(MomentDtype moments) {
+  const double m = moments == MomentDtype::kBf16 ? 2.0 : 4.0;
+  return (4 + 4 + 2 * m) + (4 + 2 * m + 2);
+}
+
+double D(int64_t v) {
+  return static_cast<double>(v);
+}
+
+// A stage's own exposed gradient reduction and parameter gather: Megatron-LM launches bucket
+// reductions during the last micro-batch's backward and the distributed optimizer's gathers
+// during the next forward.
+// Interleaved: chunk j's gradients (j = 0 the last to finish) are ready during its last
+// backward, pp chunk-backwards before chunk j - 1's (the cooldown runs pp micro-batches per
+// chunk, Narayanan et al. SC'21 §2.2); the buckets queue on one DP stream. Returns the seconds
+// the stream runs past the stage's last backward (what the simulator's DP tail computes).
+double InterleavedGradExposed(const ParallelPlan& p, const StageTimes& t, const StageDp& dp,
+                              double nic_rate) {
+  const int64_t vpp = std::max<int64_t>(p.vpp, 1);
+  // Before the stage's last backward ends the stream gets nic_rate of the NIC: in NIC-time
+  // coordinates every ready time (all before the end) shrinks by that factor; after the end
+  // NIC time is wall time. So the FIFO below runs on chunks of nic_rate x their length.
+  const double chunk = nic_rate * (t.b + t.w) / D(vpp);
+  const int64_t per_chunk = std::max<int64_t>(dp.buckets / vpp, 1);
+  const int64_t total = vpp * per_chunk;
+  const double bucket = dp.grad_s / D(total);
+  // A FIFO of equal buckets ends at max_i (ready_i + (total - i) bucket). Bucket k (1-based) of
+  // chunk j is ready at -j pp chunk - chunk + k chunk / per_chunk and is number
+  // i = (vpp - 1 - j) per_chunk + k - 1; the expression is linear in j and in k, so its maximum
+  // is at a corner.
+  double end = 0;
+  for (int64_t j : {int64_t{0}, vpp - 1}) {
+    for (int64_t k : {int64_t{1}, per_chunk}) {
+      const double ready = -D(j * p.pp) * chunk - chunk + chunk * D(k) / D(per_chunk);
+      const int64_t i = (vpp - 1 - j) * per_chunk + k - 1;
+      end = std::max(end, ready + D(total - i) * bucket);
+    }
+  }
+  return end;
+}
+
+// The share of the NIC a pass of `busy_s` leaves the DP stream when its TP/CP/EP collectives
+// keep the network tier busy for `net_s` of it (first-order time sharing of one link, as for
+// ZeRO-3); 1 when the DP group does not cross the network.
+double NicRate(bool shared, double net_s, double busy_s) {
+  if (!shared || net_s <= 0 || busy_s <= 0) return 1.0;
+  return std::max(0.0, 1.0 - net_s / busy_s);
+}
+
+}  // namespace
+
+double CommDtypeBytes(CommDtype t) {
+  switch (t) {
+    case CommDtype::kFp32:
+      return 4;
+    case CommDtype::kBf16:
+      return 2;
+    case CommDtype::kFp8:
+      return 1;
+  }
+  return 4;
+}
+
+// Gradient reduction, distributed-optimizer gather, ZeRO-3 gathers and optimizer of one stage.
+StageDp StageDataParallel(const Cluster& c, const NetworkLinks& links, const ParallelPlan& p,
+                          const PlanEvaluation& e, const StageKey& key, double embed, double dense,
+                          double expert) {
+  StageDp dp;
+  const PlanShape& s = e.shape;
+  const double dtype = CommDtypeBytes(DpGradCommDtype(p));
+  const double bucket = std::max(DpBucketBytes(p), 1.0);
+  const CollectiveOp grad_op =
+      p.zero == 0 ? CollectiveOp::kAllReduce : CollectiveOp::kReduceScatter;
+  auto bucketed = [&](CollectiveOp op, double bytes, const GroupPlacement& g, int64_t* count) {
+    if (bytes <= 0 || g.size < 2) return 0.0;
+    const double n = std::ceil(bytes / bucket);
+    if (count) *count += static_cast<int64_t>(n);
+    return n * CollectiveSeconds(op, bytes / n, g, links);
+  };
+  dp.buckets = 0;
+  const double dense_grad = bucketed(grad_op, dense * dtype, s.groups.dp_cp, &dp.buckets);
+  const double expert_grad = bucketed(grad_op, expert * dtype, s.groups.edp, &dp.buckets);
+  dp.grad_s = dense_grad + expert_grad;
+  // The SMs the bucket stream's NCCL kernels hold, time-weighted over the dense and expert
+  // groups (NVLS kernels where NCCL picks NVLS for a bucket).
+  auto share = [&](const GroupPlacement& g, double bytes) {
+    if (bytes <= 0 || g.size < 2 || c.gpu.sm_count <= 0) return 0.0;
+    const double one = std::min(bytes, bucket);
+    return SmShare(NcclKernelCtas(grad_op, g, c, NcclPicksNvls(grad_op, one, g, links)), c.gpu);
+  };
+  if (dp.grad_s > 0) {
+    dp.sm_share = (dense_grad * share(s.groups.dp_cp, dense * dtype) +
+                   expert_grad * share(s.groups.edp, expert * dtype)) /
+                  dp.grad_s;
+  } else if (p.zero == 1 || p.zero == 2) {
+    dp.sm_share = share(s.groups.dp_cp, dense * kAct);
+  }
+  dp.shared_nic = s.groups.dp_cp.tier >= 1 || s.groups.edp.tier >= 1;
+  dp.buckets = std::max<int64_t>(dp.buckets, 1);
+  const double gather = bucketed(CollectiveOp::kAllGather, dense * kAct, s.groups.dp_cp, nullptr) +
+                        bucketed(CollectiveOp::kAllGather, expert * kAct, s.groups.edp, nullptr);
+  if (p.zero == 1 || p.zero == 2) dp.param_gather_s = gather;
+  if (p.zero == 3 && p.zero3_keep_gathered) {
+    dp.param_gather_s = gather;  // gathered once per step, like the distributed optimizer's
+  } else if (p.zero == 3) {
+    // Unit by unit, every micro-batch: the gradients go out with each micro-batch's backward.
+    dp.zero3 =
+        Zero3StageComm(key.counts, e.kinds, embed, s.groups.dp_cp, s.groups.edp, dtype, links);
+    if (p.kernels.Pytorch()) {
+      // FSDP2 copies every gathered unit out of its buffer and every gradient into the
+      // reduce-scatter input on the compute stream (zero3_comm.h, Fsdp2CopyBytes).
+      const double copied =
+          (s.groups.dp_cp.size > 1 ? dense : 0.0) + (s.groups.edp.size > 1 ? expert : 0.0);
+      const Fsdp2Copy bytes = Fsdp2CopyBytes(dtype);
+      dp.zero3.copy_fwd_s = MemoryBoundSeconds(c, copied * bytes.forward);
+      dp.zero3.copy_bwd_s = MemoryBoundSeconds(c, copied * bytes.backward);
+    }
+    dp.zero3_gather_s = dp.zero3.gather_s;
+    dp.grad_s = 0;
+    dp.buckets = 1;
+  }
+  const double dense_shard = p.zero >= 1 ? D(s.groups.dp_cp.size) : 1.0;
+  const double expert_shard = p.zero >= 1 ? D(s.groups.edp.size) : 1.0;
+  const double local = dense / dense_shard + expert / expert_shard;
+  const double offload = p.recipe.optimizer_offload;
+  dp.optimizer_s = MemoryBoundSeconds(
+      c, local * (1 - offload) * OptimizerTrafficBytes(p.recipe.optimizer_moments));
+  if (offload > 0 && c.gpu.host_link_GBps > 0) {
+    // Megatron-LM's HybridDeviceOptimizer without --overlap-cpu-optimizer-d2h-h2d runs three
+    // phases one after another (its README: "CPU Optimizer step, GPU gradient D2H and CPU
+    // optimizer updated parameter H2D"), none under compute: the offloaded share's fp32
+    // gradients go down the host link, the CPU's Adam streams its state through host DRAM (the
+    // GPU step's bytes less the bf16 weight copy, made on the GPU), the fp32 parameters come
+    // back up. The CPU step at the DRAM's datasheet bandwidth is a lower bound; without
+    // gpu.host_memory_GBps it is not costed.
+    const double offloaded = local * offload;
+    dp.optimizer_s += 2 * offloaded * kGradBytes / (c.gpu.host_link_GBps * 1e9);
+    if (c.gpu.host_memory_GBps > 0) {
+      const double cpu_bytes = OptimizerTrafficBytes(p.recipe.optimizer_moments) - kWeightBytes;
+      dp.optimizer_s += offloaded * cpu_bytes / (c.gpu.host_memory_GBps * 1e9);
+    }
+  }
+  return dp;
+}
+
+void StageDpExposure(const ParallelPlan& p, const StageTimes& t, const StageComm& comm,
+                     StageDp& dp) {
+  const double vpp = D(std::max<int64_t>(p.vpp, 1));
+  const double nb = D(dp.buckets);
+  dp.nic_rate_bwd = NicRate(dp.shared_nic, comm.net_bwd_s, t.b + t.w);
+  dp.nic_rate_fwd = NicRate(dp.shared_nic, comm.net_fwd_s, t.f);
+  const double window = dp.nic_rate_bwd * (t.b + t.w) / vpp;
+  double exposed = p.overlap_grad_reduce ? std::max(dp.grad_s / nb, dp.grad_s - window) : dp.grad_s;
+  if (p.overlap_grad_reduce && p.schedule == Schedule::kInterleaved && p.vpp > 1 && dp.grad_s > 0) {
+    exposed = InterleavedGradExposed(p, t, dp, dp.nic_rate_bwd);
+  }
+  exposed = std::min(std::max(exposed, 0.0), dp.grad_s);
+  dp.grad_comm_exposed_s = exposed;
+  // What ran before the last backward ended ran beside the compute, stretched by the NIC share:
+  // the compute loses share x that wall time, and the step goes on after the later of the two
+  // (the simulator's DP tail, sim/dp_tail.cpp, does the same bucket by bucket).
+  const double hidden = dp.nic_rate_bwd > 0 ? (dp.grad_s - exposed) / dp.nic_rate_bwd : 0.0;
+  dp.grad_sm_loss_s = hidden * dp.sm_share;
+  dp.grad_exposed_s = std::max(exposed, dp.grad_sm_loss_s);
+  const GatherWait g = ParamGatherWait(dp.param_gather_s, nb, t.f / vpp, dp.nic_rate_fwd,
+                                       dp.sm_share, p.overlap_param_gather);
+  dp.gather_sm_loss_s = g.sm_loss_s;
+  dp.gather_exposed_s = g.wait_s + g.sm_loss_s;
+}
+
+// Exposed DP communication of the step: stage s finishes its backward s stages before stage 0,
+// which gives it slack.
+void DataParallelExposure(const ParallelPlan& p, PlanEvaluation& e) {
+  double grad = 0, gather = 0;
+  const double vpp = D(std::max<int64_t>(p.vpp, 1));
+  for (int64_t s = 0; s < p.pp; ++s) {
+    const StageDp& dp = e.dp[s];
+    const StageTimes& t = e.times[s];
+    grad = std::max(grad, dp.grad_exposed_s - D(s) * (t.b + t.w) / vpp);
+    gather = std::max(gather, dp.gather_exposed_s - D(s) * t.f / vpp);
+    e.optimizer_s = std::max(e.optimizer_s, dp.optimizer_s);
+  }
+  e.dp_exposed_s = std::max(grad, 0.0) + std::max(gather, 0.0);
+}
+
+}  // namespace paraplan

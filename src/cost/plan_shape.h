@@ -1,0 +1,67 @@
+// The cost model's shared vocabulary: what every layer cost needs from the plan (PlanShape, made
+// once per plan) and the communication streams a micro-batch's pass runs (kComm*). Every cost
+// file reads it; the layer composer (layer_cost.h) and the plan evaluation (plan_evaluation.h)
+// build on it.
+#pragma once
+
+#include <algorithm>
+
+#include "cost/cost_graph.h"
+#include "hardware/cluster.h"
+#include "plan/parallel_plan.h"
+#include "plan/placement.h"
+
+namespace paraplan {
+
+// Communication streams of a micro-batch's pass, in the order of LayerCost's busy arrays and of
+// StageComm's (cost/plan_evaluation.h, which adds ZeRO-3 as kCommZero3).
+inline constexpr int kCommTp = 0, kCommCp = 1, kCommEp = 2, kCommZero3 = 3, kCommStreams = 4;
+
+// Bytes of one 16-bit (bf16) activation element: activations, their gradients and the gathered
+// weights every cost file counts.
+inline constexpr double kAct = 2.0;
+
+// What every layer cost needs from the plan, computed once per plan.
+struct PlanShape {
+  double tokens = 0;       // b * s / cp: tokens of one micro-batch in one TP group
+  double norm_tokens = 0;  // tokens/tp with sequence parallelism (tp > 1), else tokens
+  double seq = 0;          // full sequence length
+  double tp = 1, cp = 1, ep = 1, etp = 1;
+  double moe_load = 1;        // busiest expert rank's load over the mean (imbalance, capped)
+  bool moe_dropping = false;  // moe_routing=drop: the router masks tokens beyond capacity
+  bool sequence_parallel = false;
+  Recompute recompute = Recompute::kNone;
+  Precision precision = Precision::kBf16;
+  bool overlap_tp = false, overlap_ep = false, dualpipe = false;
+  MemoryRecipe recipe;   // recompute modules, FP8 activation caching (cost/activation_terms.h)
+  KernelRecipe kernels;  // fusion profile and CUDA graphs (cost/elementwise_cost.h)
+  PlanPlacement groups;
+};
+
+// Routed token copies that reach this rank's experts in one MoE layer: the TP group's local
+// tokens, top_k copies each, the busiest rank's load, gathered over the expert-TP group.
+inline double RoutedTokens(const CostGraph& d, const PlanShape& p) {
+  return p.tokens / p.tp * d.top_k * p.moe_load * p.etp;
+}
+
+// K/V heads the K and V projections produce on one TP rank (GQA): a rank holds at least one,
+// replicated when tp > kv_heads.
+inline double ProjectedKvHeads(const CostGraph& d, const PlanShape& p) {
+  return std::max(d.kv_heads / p.tp, 1.0);
+}
+
+// K/V heads the attention kernel reads on one TP rank: the projected ones (MLA: one per query
+// head, after the up-projection), or the query heads when the model code repeats K/V before the
+// kernel (repeat_kv, plan/kernel_recipe.h).
+inline double AttentionKvHeads(const CostGraph& d, const PlanShape& p) {
+  if (d.mla || p.kernels.repeat_kv) return d.heads / p.tp;
+  return ProjectedKvHeads(d, p);
+}
+
+PlanShape MakePlanShape(const CostGraph& dims, const ParallelPlan& plan, const Cluster& cluster);
+// The same with the plan's groups already placed (PlacePlan(plan, cluster)): a caller that costs
+// many plans with the same sizes and placement order places them once.
+PlanShape MakePlanShape(const CostGraph& dims, const ParallelPlan& plan,
+                        const PlanPlacement& groups);
+
+}  // namespace paraplan

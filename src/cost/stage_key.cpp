@@ -1,0 +1,57 @@
+#include "cost/stage_key.h"
+
+namespace paraplan {
+namespace {
+
+double D(int64_t v) {
+  return static_cast<double>(v);
+}
+
+}  // namespace
+
+StageKey StageKeyOf(const ParallelPlan& p, const PlanEvaluation& e, int64_t s) {
+  StageKey key;
+  key.counts = e.counts[s];
+  key.first = s == 0;
+  key.last = s == p.pp - 1;
+  key.mtp = e.mtp_chunk >= 0 && e.mtp_chunk % p.pp == s;
+  key.send_fwd = StageSendHop(p, e, s, true);
+  key.send_bwd = StageSendHop(p, e, s, false);
+  return key;
+}
+
+double EmbedParamsLocal(const CostGraph& d, const ParallelPlan& p) {
+  return d.embedding_params / D(p.tp);
+}
+
+void StageParams(const CostGraph& d, const ParallelPlan& p, const PlanEvaluation& e,
+                 const StageKey& key, double* dense, double* expert) {
+  *dense = 0;
+  *expert = 0;
+  for (int k = 0; k < kLayerKinds; ++k) {
+    *dense += key.counts[k] * e.kinds[k].params_local;
+    *expert += key.counts[k] * e.kinds[k].expert_params_local;
+  }
+  const double embed = EmbedParamsLocal(d, p);
+  if (key.first) *dense += embed;
+  if (key.last && (!d.tied_embeddings || p.pp > 1)) *dense += embed;
+  if (key.mtp) {
+    // Each module's layer and 2h -> h projection; the MTP stage keeps a copy of the embedding
+    // unless it is the first stage (shared like tied embeddings in Megatron-LM).
+    const LayerCost& l = e.kinds[d.mtp_kind];
+    const double n = D(d.mtp_layers);
+    *dense += n * (l.params_local + 2 * d.hidden * d.hidden / D(p.tp));
+    *expert += n * l.expert_params_local;
+    if (!key.first) *dense += embed;
+  }
+}
+
+double StageEmbedParams(const CostGraph& d, const ParallelPlan& p, const StageKey& key) {
+  const double embed = EmbedParamsLocal(d, p);
+  double out = 0;
+  if (key.first) out += embed;
+  if (key.last && (!d.tied_embeddings || p.pp > 1)) out += embed;
+  return out;
+}
+
+}  // namespace paraplan

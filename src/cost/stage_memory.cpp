@@ -1,0 +1,137 @@
+#include "cost/stage_memory.h"
+
+#include <algorithm>
+
+#include "cost/dp_comm.h"
+#include "cost/stage_key.h"
+
+namespace paraplan {
+namespace {
+
+double D(int64_t v) {
+  return static_cast<double>(v);
+}
+
+// What stage `stage` (with key `key`) holds, before the schedule multiplies activations.
+StageMemoryInput StageMemoryInputOf(const CostGraph& d, const ParallelPlan& p,
+                                    const PlanEvaluation& e, int64_t stage, const StageKey& key) {
+  const auto& counts = key.counts;
+  const PlanShape& s = e.shape;
+  StageMemoryInput in;
+  StageParams(d, p, e, key, &in.dense_params, &in.expert_params);
+  in.dense_shards = DenseShards(p);
+  in.expert_shards = ExpertShards(p);
+  double layer_params = 0;
+  for (int k = 0; k < kLayerKinds; ++k) {
+    if (!e.present[k]) continue;
+    in.act_per_micro_batch += counts[k] * e.kinds[k].act_bytes;
+    in.act_working = std::max(in.act_working, e.kinds[k].act_recompute_bytes);
+    layer_params = std::max(layer_params, e.kinds[k].params_local + e.kinds[k].expert_params_local);
+  }
+  if (stage == 0) in.act_per_micro_batch += kAct * s.norm_tokens * d.hidden;  // embedding out
+  in.micro_batches_held = MicroBatchesHeld(p, stage);
+  const double logits = LogitsBytes(d, s);
+  if (stage == p.pp - 1) in.logits_bytes = logits;
+  if (key.mtp) {
+    // Each MTP module stores its layer's activations and its concatenated 2h input. Its loss
+    // runs in the forward (Megatron-Core's MTP, DeepSeek-V3 Sec. 2.2) and keeps only its fp32
+    // softmax for backward, 4 bytes per logit; the bf16 logits and the gradient are transient
+    // and reuse the workspace the main head's loss already holds on the same stage. On a stage
+    // without the main loss the first module's loss brings that workspace itself.
+    const double n = D(d.mtp_layers);
+    const double saved = s.tokens * (d.vocab / s.tp) * 4.0;
+    in.act_per_micro_batch +=
+        n * (e.kinds[d.mtp_kind].act_bytes + 2 * kAct * s.norm_tokens * d.hidden);
+    in.logits_bytes += n * saved + (stage == p.pp - 1 ? 0.0 : logits - saved);
+  }
+  double buffers = TpGatherBufferBytes(d, s);
+  const bool keep_gathered = p.zero >= 3 && p.zero3_keep_gathered && p.dp * p.cp > 1;
+  if (keep_gathered) {
+    buffers += layer_params * GradBufferBytes(p);  // one layer's reduce-scatter input
+  } else if (p.zero >= 3 && p.dp * p.cp > 1) {
+    // 2 gathered layers + 1 gradient in the reduce dtype
+    buffers += layer_params * (2 * kWeightBytes + GradBufferBytes(p));
+  } else if (p.dp * p.cp > 1 &&
+             (p.zero == 2 || CommDtypeBytes(DpGradCommDtype(p)) < GradBufferBytes(p))) {
+    // Megatron's buckets are views of the full gradient buffer (zero 0-1), so only a
+    // dp_comm_dtype narrower than the buffer or sharded gradients (zero 2) need bucket copies:
+    // two buckets in flight. They never exceed what they replace: zero 2's transient unsharded
+    // buckets plus its gradient shard stay within zero 1's full gradient buffer.
+    const double params = in.dense_params + in.expert_params;
+    const double cap =
+        p.zero == 2 ? params * GradBufferBytes(p) * (1.0 - 1.0 / static_cast<double>(p.dp * p.cp))
+                    : params * CommDtypeBytes(DpGradCommDtype(p));
+    buffers += std::min(2 * DpBucketBytes(p), cap);
+  }
+  in.comm_buffer_bytes = buffers;
+  in.keep_gathered = keep_gathered;
+  in.optimizer_state_bytes = GpuOptimizerStateBytes(p);
+  in.grad_bytes = KeptGradBytes(p);
+  in.accumulated_grad_bytes = GradBufferBytes(p);
+  in.ema_bytes_per_param = p.recipe.ema == EmaPlace::kGpu ? kEmaBytes : 0.0;
+  return in;
+}
+
+// DualPipe: rank r runs stage r of one direction and stage pp-1-r of the other (DeepSeek-V3
+// report, Sec. 3.2.1; Table 2's "2x parameters"), so it holds both stages' parameters. Its pp+1
+// held micro-batch chunks (MicroBatchesHeld) split between the two stages. An MTP module on the
+// rank that also holds the embedding shares it, and the output head is the main model's on the
+// same rank (Sec. 3.2.3, "Shared Embedding and Output Head for Multi-Token Prediction").
+StageMemoryInput RankMemoryInput(const CostGraph& d, const ParallelPlan& p, const PlanEvaluation& e,
+                                 int64_t stage) {
+  const StageKey key = StageKeyOf(p, e, stage);
+  StageMemoryInput in = StageMemoryInputOf(d, p, e, stage, key);
+  if (p.schedule != Schedule::kDualPipe) return in;
+  const int64_t mirror = p.pp - 1 - stage;
+  const StageKey other_key = StageKeyOf(p, e, mirror);
+  const StageMemoryInput other = StageMemoryInputOf(d, p, e, mirror, other_key);
+  in.dense_params += other.dense_params;
+  in.expert_params += other.expert_params;
+  if ((key.first && other_key.mtp && !other_key.first) ||
+      (other_key.first && key.mtp && !key.first)) {
+    in.dense_params -= EmbedParamsLocal(d, p);  // the MTP module's embedding is shared
+  }
+  in.act_per_micro_batch = (in.act_per_micro_batch + other.act_per_micro_batch) / 2;
+  in.act_working = std::max(in.act_working, other.act_working);
+  in.logits_bytes = std::max(in.logits_bytes, other.logits_bytes);
+  in.comm_buffer_bytes = std::max(in.comm_buffer_bytes, other.comm_buffer_bytes);
+  return in;
+}
+
+}  // namespace
+
+StageMemory EvaluateStageMemory(const CostGraph& d, const ParallelPlan& p, const PlanEvaluation& e,
+                                int64_t stage) {
+  return ComputeStageMemory(RankMemoryInput(d, p, e, stage), p.zero, stage);
+}
+
+double EvaluatePeakMemory(const CostGraph& d, const ParallelPlan& p, const PlanEvaluation& e) {
+  // Stages with equal keys differ only in the micro-batches they hold, which never grows with
+  // the stage index (MicroBatchesHeld), and every byte count grows with it when the activations
+  // are not negative: a later stage never exceeds an earlier one with the same key.
+  double peak = 0;
+  if (p.schedule == Schedule::kDualPipe) {  // ranks r and pp-1-r hold the same stages
+    for (int64_t s = 0; s < (p.pp + 1) / 2; ++s) {
+      peak = std::max(peak, EvaluateStageMemory(d, p, e, s).TotalBytes());
+    }
+    return peak;
+  }
+  constexpr int kRemembered = 8;
+  std::array<StageKey, kRemembered> seen{};
+  int remembered = 0, next = 0;
+  for (int64_t s = 0; s < p.pp; ++s) {
+    const StageKey key = StageKeyOf(p, e, s);
+    bool dominated = false;
+    for (int i = 0; i < remembered && !dominated; ++i) dominated = seen[i] == key;
+    if (dominated) continue;
+    const StageMemoryInput in = StageMemoryInputOf(d, p, e, s, key);
+    peak = std::max(peak, ComputeStageMemory(in, p.zero, s).TotalBytes());
+    if (!(in.act_per_micro_batch >= 0)) continue;
+    seen[next] = key;
+    next = (next + 1) % kRemembered;
+    remembered = std::min(remembered + 1, kRemembered);
+  }
+  return peak;
+}
+
+}  // namespace paraplan
