@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/format.h"
+#include "core/strings.h"
 #include "core/text_table.h"
 #include "validate/validation_json.h"
 
@@ -104,9 +105,9 @@ std::string Seconds(const std::map<std::string, double>& values) {
   return it == values.end() ? "-" : FormatFixed(it->second, 2);
 }
 
-std::string Join(const std::vector<std::string>& items) {
-  std::string out;
-  for (const auto& item : items) out += (out.empty() ? "" : ", ") + item;
+// The items as a list, "-" for none.
+std::string ListOrDash(const std::vector<std::string>& items) {
+  const std::string out = Join(items);
   return out.empty() ? "-" : out;
 }
 
@@ -184,7 +185,7 @@ std::string TransferredModels(const SourceFold& fold) {
     item += from;
     items.push_back(std::move(item));
   }
-  return Join(items);
+  return ListOrDash(items);
 }
 
 std::vector<Row> SourceRows(const CrossValidationResult& cv) {
@@ -192,11 +193,11 @@ std::vector<Row> SourceRows(const CrossValidationResult& cv) {
   std::vector<Row> rows = {
       {l.column, "runs", "compared", "fitted on", l.from_prior, "step-time MAPE", "max abs error"}};
   for (const auto& fold : cv.folds) {
-    rows.push_back({fold.source, std::to_string(fold.report.runs.size()),
-                    std::to_string(fold.step_time.n),
-                    std::to_string(fold.fitted_ids.size()) + l.others,
-                    cv.by == CvGrouping::kGpu ? TransferredModels(fold) : Join(fold.prior_families),
-                    MapeOrDash(fold.step_time), MaxOrDash(fold.step_time)});
+    rows.push_back(
+        {fold.source, std::to_string(fold.report.runs.size()), std::to_string(fold.step_time.n),
+         std::to_string(fold.fitted_ids.size()) + l.others,
+         cv.by == CvGrouping::kGpu ? TransferredModels(fold) : ListOrDash(fold.prior_families),
+         MapeOrDash(fold.step_time), MaxOrDash(fold.step_time)});
     for (const auto& model : fold.models) {
       rows.push_back({"  " + model.model, "", std::to_string(model.step_time.n), "", "",
                       MapeOrDash(model.step_time), MaxOrDash(model.step_time)});
@@ -268,7 +269,7 @@ std::string EvaluationSummary(const SourceFold& evaluation) {
   if (s.n > 0) out += ": step-time MAPE " + Pct(s.mape_pct) + " (max " + Pct(s.max_abs_pct) + ")";
   out += "; fitted on " + std::to_string(evaluation.fitted_ids.size()) + " other runs";
   if (!evaluation.prior_families.empty()) {
-    out += "; families from the prior: " + Join(evaluation.prior_families);
+    out += "; families from the prior: " + ListOrDash(evaluation.prior_families);
   }
   return out;
 }

@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "core/format.h"
+#include "core/strings.h"
 #include "core/text_table.h"
 
 namespace paraplan {
@@ -10,12 +11,6 @@ namespace paraplan {
 namespace {
 
 using Row = std::vector<std::string>;
-
-std::string Join(const std::vector<std::string>& items, const std::string& sep) {
-  std::string out;
-  for (const auto& item : items) out += (out.empty() ? "" : sep) + item;
-  return out;
-}
 
 }  // namespace
 

@@ -1,5 +1,7 @@
 #include "config/overrides.h"
 
+#include "core/strings.h"
+
 namespace paraplan {
 
 namespace {
@@ -28,7 +30,7 @@ std::vector<Override> ReadOverrides(const YamlNode& node, const std::vector<std:
     bool known = false;
     for (const std::string& r : roots) known = known || r == root;
     if (!known || path.size() <= root.size() + 1) {
-      value.Fail("an override path starts with one of: " + JoinNames(roots) +
+      value.Fail("an override path starts with one of: " + Join(roots) +
                  " and names a field (e.g. cluster.gpu.memory_GiB)");
     }
     overrides.push_back(Override{path, value.AsText(), value.Where()});

@@ -10,6 +10,7 @@
 #include "config/megatron_layout.h"
 #include "config/resolve.h"
 #include "core/format.h"
+#include "core/strings.h"
 #include "plan/knob_bounds.h"
 
 namespace paraplan {
@@ -405,7 +406,7 @@ void SetPlanKnob(PlanConstraints& plan, const std::string& name,
   const std::string alias = KnobForAlias(knob);
   const std::string close = alias.empty() ? ClosestMatch(knob, PlanKnobNames()) : alias;
   if (!close.empty()) message += " (did you mean '" + close + "'?)";
-  throw InputError(message + "; valid knobs: " + JoinNames(PlanKnobNames()));
+  throw InputError(message + "; valid knobs: " + Join(PlanKnobNames()));
 }
 
 PlanConstraints ReadPlanConstraints(const YamlNode& node) {

@@ -13,6 +13,7 @@
 #include "config/yaml_reader.h"
 #include "core/error.h"
 #include "core/format.h"
+#include "core/strings.h"
 #include "hardware/memory_ops.h"
 
 namespace paraplan {
@@ -21,12 +22,6 @@ namespace {
 const std::set<std::string> kCollectiveOps = {"all_gather", "all_reduce", "all_to_all",
                                               "reduce_scatter", "send_recv"};
 const std::set<std::string> kGemmDtypes = {"bf16", "fp16", "fp32", "fp8", "tf32"};
-
-std::string JoinSet(const std::set<std::string>& values) {
-  std::string out;
-  for (const auto& v : values) out += (out.empty() ? "" : ", ") + v;
-  return out;
-}
 
 // The YAML document being read, for error locations.
 struct Reader {
@@ -57,12 +52,12 @@ struct Reader {
     for (const auto& item : node) {
       const std::string key = Key(item.first, key_path);
       if (allowed.count(key) == 0) {
-        Fail(item.first, Join(key_path, key), "unknown key (valid keys: " + JoinSet(allowed) + ")");
+        Fail(item.first, KeyPath(key_path, key), "unknown key (valid keys: " + Join(allowed) + ")");
       }
     }
   }
 
-  static std::string Join(const std::string& path, const std::string& key) {
+  static std::string KeyPath(const std::string& path, const std::string& key) {
     return path.empty() ? key : path + "." + key;
   }
 
@@ -111,7 +106,7 @@ struct Reader {
   YAML::Node Required(const YAML::Node& map, const std::string& key,
                       const std::string& key_path) const {
     YAML::Node value = map[key];
-    if (!value) Fail(map, Join(key_path, key), "is required");
+    if (!value) Fail(map, KeyPath(key_path, key), "is required");
     return value;
   }
 };
@@ -158,7 +153,7 @@ void ReadCollectives(const Reader& r, const YAML::Node& node, CalibrationProfile
     const std::string op = r.Key(op_item.first, "collectives");
     const std::string op_path = "collectives." + op;
     if (kCollectiveOps.count(op) == 0) {
-      r.Fail(op_item.first, op_path, "unknown collective (valid: " + JoinSet(kCollectiveOps) + ")");
+      r.Fail(op_item.first, op_path, "unknown collective (valid: " + Join(kCollectiveOps) + ")");
     }
     r.RequireMap(op_item.second, op_path);
     for (const auto& tier_item : op_item.second) {
@@ -177,7 +172,7 @@ void ReadGemm(const Reader& r, const YAML::Node& node, CalibrationProfile* profi
     const std::string dtype = r.Key(dtype_item.first, "gemm");
     const std::string path = "gemm." + dtype;
     if (kGemmDtypes.count(dtype) == 0) {
-      r.Fail(dtype_item.first, path, "unknown dtype (valid: " + JoinSet(kGemmDtypes) + ")");
+      r.Fail(dtype_item.first, path, "unknown dtype (valid: " + Join(kGemmDtypes) + ")");
     }
     if (!dtype_item.second.IsSequence()) r.Fail(dtype_item.second, path, "must be a list");
     auto& points = profile->gemm[dtype];

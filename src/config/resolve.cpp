@@ -7,6 +7,7 @@
 #include "config/hardware_loader.h"
 #include "config/model_loader.h"
 #include "config/yaml_reader.h"
+#include "core/strings.h"
 
 namespace paraplan {
 
@@ -57,7 +58,7 @@ std::string FindDataFile(const std::string& name_or_path, const std::string& sub
     throw InputError(
         "'efficiency' is hardware/efficiency.yaml, the efficiency defaults per GPU "
         "family (docs/validation.md), not a cluster; known clusters: " +
-        JoinNames(KnownNames(subdir)));
+        Join(KnownNames(subdir)));
   }
   for (const std::string& dir : DataSearchDirs()) {
     const fs::path candidate = fs::path(dir) / subdir / (name_or_path + ".yaml");
@@ -71,7 +72,7 @@ std::string FindDataFile(const std::string& name_or_path, const std::string& sub
                                  "/ directory found (searched the current "
                                  "directory, the one above the executable, "
                                  "PARAPLAN_DATA_DIR)"
-                           : "; known: " + JoinNames(known) + "; or give a path";
+                           : "; known: " + Join(known) + "; or give a path";
   throw InputError(message);
 }
 

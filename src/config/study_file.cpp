@@ -13,6 +13,7 @@
 #include "config/plan_loader.h"
 #include "config/study_metric.h"
 #include "config/yaml_reader.h"
+#include "core/strings.h"
 #include "plan/knob_table.h"
 #include "search/budget.h"
 
@@ -103,7 +104,7 @@ SweepAxis ReadAxis(const std::string& key, const YamlNode& list) {
               (close.empty() ? "" : " (did you mean '" + close + "'?)") +
               "; sweep model, cluster, model.PATH, cluster.PATH, gpus, or a plan knob (plain or as "
               "plan.KNOB): " +
-              JoinNames(knobs));
+              Join(knobs));
   }
   for (const YamlNode& item : list.Elements()) {
     SweepValue v{item.AsText(), {}, item.Where()};

@@ -6,6 +6,7 @@
 
 #include "core/error.h"
 #include "core/format.h"
+#include "core/strings.h"
 #include "core/text_table.h"
 #include "core/units.h"
 #include "plan/knob_table.h"
@@ -71,12 +72,6 @@ std::string Significant(double v, int digits) {
   const int magnitude = static_cast<int>(std::floor(std::log10(std::fabs(v))));
   if (magnitude >= digits - 1) return GroupThousands(std::llround(v));
   return FormatFixed(v, digits - 1 - magnitude);
-}
-
-std::string Join(const std::vector<std::string>& names) {
-  std::string out;
-  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
-  return out;
 }
 
 // Unit suffixes in key names and how a label shows them.

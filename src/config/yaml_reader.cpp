@@ -8,6 +8,8 @@
 #include <set>
 #include <sstream>
 
+#include "core/strings.h"
+
 namespace paraplan {
 
 namespace {
@@ -48,22 +50,6 @@ const std::pair<const std::string, OverrideOrigin>* FindOrigin(const YamlContext
     }
   }
   return nullptr;
-}
-
-size_t EditDistance(const std::string& a, const std::string& b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diagonal = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      const size_t above = row[j];
-      const size_t substitute = diagonal + (a[i - 1] == b[j - 1] ? 0 : 1);
-      row[j] = std::min({above + 1, row[j - 1] + 1, substitute});
-      diagonal = above;
-    }
-  }
-  return row[b.size()];
 }
 
 struct TreeWalk {
@@ -132,7 +118,7 @@ std::string YamlNode::ChildPath(const std::string& key) const {
 }
 
 std::string YamlNode::EnumMessage(const std::string& got, const std::vector<std::string>& valid) {
-  std::string message = "'" + got + "' is not one of: " + JoinNames(valid);
+  std::string message = "'" + got + "' is not one of: " + Join(valid);
   const std::string close = ClosestMatch(got, valid);
   if (!close.empty()) message += " (did you mean '" + close + "'?)";
   return message;
@@ -223,7 +209,7 @@ YamlMap::YamlMap(const YamlNode& node, std::vector<std::string> allowed) : node_
     std::string message = "unknown key '" + key + "'";
     const std::string close = ClosestMatch(key, allowed);
     if (!close.empty()) message += " (did you mean '" + close + "'?)";
-    message += "; valid keys: " + JoinNames(allowed);
+    message += "; valid keys: " + Join(allowed);
     YamlNode(entry.first, node.Context(), node.ChildPath(key)).Fail(message);
   }
 }
@@ -418,7 +404,7 @@ void ApplyOverride(YamlNode& target, const std::string& dotted, const std::strin
         message += "' in '";
         message += path;
         message += "' (have: ";
-        message += JoinNames(ItemNames(current));
+        message += Join(ItemNames(current));
         message += ")";
         throw InputError(where, display, message);
       }
@@ -468,15 +454,6 @@ std::string ClosestMatch(const std::string& word, const std::vector<std::string>
     }
   }
   return best;
-}
-
-std::string JoinNames(const std::vector<std::string>& names) {
-  std::string out;
-  for (const std::string& name : names) {
-    if (!out.empty()) out += ", ";
-    out += name;
-  }
-  return out;
 }
 
 }  // namespace paraplan

@@ -169,7 +169,4 @@ void ApplyOverride(YamlNode& target, const std::string& dotted, const std::strin
 // The closest candidate within a small edit distance, or "" (for "did you mean …?").
 std::string ClosestMatch(const std::string& word, const std::vector<std::string>& candidates);
 
-// "a, b, c".
-std::string JoinNames(const std::vector<std::string>& names);
-
 }  // namespace paraplan

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "core/format.h"
+#include "core/strings.h"
 #include "core/units.h"
 #include "cost/memory_model.h"
 #include "report/relief_advice.h"
@@ -200,7 +201,7 @@ std::string TimeAdvice(const StepResult& r) {
     return a.seconds < b.seconds;
   });
   const std::string name = top.name;
-  const std::string advice = JoinRelief(TimeRelief(r.plan, name, r.fits));
+  const std::string advice = Join(TimeRelief(r.plan, name, r.fits));
   return "dominant cost: " + name + " (" + FormatFixed(top.seconds, 3) +
          " s); would relieve it: " + advice + "\n";
 }
@@ -225,7 +226,7 @@ std::string MemoryAdvice(const StepResult& r) {
   const PeakMemoryPart largest = LargestMemoryPart(r);
   const StageMemory* peak = largest.stage;
   const std::string name = largest.part;
-  const std::string advice = JoinRelief(MemoryReliefAt(r.plan, name, *peak));
+  const std::string advice = Join(MemoryReliefAt(r.plan, name, *peak));
   const double over = peak->TotalBytes() - r.memory_capacity_bytes;
   return "does not fit: stage " + std::to_string(peak->stage) + " needs " +
          GiB(peak->TotalBytes()) + " GiB, " + GiB(over) + " GiB over; largest part: " + name +

@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "core/format.h"
+#include "core/strings.h"
 #include "core/units.h"
 
 namespace paraplan {
@@ -129,12 +130,6 @@ std::vector<std::string> MemoryReliefAt(const ParallelPlan& p, const std::string
   }
   for (std::string& item : MemoryRelief(p, part)) items.push_back(std::move(item));
   return items;
-}
-
-std::string JoinRelief(const std::vector<std::string>& items) {
-  std::string text;
-  for (const std::string& item : items) text += (text.empty() ? "" : ", ") + item;
-  return text;
 }
 
 }  // namespace paraplan

@@ -28,8 +28,4 @@ std::vector<std::string> MemoryRelief(const ParallelPlan& plan, const std::strin
 std::vector<std::string> MemoryReliefAt(const ParallelPlan& plan, const std::string& part,
                                         const StageMemory& peak);
 
-// The suggestions joined with ", ". For every part explain names, the list ends in a last
-// resort that needs no knob the plan lacks (more GPUs, more dp, fewer stages, ...).
-std::string JoinRelief(const std::vector<std::string>& items);
-
 }  // namespace paraplan

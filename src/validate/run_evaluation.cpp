@@ -4,6 +4,7 @@
 #include <exception>
 
 #include "core/error.h"
+#include "core/strings.h"
 #include "core/units.h"
 #include "plan/knob_table.h"
 #include "plan/plan_defaults.h"
@@ -46,12 +47,6 @@ void AddIfOpen(std::vector<std::string>& out, Knob knob, const Choice<T>& choice
   if (IsOpen(choice)) out.push_back(std::string(KnobName(knob)) + "=" + Text(value));
 }
 
-std::string JoinLines(const std::vector<std::string>& lines) {
-  std::string out;
-  for (const auto& line : lines) out += (out.empty() ? "" : "; ") + line;
-  return out;
-}
-
 // The search over the open knobs; when nothing fits, the closest non-fitting plan; when no plan
 // is valid at all, an error with the reason (the rules the stated plan breaks, or why the search
 // found nothing).
@@ -77,7 +72,7 @@ StepResult ChoosePlan(const RunSpec& run, const RunEvaluationOptions& options, R
       PlanViolations(run.model, run.cluster, run.gpus, ResolveWithDefaults(run.plan, run.gpus));
   if (!violations.empty()) {
     throw InputError(run.where, "plan",
-                     "the stated plan breaks the rules: " + JoinLines(violations));
+                     "the stated plan breaks the rules: " + Join(violations, "; "));
   }
   // Never a stand-in: the stated knobs with defaults obey the rules but the search over the open
   // ones found nothing, so no plan honours what the run states (issue 15).

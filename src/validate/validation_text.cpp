@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "core/format.h"
+#include "core/strings.h"
 #include "core/text_table.h"
 #include "plan/knob_table.h"
 
@@ -43,12 +44,6 @@ std::string SignedPct(const std::map<std::string, double>& errors, const char* m
   auto it = errors.find(metric);
   if (it == errors.end()) return "-";
   return (it->second >= 0 ? "+" : "") + FormatFixed(it->second, 1) + "%";
-}
-
-std::string Join(const std::vector<std::string>& items, const std::string& sep) {
-  std::string out;
-  for (const auto& item : items) out += (out.empty() ? "" : sep) + item;
-  return out;
 }
 
 std::string FitsCell(const RunOutcome& run) {

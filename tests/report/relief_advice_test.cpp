@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 
+#include "core/strings.h"
+
 using namespace paraplan;
 
 namespace {
@@ -90,7 +92,7 @@ TEST_CASE("Time relief follows the plan's recompute, precision, schedule and ove
   items = TimeRelief(plan, "DP communication (exposed)");
   CHECK(Has(items, "overlap_grad_reduce=true"));
   CHECK_FALSE(Has(items, "dp_comm_dtype"));
-  CHECK(JoinRelief({"a", "b"}) == "a, b");
+  CHECK(Join(std::vector<std::string>{"a", "b"}) == "a, b");
 }
 
 namespace paraplan {
