@@ -13,6 +13,7 @@
 #include "cost/plan_evaluation.h"
 #include "cost/stage_memory.h"
 #include "cost/stage_times.h"
+#include "cost/time_parts.h"
 #include "hardware/profile_lookup.h"
 #include "plan/knob_bounds.h"
 #include "plan/parallel_plan.h"
@@ -121,18 +122,7 @@ void FillCommon(const CostGraph& d, const Cluster& c, int64_t gpus, const Parall
 
 void AddNotes(StepResult& r) {
   const TimeBreakdown& t = r.time;
-  const std::pair<const char*, double> parts[] = {{"compute", t.compute_s},
-                                                  {"pipeline bubble", t.bubble_s},
-                                                  {"TP communication", t.tp_comm_s},
-                                                  {"CP communication", t.cp_comm_s},
-                                                  {"EP communication", t.ep_comm_s},
-                                                  {"PP communication", t.pp_comm_s},
-                                                  {"exposed DP communication", t.dp_comm_exposed_s},
-                                                  {"optimizer step", t.optimizer_s}};
-  const auto* top =
-      std::max_element(std::begin(parts), std::end(parts),
-                       [](const auto& a, const auto& b) { return a.second < b.second; });
-  r.notes.push_back(std::string("dominant cost: ") + top->first);
+  r.notes.push_back(std::string("dominant cost: ") + DominantTimePart(t).name);
 }
 
 std::string TierName(const GroupPlacement& g, const Cluster& c) {

@@ -6,6 +6,7 @@
 
 #include "core/format.h"
 #include "core/units.h"
+#include "cost/time_parts.h"
 #include "report/explain_text.h"
 #include "report/plan_rerun.h"
 #include "report/relief_advice.h"
@@ -22,21 +23,10 @@ Json Strings(const std::vector<std::string>& items) {
 
 Json TimeItem(const StepResult& r) {
   const TimeBreakdown& t = r.time;
-  const std::pair<const char*, double> parts[] = {
-      {"compute", t.compute_s},
-      {"pipeline bubble", t.bubble_s},
-      {"TP communication", t.tp_comm_s},
-      {"CP communication", t.cp_comm_s},
-      {"EP communication", t.ep_comm_s},
-      {"PP communication", t.pp_comm_s},
-      {"DP communication (exposed)", t.dp_comm_exposed_s},
-      {"optimizer step", t.optimizer_s}};
-  const auto* top =
-      std::max_element(std::begin(parts), std::end(parts),
-                       [](const auto& a, const auto& b) { return a.second < b.second; });
+  const TimePart top = DominantTimePart(t);
   Json j = Json::MakeObject();
-  j.Set("kind", "time").Set("cost", top->first).Set("seconds", top->second);
-  j.Set("suggestions", Strings(TimeRelief(r.plan, top->first, r.fits)));
+  j.Set("kind", "time").Set("cost", top.name).Set("seconds", top.seconds);
+  j.Set("suggestions", Strings(TimeRelief(r.plan, top.name, r.fits)));
   return j;
 }
 

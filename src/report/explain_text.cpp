@@ -7,6 +7,7 @@
 #include "core/strings.h"
 #include "core/units.h"
 #include "cost/memory_model.h"
+#include "cost/time_parts.h"
 #include "report/relief_advice.h"
 #include "report/stage_layout_text.h"
 
@@ -31,22 +32,6 @@ std::string PlanLine(const ParallelPlan& p) {
     << " sequence_parallel=" << (p.sequence_parallel ? "true" : "false") << " zero=" << p.zero
     << " precision=" << ToString(p.precision) << " schedule=" << ToString(p.schedule);
   return o.str();
-}
-
-struct Part {
-  const char* name;
-  double seconds;
-};
-
-std::vector<Part> TimeParts(const TimeBreakdown& t) {
-  return {{"compute", t.compute_s},
-          {"pipeline bubble", t.bubble_s},
-          {"TP communication", t.tp_comm_s},
-          {"CP communication", t.cp_comm_s},
-          {"EP communication", t.ep_comm_s},
-          {"PP communication", t.pp_comm_s},
-          {"DP communication (exposed)", t.dp_comm_exposed_s},
-          {"optimizer step", t.optimizer_s}};
 }
 
 std::string Summary(const StepResult& r) {
@@ -123,7 +108,7 @@ std::string MemoryDtypeText(const StepResult& r) {
 std::string TimeTable(const StepResult& r) {
   std::ostringstream o;
   o << "Time per step (critical path):\n";
-  for (const Part& p : TimeParts(r.time)) {
+  for (const TimePart& p : TimeParts(r.time)) {
     const double pct = r.step_time_s > 0 ? 100 * p.seconds / r.step_time_s : 0;
     o << "  " << Pad(p.name, 28) << Right(FormatFixed(p.seconds, 4), 10) << " s"
       << Right(FormatFixed(pct, 1), 7) << " %\n";
@@ -196,10 +181,7 @@ std::string OverlapTable(const StepResult& r) {
 }  // namespace
 
 std::string TimeAdvice(const StepResult& r) {
-  const auto parts = TimeParts(r.time);
-  const Part top = *std::max_element(parts.begin(), parts.end(), [](const Part& a, const Part& b) {
-    return a.seconds < b.seconds;
-  });
+  const TimePart top = DominantTimePart(r.time);
   const std::string name = top.name;
   const std::string advice = Join(TimeRelief(r.plan, name, r.fits));
   return "dominant cost: " + name + " (" + FormatFixed(top.seconds, 3) +
