@@ -10,7 +10,10 @@
 
 #include <array>
 #include <cstddef>
+#include <cstdint>
+#include <string>
 #include <string_view>
+#include <type_traits>
 
 namespace paraplan {
 
@@ -102,6 +105,22 @@ inline const char* KnobName(Knob knob) {
 }
 inline bool KnobReadBy(Knob knob, unsigned readers) {
   return (KnobOf(knob).read_by & readers) != 0;
+}
+
+// A knob's value as plan strings spell it: counts in decimal, switches true/false, enums by their
+// name (the enum's ToString, found where the value is printed).
+inline std::string KnobValueText(int64_t v) {
+  return std::to_string(v);
+}
+inline std::string KnobValueText(int v) {
+  return std::to_string(v);
+}
+inline std::string KnobValueText(bool v) {
+  return v ? "true" : "false";
+}
+template <typename E>
+requires std::is_enum_v<E> std::string KnobValueText(E v) {
+  return ToString(v);
 }
 
 }  // namespace paraplan

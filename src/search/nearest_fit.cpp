@@ -7,20 +7,11 @@ namespace paraplan {
 
 namespace {
 
-std::string Text(int64_t v) {
-  return std::to_string(v);
-}
-std::string Text(bool v) {
-  return v ? "true" : "false";
-}
-template <typename E>
-std::string Text(E v) {
-  return ToString(v);
-}
-
 template <typename T>
 void Compare(std::vector<std::string>& out, Knob knob, const T& a, const T& b) {
-  if (a != b) out.push_back(std::string(KnobName(knob)) + ": " + Text(a) + " -> " + Text(b));
+  if (a != b)
+    out.push_back(std::string(KnobName(knob)) + ": " + KnobValueText(a) + " -> " +
+                  KnobValueText(b));
 }
 
 constexpr int kDistanceKnobs = 14;  // the knobs Distance compares

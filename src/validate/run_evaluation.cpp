@@ -28,23 +28,9 @@ bool IsOpen(const Choice<T>& choice) {
   return !choice || choice->size() > 1;
 }
 
-std::string Text(int64_t v) {
-  return std::to_string(v);
-}
-std::string Text(int v) {
-  return std::to_string(v);
-}
-std::string Text(bool v) {
-  return v ? "true" : "false";
-}
-template <typename E>
-std::string Text(E v) {
-  return ToString(v);
-}
-
 template <typename T, typename V>
 void AddIfOpen(std::vector<std::string>& out, Knob knob, const Choice<T>& choice, const V& value) {
-  if (IsOpen(choice)) out.push_back(std::string(KnobName(knob)) + "=" + Text(value));
+  if (IsOpen(choice)) out.push_back(std::string(KnobName(knob)) + "=" + KnobValueText(value));
 }
 
 // The search over the open knobs; when nothing fits, the closest non-fitting plan; when no plan
