@@ -42,13 +42,9 @@ void StageTimesOf(const CostGraph& d, const ParallelPlan& p, const PlanEvaluatio
   StageTimes t;
   StageComm comm;
   double net_fwd = 0, net_bwd = 0;  // network-tier time of the stage's TP/CP/EP collectives
-  for (int k = 0; k < kLayerKinds; ++k) {
-    if (key.counts[k] == 0) continue;
-    const LayerCost& l = e.kinds[k];
-    const double n = key.counts[k];
-    t.f += n * l.fwd_s;
-    t.b += n * (l.bwd_s - l.bwd_weight_s + l.recompute_s);
-    t.w += n * l.bwd_weight_s;
+  // n layers' TP/CP/EP communication, its network-tier share, busy time and SM loss: the decoder
+  // layers and the MTP module's alike.
+  auto add_comm = [&](const LayerCost& l, double n) {
     comm.tp_s += n * l.tp_comm_s;
     comm.cp_s += n * l.cp_comm_s;
     comm.ep_s += n * l.ep_comm_s;
@@ -56,6 +52,15 @@ void StageTimesOf(const CostGraph& d, const ParallelPlan& p, const PlanEvaluatio
     net_bwd += n * l.net_bwd_s;
     AddBusy(l, n, busy);
     AddSmLoss(l, n, t, comm);
+  };
+  for (int k = 0; k < kLayerKinds; ++k) {
+    if (key.counts[k] == 0) continue;
+    const LayerCost& l = e.kinds[k];
+    const double n = key.counts[k];
+    t.f += n * l.fwd_s;
+    t.b += n * (l.bwd_s - l.bwd_weight_s + l.recompute_s);
+    t.w += n * l.bwd_weight_s;
+    add_comm(l, n);
     t.f += n * (l.tp_comm_fwd_s + l.cp_comm_fwd_s + l.ep_comm_fwd_s);
     t.b += n * (l.tp_comm_s - l.tp_comm_fwd_s + l.cp_comm_s - l.cp_comm_fwd_s + l.ep_comm_s -
                 l.ep_comm_fwd_s);
@@ -77,13 +82,7 @@ void StageTimesOf(const CostGraph& d, const ParallelPlan& p, const PlanEvaluatio
                 l.cp_comm_s - l.cp_comm_fwd_s + l.ep_comm_s - l.ep_comm_fwd_s + e.mtp_proj_fwd_s +
                 e.logits_bwd_s + 2 * e.embed_fwd_s);
     t.w += n * (l.bwd_weight_s + e.mtp_proj_fwd_s);
-    comm.tp_s += n * l.tp_comm_s;
-    comm.cp_s += n * l.cp_comm_s;
-    comm.ep_s += n * l.ep_comm_s;
-    net_fwd += n * l.net_fwd_s;
-    net_bwd += n * l.net_bwd_s;
-    AddBusy(l, n, busy);
-    AddSmLoss(l, n, t, comm);
+    add_comm(l, n);
   }
   comm.net_fwd_s = net_fwd;
   comm.net_bwd_s = net_bwd;
