@@ -7,8 +7,8 @@
 #include <fstream>
 #include <set>
 #include <sstream>
-#include <yaml-cpp/eventhandler.h>
 
+#include "config/yaml_document.h"
 #include "core/strings.h"
 
 namespace paraplan {
@@ -279,70 +279,25 @@ void CheckYamlTree(const YAML::Node& root, const std::shared_ptr<YamlContext>& c
   walk.Visit(root, 0, "");
 }
 
-namespace {
-
-// Notes where a YAML document first holds something (a scalar, a sequence, a mapping or an alias);
-// a document of nothing but a null (after a trailing '---') holds nothing.
-class ContentProbe : public YAML::EventHandler {
- public:
-  bool content = false;
-  YAML::Mark mark;
-
-  void OnDocumentStart(const YAML::Mark& /*mark*/) override {}
-  void OnDocumentEnd() override {}
-  void OnNull(const YAML::Mark& /*mark*/, YAML::anchor_t /*anchor*/) override {}
-  void OnAlias(const YAML::Mark& m, YAML::anchor_t /*anchor*/) override { Note(m); }
-  void OnScalar(const YAML::Mark& m, const std::string& /*tag*/, YAML::anchor_t /*anchor*/,
-                const std::string& /*value*/) override {
-    Note(m);
-  }
-  void OnSequenceStart(const YAML::Mark& m, const std::string& /*tag*/, YAML::anchor_t /*anchor*/,
-                       YAML::EmitterStyle::value /*style*/) override {
-    Note(m);
-  }
-  void OnSequenceEnd() override {}
-  void OnMapStart(const YAML::Mark& m, const std::string& /*tag*/, YAML::anchor_t /*anchor*/,
-                  YAML::EmitterStyle::value /*style*/) override {
-    Note(m);
-  }
-  void OnMapEnd() override {}
-
- private:
-  void Note(const YAML::Mark& m) {
-    if (!content) mark = m;
-    content = true;
-  }
-};
-
-// Documents after the first that the check reads: yaml-cpp's own loop over documents
-// (YAML::LoadAll) never ends on some malformed inputs (the fuzzers found six), so the parser is
-// driven a bounded number of times instead.
-constexpr int kMaxYamlDocuments = 64;
-
-}  // namespace
-
 YAML::Node LoadOneYamlDocument(const std::string& text, const std::string& origin) {
   YAML::Node root;
+  ExtraYamlDocument extra;
   try {
     root = YAML::Load(text);
-    std::istringstream in(text);
-    YAML::Parser parser(in);
-    ContentProbe first;
-    if (!parser.HandleNextDocument(first)) return root;
-    for (int i = 1; i < kMaxYamlDocuments; ++i) {
-      ContentProbe next;
-      if (!parser.HandleNextDocument(next)) return root;
-      if (next.content) {  // a second document would be ignored silently
-        throw InputError(MarkLocation(origin, next.mark), "",
-                         "a second YAML document ('---'); paraplan reads one document per file");
-      }
-    }
+    extra = FindExtraYamlDocument(text);
   } catch (const YAML::Exception& e) {
     throw InputError(MarkLocation(origin, e.mark), "", "not valid YAML/JSON: " + e.msg);
   }
-  throw InputError(SourceLocation{origin, 0, 0}, "",
-                   "more than " + std::to_string(kMaxYamlDocuments) +
-                       " YAML documents ('---'); paraplan reads one document per file");
+  if (extra.kind == ExtraYamlDocument::kContent) {  // a second document would be ignored silently
+    throw InputError(MarkLocation(origin, extra.mark), "",
+                     "a second YAML document ('---'); paraplan reads one document per file");
+  }
+  if (extra.kind == ExtraYamlDocument::kTooMany) {
+    throw InputError(SourceLocation{origin, 0, 0}, "",
+                     "more than " + std::to_string(kMaxYamlDocuments) +
+                         " YAML documents ('---'); paraplan reads one document per file");
+  }
+  return root;
 }
 
 YamlDocument ParseYamlText(const std::string& text, const std::string& origin) {
