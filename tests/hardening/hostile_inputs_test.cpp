@@ -13,6 +13,7 @@
 
 #include "cli/cli_runner.h"
 #include "cli/command.h"
+#include "sanitized_build.h"
 
 namespace paraplan {
 namespace {
@@ -26,17 +27,7 @@ using testing::CliOutput;
 // The limit holds in the Release build (the terms); a sanitizer build runs the same
 // reproducers for crashes and undefined behaviour at several times the cost, so it does not time
 // them.
-#if defined(__SANITIZE_ADDRESS__)
-#define PARAPLAN_TIMED_BUILD 0
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define PARAPLAN_TIMED_BUILD 0
-#endif
-#endif
-#ifndef PARAPLAN_TIMED_BUILD
-#define PARAPLAN_TIMED_BUILD 1
-#endif
-constexpr double kMaxCpuSeconds = PARAPLAN_TIMED_BUILD ? 10.0 : 1e9;
+constexpr double kMaxCpuSeconds = testing::kSanitizedBuild ? 1e9 : 10.0;
 
 CliOutput Run(const std::vector<std::string>& args) {
   const std::clock_t start = std::clock();
