@@ -1,8 +1,9 @@
-// The H200 and Blackwell rows of issue 37 (docs/validation/runs-h200.yaml, README-h200.md): every
-// row states its framework, loads and predicts, the H200 / GB200 rows run on their hardware files,
+// The Y rows of issue 37 (docs/validation/runs-h200.yaml, README-h200.md: H200, Blackwell and A100
+// breadth): every row states its framework, loads and predicts, each GPU's rows run on its file,
 // and the step-time error with the shipped efficiencies stays within today's figure. Measured at
-// conversion (16 rows, shipped efficiencies, never fitted on them): 15.4% (max 38.9%, Y13), all
-// 16 published plans fit. Tighten, never loosen silently. When the integrator joins these rows
+// conversion (27 rows, shipped efficiencies, never fitted on them): 15.9% (max 38.9%, Y13); 26 of
+// the 27 published plans fit (Y29, GPT-3 5B at DP 8 on 80 GB A100 under apex kernels, is predicted
+// at 83 GiB although it ran). Tighten, never loosen silently. When the integrator joins these rows
 // into public_runs.yaml, this test folds into tests/validate/public_runs_test.cpp.
 #include <catch2/catch.hpp>
 #include <string>
@@ -14,8 +15,9 @@ using namespace paraplan;
 
 namespace {
 
-constexpr size_t kRuns = 16;
-constexpr double kStepTimeMapePct = 15.4 + 0.2;
+constexpr size_t kRuns = 27;
+constexpr double kStepTimeMapePct = 15.9 + 0.2;
+constexpr int64_t kMinFits = 26;
 
 std::string Errors(const ValidationReport& report) {
   std::string text;
@@ -31,7 +33,7 @@ std::string Errors(const ValidationReport& report) {
 
 }  // namespace
 
-TEST_CASE("H200 and Blackwell runs (Y rows): all predict on their GPUs, error within bounds",
+TEST_CASE("Y runs (H200, Blackwell, A100): all predict on their GPUs, error within bounds",
           "[validate][public]") {
   const std::vector<RunSpec> runs =
       LoadValidationRuns(std::string(PARAPLAN_SOURCE_DIR "/docs/validation/runs-h200.yaml"));
@@ -50,16 +52,19 @@ TEST_CASE("H200 and Blackwell runs (Y rows): all predict on their GPUs, error wi
   const auto& step = report.all.metrics.at("step_time_s");
   CHECK(step.n == static_cast<int64_t>(kRuns));
   CHECK(step.mape_pct <= kStepTimeMapePct);
-  CHECK(report.all.fits_fit == static_cast<int64_t>(kRuns));
+  CHECK(report.all.fits_fit >= kMinFits);
   int h200 = 0;
   int gb200 = 0;
   int b200 = 0;
+  int a100 = 0;
   for (const auto& run : report.runs) {
     if (run.gpu_name == "H200-SXM-141GB") ++h200;
     if (run.gpu_name == "B200-GB200") ++gb200;
     if (run.gpu_name == "B200-SXM-180GB") ++b200;
+    if (run.gpu_name.rfind("A100", 0) == 0) ++a100;
   }
   CHECK(h200 == 3);    // Y09, Y10, Y25 (A3 Ultra)
   CHECK(gb200 == 10);  // Y01-Y08 (NeMo 25.04 / 25.07 summaries), Y12-Y13 (MLPerf v5.1 Tyche)
   CHECK(b200 == 2);    // Y26, Y27 (A4)
+  CHECK(a100 == 11);   // Y29-Y39 (NeMo Megatron launcher, 2022)
 }
