@@ -1,5 +1,5 @@
-// The profiles of DeepSpeed, Megatron-DeepSpeed and nanotron. Megatron-DeepSpeed and nanotron have
-// no defaults read yet: a run's unstated knobs are searched (docs/frameworks.md).
+// The profiles of DeepSpeed, Megatron-DeepSpeed and nanotron. Megatron-DeepSpeed has no defaults
+// read yet: a run's unstated knobs are searched (docs/frameworks.md).
 #include "plan/framework_profile.h"
 #include "plan/knob_table.h"
 
@@ -66,6 +66,65 @@ FrameworkProfile DeepSpeed() {
   return p;
 }
 
+std::vector<Refusal> NanotronRefusals() {
+  const char* only =
+      ": nanotron's pipeline engines are all-forward-all-backward and 1F1B "
+      "(src/nanotron/parallel/pipeline_parallel/engine.py)";
+  static const std::string inter = std::string("schedule=interleaved") + only;
+  static const std::string zb = std::string("schedule=zero-bubble") + only;
+  static const std::string dual = std::string("schedule=dualpipe") + only;
+  return {
+      {KnobName(Knob::kSchedule), "interleaved", inter.c_str()},
+      {KnobName(Knob::kSchedule), "zero-bubble", zb.c_str()},
+      {KnobName(Knob::kSchedule), "dualpipe", dual.c_str()},
+      {KnobName(Knob::kZero), "2",
+       "zero=2: nanotron's ZeroDistributedOptimizer shards optimizer states only (ZeRO-1; "
+       "src/nanotron/optim/zero.py)"},
+      {KnobName(Knob::kZero), "3",
+       "zero=3: nanotron's ZeroDistributedOptimizer shards optimizer states only (ZeRO-1; "
+       "src/nanotron/optim/zero.py)"},
+      {KnobName(Knob::kRecompute), "selective",
+       "recompute=selective: nanotron's recompute_layer recomputes whole layers (recompute=full)"},
+      {KnobName(Knob::kRecompute), "op",
+       "recompute=op: nanotron's recompute_layer recomputes whole layers (recompute=full)"},
+  };
+}
+
+// nanotron at the commit that published the Ultra-Scale Playbook benchmarks
+// (docs/benchmark_summary.svg). Every default below is the parser's "conservative default" in
+// ParallelismArgs.__post_init__ or a dataclass default; zero_stage has none (a required key), so a
+// run must state it or it is searched.
+FrameworkProfile Nanotron() {
+  FrameworkProfile p;
+  p.framework = Framework::kNanotron;
+  p.version = "c252843";
+  p.date = "2025-03-10";
+  p.what = "nanotron's YAML config (ParallelismArgs, ModelArgs) as the Ultra-Scale Playbook ran it";
+  const char* par = "src/nanotron/config/parallelism_config.py: ParallelismArgs";
+  p.defaults = {
+      {KnobName(Knob::kSchedule), "gpipe", W::kAlways,
+       "nanotron default: pp_engine None -> AllForwardAllBackwardPipelineEngine", par},
+      {KnobName(Knob::kVpp), "1", W::kAlways, "nanotron has no interleaved pipeline engine",
+       "src/nanotron/parallel/pipeline_parallel/engine.py"},
+      {KnobName(Knob::kSequenceParallel), "false", W::kAlways,
+       "nanotron default: tp_mode None -> ALL_REDUCE (REDUCE_SCATTER is sequence parallelism)",
+       par},
+      {KnobName(Knob::kOverlapTpComm), "false", W::kAlways,
+       "nanotron default: tp_linear_async_communication None -> False", par},
+      {KnobName(Knob::kRecompute), "none", W::kAlways, "nanotron default: recompute_layer = False",
+       par},
+      {KnobName(Knob::kPrecision), "bf16", W::kAlways,
+       "nanotron default: ModelArgs.dtype None -> torch.bfloat16",
+       "src/nanotron/config/config.py: ModelArgs"},
+  };
+  p.refusals = NanotronRefusals();
+  p.runtime.collectives =
+      "all-reduce of gradients (ZeRO-0) or reduce-scatter plus all-gather of the sharded "
+      "optimizer states (ZeRO-1), TP all-reduce or all-gather/reduce-scatter (tp_mode), "
+      "P2P for PP";
+  return p;
+}
+
 FrameworkProfile Unread(Framework framework, const char* what) {
   FrameworkProfile p;
   p.framework = framework;
@@ -78,11 +137,10 @@ FrameworkProfile Unread(Framework framework, const char* what) {
 }  // namespace
 
 std::vector<FrameworkProfile> OtherFrameworkProfiles() {
-  return {
-      DeepSpeed(),
-      Unread(Framework::kMegatronDeepSpeed,
-             "Megatron-DeepSpeed: no defaults read yet (unstated knobs are searched)"),
-      Unread(Framework::kNanotron, "nanotron: no defaults read yet (unstated knobs are searched)")};
+  return {DeepSpeed(),
+          Unread(Framework::kMegatronDeepSpeed,
+                 "Megatron-DeepSpeed: no defaults read yet (unstated knobs are searched)"),
+          Nanotron()};
 }
 
 }  // namespace paraplan

@@ -247,9 +247,10 @@ sequence parallelism, the distributed optimizer, recompute or communication over
 torchtitan runs eager, with async TP off and per-op SAC as its "selective"), and the run is read
 as that version's runtime runs it (torchtitan's local batch, split points, FSDP under PP,
 lock-step pipeline and repeated K/V heads as of 9dec370). Where the framework has no default
-(Megatron-LM's micro-batch; NeMo's recipes, which set the switches per model; nanotron and
-Megatron-DeepSpeed, whose defaults are not read yet), the knob is still searched: the run lists
-it under "searched" with the spread of the step time over the best searched plans. Every
+(Megatron-LM's micro-batch; NeMo's recipes, which set the switches per model; nanotron's
+ZeRO stage, a required key; Megatron-DeepSpeed, whose defaults are not read yet), it is
+searched: the run lists it under "searched" with the spread of the step time over the best
+searched plans. Every
 default, with the framework file it comes from, is in docs/frameworks.md; each reading is
 listed per run.
 

@@ -183,8 +183,33 @@ TEST_CASE("NeMo recipes and unread profiles leave the switches to the search",
   CHECK(!out.sequence_parallel);
   CHECK(!out.zero);
   CHECK(!out.overlap_tp_comm);
-  out = ApplyFrameworkConventions(FindProfile(Framework::kNanotron), Layers(32), c, nullptr);
+  out =
+      ApplyFrameworkConventions(FindProfile(Framework::kMegatronDeepSpeed), Layers(32), c, nullptr);
   CHECK(!out.schedule);
+}
+
+TEST_CASE("nanotron c252843: an unstated knob takes ParallelismArgs' conservative default",
+          "[validate][framework]") {
+  PlanConstraints c;
+  c.tp = V<int64_t>(4);
+  c.pp = V<int64_t>(2);
+  const FrameworkProfile* nanotron = FindProfile(Framework::kNanotron);
+  REQUIRE(nanotron);
+  PlanConstraints out = ApplyFrameworkConventions(nanotron, Layers(32), c, nullptr);
+  CHECK(*out.schedule == V(Schedule::kGpipe));  // pp_engine None -> all forward, all backward
+  CHECK(*out.sequence_parallel == V(false));    // tp_mode None -> ALL_REDUCE
+  CHECK(*out.overlap_tp_comm == V(false));      // tp_linear_async_communication None -> False
+  CHECK(*out.recompute == V(Recompute::kNone));
+  CHECK(!out.zero);  // zero_stage is a required key: no default, searched
+  // What a run states wins: the Ultra-Scale Playbook's configs ran 1F1B with REDUCE_SCATTER.
+  c.schedule = V(Schedule::k1F1B);
+  c.sequence_parallel = V(true);
+  out = ApplyFrameworkConventions(nanotron, Layers(32), c, nullptr);
+  CHECK(*out.schedule == V(Schedule::k1F1B));
+  CHECK(*out.sequence_parallel == V(true));
+  CHECK(RefusalReason(*nanotron, "zero", "3").find("ZeRO-1") != std::string::npos);
+  CHECK(RefusalReason(*nanotron, "schedule", "interleaved").find("1F1B") != std::string::npos);
+  CHECK(RefusalReason(*nanotron, "zero", "1").empty());
 }
 
 TEST_CASE("torchtitan versions differ in their unset micro-batch", "[validate][framework]") {
