@@ -3,6 +3,7 @@
 #include <Eigen/Dense>
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <set>
 
 #include "core/error.h"
@@ -80,7 +81,34 @@ void Clamp(Eigen::VectorXd& x, const std::vector<EfficiencyParameter>& params) {
   }
 }
 
-// The least-squares problem of one family: data rows log(pred/meas), then ridge rows.
+// Huber's loss (Huber 1964, "Robust Estimation of a Location Parameter") on the log errors: a run
+// within delta of its prediction counts quadratically, one further out linearly, so a handful of
+// runs the model has no mechanism for (-70%) cannot pin every parameter of a family to its bound.
+// delta = 1.345 x the residuals' robust standard deviation (1.4826 x their median absolute
+// deviation from the median), Holland & Welsch 1977's tuning for 95% efficiency on normal errors,
+// and never below the measurements' own noise: vendor tables move by up to about 5-6% between
+// revisions of one release (docs/validation/README.md, "Caveats"), so errors within 5% always
+// count quadratically. Written as a transformed residual whose square is the loss, so the
+// Levenberg-Marquardt step below minimises it unchanged.
+constexpr double kHuberTuning = 1.345;
+constexpr double kMadToSigma = 1.4826;
+const double kMeasurementNoiseLog = std::log(1.05);
+
+double HuberResidual(double r, double delta) {
+  if (std::abs(r) <= delta) return r;
+  return std::copysign(std::sqrt(2.0 * delta * std::abs(r) - delta * delta), r);
+}
+
+double Median(std::vector<double> values) {
+  const size_t mid = values.size() / 2;
+  std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(mid), values.end());
+  const double upper = values[mid];
+  if (values.size() % 2 == 1) return upper;
+  return 0.5 * (upper + *std::max_element(values.begin(),
+                                          values.begin() + static_cast<std::ptrdiff_t>(mid)));
+}
+
+// The least-squares problem of one family: data rows Huber(log(pred/meas)), then ridge rows.
 class FitProblem {
  public:
   FitProblem(std::vector<FrozenRun> runs, Efficiency prior, std::vector<EfficiencyParameter> params,
@@ -94,15 +122,28 @@ class FitProblem {
   const std::vector<EfficiencyParameter>& params() const { return params_; }
   Efficiency ToEfficiency(const Eigen::VectorXd& x) const { return FromVector(prior_, params_, x); }
 
+  // Fixes the Huber threshold from the log errors at x, where one solve starts; never below the
+  // published tables' own noise; fewer than three runs keep plain least squares.
+  void SetHuberScale(const Eigen::VectorXd& x) {
+    huber_delta_ = std::numeric_limits<double>::infinity();
+    const std::vector<double> errors = LogErrors(ToEfficiency(x));
+    if (errors.size() < 3) return;
+    const double center = Median(errors);
+    std::vector<double> deviations;
+    deviations.reserve(errors.size());
+    for (double e : errors) deviations.push_back(std::abs(e - center));
+    huber_delta_ = std::max(kHuberTuning * kMadToSigma * Median(deviations), kMeasurementNoiseLog);
+  }
+
+  double huber_delta() const { return huber_delta_; }
+
   Eigen::VectorXd Residuals(const Eigen::VectorXd& x) const {
-    const Efficiency efficiency = ToEfficiency(x);
+    const std::vector<double> errors = LogErrors(ToEfficiency(x));
     const auto n_runs = static_cast<Eigen::Index>(runs_.size());
     Eigen::VectorXd r(n_runs + static_cast<Eigen::Index>(params_.size()));
-    ParallelFor(runs_.size(), options_.threads, [&](size_t i) {
-      const double predicted =
-          std::max(PredictStepSeconds(runs_[i], efficiency), kMinPredictedSeconds);
-      r[static_cast<Eigen::Index>(i)] = std::log(predicted / runs_[i].measured_step_s);
-    });
+    for (size_t i = 0; i < runs_.size(); ++i) {
+      r[static_cast<Eigen::Index>(i)] = HuberResidual(errors[i], huber_delta_);
+    }
     for (size_t j = 0; j < params_.size(); ++j) {
       const auto i = static_cast<Eigen::Index>(j);
       r[n_runs + i] = options_.ridge_weight * (x[i] - prior_x_[i]) / params_[j].prior_sigma;
@@ -124,6 +165,17 @@ class FitProblem {
   }
 
  private:
+  std::vector<double> LogErrors(const Efficiency& efficiency) const {
+    std::vector<double> errors(runs_.size());
+    ParallelFor(runs_.size(), options_.threads, [&](size_t i) {
+      const double predicted =
+          std::max(PredictStepSeconds(runs_[i], efficiency), kMinPredictedSeconds);
+      errors[i] = std::log(predicted / runs_[i].measured_step_s);
+    });
+    return errors;
+  }
+
+  double huber_delta_ = std::numeric_limits<double>::infinity();
   std::vector<FrozenRun> runs_;
   Efficiency prior_;
   std::vector<EfficiencyParameter> params_;
@@ -234,6 +286,7 @@ FamilyFit FitFamily(const std::string& family, const FamilyRuns& runs,
     if (frozen.empty() || (outer > 0 && SamePlans(frozen, previous))) break;
     FitProblem problem(frozen, fit.prior, fit.parameters, options);
     Eigen::VectorXd x = ToVector(current, fit.parameters);
+    problem.SetHuberScale(x);
     fit.lm_iterations += LevenbergMarquardt(problem, x, options.lm_iterations);
     current = problem.ToEfficiency(x);
     previous = std::move(frozen);

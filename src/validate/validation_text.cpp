@@ -225,7 +225,10 @@ FlashAttention forward/backward fractions, HBM bandwidth fraction, per-layer ker
 fixed per-step overhead, and the achievable bus-bandwidth fraction of each network tier) are
 fitted per GPU family to the family's runs as a whole — never per row — by
 `paraplan validate RUNS.yaml --fit-efficiency OUT.yaml`: Levenberg–Marquardt (Eigen) on
-log(predicted / measured step time) of every run not held out, with a numeric Jacobian, bounds
+Huber's loss of log(predicted / measured step time) of every run not held out (quadratic within
+1.345 robust standard deviations of the residuals, never less than the tables' 5% noise, linear
+beyond: a few runs the model has no mechanism for cannot drag a family's parameters onto their
+bounds; `src/calib/efficiency_fit.cpp`), with a numeric Jacobian, bounds
 by clamping, and a ridge row per parameter pulling it toward the prior (the sourced starting
 points listed in the header of `hardware/efficiency.yaml`, kept in `src/calib/efficiency_fit.cpp`
 so that a refit never starts from its own result). The plans chosen for the unstated knobs are
@@ -234,8 +237,8 @@ least-squares problem is solved and searched again between outer iterations, unt
 changing. Within each family, runs sorted by id, every 4th run (`--holdout-every 4`) is held out
 of the fit (marked `*`). Those are often near-twins of fitted runs (the same run with
 `torch.compile`, the same plan on more GPUs), so their error flatters the model: how it transfers
-to a source nobody fitted is the leave-one-source-out figure (`--cv source`). H200 and H800 have no
-public runs; they take the H100 numbers (same Hopper SMs and NVLink 4; the fractions apply to
+to a source nobody fitted is the leave-one-source-out figure (`--cv source`). H800 has no
+public runs; it takes the H100 numbers (same Hopper SMs and NVLink 4; the fractions apply to
 each part's own datasheet peaks, which the hardware files hold).
 
 **Framework conventions** (`src/validate/framework_conventions.cpp`, reading the framework
