@@ -299,4 +299,16 @@ TEST_CASE("every pipeline hop is costed on the link its stage boundary crosses",
   Evaluated inner;
   Evaluate(m, c, p, &inner);
   for (int64_t b = 0; b < 3; ++b) CHECK(inner.eval.hops[b].tier == 0);
+  // The tiers follow the cluster's spans too, not only the pipeline's shape (a thread remembers
+  // the last pipeline's hop tiers, keyed by both): 16-GPU NVLink domains hold the whole pipeline.
+  p.placement = ParallelPlan{}.placement;
+  Cluster wide = c;
+  wide.network[0].span = 16;
+  REQUIRE(wide.network[1].span > 16);
+  Evaluated spanned;
+  Evaluate(m, wide, p, &spanned);
+  for (int64_t b = 0; b < 3; ++b) CHECK(spanned.eval.hops[b].tier == 0);
+  Evaluated again;
+  Evaluate(m, c, p, &again);
+  CHECK(again.eval.hops[1].tier == 1);
 }
