@@ -2,12 +2,46 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
+#include <vector>
 
 #include "cost/overlap_sm.h"
 #include "hardware/group_placement.h"
 #include "hardware/nccl_channels.h"
 
 namespace paraplan {
+namespace {
+
+// The tier of every hop of a pipeline (PipelineHopTier for b -> (b + 1) % pp), remembered for
+// the last pipeline asked about on this thread: the search lays out the stages of ~10^6 plans,
+// each pipeline shape many times over. Keyed by every input PipelineHopTier reads (the tiers'
+// spans, not the cluster's address), so the tiers are the ones it computes.
+class HopTiers {
+ public:
+  const std::vector<int8_t>& Of(int64_t pp, int64_t stride, int64_t world, const Cluster& c) {
+    std::array<int64_t, kMaxTiers + 1> spans{};
+    spans[0] = static_cast<int64_t>(c.network.size());
+    for (size_t t = 0; t < c.network.size() && t < kMaxTiers; ++t) spans[t + 1] = c.network[t].span;
+    if (pp == pp_ && stride == stride_ && world == world_ && spans == spans_) return tiers_;
+    pp_ = pp;
+    stride_ = stride;
+    world_ = world;
+    spans_ = spans;
+    tiers_.resize(static_cast<size_t>(pp));
+    for (int64_t b = 0; b < pp; ++b) {
+      tiers_[static_cast<size_t>(b)] =
+          static_cast<int8_t>(PipelineHopTier(pp, stride, b, (b + 1) % pp, world, c));
+    }
+    return tiers_;
+  }
+
+ private:
+  int64_t pp_ = -1, stride_ = -1, world_ = -1;
+  std::array<int64_t, kMaxTiers + 1> spans_{};
+  std::vector<int8_t> tiers_;
+};
+
+}  // namespace
 
 // Every hop of the pipeline on the tier its ranks share (PipelineHopTier): a boundary inside a
 // node is NVLink, one across nodes the scale-out network, whatever the pipeline group's stride.
@@ -23,8 +57,10 @@ void PipelineHops(const CostGraph& d, const Cluster& c, const NetworkLinks& link
   const int64_t world = p.tp * p.cp * p.dp * p.pp;
   std::array<PipelineHop, kMaxTiers> on_tier{};
   std::array<bool, kMaxTiers> costed{};
+  thread_local HopTiers hop_tiers;
+  const std::vector<int8_t>& tiers = hop_tiers.Of(p.pp, stride, world, c);
   for (int64_t b = 0; b < p.pp; ++b) {
-    const int tier = PipelineHopTier(p.pp, stride, b, (b + 1) % p.pp, world, c);
+    const int tier = tiers[static_cast<size_t>(b)];
     if (!costed[tier]) {
       const GroupPlacement pair = PairOnTier(tier, stride);
       PipelineHop& h = on_tier[tier];

@@ -142,9 +142,10 @@ void EvaluatePlanTime(const CostGraph& d, const Cluster& c, const NetworkLinks& 
 void EvaluatePlanTimeAfterLayers(const CostGraph& d, const Cluster& c, const NetworkLinks& links,
                                  const ParallelPlan& p, PlanEvaluation* out) {
   PlanEvaluation& e = *out;
-  e.times.Resize(p.pp);
-  e.comm.Resize(p.pp);
-  e.dp.Resize(p.pp);
+  // StageCosts writes every stage's times, communication and DP work.
+  e.times.ResizeForOverwrite(p.pp);
+  e.comm.ResizeForOverwrite(p.pp);
+  e.dp.ResizeForOverwrite(p.pp);
   e.optimizer_s = 0;
   e.amax_s =
       Fp8AmaxSeconds(c, links, p, e.shape, D(d.layers) / D(p.pp * std::max<int64_t>(p.vpp, 1)));

@@ -1,6 +1,7 @@
 #include "cost/stage_layers.h"
 
 #include <algorithm>
+#include <array>
 #include <string>
 #include <vector>
 
@@ -37,13 +38,29 @@ double LastExtra(const CostGraph& d, const PlanEvaluation& e) {
          (e.mtp_chunk == e.chunk_layers.size() - 1 ? MtpWork(d, e) : 0);
 }
 
-double StageWork(const CostGraph& d, const PlanEvaluation& e, int64_t begin, int64_t end,
-                 bool first, bool last) {
+// What balancing reads of an evaluation, taken once per balancing (the search balances the
+// stages of some 10^5-10^6 plans): each kind's LayerTotal and the first and last stages' extra
+// work, the same numbers as computed where they are used.
+struct BalanceWork {
+  std::array<double, kLayerKinds> layer{};
+  double first = 0, last = 0;
+};
+
+BalanceWork BalanceWorkOf(const CostGraph& d, const PlanEvaluation& e) {
+  BalanceWork w;
+  for (int k = 0; k < kLayerKinds; ++k) w.layer[k] = LayerTotal(e.kinds[k]);
+  w.first = e.embed_fwd_s * 3;
+  w.last = LastExtra(d, e);
+  return w;
+}
+
+double StageWork(const CostGraph& d, const BalanceWork& w, int64_t begin, int64_t end, bool first,
+                 bool last) {
   double t = 0;
   const auto counts = KindCounts(d, begin, end);
-  for (int k = 0; k < kLayerKinds; ++k) t += counts[k] * LayerTotal(e.kinds[k]);
-  if (first) t += e.embed_fwd_s * 3;
-  if (last) t += LastExtra(d, e);
+  for (int k = 0; k < kLayerKinds; ++k) t += counts[k] * w.layer[k];
+  if (first) t += w.first;
+  if (last) t += w.last;
   return t;
 }
 
@@ -55,12 +72,12 @@ bool OneLayerKind(const CostGraph& d) {
 }
 
 // work[s] for the stages in [from, to].
-void StageWorks(const CostGraph& d, const ParallelPlan& p, const PlanEvaluation& e, int64_t from,
-                int64_t to, StageVector<double>& work) {
+void StageWorks(const CostGraph& d, const ParallelPlan& p, const PlanEvaluation& e,
+                const BalanceWork& w, int64_t from, int64_t to, StageVector<double>& work) {
   int64_t begin = 0;
   for (int64_t s = 0; s < from; ++s) begin += e.layers[s];
   for (int64_t s = from; s <= to; ++s) {
-    work[s] = StageWork(d, e, begin, begin + e.layers[s], s == 0, s == p.pp - 1);
+    work[s] = StageWork(d, w, begin, begin + e.layers[s], s == 0, s == p.pp - 1);
     begin += e.layers[s];
   }
 }
@@ -73,9 +90,10 @@ void BalancePhysicalStages(const CostGraph& d, const ParallelPlan& p, PlanEvalua
   for (int64_t s = 0; s < p.pp; ++s) e.layers[s] = base + (s >= p.pp - extra ? 1 : 0);
   if (p.pp == 1) return;
   const bool one_kind = OneLayerKind(d);
+  const BalanceWork w = BalanceWorkOf(d, e);
   StageVector<double> work;
-  work.Resize(p.pp);
-  StageWorks(d, p, e, 0, p.pp - 1, work);
+  work.ResizeForOverwrite(p.pp);  // StageWorks writes each
+  StageWorks(d, p, e, w, 0, p.pp - 1, work);
   for (int64_t iter = 0; iter < 2 * p.pp + d.layers; ++iter) {
     int64_t hi = 0, lo = 0;
     for (int64_t s = 1; s < p.pp; ++s) {
@@ -84,16 +102,15 @@ void BalancePhysicalStages(const CostGraph& d, const ParallelPlan& p, PlanEvalua
     }
     if (e.layers[hi] <= 1 || hi == lo) return;
     const double per_layer =
-        (work[hi] - (hi == 0 ? e.embed_fwd_s * 3 : 0) - (hi == p.pp - 1 ? LastExtra(d, e) : 0)) /
-        D(e.layers[hi]);
+        (work[hi] - (hi == 0 ? w.first : 0) - (hi == p.pp - 1 ? w.last : 0)) / D(e.layers[hi]);
     if (work[lo] + per_layer >= work[hi]) return;
     --e.layers[hi];
     ++e.layers[lo];
     if (one_kind) {
-      StageWorks(d, p, e, hi, hi, work);
-      StageWorks(d, p, e, lo, lo, work);
+      StageWorks(d, p, e, w, hi, hi, work);
+      StageWorks(d, p, e, w, lo, lo, work);
     } else {
-      StageWorks(d, p, e, std::min(hi, lo), std::max(hi, lo), work);
+      StageWorks(d, p, e, w, std::min(hi, lo), std::max(hi, lo), work);
     }
   }
 }

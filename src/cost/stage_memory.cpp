@@ -134,4 +134,58 @@ double EvaluatePeakMemory(const CostGraph& d, const ParallelPlan& p, const PlanE
   return peak;
 }
 
+namespace {
+
+// What a stage's memory depends on besides its held micro-batches (StageMemoryInputOf reads the
+// key's counts, first, last and mtp, never its hops).
+struct MemoryKey {
+  std::array<int32_t, kLayerKinds> counts{};
+  bool first = false, last = false, mtp = false;
+  bool operator==(const MemoryKey& o) const {
+    return counts == o.counts && first == o.first && last == o.last && mtp == o.mtp;
+  }
+};
+
+MemoryKey MemoryKeyOf(const ParallelPlan& p, const PlanEvaluation& e, int64_t s) {
+  return MemoryKey{e.counts[s], s == 0, s == p.pp - 1, e.mtp_chunk >= 0 && e.mtp_chunk % p.pp == s};
+}
+
+}  // namespace
+
+PeakMemoryStages PeakMemoryCandidates(const ParallelPlan& p, const PlanEvaluation& e) {
+  PeakMemoryStages out;
+  out.count = 0;
+  const bool dualpipe = p.schedule == Schedule::kDualPipe;
+  const int64_t n = dualpipe ? (p.pp + 1) / 2 : p.pp;
+  std::array<std::array<MemoryKey, 2>, PeakMemoryStages::kMax> seen{};
+  for (int64_t s = 0; s < n; ++s) {
+    const std::array<MemoryKey, 2> key{MemoryKeyOf(p, e, s),
+                                       dualpipe ? MemoryKeyOf(p, e, p.pp - 1 - s) : MemoryKey{}};
+    bool known = false;
+    for (int i = 0; i < out.count && !known; ++i) known = seen[i] == key;
+    if (known) continue;
+    if (out.count == PeakMemoryStages::kMax) {
+      out.count = -1;
+      return out;
+    }
+    seen[out.count] = key;
+    out.stages[out.count++] = static_cast<int32_t>(s);
+  }
+  return out;
+}
+
+double EvaluatePeakMemory(const CostGraph& d, const ParallelPlan& p, const PlanEvaluation& e,
+                          const PeakMemoryStages& stages) {
+  if (stages.count < 0) return EvaluatePeakMemory(d, p, e);
+  double peak = 0;
+  for (int i = 0; i < stages.count; ++i) {
+    const int64_t s = stages.stages[i];
+    const StageMemoryInput in = RankMemoryInput(d, p, e, s);
+    // Negative activations (a fit nobody should make, but not excluded) break the order.
+    if (!(in.act_per_micro_batch >= 0)) return EvaluatePeakMemory(d, p, e);
+    peak = std::max(peak, ComputeStageMemory(in, p.zero, s).TotalBytes());
+  }
+  return peak;
+}
+
 }  // namespace paraplan

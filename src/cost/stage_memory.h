@@ -6,6 +6,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 
 #include "cost/memory_model.h"
@@ -21,6 +22,25 @@ StageMemory EvaluateStageMemory(const CostGraph& dims, const ParallelPlan& plan,
 // that cannot be the largest.
 double EvaluatePeakMemory(const CostGraph& dims, const ParallelPlan& plan,
                           const PlanEvaluation& eval);
+
+// The stages (DualPipe: ranks) whose memory can be the peak, the same for every plan whose
+// evaluation has the same layers (EvaluatePlanLayers) and pp, DualPipe or not: what a stage holds
+// besides its activations depends on its layer counts and on whether it holds the embedding, the
+// output layer or the MTP modules, and its held micro-batches never grow with the stage index
+// (MicroBatchesHeld), so of the stages with equal such keys only the first can be the largest;
+// a DualPipe rank's memory is a function of its two stages' keys. The search keeps them with the
+// layers it reuses (search/step_model_evaluator.cpp).
+struct PeakMemoryStages {
+  static constexpr int kMax = 16;
+  std::array<int32_t, kMax> stages{};
+  int count = -1;  // -1: more candidates than kMax; every stage is looked at
+};
+PeakMemoryStages PeakMemoryCandidates(const ParallelPlan& plan, const PlanEvaluation& eval);
+// EvaluatePeakMemory from the candidates PeakMemoryCandidates gave for an evaluation with the
+// same layers: the same number, bit for bit (falls back to every stage where a stage's stored
+// activations are negative, which breaks the ordering above).
+double EvaluatePeakMemory(const CostGraph& dims, const ParallelPlan& plan,
+                          const PlanEvaluation& eval, const PeakMemoryStages& stages);
 
 // GPUs the dense parameters' ZeRO shards spread over: dp x cp.
 inline double DenseShards(const ParallelPlan& p) {

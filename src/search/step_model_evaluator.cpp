@@ -75,6 +75,7 @@ namespace {
 // (the latter only writes the stage times and what follows from them).
 struct LayersMemo : CostMemo {
   PlanEvaluation eval;
+  PeakMemoryStages peak_stages;  // the stages whose memory can be the peak (the same layers)
 };
 
 }  // namespace
@@ -85,23 +86,28 @@ PlanCost StepModelEvaluator::Cost(const ParallelPlan& plan, const PlanBoundTerms
   const bool cached = terms != nullptr && terms->has_layers && !terms->any_overlap;
   PlanEvaluation local;
   PlanEvaluation* e = &local;
+  const PeakMemoryStages* peak_stages = nullptr;
   if (cached && memo != nullptr && *memo != nullptr && (*memo)->filled) {
     e = &static_cast<LayersMemo*>(memo->get())->eval;
+    peak_stages = &static_cast<LayersMemo*>(memo->get())->peak_stages;
   } else if (cached && memo != nullptr) {
     // Default-initialised (no zeroing of the stage arrays); a recycled memo is refilled whole.
     if (*memo == nullptr) *memo = std::unique_ptr<LayersMemo>(new LayersMemo);
     auto* m = static_cast<LayersMemo*>(memo->get());
     m->eval.p2p_s = 0;  // the only field EvaluatePlanLayers sets conditionally (pp > 1)
     EvaluatePlanLayers(dims_, c, links_, plan, terms->layers, &m->eval);
+    m->peak_stages = PeakMemoryCandidates(plan, m->eval);
     m->filled = true;  // only once filled: a plan that throws leaves it unfilled
     e = &m->eval;
+    peak_stages = &m->peak_stages;
   } else if (cached) {
     EvaluatePlanLayers(dims_, c, links_, plan, terms->layers, e);
   } else {
     EvaluatePlanLayers(dims_, c, links_, plan, e);
   }
   PlanCost out;
-  out.memory_bytes = EvaluatePeakMemory(dims_, plan, *e);
+  out.memory_bytes = peak_stages != nullptr ? EvaluatePeakMemory(dims_, plan, *e, *peak_stages)
+                                            : EvaluatePeakMemory(dims_, plan, *e);
   if (!gate.NeedStep(out.memory_bytes)) return out;
   EvaluatePlanTimeAfterLayers(dims_, c, links_, plan, e);
   out.step_s = e->step_s;

@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "sim/binary_heap.h"
+
 namespace paraplan {
 namespace {
 
@@ -9,35 +11,13 @@ constexpr uint8_t kFree = 0;
 constexpr uint8_t kPending = 1;
 constexpr uint8_t kCancelled = 2;
 
-// Strict "runs later than": the heap keeps the earliest (time, seq) at the front.
-bool Later(const EventOrder::Key& a, const EventOrder::Key& b) {
-  return a.time != b.time ? a.time > b.time : a.seq > b.seq;
-}
-
-void SiftUp(std::vector<EventOrder::Key>& heap, size_t i) {
-  EventOrder::Key key = heap[i];
-  while (i > 0) {
-    size_t parent = (i - 1) / 2;
-    if (!Later(heap[parent], key)) break;
-    heap[i] = heap[parent];
-    i = parent;
+// Strict "runs later than": the heap keeps the earliest (time, seq) at the front. A function
+// object, so that the heap's moves (binary_heap.h) inline it.
+struct Later {
+  bool operator()(const EventOrder::Key& a, const EventOrder::Key& b) const {
+    return a.time != b.time ? a.time > b.time : a.seq > b.seq;
   }
-  heap[i] = key;
-}
-
-void SiftDown(std::vector<EventOrder::Key>& heap, size_t i) {
-  const size_t n = heap.size();
-  EventOrder::Key key = heap[i];
-  while (true) {
-    size_t child = 2 * i + 1;
-    if (child >= n) break;
-    if (child + 1 < n && Later(heap[child], heap[child + 1])) ++child;
-    if (!Later(key, heap[child])) break;
-    heap[i] = heap[child];
-    i = child;
-  }
-  heap[i] = key;
-}
+};
 
 }  // namespace
 
@@ -56,7 +36,7 @@ EventId EventOrder::Push(Nanos time) {
   slot_seq_[slot] = seq;
   slot_state_[slot] = kPending;
   heap_.push_back(Key{time, seq, slot});
-  SiftUp(heap_, heap_.size() - 1);
+  HeapSiftUp(heap_, heap_.size() - 1, heap_.back(), Later{});
   ++live_;
   return EventId{slot, seq};
 }
@@ -74,7 +54,7 @@ bool EventOrder::Pop(Key* key) {
     const Key top = heap_.front();
     heap_.front() = heap_.back();
     heap_.pop_back();
-    if (!heap_.empty()) SiftDown(heap_, 0);
+    if (!heap_.empty()) HeapSiftDown(heap_, 0, heap_.front(), Later{});
     const bool live = slot_state_[top.slot] == kPending;
     slot_state_[top.slot] = kFree;
     free_slots_.push_back(top.slot);

@@ -5,7 +5,8 @@
 // EventOrder (event_queue.cpp) keeps the ordering, the ids and the cancel flags; EventQueue<P>
 // adds the payloads. A payload is any movable type: a small struct that a handler dispatches on
 // (no allocation per event), or a std::function<void()>. The pipeline runner
-// (sim/pipeline_run.cpp) keeps the same order in a leaner queue of its own (no ids, no cancels).
+// (sim/pipeline_run.cpp) keeps the same order in a leaner queue of its own (no ids, no cancels);
+// both move keys with the same heap helper (sim/binary_heap.h).
 // Cost: Schedule and the pop in RunOne are O(log n) in the number of pending events.
 #pragma once
 

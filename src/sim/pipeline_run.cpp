@@ -13,6 +13,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "sim/binary_heap.h"
+
 namespace paraplan {
 namespace {
 
@@ -21,9 +23,10 @@ constexpr int32_t kWake = 1;
 
 // The runner's event queue: EventQueue's order (time, then the order events were scheduled in)
 // without what the runner never uses (ids, cancelling, payload slots), so it pops the same events
-// in the same order. A stage holds at most one event, so the heap holds at most pp keys. A pop
-// leaves the root empty, and the event its handler usually schedules next (a finished task's
-// stage starts its next one) fills it with one sift-down instead of a sift-down and a sift-up.
+// in the same order; the heap's moves are EventOrder's (sim/binary_heap.h). A stage holds at most
+// one event, so the heap holds at most pp keys. A pop leaves the root empty, and the event its
+// handler usually schedules next (a finished task's stage starts its next one) fills it with one
+// sift-down instead of a sift-down and a sift-up.
 class RunQueue {
  public:
   void Schedule(Nanos time, int32_t code) {
@@ -58,9 +61,11 @@ class RunQueue {
     uint64_t seq;
     int32_t code;
   };
-  static bool Later(const Key& a, const Key& b) {
-    return a.time != b.time ? a.time > b.time : a.seq > b.seq;
-  }
+  struct Later {  // EventOrder's order (event_queue.cpp): time, then scheduling order
+    bool operator()(const Key& a, const Key& b) const {
+      return a.time != b.time ? a.time > b.time : a.seq > b.seq;
+    }
+  };
   void FillHole() {
     hole_ = false;
     const Key last = heap_.back();
@@ -68,28 +73,8 @@ class RunQueue {
     if (!heap_.empty()) SiftDown(last);
   }
   // Puts `key` at the root and sifts it down.
-  void SiftDown(const Key& key) {
-    const size_t n = heap_.size();
-    size_t i = 0;
-    while (true) {
-      size_t child = 2 * i + 1;
-      if (child >= n) break;
-      if (child + 1 < n && Later(heap_[child], heap_[child + 1])) ++child;
-      if (!Later(key, heap_[child])) break;
-      heap_[i] = heap_[child];
-      i = child;
-    }
-    heap_[i] = key;
-  }
-  void SiftUp(size_t i, const Key& key) {
-    while (i > 0) {
-      const size_t parent = (i - 1) / 2;
-      if (!Later(heap_[parent], key)) break;
-      heap_[i] = heap_[parent];
-      i = parent;
-    }
-    heap_[i] = key;
-  }
+  void SiftDown(const Key& key) { HeapSiftDown(heap_, 0, key, Later{}); }
+  void SiftUp(size_t i, const Key& key) { HeapSiftUp(heap_, i, key, Later{}); }
 
   std::vector<Key> heap_;
   bool hole_ = false;  // the root's event was popped and its place not yet filled

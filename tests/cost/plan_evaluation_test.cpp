@@ -79,6 +79,45 @@ TEST_CASE("the peak over stages is the largest stage, for every schedule and lay
   }
 }
 
+TEST_CASE("the peak from the candidate stages is the peak, for every plan sharing the layers",
+          "[cost]") {
+  // The search computes PeakMemoryCandidates once per layout and uses them for every plan with
+  // the same layers and DualPipe bit: other schedules, ZeRO levels and micro-batch counts.
+  const Cluster c = test::DgxH100();
+  const std::vector<ModelSpec> models = {test::Gpt3_175B(), MixedKinds()};
+  int sharing = 0;
+  for (const ModelSpec& m : models) {
+    for (int64_t pp : {1, 2, 3, 5, 8, 16, 30}) {
+      if (pp > m.layers) continue;
+      for (Schedule first : {Schedule::k1F1B, Schedule::kDualPipe}) {
+        Evaluated e;
+        Evaluate(m, c, Plan(pp, 2, first, 1), &e);
+        const PeakMemoryStages stages = PeakMemoryCandidates(Plan(pp, 2, first, 1), e.eval);
+        REQUIRE(stages.count > 0);
+        CHECK(stages.count <= pp);
+        if (stages.count < (first == Schedule::kDualPipe ? (pp + 1) / 2 : pp)) ++sharing;
+        const std::vector<Schedule> others =
+            first == Schedule::kDualPipe
+                ? std::vector<Schedule>{Schedule::kDualPipe}
+                : std::vector<Schedule>{Schedule::k1F1B, Schedule::kGpipe, Schedule::kZeroBubble};
+        for (Schedule schedule : others) {
+          for (int zero = 0; zero <= 3; ++zero) {
+            for (int64_t per_rank : {1, 4, 64}) {
+              ParallelPlan p = Plan(pp, 2, schedule, 1);
+              p.zero = zero;
+              p.global_batch = per_rank * p.dp * p.micro_batch;  // few or many micro-batches
+              const double all = MaxOverStages(e, p);
+              CHECK(EvaluatePeakMemory(e.dims, p, e.eval, stages) == all);
+              CHECK(EvaluatePeakMemory(e.dims, p, e.eval) == all);
+            }
+          }
+        }
+      }
+    }
+  }
+  CHECK(sharing > 0);  // some layouts have stages that cannot be the peak
+}
+
 TEST_CASE("stages with the same layers get the same times; uneven pp_layers are kept", "[cost]") {
   const Cluster c = test::DgxH100();
   ParallelPlan p = Plan(4, 2, Schedule::k1F1B, 1);
@@ -260,4 +299,16 @@ TEST_CASE("every pipeline hop is costed on the link its stage boundary crosses",
   Evaluated inner;
   Evaluate(m, c, p, &inner);
   for (int64_t b = 0; b < 3; ++b) CHECK(inner.eval.hops[b].tier == 0);
+  // The tiers follow the cluster's spans too, not only the pipeline's shape (a thread remembers
+  // the last pipeline's hop tiers, keyed by both): 16-GPU NVLink domains hold the whole pipeline.
+  p.placement = ParallelPlan{}.placement;
+  Cluster wide = c;
+  wide.network[0].span = 16;
+  REQUIRE(wide.network[1].span > 16);
+  Evaluated spanned;
+  Evaluate(m, wide, p, &spanned);
+  for (int64_t b = 0; b < 3; ++b) CHECK(spanned.eval.hops[b].tier == 0);
+  Evaluated again;
+  Evaluate(m, c, p, &again);
+  CHECK(again.eval.hops[1].tier == 1);
 }
