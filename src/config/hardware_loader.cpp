@@ -9,17 +9,22 @@
 #include "config/profile_io.h"
 #include "config/reliability_loader.h"
 #include "core/format.h"
+#include "hardware/gpu_variability.h"
 
 namespace paraplan {
 
 namespace {
+
+// A spread of half the median's time would make the normal model meaningless (a GPU at 3 sigma
+// would take 2.5x as long); Sinha et al.'s worst application spread is 22 % (sigma ~0.04).
+constexpr double kMaxSpeedSigma = 0.5;
 
 const std::vector<std::string> kClusterKeys = {"name",    "gpu",         "network", "profile",
                                                "storage", "reliability", "power"};
 const std::vector<std::string> kGpuKeys = {
     "name",           "memory_GiB",       "memory_bandwidth_GBps",
     "host_link_GBps", "host_memory_GBps", "peak_tflops",
-    "sm_count",       "gemm_model"};
+    "sm_count",       "gemm_model",       "speed_sigma"};
 const std::vector<std::string> kPeakKeys = {"fp32", "tf32", "bf16", "fp16", "fp8"};
 const std::vector<std::string> kTierKeys = {
     "name", "span", "bandwidth_GBps", "latency_us", "oversubscription", "nvls", "nccl_channels"};
@@ -53,7 +58,31 @@ GpuSpec ReadGpu(const YamlNode& node) {
       model->Fail("'tile' needs gpu.sm_count (its waves are tiles over the SMs)");
     }
   }
+  if (const auto sigma = map.Find("speed_sigma")) {
+    gpu.speed_sigma = sigma->AsDouble();
+    if (gpu.speed_sigma < 0 || gpu.speed_sigma >= kMaxSpeedSigma) {
+      sigma->Fail("must be >= 0 and below " + FormatShortest(kMaxSpeedSigma) +
+                  " (a standard deviation of one GPU's time over the median's, as a fraction), "
+                  "got " +
+                  FormatShortest(gpu.speed_sigma));
+    }
+    gpu.speed_sigma_source = "hardware file (gpu.speed_sigma)";
+  }
   return gpu;
+}
+
+// The per-GPU spread: the file's own, else the profile's measurement, else the family's
+// published figure (hardware/gpu_variability.h).
+void ResolveSpeedSpread(Cluster& cluster) {
+  if (!cluster.gpu.speed_sigma_source.empty()) return;
+  if (cluster.profile && cluster.profile->gpu_speed_sigma > 0) {
+    cluster.gpu.speed_sigma = cluster.profile->gpu_speed_sigma;
+    cluster.gpu.speed_sigma_source = "calibration profile " + cluster.profile->source_path;
+    return;
+  }
+  const SpeedSpread published = PublishedSpeedSpread(cluster.gpu.name);
+  cluster.gpu.speed_sigma = published.sigma;
+  cluster.gpu.speed_sigma_source = published.source;
 }
 
 NetworkTier ReadTier(const YamlNode& node) {
@@ -118,6 +147,7 @@ Cluster ReadCluster(const YamlNode& node, const std::string& default_name,
     cluster.profile = LoadCalibrationProfile(path.lexically_normal().string());
   }
   ReadReliabilitySections(map, cluster);
+  ResolveSpeedSpread(cluster);
   ApplyDefaultEfficiency(cluster);
   return cluster;
 }

@@ -254,14 +254,15 @@ std::shared_ptr<const CalibrationProfile> ParseCalibrationProfile(const std::str
   if (root.IsNull()) {
     throw InputError(SourceLocation{origin, 0, 0}, "",
                      "empty calibration profile: no measurements (expected at least one of "
-                     "collectives, gemm, attention, memory_bandwidth_GBps, memory_ops)");
+                     "collectives, gemm, attention, memory_bandwidth_GBps, memory_ops, "
+                     "gpu_speed_sigma)");
   }
   auto context = std::make_shared<YamlContext>();
   context->file = origin;
   CheckYamlTree(root, context);  // duplicate keys, depth, alias bombs
-  r.CheckKeys(
-      root, "",
-      {"attention", "collectives", "gemm", "memory_bandwidth_GBps", "memory_ops", "metadata"});
+  r.CheckKeys(root, "",
+              {"attention", "collectives", "gemm", "gpu_speed_sigma", "memory_bandwidth_GBps",
+               "memory_ops", "metadata"});
   if (root["collectives"]) ReadCollectives(r, root["collectives"], profile.get());
   if (root["gemm"]) ReadGemm(r, root["gemm"], profile.get());
   if (root["attention"]) ReadAttention(r, root["attention"], profile.get());
@@ -270,6 +271,14 @@ std::shared_ptr<const CalibrationProfile> ParseCalibrationProfile(const std::str
         r.NonNegative(root["memory_bandwidth_GBps"], "memory_bandwidth_GBps");
   }
   if (root["memory_ops"]) ReadMemoryOps(r, root["memory_ops"], profile.get());
+  if (root["gpu_speed_sigma"]) {
+    profile->gpu_speed_sigma = r.NonNegative(root["gpu_speed_sigma"], "gpu_speed_sigma");
+    if (profile->gpu_speed_sigma >= 0.5) {
+      r.Fail(root["gpu_speed_sigma"], "gpu_speed_sigma",
+             "must be below 0.5 (a standard deviation of one GPU's time over the median's, as a "
+             "fraction)");
+    }
+  }
   if (root["metadata"]) ReadMetadata(r, root["metadata"], profile.get());
   return profile;
 }
@@ -291,6 +300,8 @@ std::string ProfileToYaml(const CalibrationProfile& profile) {
     for (const auto& [op, GBps] : profile.memory_ops)
       out << "  " << op << ": " << Number6(GBps) << "\n";
   }
+  if (profile.gpu_speed_sigma > 0)
+    out << "gpu_speed_sigma: " << Number6(profile.gpu_speed_sigma) << "\n";
   out << "collectives:" << (profile.collectives.empty() ? " {}\n" : "\n");
   for (const auto& [op, tiers] : profile.collectives) {
     out << "  " << op << ":\n";

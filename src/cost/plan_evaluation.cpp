@@ -10,6 +10,7 @@
 #include "cost/stage_key.h"
 #include "cost/stage_layers.h"
 #include "cost/stage_times.h"
+#include "cost/straggler.h"
 #include "hardware/collective_cost.h"
 #include "hardware/nccl_channels.h"
 #include "plan/stage_layout.h"
@@ -158,7 +159,16 @@ void EvaluatePlanTimeAfterLayers(const CostGraph& d, const Cluster& c, const Net
     for (int64_t b = 0; b + 1 < p.pp; ++b) e.pp_comm_s += 2 * e.hops[b].s;
   }
   DataParallelExposure(p, e);
-  e.step_s = e.pipeline.makespan_s + e.pp_comm_s + e.dp_exposed_s + e.optimizer_s +
+  // Every GPU of the plan synchronises every step: the compute runs at the slowest one's pace.
+  e.straggler_fraction = SlowestRankFraction(c.gpu.speed_sigma, p.Gpus());
+  e.straggler_s = 0;
+  if (e.straggler_fraction > 0) {
+    const StageComm& slow = e.comm[e.pipeline.slowest_stage];
+    const double exposed = slow.tp_s + slow.cp_s + slow.ep_s + slow.zero3_s + slow.p2p_s;
+    const double compute = e.pipeline.makespan_s - D(e.micro_batches) * exposed;
+    e.straggler_s = e.straggler_fraction * std::max(compute, 0.0);
+  }
+  e.step_s = e.pipeline.makespan_s + e.pp_comm_s + e.dp_exposed_s + e.optimizer_s + e.straggler_s +
              c.efficiency.step_overhead_s;
 }
 

@@ -107,6 +107,9 @@ struct PlanEvaluation {
   StageVector<StageDp> dp;
   PipelineTime pipeline;
   double pp_comm_s = 0, dp_exposed_s = 0, optimizer_s = 0;
+  // The slowest of the plan's GPUs (cost/straggler.h): the fraction it adds to the pipeline's
+  // compute (its makespan less the slowest stage's exposed communication) and the seconds.
+  double straggler_fraction = 0, straggler_s = 0;
   double step_s = 0;
 };
 

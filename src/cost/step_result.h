@@ -73,6 +73,18 @@ struct CommGroupTime {
   double busy_s = 0, hidden_s = 0, exposed_s = 0, sm_loss_s = 0;
 };
 
+// A term that grows with the number of ranks that synchronise (`explain`'s "Scale terms"): its
+// seconds per step (inside the breakdown's compute), the ranks it used, the fraction of the
+// compute it adds and where its parameter comes from.
+struct ScaleTerm {
+  std::string name;
+  double seconds = 0;
+  int64_t ranks = 0;
+  double fraction = 0;
+  double sigma = 0;  // the per-GPU spread it read
+  std::string source;
+};
+
 struct StepResult {
   ParallelPlan plan;
   bool fits = false;
@@ -93,6 +105,7 @@ struct StepResult {
   std::vector<CollectiveCall> collectives;  // filled by StepModel::Estimate / Simulate
   std::vector<CommGroupTime> comm_groups;   // groups with traffic, filled likewise
   double sm_loss_s = 0;  // compute lost per step to overlapped kernels' SMs (all groups)
+  std::vector<ScaleTerm> scale_terms;  // filled by StepModel::Estimate / Simulate
 };
 
 }  // namespace paraplan

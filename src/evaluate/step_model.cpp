@@ -120,6 +120,20 @@ void FillCommon(const CostGraph& d, const Cluster& c, int64_t gpus, const Parall
   r.hfu = peak > 0 ? (3.0 * fwd + recompute) / peak : 0;
 }
 
+// The slowest of the plan's GPUs (cost/straggler.h), inside the breakdown's compute.
+void FillScaleTerms(const Cluster& c, const ParallelPlan& p, const PlanEvaluation& e,
+                    StepResult& r) {
+  r.scale_terms.clear();
+  ScaleTerm t;
+  t.name = "slowest of N ranks";
+  t.seconds = e.straggler_s;
+  t.ranks = p.Gpus();
+  t.fraction = e.straggler_fraction;
+  t.sigma = c.gpu.speed_sigma;
+  t.source = c.gpu.speed_sigma_source;
+  r.scale_terms.push_back(t);
+}
+
 void AddNotes(StepResult& r) {
   const TimeBreakdown& t = r.time;
   r.notes.push_back(std::string("dominant cost: ") + DominantTimePart(t).name);
@@ -211,11 +225,12 @@ StepResult StepModel::Estimate(const ParallelPlan& plan) const {
   t.dp_comm_exposed_s = m * slow.zero3_s + e.dp_exposed_s;
   t.compute_s = Nonneg(e.pipeline.busy_s -
                        m * (slow.tp_s + slow.cp_s + slow.ep_s + slow.zero3_s + slow.p2p_s)) +
-                impl_->cluster.efficiency.step_overhead_s;
+                e.straggler_s + impl_->cluster.efficiency.step_overhead_s;
   t.bubble_s = e.pipeline.bubble_s;
   t.optimizer_s = e.optimizer_s;
   FillCommon(impl_->dims, impl_->cluster, impl_->gpus, plan, e, r);
   AddNotes(r);
+  FillScaleTerms(impl_->cluster, plan, e, r);
   r.collectives = DescribeCollectives(impl_->dims, impl_->cluster, impl_->links, plan, e);
   FillCommGroups(impl_->dims, impl_->cluster, plan, e, e.pipeline.slowest_stage, t.pp_comm_s, r);
   return r;
@@ -343,7 +358,8 @@ StepResult StepModel::Simulate(const ParallelPlan& plan,
   r.simulated = true;
   const double m = static_cast<double>(e.micro_batches);
   const StageComm& slow = e.comm[std::clamp<int64_t>(sim.critical_stage, 0, plan.pp - 1)];
-  const double overhead = impl_->cluster.efficiency.step_overhead_s;
+  // The slowest of N ranks: the estimate's seconds (its compute at the slowest GPU's pace).
+  const double overhead = impl_->cluster.efficiency.step_overhead_s + e.straggler_s;
   r.step_time_s = static_cast<double>(sim.step) * 1e-9 + overhead;
   TimeBreakdown& t = r.time;
   t.tp_comm_s = m * slow.tp_s;
@@ -360,6 +376,7 @@ StepResult StepModel::Simulate(const ParallelPlan& plan,
                       t.pp_comm_s - t.dp_comm_exposed_s - t.optimizer_s);
   FillCommon(impl_->dims, impl_->cluster, impl_->gpus, plan, e, r);
   AddNotes(r);
+  FillScaleTerms(impl_->cluster, plan, e, r);
   r.collectives = DescribeCollectives(impl_->dims, impl_->cluster, impl_->links, plan, e);
   FillCommGroups(impl_->dims, impl_->cluster, plan, e,
                  std::clamp<int64_t>(sim.critical_stage, 0, plan.pp - 1), t.pp_comm_s, r);

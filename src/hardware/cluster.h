@@ -35,6 +35,13 @@ struct GpuSpec {
   // SM cost of overlap, and the tile model falls back to the curve.
   int64_t sm_count = 0;
   GemmModel gemm_model = GemmModel::kCurve;
+  // One GPU's compute time over the median GPU's: its standard deviation (a fraction), what the
+  // slowest of N ranks adds to a step (cost/straggler.h), and where it comes from. The cluster
+  // loader fills it: the file's `gpu.speed_sigma`, else a calibration profile's
+  // `gpu_speed_sigma`, else the family's published spread (hardware/gpu_variability.h). A
+  // cluster built in code keeps 0: no slowdown.
+  double speed_sigma = 0;
+  std::string speed_sigma_source;
 };
 
 // One level of the network, innermost first. span = how many GPUs can talk inside this tier

@@ -51,6 +51,10 @@ struct CalibrationProfile {
   // memory_ops[op]: achieved GB/s of the harness's kernel of one element-wise op (`ops` mode),
   // at the bytes the cost model counts for it (hardware/memory_ops.h); empty = not measured.
   std::map<std::string, double, std::less<>> memory_ops;
+  // Standard deviation of one GPU's compute time over the median GPU's, measured on the
+  // cluster's own GPUs (the same GEMM timed on each); 0 = not measured
+  // (hardware/gpu_variability.h).
+  double gpu_speed_sigma = 0;
   std::map<std::string, std::string> metadata;  // gpu, driver, cuda, nccl, date, ...
   std::string source_path;
 };

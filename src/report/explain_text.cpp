@@ -116,6 +116,19 @@ std::string TimeTable(const StepResult& r) {
   return o.str();
 }
 
+// The terms that grow with the number of ranks that synchronise, each with its N and source.
+std::string ScaleTable(const StepResult& r) {
+  if (r.scale_terms.empty()) return "";
+  std::ostringstream o;
+  o << "Scale terms (inside compute above; docs/cost-model.md, \"The slowest of N ranks\"):\n";
+  for (const ScaleTerm& t : r.scale_terms) {
+    o << "  " << Pad(t.name, 20) << Right(FormatFixed(t.seconds, 4), 10) << " s  N = " << t.ranks
+      << ", sigma = " << FormatFixed(100 * t.sigma, 2) << " %, +"
+      << FormatFixed(100 * t.fraction, 2) << " % of compute; source: " << t.source << "\n";
+  }
+  return o.str();
+}
+
 std::string StageTimeTable(const PipelineInput& in) {
   std::ostringstream o;
   o << "Time per stage, one micro-batch (ms; communication left exposed included):\n";
@@ -216,9 +229,9 @@ std::string MemoryAdvice(const StepResult& r) {
 }
 
 std::string ExplainText(const StepResult& r, const PipelineInput& stages) {
-  std::string out = Summary(r) + "\n" + TimeTable(r) + "\n" + StageTimeTable(stages) + "\n" +
-                    MemoryTable(r) + "\n" + OtherMemoryTable(r) + MemoryDtypeText(r) + "\n" +
-                    StageLayoutText(r);
+  std::string out = Summary(r) + "\n" + TimeTable(r) + ScaleTable(r) + "\n" +
+                    StageTimeTable(stages) + "\n" + MemoryTable(r) + "\n" + OtherMemoryTable(r) +
+                    MemoryDtypeText(r) + "\n" + StageLayoutText(r);
   const std::string collectives = CollectiveTable(r);
   if (!collectives.empty()) out += collectives + "\n";
   const std::string overlap = OverlapTable(r);

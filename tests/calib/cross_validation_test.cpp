@@ -30,7 +30,10 @@ ModelSpec Dense(int64_t layers, int64_t hidden, int64_t heads) {
 Cluster TestCluster(const std::string& gpu_name) {
   Cluster c;
   c.name = "test-" + gpu_name;
-  c.gpu = {gpu_name, 80, 3350, {67, 495, 989, 989, 1979}};
+  c.gpu.name = gpu_name;
+  c.gpu.memory_GiB = 80;
+  c.gpu.memory_bandwidth_GBps = 3350;
+  c.gpu.peak_tflops = {67, 495, 989, 989, 1979};
   c.network = {{"nvlink", 8, 450, 3, 1.0, false}, {"scaleout", 32768, 50, 10, 1.0, false}};
   return c;
 }

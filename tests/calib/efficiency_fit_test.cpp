@@ -27,7 +27,10 @@ ModelSpec Dense(int64_t layers, int64_t hidden, int64_t heads) {
 Cluster TestH100() {
   Cluster c;
   c.name = "test-h100";
-  c.gpu = {"H100-SXM5-80GB", 80, 3350, {67, 495, 989, 989, 1979}};
+  c.gpu.name = "H100-SXM5-80GB";
+  c.gpu.memory_GiB = 80;
+  c.gpu.memory_bandwidth_GBps = 3350;
+  c.gpu.peak_tflops = {67, 495, 989, 989, 1979};
   c.network = {{"nvlink", 8, 450, 3, 1.0, false}, {"scaleout", 32768, 50, 10, 1.0, false}};
   return c;
 }

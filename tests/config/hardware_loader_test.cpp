@@ -185,5 +185,36 @@ TEST_CASE("a hardware profile path is relative to the hardware file", "[config]"
   CHECK(c.profile->memory_bandwidth_GBps == 3000);
 }
 
+TEST_CASE("the per-GPU spread: the file's, else the profile's, else the family's", "[config]") {
+  // Published for V100 only (hardware/gpu_variability.h); H100 and an unknown GPU have none.
+  const Cluster v100 =
+      LoadCluster("dgx-h100", {ParseOverrideFlag("cluster.gpu.name=V100-SXM2-32GB")});
+  CHECK(v100.gpu.speed_sigma == Approx(0.08 / 5.396));
+  CHECK_THAT(v100.gpu.speed_sigma_source, Contains("Sinha"));
+  const Cluster h100 = LoadCluster("dgx-h100");
+  CHECK(h100.gpu.speed_sigma == 0);
+  CHECK_THAT(h100.gpu.speed_sigma_source, Contains("none published"));
+  CHECK(FromText(kTwoTiers).gpu.speed_sigma == 0);
+  // A profile measured on the cluster's GPUs replaces it.
+  testing::WriteScratch("hw2/p.yaml", "gpu_speed_sigma: 0.03\n");
+  const std::string path =
+      testing::WriteScratch("hw2/h.yaml", std::string(kGpu) + kTwoTiers + "profile: p.yaml\n");
+  const Cluster profiled = LoadCluster(path);
+  CHECK(profiled.gpu.speed_sigma == 0.03);
+  CHECK_THAT(profiled.gpu.speed_sigma_source, Contains("calibration profile"));
+  // The file's own key wins over both, and --set reaches it (0 turns the term off).
+  const Cluster off = LoadCluster("dgx-h100", {ParseOverrideFlag("cluster.gpu.speed_sigma=0")});
+  CHECK(off.gpu.speed_sigma == 0);
+  CHECK(off.gpu.speed_sigma_source == "hardware file (gpu.speed_sigma)");
+  CHECK_THAT(
+      ErrorOf([] { LoadCluster("dgx-h100", {ParseOverrideFlag("cluster.gpu.speed_sigma=-0.1")}); }),
+      Contains("must be >= 0 and below 0.5"));
+  testing::WriteScratch("hw3/p.yaml", "gpu_speed_sigma: 0.7\n");
+  const std::string bad =
+      testing::WriteScratch("hw3/h.yaml", std::string(kGpu) + kTwoTiers + "profile: p.yaml\n");
+  CHECK_THAT(ErrorOf([&] { LoadCluster(bad); }),
+             Contains("gpu_speed_sigma") && Contains("must be below 0.5"));
+}
+
 }  // namespace
 }  // namespace paraplan
