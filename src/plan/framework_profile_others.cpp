@@ -87,6 +87,11 @@ std::vector<Refusal> NanotronRefusals() {
        "recompute=selective: nanotron's recompute_layer recomputes whole layers (recompute=full)"},
       {KnobName(Knob::kRecompute), "op",
        "recompute=op: nanotron's recompute_layer recomputes whole layers (recompute=full)"},
+      {KnobName(Knob::kOverlapTpComm), "true",
+       "overlap_tp_comm=true: nanotron's tp_linear_async_communication is no chunked comm-GEMM "
+       "overlap; the forward all-gather hides under the local shard's GEMM only and the row "
+       "linear's reduce-scatter is not overlapped "
+       "(src/nanotron/parallel/tensor_parallel/functional.py)"},
   };
 }
 

@@ -210,6 +210,10 @@ TEST_CASE("nanotron c252843: an unstated knob takes ParallelismArgs' conservativ
   CHECK(RefusalReason(*nanotron, "zero", "3").find("ZeRO-1") != std::string::npos);
   CHECK(RefusalReason(*nanotron, "schedule", "interleaved").find("1F1B") != std::string::npos);
   CHECK(RefusalReason(*nanotron, "zero", "1").empty());
+  // tp_linear_async_communication overlaps one GEMM shard, not TE's chunked pipeline.
+  CHECK(RefusalReason(*nanotron, "overlap_tp_comm", "true").find("reduce-scatter") !=
+        std::string::npos);
+  CHECK(RefusalReason(*nanotron, "overlap_tp_comm", "false").empty());
 }
 
 TEST_CASE("nanotron c252843: ZeRO-1 reduces gradients after the backward, ZeRO-0 during it",
