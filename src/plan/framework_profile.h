@@ -30,6 +30,8 @@ enum class DefaultWhen {
   kNotInterleaved,  // schedule fixed to another schedule
   kFp16,            // precision fixed to fp16
   kNotFp16,         // precision fixed to bf16 or fp8
+  kZero0,           // zero fixed to 0
+  kZeroAbove0,      // zero fixed > 0
 };
 
 // knob=value for a run that leaves `knob` unset, when `when` holds. `value` is written as in a

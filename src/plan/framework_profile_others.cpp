@@ -87,6 +87,11 @@ std::vector<Refusal> NanotronRefusals() {
        "recompute=selective: nanotron's recompute_layer recomputes whole layers (recompute=full)"},
       {KnobName(Knob::kRecompute), "op",
        "recompute=op: nanotron's recompute_layer recomputes whole layers (recompute=full)"},
+      {KnobName(Knob::kOverlapTpComm), "true",
+       "overlap_tp_comm=true: nanotron's tp_linear_async_communication is no chunked comm-GEMM "
+       "overlap; the forward all-gather hides under the local shard's GEMM only and the row "
+       "linear's reduce-scatter is not overlapped "
+       "(src/nanotron/parallel/tensor_parallel/functional.py)"},
   };
 }
 
@@ -116,6 +121,28 @@ FrameworkProfile Nanotron() {
       {KnobName(Knob::kPrecision), "bf16", W::kAlways,
        "nanotron default: ModelArgs.dtype None -> torch.bfloat16",
        "src/nanotron/config/config.py: ModelArgs"},
+      // Data-parallel gradients. OptimizerArgs.accumulate_grad_in_fp32 has no default (a required
+      // key); the Playbook sweep sets it (scripts/scaling_benchmarks.py: ACCUMULATE_GRAD_IN_FP32 =
+      // True, as examples/config_tiny_llama.yaml), so gradients accumulate and are reduced from
+      // FP32GradientAccumulator's fp32 buffer.
+      {KnobName(Knob::kGradReduceInFp32), "true", W::kAlways,
+       "nanotron (Playbook sweep): accumulate_grad_in_fp32 = True, gradients reduced in fp32",
+       "src/nanotron/optim/gradient_accumulator.py: FP32GradientAccumulator; "
+       "scripts/scaling_benchmarks.py: ACCUMULATE_GRAD_IN_FP32 = True"},
+      {KnobName(Knob::kOverlapGradReduce), "false", W::kZeroAbove0,
+       "nanotron with ZeRO-1 and fp32 accumulation builds no DDP: one all-reduce of the fp32 "
+       "gradient buffer after the last backward",
+       "src/nanotron/trainer.py: init_model make_ddp = dp > 1 and not (accumulate_grad_in_fp32 and "
+       "zero_stage > 0); training_step -> sync_gradients_across_dp after train_batch_iter"},
+      {KnobName(Knob::kOverlapGradReduce), "true", W::kZero0,
+       "nanotron without ZeRO wraps the model in DDP: a comm hook all-reduces each fp32 bucket "
+       "during the backward",
+       "src/nanotron/helpers.py: register_comm_hook(get_fp32_accum_hook) (all_reduce_coalesced, "
+       "async_op); src/nanotron/trainer.py: DistributedDataParallel(bucket_cap_mb=25)"},
+      {KnobName(Knob::kOverlapParamGather), "false", W::kZeroAbove0,
+       "nanotron's ZeRO-1 all-gathers the updated parameters inside the optimizer step",
+       "src/nanotron/optim/zero.py: ZeroDistributedOptimizer.step -> _all_gather_params "
+       "(all_gather_coalesced, blocking)"},
   };
   p.refusals = NanotronRefusals();
   p.runtime.collectives =

@@ -41,6 +41,10 @@ bool Holds(DefaultWhen when, const PlanConstraints& c) {
       return FixedTo(c.precision, Precision::kFp16);
     case DefaultWhen::kNotFp16:
       return IsFixed(c.precision) && c.precision->front() != Precision::kFp16;
+    case DefaultWhen::kZero0:
+      return FixedTo(c.zero, 0);
+    case DefaultWhen::kZeroAbove0:
+      return IsFixed(c.zero) && c.zero->front() > 0;
   }
   return false;
 }

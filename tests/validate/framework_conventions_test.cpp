@@ -210,6 +210,38 @@ TEST_CASE("nanotron c252843: an unstated knob takes ParallelismArgs' conservativ
   CHECK(RefusalReason(*nanotron, "zero", "3").find("ZeRO-1") != std::string::npos);
   CHECK(RefusalReason(*nanotron, "schedule", "interleaved").find("1F1B") != std::string::npos);
   CHECK(RefusalReason(*nanotron, "zero", "1").empty());
+  // tp_linear_async_communication overlaps one GEMM shard, not TE's chunked pipeline.
+  CHECK(RefusalReason(*nanotron, "overlap_tp_comm", "true").find("reduce-scatter") !=
+        std::string::npos);
+  CHECK(RefusalReason(*nanotron, "overlap_tp_comm", "false").empty());
+}
+
+TEST_CASE("nanotron c252843: ZeRO-1 reduces gradients after the backward, ZeRO-0 during it",
+          "[validate][framework]") {
+  const FrameworkProfile* nanotron = FindProfile(Framework::kNanotron, "c252843");
+  REQUIRE(nanotron);
+  PlanConstraints c;
+  c.zero = V(1);
+  PlanConstraints out = ApplyFrameworkConventions(nanotron, Layers(16), c, nullptr);
+  // accumulate_grad_in_fp32 with zero_stage > 0: no DDP, one fp32 all-reduce after the backward,
+  // then the optimizer step's blocking parameter all-gather.
+  CHECK(*out.grad_reduce_in_fp32 == V(true));
+  CHECK(*out.overlap_grad_reduce == V(false));
+  CHECK(*out.overlap_param_gather == V(false));
+  // zero_stage 0: DDP's comm hook all-reduces each fp32 bucket during the backward.
+  c.zero = V(0);
+  out = ApplyFrameworkConventions(nanotron, Layers(16), c, nullptr);
+  CHECK(*out.overlap_grad_reduce == V(true));
+  CHECK(*out.grad_reduce_in_fp32 == V(true));
+  // zero searched: neither overlap default applies, the search keeps both choices.
+  c.zero.reset();
+  out = ApplyFrameworkConventions(nanotron, Layers(16), c, nullptr);
+  CHECK(!out.overlap_grad_reduce);
+  // A stated knob wins.
+  c.zero = V(1);
+  c.overlap_grad_reduce = V(true);
+  out = ApplyFrameworkConventions(nanotron, Layers(16), c, nullptr);
+  CHECK(*out.overlap_grad_reduce == V(true));
 }
 
 TEST_CASE("torchtitan versions differ in their unset micro-batch", "[validate][framework]") {
