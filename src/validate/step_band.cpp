@@ -33,16 +33,16 @@ StepTimeBand ComputeStepTimeBand(const std::string& family, std::vector<double> 
 std::vector<StepTimeBand> ShippedStepTimeBands() {
   // Recomputed by tests/validate/step_band_test.cpp (it prints the new values when they drift).
   return {
-      {"A100", "A100", 22, -11.7, 11.3},
-      {"B200", "B200", 20, -18.9, 9.0},
-      {"GB200", "GB200", 38, -26.1, 2.2},
-      {"H100", "H100", 190, -10.6, 7.9},  // with the 5 H200 runs (derived from H100)
+      {"A100", "A100", 43, -29.8, 17.1},
+      {"B200", "B200", 22, -15.6, 10.8},
+      {"GB200", "GB200", 48, -26.0, 5.5},
+      {"H100", "H100", 221, -17.6, 8.8},  // with the H200 runs (their band is H100's)
   };
 }
 
 StepTimeBand UnfittedStepTimeBand() {
   // Recomputed by tests/validate/step_band_test.cpp from `validate --cv gpu`'s pooled residuals.
-  return {"", kUnfittedBandData, 270, -16.8, 17.8};
+  return {"", kUnfittedBandData, 334, -19.4, 17.1};
 }
 
 std::optional<StepTimeBand> StepTimeBandFor(const std::string& gpu_name) {

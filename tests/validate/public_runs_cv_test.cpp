@@ -58,34 +58,43 @@ namespace {
 // knobs take the framework version's defaults, Megatron-LM d98e8a6 for the Narayanan rows; not
 // refitted): pooled 6.0%, Narayanan 4.1, mean over sources 5.3%.
 constexpr double kMarginPct = 0.5;  // percentage points, for changes elsewhere in the model
-constexpr double kPooledMapePct = 8.1 + kMarginPct;  // 270 runs, 16 sources (stop 31)
+constexpr double kPooledMapePct = 11.0 + kMarginPct;  // 334 runs, 22 sources (stop 33; 8.1% over
+                                                      // stop 31's 270, 7.9% with its Huber fit)
 const std::map<std::string, double> kSourceMapePct = {
-    {"Narayanan et al.", 5.2 + kMarginPct},
-    {"NVIDIA NeMo docs 'Performance Benchmarks'", 3.4 + kMarginPct},
-    {"PyTorch torchtitan benchmark 'llama3_h100_202412_torchtitan.md'", 12.7 + kMarginPct},
-    {"NVIDIA DGX Cloud Benchmarking recipes", 7.7 + kMarginPct},
-    {"Trainy on WhiteFiber", 8.9 + kMarginPct},
-    {"MLPerf Training v3.0", 10.0 + kMarginPct},
-    {"MLPerf Training v3.1", 2.3 + kMarginPct},
-    {"MLPerf Training v4.0", 8.4 + kMarginPct},
-    {"MLPerf Training v4.1", 10.0 + kMarginPct},
-    {"MLPerf Training v5.0", 2.6 + kMarginPct},
-    {"MLPerf Training v5.1", 12.4 + kMarginPct},
-    {"PyTorch torchtitan benchmark 'asyncTP_llama3_h100_2025-06_torchtitan.md'", 13.4 + kMarginPct},
+    {"Narayanan et al.", 10.4 + kMarginPct},
+    {"NVIDIA NeMo docs 'Performance Benchmarks'", 3.8 + kMarginPct},
+    {"PyTorch torchtitan benchmark 'llama3_h100_202412_torchtitan.md'", 13.1 + kMarginPct},
+    {"NVIDIA DGX Cloud Benchmarking recipes", 7.8 + kMarginPct},
+    {"Trainy on WhiteFiber", 7.6 + kMarginPct},
+    {"MLPerf Training v3.0", 10.9 + kMarginPct},
+    {"MLPerf Training v3.1", 3.8 + kMarginPct},
+    {"MLPerf Training v4.0", 8.5 + kMarginPct},
+    {"MLPerf Training v4.1", 9.3 + kMarginPct},
+    {"MLPerf Training v5.0", 2.0 + kMarginPct},
+    {"MLPerf Training v5.1", 13.2 + kMarginPct},
+    {"PyTorch torchtitan benchmark 'asyncTP_llama3_h100_2025-06_torchtitan.md'", 13.6 + kMarginPct},
     {"DeepSpeed blog 'DeepSpeed on Azure: ZeRO-3 training of 175B to 2T models'",
-     24.3 + kMarginPct},
-    {"PyTorch torchtitan docs 'performance.md'", 4.6 + kMarginPct},
-    {"NVIDIA NeMo docs 'Performance Summary for Large Language Models'", 15.8 + kMarginPct},
-    {"PyTorch blog 'Maximizing training throughput using PyTorch FSDP'", 7.9 + kMarginPct},
+     18.4 + kMarginPct},
+    {"PyTorch torchtitan docs 'performance.md'", 9.5 + kMarginPct},
+    {"NVIDIA NeMo docs 'Performance Summary for Large Language Models'", 15.5 + kMarginPct},
+    {"PyTorch blog 'Maximizing training throughput using PyTorch FSDP'", 8.7 + kMarginPct},
+    {"Google Cloud AI-Hypercomputer gpu-recipes", 10.6 + kMarginPct},
+    {"NVIDIA NeMo Megatron launcher README", 18.8 + kMarginPct},
+    {"Hugging Face nanotron", 26.1 + kMarginPct},
+    {"Hugging Face blog 'From DeepSpeed to FSDP and Back Again with Hugging Face Accelerate'",
+     17.5 + kMarginPct},
+    {"Colossal-AI README 'Colossal-AI Benchmark' table", 34.8 + kMarginPct},
+    {"Megatron-DeepSpeed examples_deepspeed/deepspeed4science/megatron_long_seq_support/README.md",
+     26.1 + kMarginPct},
 };
-constexpr double kReservedMapePct = 33.1 + kMarginPct;
+constexpr double kReservedMapePct = 31.7 + kMarginPct;  // 33.1% at stop 31
 
 }  // namespace
 
 TEST_CASE("Public runs: leave-one-source-out step-time error bounds", "[validate][public]") {
   std::vector<RunSpec> runs =
       LoadValidationRuns(PARAPLAN_SOURCE_DIR "/docs/validation/public_runs.yaml");
-  REQUIRE(runs.size() == 270);
+  REQUIRE(runs.size() == 334);
   const std::vector<RunSpec> reserved =
       LoadValidationRuns(PARAPLAN_SOURCE_DIR "/docs/validation/reserved_runs.yaml");
   REQUIRE(reserved.size() == 2);
@@ -101,14 +110,14 @@ TEST_CASE("Public runs: leave-one-source-out step-time error bounds", "[validate
   WARN("leave-one-source-out step-time MAPE " << FormatFixed(cv.overall.mape_pct, 2) << "% over "
                                               << cv.overall.n << "\n"
                                               << summary);
-  CHECK(cv.overall.n == 270);
+  CHECK(cv.overall.n == 334);
   REQUIRE(cv.evaluation.has_value());
   WARN("reserved runs, never fitted: step-time MAPE "
        << FormatFixed(cv.evaluation->step_time.mape_pct, 2) << "% over "
        << cv.evaluation->step_time.n);
   CHECK(cv.evaluation->step_time.n == 2);
   CHECK(cv.evaluation->step_time.mape_pct <= kReservedMapePct);
-  CHECK(cv.evaluation->fitted_ids.size() == 270);
+  CHECK(cv.evaluation->fitted_ids.size() == 334);
   for (const auto& fold : cv.folds) {
     for (const auto& id : fold.fitted_ids) CHECK((id != "H10" && id != "H15"));
   }
@@ -136,22 +145,25 @@ struct GroupBounds {
 
 const std::vector<GroupBounds> kGroupBounds = {
     // Each family predicted as a GPU nobody fitted (the other families' fit transferred per SM
-    // and clock), 270 runs (stop 31): pooled 10.6%, Ampere 15.9 (A100 from H100), Hopper 9.1
-    // (H100 and H200 from GB200), Blackwell 13.4 (B200 10.4, GB200 15.0, both from H100).
+    // and clock). 334 runs (stop 33): pooled 12.1%, Ampere 18.3 (43 runs, A100 from H100),
+    // Hopper 10.4 (221, H100 and H200 from GB200), Blackwell 13.8 (70, B200 and GB200 from
+    // H100). Stop 31 (270 runs): 10.6%, Ampere 15.9, Hopper 9.1, Blackwell 13.4.
     {CvGrouping::kGpu,
-     10.6 + kMarginPct,
-     {{"Ampere", 15.9 + kMarginPct},
-      {"Hopper", 9.1 + kMarginPct},
-      {"Blackwell", 13.4 + kMarginPct}}},
-    // Megatron-LM/NeMo (228 runs) 9.7%, torchtitan and FSDP (39) 10.5%, DeepSpeed (3, Megatron-
-    // DeepSpeed ZeRO-3 on Azure) 24.3%; pooled 10.0%.
+     12.1 + kMarginPct,
+     {{"Ampere", 18.3 + kMarginPct},
+      {"Hopper", 10.4 + kMarginPct},
+      {"Blackwell", 13.8 + kMarginPct}}},
+    // Megatron-LM/NeMo (255 runs) 11.8%, torchtitan and FSDP (40) 12.1%, DeepSpeed and
+    // Megatron-DeepSpeed (13) 25.6%, nanotron (26) 26.1%; pooled 13.5%. Stop 31 (270 runs, three
+    // frameworks): 10.0%, Megatron 9.7, torchtitan 10.5, DeepSpeed 24.3.
     {CvGrouping::kFramework,
-     10.0 + kMarginPct,
-     {{"megatron", 9.7 + kMarginPct},
-      {"torchtitan", 10.5 + kMarginPct},
-      {"deepspeed", 24.3 + kMarginPct}}},
-    // Fit at <= 1,024 GPUs, the 45 runs above predicted: 4.4%.
-    {CvGrouping::kScale, 4.4 + kMarginPct, {{"> 1024 GPUs", 4.4 + kMarginPct}}},
+     13.5 + kMarginPct,
+     {{"megatron", 11.8 + kMarginPct},
+      {"torchtitan", 12.1 + kMarginPct},
+      {"deepspeed", 25.6 + kMarginPct},
+      {"nanotron", 26.1 + kMarginPct}}},
+    // Fit at <= 1,024 GPUs, the 45 runs above predicted: 5.3% (4.4% at stop 31).
+    {CvGrouping::kScale, 5.3 + kMarginPct, {{"> 1024 GPUs", 5.3 + kMarginPct}}},
 };
 
 }  // namespace
@@ -160,7 +172,7 @@ TEST_CASE("Public runs: cross-validation by GPU family, framework and scale erro
           "[validate][public]") {
   const std::vector<RunSpec> runs =
       LoadValidationRuns(PARAPLAN_SOURCE_DIR "/docs/validation/public_runs.yaml");
-  REQUIRE(runs.size() == 270);
+  REQUIRE(runs.size() == 334);
   EfficiencyFitOptions options;  // the CLI's defaults, so the bounds are docs/validation.md's
   options.threads = 2;
   for (const GroupBounds& bounds : kGroupBounds) {

@@ -36,17 +36,21 @@ namespace {
 // on B200, torchtitan and FSDP on A100/H100, DeepSpeed on Azure; framework-version defaults for
 // unstated knobs; pipeline hops on their links; B200 and GB200 fitted for the first time),
 // refitted: 6.6% (held out 6.9%, memory 11.2%); 264 of 270 published plans fit (G114, G119, M43
-// and S01-S03 do not).
-constexpr double kStepTimeMapePct = 6.6 + 0.2;
-constexpr double kHeldOutMapePct = 6.9 + 0.2;
-constexpr int64_t kMinFits = 264;
-constexpr size_t kPublicRuns = 270;
+// and S01-S03 do not). Stop 33 (334 runs from 21 sources: the Y rows on H200, Blackwell and A100,
+// the Z rows of nanotron, DeepSpeed, Colossal-AI and Megatron-DeepSpeed; nanotron's own DP
+// reduction and TP overlap; the fit on Huber's loss), refitted: 9.3% (held out 9.2%, memory
+// 11.2%); 326 of 334 fit (Y29 and Z30 join the six). The figure rose with the new rows, not the
+// model: the 270 rows of stop 31 stand at 6.8% (were 6.6%; docs/validation/lessons.md, "Stop 33").
+constexpr double kStepTimeMapePct = 9.3 + 0.2;
+constexpr double kHeldOutMapePct = 9.2 + 0.2;
+constexpr int64_t kMinFits = 326;
+constexpr size_t kPublicRuns = 334;
 constexpr double kMemoryMapePct = 11.2 + 0.2;  // torchtitan's measured peaks (Q01-Q14, W01-W02)
 // The reserved runs with the shipped efficiencies, whose fit never saw them: measured 35.8%;
 // 34.8% with the stop 23 refit (62 runs); 29.9% with stop 25's; 30.5% with stop 26's; 34.1% with
 // stop 27's (the tile GEMM model on Hopper: docs/validation/lessons.md, "Stop 27"); 33.1% with
-// stop 31's (270 runs).
-constexpr double kReservedShippedMapePct = 33.1 + 0.2;
+// stop 31's (270 runs); 31.7% with stop 33's (334 runs, Huber's loss).
+constexpr double kReservedShippedMapePct = 31.7 + 0.2;
 
 std::string Failures(const ValidationReport& report) {
   std::string text;
