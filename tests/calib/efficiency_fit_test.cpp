@@ -54,6 +54,19 @@ RunSpec Run(const std::string& id, ModelSpec model, int64_t gpus, int64_t tp, in
   return run;
 }
 
+// Each run's measured step time: its prediction under `truth`.
+void MeasureWith(std::vector<RunSpec>& runs, const Efficiency& truth,
+                 const RunEvaluationOptions& evaluation) {
+  for (auto& run : runs) {
+    RunSpec truth_run = run;
+    truth_run.cluster.efficiency = truth;
+    const RunOutcome outcome = EvaluateRun(truth_run, evaluation);
+    INFO(run.id << ": " << outcome.message);
+    REQUIRE(outcome.status == RunStatus::kOk);
+    run.measured["step_time_s"] = outcome.predicted.at("step_time_s");
+  }
+}
+
 }  // namespace
 
 TEST_CASE("The efficiency fit recovers efficiencies that generated the measurements",
@@ -69,14 +82,7 @@ TEST_CASE("The efficiency fit recovers efficiencies that generated the measureme
       Run("T05", Dense(16, 2048, 16), 16, 2, 64), Run("T06", Dense(6, 3072, 24), 8, 4, 16)};
   RunEvaluationOptions evaluation;
   evaluation.simulate_top = 1;
-  for (auto& run : runs) {
-    RunSpec truth_run = run;
-    truth_run.cluster.efficiency = truth;
-    const RunOutcome outcome = EvaluateRun(truth_run, evaluation);
-    INFO(run.id << ": " << outcome.message);
-    REQUIRE(outcome.status == RunStatus::kOk);
-    run.measured["step_time_s"] = outcome.predicted.at("step_time_s");
-  }
+  MeasureWith(runs, truth, evaluation);
   EfficiencyFitOptions options;
   options.holdout_every = 3;  // T03 and T06 are held out
   options.threads = 2;
@@ -126,14 +132,8 @@ TEST_CASE("One run the model has no mechanism for does not drag the fit of the o
       Run("T07", Dense(8, 2048, 16), 8, 1, 32)};
   RunEvaluationOptions evaluation;
   evaluation.simulate_top = 1;
-  for (auto& run : runs) {
-    RunSpec truth_run = run;
-    truth_run.cluster.efficiency = truth;
-    const RunOutcome outcome = EvaluateRun(truth_run, evaluation);
-    REQUIRE(outcome.status == RunStatus::kOk);
-    run.measured["step_time_s"] =
-        outcome.predicted.at("step_time_s") * (run.id == "T07" ? 3.0 : 1.0);
-  }
+  MeasureWith(runs, truth, evaluation);
+  runs.back().measured["step_time_s"] *= 3.0;  // T07
   EfficiencyFitOptions options;
   options.holdout_every = 0;
   options.threads = 2;
