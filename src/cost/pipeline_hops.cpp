@@ -18,7 +18,7 @@ namespace {
 // spans, not the cluster's address), so the tiers are the ones it computes.
 class HopTiers {
  public:
-  const std::vector<int8_t>& Of(int64_t pp, int64_t stride, int64_t world, const Cluster& c) {
+  const std::vector<uint8_t>& Of(int64_t pp, int64_t stride, int64_t world, const Cluster& c) {
     std::array<int64_t, kMaxTiers + 1> spans{};
     spans[0] = static_cast<int64_t>(c.network.size());
     for (size_t t = 0; t < c.network.size() && t < kMaxTiers; ++t) spans[t + 1] = c.network[t].span;
@@ -30,7 +30,7 @@ class HopTiers {
     tiers_.resize(static_cast<size_t>(pp));
     for (int64_t b = 0; b < pp; ++b) {
       tiers_[static_cast<size_t>(b)] =
-          static_cast<int8_t>(PipelineHopTier(pp, stride, b, (b + 1) % pp, world, c));
+          static_cast<uint8_t>(PipelineHopTier(pp, stride, b, (b + 1) % pp, world, c));
     }
     return tiers_;
   }
@@ -38,7 +38,7 @@ class HopTiers {
  private:
   int64_t pp_ = -1, stride_ = -1, world_ = -1;
   std::array<int64_t, kMaxTiers + 1> spans_{};
-  std::vector<int8_t> tiers_;
+  std::vector<uint8_t> tiers_;
 };
 
 }  // namespace
@@ -58,7 +58,7 @@ void PipelineHops(const CostGraph& d, const Cluster& c, const NetworkLinks& link
   std::array<PipelineHop, kMaxTiers> on_tier{};
   std::array<bool, kMaxTiers> costed{};
   thread_local HopTiers hop_tiers;
-  const std::vector<int8_t>& tiers = hop_tiers.Of(p.pp, stride, world, c);
+  const std::vector<uint8_t>& tiers = hop_tiers.Of(p.pp, stride, world, c);
   for (int64_t b = 0; b < p.pp; ++b) {
     const int tier = tiers[static_cast<size_t>(b)];
     if (!costed[tier]) {
