@@ -15,10 +15,6 @@ namespace paraplan {
 
 namespace {
 
-// A spread of half the median's time would make the normal model meaningless (a GPU at 3 sigma
-// would take 2.5x as long); Sinha et al.'s worst application spread is 22 % (sigma ~0.04).
-constexpr double kMaxSpeedSigma = 0.5;
-
 const std::vector<std::string> kClusterKeys = {"name",    "gpu",         "network", "profile",
                                                "storage", "reliability", "power"};
 const std::vector<std::string> kGpuKeys = {

@@ -14,6 +14,7 @@
 #include "core/error.h"
 #include "core/format.h"
 #include "core/strings.h"
+#include "hardware/gpu_variability.h"
 #include "hardware/memory_ops.h"
 
 namespace paraplan {
@@ -273,10 +274,10 @@ std::shared_ptr<const CalibrationProfile> ParseCalibrationProfile(const std::str
   if (root["memory_ops"]) ReadMemoryOps(r, root["memory_ops"], profile.get());
   if (root["gpu_speed_sigma"]) {
     profile->gpu_speed_sigma = r.NonNegative(root["gpu_speed_sigma"], "gpu_speed_sigma");
-    if (profile->gpu_speed_sigma >= 0.5) {
+    if (profile->gpu_speed_sigma >= kMaxSpeedSigma) {
       r.Fail(root["gpu_speed_sigma"], "gpu_speed_sigma",
-             "must be below 0.5 (a standard deviation of one GPU's time over the median's, as a "
-             "fraction)");
+             "must be below " + FormatShortest(kMaxSpeedSigma) +
+                 " (a standard deviation of one GPU's time over the median's, as a fraction)");
     }
   }
   if (root["metadata"]) ReadMetadata(r, root["metadata"], profile.get());

@@ -163,8 +163,7 @@ void EvaluatePlanTimeAfterLayers(const CostGraph& d, const Cluster& c, const Net
   e.straggler_fraction = SlowestRankFraction(c.gpu.speed_sigma, p.Gpus());
   e.straggler_s = 0;
   if (e.straggler_fraction > 0) {
-    const StageComm& slow = e.comm[e.pipeline.slowest_stage];
-    const double exposed = slow.tp_s + slow.cp_s + slow.ep_s + slow.zero3_s + slow.p2p_s;
+    const double exposed = e.comm[e.pipeline.slowest_stage].ExposedS();
     const double compute = e.pipeline.makespan_s - D(e.micro_batches) * exposed;
     e.straggler_s = e.straggler_fraction * std::max(compute, 0.0);
   }

@@ -38,6 +38,8 @@ struct StageComm {
     for (double v : sm_loss_s) s += v;
     return s;
   }
+  // One micro-batch's communication left exposed on the stage (TP, CP, EP, ZeRO-3, PP sends).
+  double ExposedS() const { return tp_s + cp_s + ep_s + zero3_s + p2p_s; }
 };
 inline constexpr int kSmLossPp = kCommStreams;
 

@@ -106,32 +106,7 @@ StageMemory EvaluateStageMemory(const CostGraph& d, const ParallelPlan& p, const
 }
 
 double EvaluatePeakMemory(const CostGraph& d, const ParallelPlan& p, const PlanEvaluation& e) {
-  // Stages with equal keys differ only in the micro-batches they hold, which never grows with
-  // the stage index (MicroBatchesHeld), and every byte count grows with it when the activations
-  // are not negative: a later stage never exceeds an earlier one with the same key.
-  double peak = 0;
-  if (p.schedule == Schedule::kDualPipe) {  // ranks r and pp-1-r hold the same stages
-    for (int64_t s = 0; s < (p.pp + 1) / 2; ++s) {
-      peak = std::max(peak, EvaluateStageMemory(d, p, e, s).TotalBytes());
-    }
-    return peak;
-  }
-  constexpr int kRemembered = 8;
-  std::array<StageKey, kRemembered> seen{};
-  int remembered = 0, next = 0;
-  for (int64_t s = 0; s < p.pp; ++s) {
-    const StageKey key = StageKeyOf(p, e, s);
-    bool dominated = false;
-    for (int i = 0; i < remembered && !dominated; ++i) dominated = seen[i] == key;
-    if (dominated) continue;
-    const StageMemoryInput in = StageMemoryInputOf(d, p, e, s, key);
-    peak = std::max(peak, ComputeStageMemory(in, p.zero, s).TotalBytes());
-    if (!(in.act_per_micro_batch >= 0)) continue;
-    seen[next] = key;
-    next = (next + 1) % kRemembered;
-    remembered = std::min(remembered + 1, kRemembered);
-  }
-  return peak;
+  return EvaluatePeakMemory(d, p, e, PeakMemoryCandidates(p, e));
 }
 
 namespace {
@@ -148,6 +123,17 @@ struct MemoryKey {
 
 MemoryKey MemoryKeyOf(const ParallelPlan& p, const PlanEvaluation& e, int64_t s) {
   return MemoryKey{e.counts[s], s == 0, s == p.pp - 1, e.mtp_chunk >= 0 && e.mtp_chunk % p.pp == s};
+}
+
+// The largest memory of every stage (DualPipe: rank r holds stages r and pp-1-r, so the first
+// half of the ranks), none skipped.
+double EveryStagePeakMemory(const CostGraph& d, const ParallelPlan& p, const PlanEvaluation& e) {
+  const int64_t n = p.schedule == Schedule::kDualPipe ? (p.pp + 1) / 2 : p.pp;
+  double peak = 0;
+  for (int64_t s = 0; s < n; ++s) {
+    peak = std::max(peak, EvaluateStageMemory(d, p, e, s).TotalBytes());
+  }
+  return peak;
 }
 
 }  // namespace
@@ -176,13 +162,13 @@ PeakMemoryStages PeakMemoryCandidates(const ParallelPlan& p, const PlanEvaluatio
 
 double EvaluatePeakMemory(const CostGraph& d, const ParallelPlan& p, const PlanEvaluation& e,
                           const PeakMemoryStages& stages) {
-  if (stages.count < 0) return EvaluatePeakMemory(d, p, e);
+  if (stages.count < 0) return EveryStagePeakMemory(d, p, e);
   double peak = 0;
   for (int i = 0; i < stages.count; ++i) {
     const int64_t s = stages.stages[i];
     const StageMemoryInput in = RankMemoryInput(d, p, e, s);
     // Negative activations (a fit nobody should make, but not excluded) break the order.
-    if (!(in.act_per_micro_batch >= 0)) return EvaluatePeakMemory(d, p, e);
+    if (!(in.act_per_micro_batch >= 0)) return EveryStagePeakMemory(d, p, e);
     peak = std::max(peak, ComputeStageMemory(in, p.zero, s).TotalBytes());
   }
   return peak;

@@ -19,7 +19,7 @@ StageMemory EvaluateStageMemory(const CostGraph& dims, const ParallelPlan& plan,
                                 const PlanEvaluation& eval, int64_t stage);
 
 // The largest EvaluateStageMemory(...).TotalBytes() over the stages, without costing the stages
-// that cannot be the largest.
+// that cannot be the largest: the candidates of PeakMemoryCandidates below.
 double EvaluatePeakMemory(const CostGraph& dims, const ParallelPlan& plan,
                           const PlanEvaluation& eval);
 

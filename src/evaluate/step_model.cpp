@@ -223,9 +223,8 @@ StepResult StepModel::Estimate(const ParallelPlan& plan) const {
   t.ep_comm_s = m * slow.ep_s;
   t.pp_comm_s = m * slow.p2p_s + e.pp_comm_s;
   t.dp_comm_exposed_s = m * slow.zero3_s + e.dp_exposed_s;
-  t.compute_s = Nonneg(e.pipeline.busy_s -
-                       m * (slow.tp_s + slow.cp_s + slow.ep_s + slow.zero3_s + slow.p2p_s)) +
-                e.straggler_s + impl_->cluster.efficiency.step_overhead_s;
+  t.compute_s = Nonneg(e.pipeline.busy_s - m * slow.ExposedS()) + e.straggler_s +
+                impl_->cluster.efficiency.step_overhead_s;
   t.bubble_s = e.pipeline.bubble_s;
   t.optimizer_s = e.optimizer_s;
   FillCommon(impl_->dims, impl_->cluster, impl_->gpus, plan, e, r);

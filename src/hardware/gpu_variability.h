@@ -8,6 +8,11 @@
 
 namespace paraplan {
 
+// The largest spread a hardware file, a profile or --set may give (exclusive): at half the
+// median's time the normal model means nothing (a GPU at 3 sigma would take 2.5x as long);
+// Sinha et al.'s worst application spread is 22 % (sigma ~0.04).
+inline constexpr double kMaxSpeedSigma = 0.5;
+
 struct SpeedSpread {
   // Standard deviation of one GPU's compute time over the median GPU's (a fraction: 0.0148 =
   // 1.48 %); 0 = no published measurement: no slowdown.
