@@ -7,6 +7,7 @@
 #include "calib/cross_validation_report.h"
 #include "cli/cli_runner.h"
 #include "hardware/efficiency_transfer.h"
+#include "synthetic_runs.h"
 #include "validate/run_evaluation.h"
 
 using namespace paraplan;
@@ -14,49 +15,12 @@ using namespace paraplan;
 namespace {
 
 ModelSpec Dense(int64_t layers, int64_t hidden, int64_t heads) {
-  ModelSpec m;
-  m.name = "dense-" + std::to_string(hidden);
-  m.layers = layers;
-  m.hidden = hidden;
-  m.heads = heads;
-  m.kv_heads = heads;
-  m.head_dim = hidden / heads;
-  m.ffn_hidden = 4 * hidden;
-  m.vocab = 32000;
-  m.seq_len = 2048;
-  return m;
-}
-
-Cluster TestCluster(const std::string& gpu_name) {
-  Cluster c;
-  c.name = "test-" + gpu_name;
-  c.gpu.name = gpu_name;
-  c.gpu.memory_GiB = 80;
-  c.gpu.memory_bandwidth_GBps = 3350;
-  c.gpu.peak_tflops = {67, 495, 989, 989, 1979};
-  c.network = {{"nvlink", 8, 450, 3, 1.0, false}, {"scaleout", 32768, 50, 10, 1.0, false}};
-  return c;
+  return test::SyntheticDense(layers, hidden, heads);
 }
 
 RunSpec Run(const std::string& id, const std::string& source, ModelSpec model, int64_t gpus,
             int64_t tp, const std::string& gpu_name = "H100-SXM5-80GB") {
-  RunSpec run;
-  run.id = id;
-  run.source = source;
-  run.model = std::move(model);
-  run.cluster = TestCluster(gpu_name);
-  run.gpus = gpus;
-  run.plan.tp = std::vector<int64_t>{tp};
-  run.plan.pp = std::vector<int64_t>{1};
-  run.plan.cp = std::vector<int64_t>{1};
-  run.plan.dp = std::vector<int64_t>{gpus / tp};
-  run.plan.micro_batch = std::vector<int64_t>{1};
-  run.plan.global_batch = std::vector<int64_t>{2 * gpus / tp};
-  run.plan.recompute = std::vector<Recompute>{Recompute::kNone};
-  run.plan.zero = std::vector<int>{1};
-  run.plan.precision = std::vector<Precision>{Precision::kBf16};
-  run.plan.sequence_parallel = std::vector<bool>{tp > 1};
-  return run;
+  return test::SyntheticRun(id, source, std::move(model), gpus, tp, 2 * gpus / tp, gpu_name);
 }
 
 EfficiencyFitOptions Options(int threads) {
@@ -85,14 +49,7 @@ std::vector<RunSpec> SyntheticRuns() {
   truth.kernel_launch_us = 8;
   RunEvaluationOptions evaluation;
   evaluation.simulate_top = 1;
-  for (auto& run : runs) {
-    RunSpec truth_run = run;
-    truth_run.cluster.efficiency = truth;
-    const RunOutcome outcome = EvaluateRun(truth_run, evaluation);
-    INFO(run.id << ": " << outcome.message);
-    REQUIRE(outcome.status == RunStatus::kOk);
-    run.measured["step_time_s"] = outcome.predicted.at("step_time_s");
-  }
+  test::MeasureWith(runs, truth, evaluation);
   return runs;
 }
 
