@@ -1,6 +1,7 @@
 #include "cost/moe_dispatch.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 
@@ -28,10 +29,38 @@ bool Divides(double small, double big) {
   return small >= 1 && std::fmod(big, small) == 0;
 }
 
+double UnitsHit(double experts, double top_k, double groups, double group_topk, double units);
+
 }  // namespace
 
+// The search asks this for the same few (model, EP size) inputs at every MoE layer costing: each
+// thread keeps its last answers (a pure function's memo, the same numbers bit for bit).
 double ExpectedUnitsHit(double experts, double top_k, double groups, double group_topk,
                         double units) {
+  struct Entry {
+    std::array<double, 5> in{};
+    double out = 0;
+    bool used = false;
+  };
+  constexpr size_t kKept = 8;
+  thread_local std::array<Entry, kKept> kept;
+  thread_local size_t next = 0;
+  const std::array<double, 5> in{experts, top_k, groups, group_topk, units};
+  for (const Entry& e : kept) {
+    if (e.used && e.in[0] == in[0] && e.in[1] == in[1] && e.in[2] == in[2] && e.in[3] == in[3] &&
+        e.in[4] == in[4]) {
+      return e.out;
+    }
+  }
+  Entry& slot = kept[next];
+  next = (next + 1) % kKept;
+  slot = Entry{in, UnitsHit(experts, top_k, groups, group_topk, units), true};
+  return slot.out;
+}
+
+namespace {
+
+double UnitsHit(double experts, double top_k, double groups, double group_topk, double units) {
   if (units < 1 || experts < 1 || top_k < 1) return 0.0;
   const double k = std::min(top_k, experts);
   const bool limited = groups > 1 && group_topk >= 1 && group_topk < groups &&
@@ -59,6 +88,8 @@ double ExpectedUnitsHit(double experts, double top_k, double groups, double grou
   const double unit_experts = experts / units;
   return units * (1.0 - ChooseRatio(experts - unit_experts, experts, k));
 }
+
+}  // namespace
 
 TwoHopTraffic TwoHopBytes(const CostGraph& d, double tokens, double token_bytes,
                           const GroupPlacement& ep) {

@@ -98,6 +98,32 @@ void LayoutStages(const CostGraph& d, const Cluster& c, const NetworkLinks& link
   AssignStageLayers(d, p, e);
 }
 
+// One distinct stage's times and data-parallel work, into stage s's entries.
+void CostStage(const CostGraph& d, const Cluster& c, const NetworkLinks& links,
+               const ParallelPlan& p, PlanEvaluation& e, const StageKey& key, int64_t s) {
+  double dense = 0, expert = 0;
+  StageParams(d, p, e, key, &dense, &expert);
+  e.dp[s] = StageDataParallel(c, links, p, e, key, StageEmbedParams(d, p, key), dense, expert);
+  StageTimesOf(d, p, e, key, e.dp[s].zero3, D(std::max<int64_t>(p.vpp, 1)), &e.times[s],
+               &e.comm[s]);
+  StageDpExposure(p, e.times[s], e.comm[s], e.dp[s]);
+}
+
+// The same from the layout's stage classes: each key costed at its first stage, then copied.
+void StageCostsByClass(const CostGraph& d, const Cluster& c, const NetworkLinks& links,
+                       const ParallelPlan& p, PlanEvaluation& e, const StageClasses& classes) {
+  for (size_t i = 0; i < classes.keys.size(); ++i) {
+    CostStage(d, c, links, p, e, classes.keys[i], classes.first[i]);
+  }
+  for (int64_t s = 0; s < p.pp; ++s) {
+    const int64_t same = classes.first[static_cast<size_t>(classes.of[static_cast<size_t>(s)])];
+    if (same == s) continue;
+    e.dp[s] = e.dp[same];
+    e.times[s] = e.times[same];
+    e.comm[s] = e.comm[same];
+  }
+}
+
 // Times and data-parallel work of every stage, each distinct stage costed once.
 void StageCosts(const CostGraph& d, const Cluster& c, const NetworkLinks& links,
                 const ParallelPlan& p, PlanEvaluation& e) {
@@ -120,12 +146,7 @@ void StageCosts(const CostGraph& d, const Cluster& c, const NetworkLinks& links,
       e.comm[s] = e.comm[same];
       continue;
     }
-    double dense = 0, expert = 0;
-    StageParams(d, p, e, key, &dense, &expert);
-    e.dp[s] = StageDataParallel(c, links, p, e, key, StageEmbedParams(d, p, key), dense, expert);
-    StageTimesOf(d, p, e, key, e.dp[s].zero3, D(std::max<int64_t>(p.vpp, 1)), &e.times[s],
-                 &e.comm[s]);
-    StageDpExposure(p, e.times[s], e.comm[s], e.dp[s]);
+    CostStage(d, c, links, p, e, key, s);
     costed[next] = {key, s};
     next = (next + 1) % kRemembered;
     remembered = std::min(remembered + 1, kRemembered);
@@ -141,7 +162,8 @@ void EvaluatePlanTime(const CostGraph& d, const Cluster& c, const NetworkLinks& 
 }
 
 void EvaluatePlanTimeAfterLayers(const CostGraph& d, const Cluster& c, const NetworkLinks& links,
-                                 const ParallelPlan& p, PlanEvaluation* out) {
+                                 const ParallelPlan& p, PlanEvaluation* out,
+                                 const StageClasses* classes) {
   PlanEvaluation& e = *out;
   // StageCosts writes every stage's times, communication and DP work.
   e.times.ResizeForOverwrite(p.pp);
@@ -150,7 +172,11 @@ void EvaluatePlanTimeAfterLayers(const CostGraph& d, const Cluster& c, const Net
   e.optimizer_s = 0;
   e.amax_s =
       Fp8AmaxSeconds(c, links, p, e.shape, D(d.layers) / D(p.pp * std::max<int64_t>(p.vpp, 1)));
-  StageCosts(d, c, links, p, e);
+  if (classes != nullptr) {
+    StageCostsByClass(d, c, links, p, e, *classes);
+  } else {
+    StageCosts(d, c, links, p, e);
+  }
   e.pipeline = PipelineMakespan(p.schedule, p.pp, p.vpp, e.micro_batches, e.times.data());
   // Fill and drain: with overlapped sends, 2(pp - 1) transfers delay the neighbours; without,
   // every send is already inside the stage times the makespan adds up.

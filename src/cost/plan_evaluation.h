@@ -24,6 +24,8 @@
 
 namespace paraplan {
 
+struct StageClasses;  // cost/stage_key.h
+
 // Communication folded into one stage's micro-batch (exposed seconds, forward + backward).
 struct StageComm {
   double tp_s = 0, cp_s = 0, ep_s = 0, zero3_s = 0, p2p_s = 0;
@@ -154,9 +156,11 @@ void EvaluatePlanLayers(const CostGraph& dims, const Cluster& cluster, const Net
                         PlanEvaluation* out);
 
 // The rest of EvaluatePlanTime on an evaluation EvaluatePlanLayers filled (what memory needs is
-// unchanged): EvaluatePlanLayers + EvaluatePlanTimeAfterLayers = EvaluatePlanTime.
+// unchanged): EvaluatePlanLayers + EvaluatePlanTimeAfterLayers = EvaluatePlanTime. `classes`,
+// when given, are StageClassesOf(plan, *out) (found once for a layout several plans share): the
+// same result, bit for bit, without looking at every stage's key.
 void EvaluatePlanTimeAfterLayers(const CostGraph& dims, const Cluster& cluster,
                                  const NetworkLinks& links, const ParallelPlan& plan,
-                                 PlanEvaluation* out);
+                                 PlanEvaluation* out, const StageClasses* classes = nullptr);
 
 }  // namespace paraplan

@@ -20,6 +20,22 @@ StageKey StageKeyOf(const ParallelPlan& p, const PlanEvaluation& e, int64_t s) {
   return key;
 }
 
+void StageClassesOf(const ParallelPlan& p, const PlanEvaluation& e, StageClasses* out) {
+  out->keys.clear();
+  out->first.clear();
+  out->of.assign(static_cast<size_t>(p.pp), 0);
+  for (int64_t s = 0; s < p.pp; ++s) {
+    const StageKey key = StageKeyOf(p, e, s);
+    size_t i = 0;
+    while (i < out->keys.size() && !(out->keys[i] == key)) ++i;
+    if (i == out->keys.size()) {
+      out->keys.push_back(key);
+      out->first.push_back(s);
+    }
+    out->of[static_cast<size_t>(s)] = static_cast<int32_t>(i);
+  }
+}
+
 double EmbedParamsLocal(const CostGraph& d, const ParallelPlan& p) {
   return d.embedding_params / D(p.tp);
 }

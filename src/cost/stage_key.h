@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdint>
+#include <vector>
 
 #include "cost/plan_evaluation.h"
 
@@ -26,6 +27,16 @@ static_assert(kLayerKinds == 4, "StageKey::operator== compares four kinds");
 
 // The key of physical stage `s` of an evaluation whose layers are laid out (EvaluatePlanLayers).
 StageKey StageKeyOf(const ParallelPlan& plan, const PlanEvaluation& eval, int64_t s);
+
+// The distinct keys of an evaluation's physical stages and which one each stage has. They depend
+// on the layout only (EvaluatePlanLayers' output and the plan's pp and vpp), so a caller that
+// keeps one layout for several plans may find them once (the search does, search_core.cpp).
+struct StageClasses {
+  std::vector<StageKey> keys;  // distinct, in the order of their first stage
+  std::vector<int64_t> first;  // the first stage of each key
+  std::vector<int32_t> of;     // per stage: its key's index
+};
+void StageClassesOf(const ParallelPlan& plan, const PlanEvaluation& eval, StageClasses* out);
 
 // The embedding's (or the untied output layer's) parameters on one GPU: split by tp.
 double EmbedParamsLocal(const CostGraph& dims, const ParallelPlan& plan);

@@ -12,6 +12,17 @@ double D(int64_t v) {
   return static_cast<double>(v);
 }
 
+// The part of StageKeyOf that stage memory reads (its layers and roles, not its send hops, whose
+// lookup is a good part of a key's cost).
+StageKey LayersKeyOf(const ParallelPlan& p, const PlanEvaluation& e, int64_t s) {
+  StageKey key;
+  key.counts = e.counts[s];
+  key.first = s == 0;
+  key.last = s == p.pp - 1;
+  key.mtp = e.mtp_chunk >= 0 && e.mtp_chunk % p.pp == s;
+  return key;
+}
+
 // What stage `stage` (with key `key`) holds, before the schedule multiplies activations.
 StageMemoryInput StageMemoryInputOf(const CostGraph& d, const ParallelPlan& p,
                                     const PlanEvaluation& e, int64_t stage, const StageKey& key) {
@@ -79,11 +90,11 @@ StageMemoryInput StageMemoryInputOf(const CostGraph& d, const ParallelPlan& p,
 // same rank (Sec. 3.2.3, "Shared Embedding and Output Head for Multi-Token Prediction").
 StageMemoryInput RankMemoryInput(const CostGraph& d, const ParallelPlan& p, const PlanEvaluation& e,
                                  int64_t stage) {
-  const StageKey key = StageKeyOf(p, e, stage);
+  const StageKey key = LayersKeyOf(p, e, stage);
   StageMemoryInput in = StageMemoryInputOf(d, p, e, stage, key);
   if (p.schedule != Schedule::kDualPipe) return in;
   const int64_t mirror = p.pp - 1 - stage;
-  const StageKey other_key = StageKeyOf(p, e, mirror);
+  const StageKey other_key = LayersKeyOf(p, e, mirror);
   const StageMemoryInput other = StageMemoryInputOf(d, p, e, mirror, other_key);
   in.dense_params += other.dense_params;
   in.expert_params += other.expert_params;
@@ -117,9 +128,14 @@ struct MemoryKey {
   std::array<int32_t, kLayerKinds> counts{};
   bool first = false, last = false, mtp = false;
   bool operator==(const MemoryKey& o) const {
-    return counts == o.counts && first == o.first && last == o.last && mtp == o.mtp;
+    // Element by element: std::array's == is a call to memcmp, and the search asks this for
+    // every stage of 606,000 layouts.
+    return counts[0] == o.counts[0] && counts[1] == o.counts[1] && counts[2] == o.counts[2] &&
+           counts[3] == o.counts[3] && first == o.first && last == o.last && mtp == o.mtp;
   }
 };
+
+static_assert(kLayerKinds == 4, "MemoryKey::operator== compares four kinds");
 
 MemoryKey MemoryKeyOf(const ParallelPlan& p, const PlanEvaluation& e, int64_t s) {
   return MemoryKey{e.counts[s], s == 0, s == p.pp - 1, e.mtp_chunk >= 0 && e.mtp_chunk % p.pp == s};

@@ -93,7 +93,7 @@ double AllToAllSeconds(double bytes, const GroupPlacement& g, const LinkAt& link
   for (int t = 0; t <= g.tier; ++t) {
     const int64_t here = g.members[t];
     if (here <= below) continue;
-    const TierLink link = link_at(CollectiveOp::kAllToAll, t);
+    const TierLink& link = link_at(CollectiveOp::kAllToAll, t);
     const double share = static_cast<double>(here - below) / n;
     worst = std::max(worst, bytes * share / link.bytes_per_s);
     latency = std::max(latency, link.latency_s);
@@ -107,7 +107,7 @@ double AllToAllSeconds(double bytes, const GroupPlacement& g, const LinkAt& link
 template <typename LinkAt>
 NcclFabric NcclFabricOf(const GroupPlacement& g, CollectiveOp op, const LinkAt& link_at) {
   NcclFabric f;
-  const TierLink inner = link_at(op, 0);
+  const TierLink& inner = link_at(op, 0);
   f.ranks = g.size;
   f.ppn = g.tier == 0 ? g.size : g.members[0];
   f.intra_bytes_per_s = inner.bytes_per_s;
@@ -116,7 +116,7 @@ NcclFabric NcclFabricOf(const GroupPlacement& g, CollectiveOp op, const LinkAt& 
   f.inter_hop_us = f.intra_hop_us;
   f.nvls = inner.nvls;
   for (int t = 1; t <= g.tier; ++t) {
-    const TierLink link = link_at(op, t);
+    const TierLink& link = link_at(op, t);
     f.inter_bytes_per_s =
         t == 1 ? link.bytes_per_s : std::min(f.inter_bytes_per_s, link.bytes_per_s);
     f.inter_hop_us = t == 1 ? link.latency_s * 1e6 : std::max(f.inter_hop_us, link.latency_s * 1e6);
@@ -128,7 +128,7 @@ NcclFabric NcclFabricOf(const GroupPlacement& g, CollectiveOp op, const LinkAt& 
 template <typename LinkAt>
 double Seconds(CollectiveOp op, double bytes, const GroupPlacement& g, const LinkAt& link_at) {
   if (op == CollectiveOp::kSendRecv) {
-    const TierLink link = link_at(op, g.tier);
+    const TierLink& link = link_at(op, g.tier);
     if (link.fit != nullptr) return MeasuredCollectiveUs(*link.fit, op, bytes, 2) * 1e-6;
     return link.latency_s + bytes / link.bytes_per_s;
   }
@@ -149,7 +149,7 @@ double Seconds(CollectiveOp op, double bytes, const GroupPlacement& g, const Lin
     const int64_t here = g.members[t];
     if (here <= below) continue;
     const int64_t ranks = here / below;
-    const TierLink link = link_at(op, t);
+    const TierLink& link = link_at(op, t);
     if (link.fit != nullptr) {
       total +=
           MeasuredCollectiveUs(*link.fit, op, bytes / static_cast<double>(below), ranks) * 1e-6;
@@ -188,7 +188,7 @@ bool NcclPick(CollectiveOp op, double bytes, const GroupPlacement& g, const Netw
   for (int t = 0; t <= g.tier; ++t) {
     if (links.At(op, t).measured) return false;
   }
-  auto link_at = [&links](CollectiveOp o, int t) { return links.At(o, t); };
+  auto link_at = [&links](CollectiveOp o, int t) -> const TierLink& { return links.At(o, t); };
   *best = NcclFastest(op, bytes, NcclFabricOf(g, op, link_at));
   return true;
 }
@@ -219,7 +219,8 @@ bool NcclPicksNvls(CollectiveOp op, double bytes, const GroupPlacement& g,
 double CollectiveSeconds(CollectiveOp op, double bytes, const GroupPlacement& g,
                          const NetworkLinks& links) {
   if (links.tiers == 0 || bytes <= 0) return 0.0;
-  return Seconds(op, bytes, g, [&links](CollectiveOp o, int t) { return links.At(o, t); });
+  return Seconds(op, bytes, g,
+                 [&links](CollectiveOp o, int t) -> const TierLink& { return links.At(o, t); });
 }
 
 }  // namespace paraplan

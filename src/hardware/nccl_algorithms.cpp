@@ -1,7 +1,10 @@
 #include "hardware/nccl_algorithms.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 
 namespace paraplan {
 namespace {
@@ -122,6 +125,103 @@ bool Costed(CollectiveOp op, const NcclFabric& f) {
                           op == CollectiveOp::kReduceScatter);
 }
 
+// Everything of one (collective, fabric) that does not depend on the bytes: the context and, per
+// pair NCCL offers, its latency and rate. The search asks the same few fabrics millions of times
+// with different byte counts; the answers below are computed from these with the same
+// operations in the same order as without them, so they are the same bit for bit.
+struct Prepared {
+  CollectiveOp op = CollectiveOp::kAllReduce;
+  NcclFabric f;
+  bool used = false;
+  Context x;
+  // NcclFastestSeconds: per considered pair, latency_s, traffic and protocol fraction, in its
+  // order; then NVLS-tree's Pair, if offered.
+  struct Term {
+    double latency_s, traffic, frac;
+  };
+  std::array<Term, 2 * kNcclProtocols + 2> terms{};
+  int nterms = 0;
+  bool nvls_tree = false;
+  NcclCost nvls_tree_pair{};
+  // NcclFastest: the offered pairs in its loop order (Pair without the bytes), filled on its
+  // first call (NcclFastestSeconds is asked far more often).
+  bool pairs_ready = false;
+  int npairs = 0;
+  std::array<NcclCost, kNcclAlgorithms * kNcclProtocols> pairs{};
+};
+
+bool SameFabric(const NcclFabric& a, const NcclFabric& b) {
+  return a.ranks == b.ranks && a.ppn == b.ppn && a.intra_bytes_per_s == b.intra_bytes_per_s &&
+         a.inter_bytes_per_s == b.inter_bytes_per_s && a.intra_hop_us == b.intra_hop_us &&
+         a.inter_hop_us == b.inter_hop_us && a.nvls == b.nvls;
+}
+
+void Prepare(CollectiveOp op, const NcclFabric& f, Prepared& out) {
+  using A = NcclAlgorithm;
+  using P = NcclProtocol;
+  out.op = op;
+  out.f = f;
+  out.used = true;
+  const Context& x = out.x = MakeContext(op, f);
+  out.pairs_ready = false;
+  out.nterms = 0;
+  auto consider = [&](A a, P p, double traffic) {
+    out.terms[out.nterms++] = {LatencyUs(x, a, p) * 1e-6, traffic,
+                               NcclProtocolFraction(a, p, x.all_reduce, x.nodes, x.ppn)};
+  };
+  for (int p = 0; p < kNcclProtocols; ++p) {
+    const auto proto = static_cast<P>(p);
+    consider(A::kRing, proto, x.busfactor);
+    if (x.all_reduce) consider(A::kTree, proto, 2.0);
+  }
+  if (Offered(x, A::kNvls, P::kSimple, f)) consider(A::kNvls, P::kSimple, 1.0 / kNvlsRatio);
+  if (Offered(x, A::kPat, P::kSimple, f)) consider(A::kPat, P::kSimple, x.busfactor);
+  out.nvls_tree = Offered(x, A::kNvlsTree, P::kSimple, f);
+  if (out.nvls_tree) out.nvls_tree_pair = Pair(x, A::kNvlsTree, P::kSimple, 0.0, f);
+}
+
+void PreparePairs(Prepared& out) {
+  const Context& x = out.x;
+  out.npairs = 0;
+  for (int a = 0; a < kNcclAlgorithms; ++a) {
+    for (int p = 0; p < kNcclProtocols; ++p) {
+      const auto algo = static_cast<NcclAlgorithm>(a);
+      const auto proto = static_cast<NcclProtocol>(p);
+      if (Offered(x, algo, proto, out.f)) {
+        out.pairs[static_cast<size_t>(out.npairs++)] = Pair(x, algo, proto, 0.0, out.f);
+      }
+    }
+  }
+  out.pairs_ready = true;
+}
+
+// The prepared form of (op, f), from this thread's small direct-mapped table (a pure function's
+// memo: which thread asks never changes an answer).
+Prepared& PreparedOf(CollectiveOp op, const NcclFabric& f) {
+  constexpr size_t kSlots = 256;
+  thread_local std::array<Prepared, kSlots> table;
+  uint64_t h = static_cast<uint64_t>(f.ranks) * 0x9E3779B97F4A7C15ULL;
+  h ^= static_cast<uint64_t>(f.ppn) * 0xC2B2AE3D27D4EB4FULL + static_cast<uint64_t>(op);
+  uint64_t bits = 0;
+  std::memcpy(&bits, &f.inter_bytes_per_s, sizeof bits);
+  h ^= bits * 0x165667B19E3779F9ULL;
+  std::memcpy(&bits, &f.intra_bytes_per_s, sizeof bits);
+  h ^= bits;
+  h ^= h >> 29;
+  h *= 0xBF58476D1CE4E5B9ULL;
+  h ^= h >> 32;
+  Prepared& slot = table[h % kSlots];
+  if (!slot.used || slot.op != op || !SameFabric(slot.f, f)) Prepare(op, f, slot);
+  return slot;
+}
+
+// Pair's cost for `bytes` from its prepared (zero-byte) form: Pair's own last line.
+NcclCost WithBytes(NcclCost c, double bytes) {
+  if (c.seconds < 0) return c;
+  c.seconds = c.latency_s + bytes / c.algo_bytes_per_s;
+  return c;
+}
+
 }  // namespace
 
 double NcclChannelBytesPerSecond(const NcclFabric& f) {
@@ -141,44 +241,31 @@ NcclCost NcclPairCost(CollectiveOp op, NcclAlgorithm a, NcclProtocol p, double b
 NcclCost NcclFastest(CollectiveOp op, double bytes, const NcclFabric& f) {
   NcclCost best{NcclAlgorithm::kRing, NcclProtocol::kSimple, 0, 0, 0};
   if (!Costed(op, f)) return best;
-  const Context x = MakeContext(op, f);
+  Prepared& prepared = PreparedOf(op, f);
+  if (!prepared.pairs_ready) PreparePairs(prepared);
   bool found = false;
-  for (int a = 0; a < kNcclAlgorithms; ++a) {
-    for (int p = 0; p < kNcclProtocols; ++p) {
-      const auto algo = static_cast<NcclAlgorithm>(a);
-      const auto proto = static_cast<NcclProtocol>(p);
-      if (!Offered(x, algo, proto, f)) continue;
-      const NcclCost c = Pair(x, algo, proto, bytes, f);
-      if (c.seconds < 0) continue;
-      if (!found || c.seconds < best.seconds) best = c;
-      found = true;
-    }
+  for (int i = 0; i < prepared.npairs; ++i) {
+    const NcclCost c = WithBytes(prepared.pairs[static_cast<size_t>(i)], bytes);
+    if (c.seconds < 0) continue;
+    if (!found || c.seconds < best.seconds) best = c;
+    found = true;
   }
   return best;
 }
 
 double NcclFastestSeconds(CollectiveOp op, double bytes, const NcclFabric& f) {
   if (!Costed(op, f)) return 0.0;
-  using A = NcclAlgorithm;
-  using P = NcclProtocol;
-  const Context x = MakeContext(op, f);
-  const double per_bus_byte = bytes / x.bus;  // seconds per payload byte at the channels' rate
+  const Prepared& prepared = PreparedOf(op, f);
+  // seconds per payload byte at the channels' rate
+  const double per_bus_byte = bytes / prepared.x.bus;
   double best = -1;
-  auto consider = [&](A a, P p, double traffic) {
-    const double frac = NcclProtocolFraction(a, p, x.all_reduce, x.nodes, x.ppn);
-    const double t = LatencyUs(x, a, p) * 1e-6 + per_bus_byte * traffic / frac;
+  for (int i = 0; i < prepared.nterms; ++i) {
+    const Prepared::Term& term = prepared.terms[static_cast<size_t>(i)];
+    const double t = term.latency_s + per_bus_byte * term.traffic / term.frac;
     if (best < 0 || t < best) best = t;
-  };
-  const double tree_or_ring = x.busfactor;
-  for (int p = 0; p < kNcclProtocols; ++p) {
-    const auto proto = static_cast<P>(p);
-    consider(A::kRing, proto, tree_or_ring);
-    if (x.all_reduce) consider(A::kTree, proto, 2.0);
   }
-  if (Offered(x, A::kNvls, P::kSimple, f)) consider(A::kNvls, P::kSimple, 1.0 / kNvlsRatio);
-  if (Offered(x, A::kPat, P::kSimple, f)) consider(A::kPat, P::kSimple, x.busfactor);
-  if (Offered(x, A::kNvlsTree, P::kSimple, f)) {
-    best = std::min(best, Pair(x, A::kNvlsTree, P::kSimple, bytes, f).seconds);
+  if (prepared.nvls_tree) {
+    best = std::min(best, WithBytes(prepared.nvls_tree_pair, bytes).seconds);
   }
   return best;
 }

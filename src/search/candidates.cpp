@@ -47,13 +47,18 @@ void ParetoFront::Add(const Candidate& c) {
 }
 
 bool ParetoFront::DominatesAllAbove(double step_s, double memory_bytes) const {
-  // Memory strictly decreases along the front: the last point at or below a step has the least.
-  const auto below = std::lower_bound(points_.begin(), points_.end(), step_s,
-                                      [](const Candidate& c, double s) { return c.step_s < s; });
-  if (below != points_.begin() && std::prev(below)->memory_bytes <= memory_bytes) return true;
+  // Memory strictly decreases along the front, so the last point at or below a step has the
+  // least memory of those; and the step strictly increases (of two points with one step, one
+  // dominates the other), so only that point can have the step itself: one search finds both
+  // the last point at or below step_s and the last one below it.
   const auto at = std::upper_bound(points_.begin(), points_.end(), step_s,
                                    [](double s, const Candidate& c) { return s < c.step_s; });
-  return at != points_.begin() && std::prev(at)->memory_bytes < memory_bytes;
+  if (at == points_.begin()) return false;
+  const Candidate& last = *std::prev(at);
+  if (last.memory_bytes < memory_bytes) return true;  // step <= step_s, memory < memory_bytes
+  if (last.step_s < step_s) return last.memory_bytes <= memory_bytes;
+  // last.step_s == step_s: the point before it is the last with a smaller step.
+  return std::prev(at) != points_.begin() && std::prev(at, 2)->memory_bytes <= memory_bytes;
 }
 
 void ParetoFront::Merge(const ParetoFront& other) {

@@ -1,29 +1,30 @@
 #include "search/skip_tally.h"
 
 #include <algorithm>
-#include <cctype>
 
 namespace paraplan {
 
 namespace {
 
+// ASCII, as std::isalpha and std::isdigit are in the "C" locale, which paraplan never leaves;
+// without their table lookups (the search generalises ~10^6 messages).
 bool IsWordChar(char c) {
-  return std::isalpha(static_cast<unsigned char>(c)) != 0 || c == '_';
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
 }
 
 bool IsDigit(char c) {
-  return std::isdigit(static_cast<unsigned char>(c)) != 0;
+  return c >= '0' && c <= '9';
 }
 
 }  // namespace
 
 std::string RuleKey(const std::string& message) {
-  std::string out;
-  out.reserve(message.size());
+  std::string out(message.size(), '\0');  // never longer than the message
+  size_t n = 0;
   for (size_t i = 0; i < message.size();) {
     const char c = message[i];
     if (!IsDigit(c) || (i > 0 && IsWordChar(message[i - 1]))) {
-      out += c;
+      out[n++] = c;
       ++i;
       continue;
     }
@@ -33,9 +34,10 @@ std::string RuleKey(const std::string& message) {
             (message[end] == '.' && end + 1 < message.size() && IsDigit(message[end + 1])))) {
       ++end;
     }
-    out += 'N';
+    out[n++] = 'N';
     i = end;
   }
+  out.resize(n);
   return out;
 }
 

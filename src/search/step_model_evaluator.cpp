@@ -6,6 +6,7 @@
 #include "core/error.h"
 #include "core/units.h"
 #include "cost/plan_evaluation.h"
+#include "cost/stage_key.h"
 #include "cost/stage_memory.h"
 #include "plan/plan_rules.h"
 #include "search/space_knobs.h"
@@ -76,6 +77,9 @@ namespace {
 struct LayersMemo : CostMemo {
   PlanEvaluation eval;
   PeakMemoryStages peak_stages;  // the stages whose memory can be the peak (the same layers)
+  // The stages' distinct keys (the same layers), found for the first plan that is stepped.
+  bool classes_ready = false;
+  StageClasses classes;
 };
 
 }  // namespace
@@ -87,9 +91,11 @@ PlanCost StepModelEvaluator::Cost(const ParallelPlan& plan, const PlanBoundTerms
   PlanEvaluation local;
   PlanEvaluation* e = &local;
   const PeakMemoryStages* peak_stages = nullptr;
+  LayersMemo* layers_memo = nullptr;
   if (cached && memo != nullptr && *memo != nullptr && (*memo)->filled) {
     e = &static_cast<LayersMemo*>(memo->get())->eval;
     peak_stages = &static_cast<LayersMemo*>(memo->get())->peak_stages;
+    layers_memo = static_cast<LayersMemo*>(memo->get());
   } else if (cached && memo != nullptr) {
     // Default-initialised (no zeroing of the stage arrays); a recycled memo is refilled whole.
     if (*memo == nullptr) *memo = std::unique_ptr<LayersMemo>(new LayersMemo);
@@ -97,9 +103,11 @@ PlanCost StepModelEvaluator::Cost(const ParallelPlan& plan, const PlanBoundTerms
     m->eval.p2p_s = 0;  // the only field EvaluatePlanLayers sets conditionally (pp > 1)
     EvaluatePlanLayers(dims_, c, links_, plan, terms->layers, &m->eval);
     m->peak_stages = PeakMemoryCandidates(plan, m->eval);
+    m->classes_ready = false;
     m->filled = true;  // only once filled: a plan that throws leaves it unfilled
     e = &m->eval;
     peak_stages = &m->peak_stages;
+    layers_memo = m;
   } else if (cached) {
     EvaluatePlanLayers(dims_, c, links_, plan, terms->layers, e);
   } else {
@@ -109,7 +117,15 @@ PlanCost StepModelEvaluator::Cost(const ParallelPlan& plan, const PlanBoundTerms
   out.memory_bytes = peak_stages != nullptr ? EvaluatePeakMemory(dims_, plan, *e, *peak_stages)
                                             : EvaluatePeakMemory(dims_, plan, *e);
   if (!gate.NeedStep(out.memory_bytes)) return out;
-  EvaluatePlanTimeAfterLayers(dims_, c, links_, plan, e);
+  const StageClasses* classes = nullptr;
+  if (layers_memo != nullptr) {
+    if (!layers_memo->classes_ready) {
+      StageClassesOf(plan, layers_memo->eval, &layers_memo->classes);
+      layers_memo->classes_ready = true;
+    }
+    classes = &layers_memo->classes;
+  }
+  EvaluatePlanTimeAfterLayers(dims_, c, links_, plan, e, classes);
   out.step_s = e->step_s;
   out.stepped = true;
   return out;

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 #include <vector>
 
+#include "cost/stage_key.h"
 #include "cost/stage_memory.h"
 #include "evaluate/step_model.h"
 #include "test_specs.h"
@@ -311,4 +312,53 @@ TEST_CASE("every pipeline hop is costed on the link its stage boundary crosses",
   Evaluated again;
   Evaluate(m, c, p, &again);
   CHECK(again.eval.hops[1].tier == 1);
+}
+
+TEST_CASE("stage classes found once per layout give every sharing plan the same times", "[cost]") {
+  // The search finds StageClassesOf once per layout and steps every plan with the same layers
+  // from them (other schedules of one vpp, ZeRO levels, DP knobs, overlap switches).
+  const Cluster c = test::DgxH100();
+  const NetworkLinks links = ResolveNetworkLinks(c);
+  const std::vector<ModelSpec> models = {test::Gpt3_175B(), MixedKinds()};
+  int shared_keys = 0;
+  for (const ModelSpec& m : models) {
+    const CostGraph dims = BuildCostGraph(m);
+    for (int64_t pp : {1, 2, 3, 5, 8, 30}) {
+      if (pp > m.layers) continue;
+      PlanEvaluation layers;
+      EvaluatePlanLayers(dims, c, links, Plan(pp, 2, Schedule::k1F1B, 1), &layers);
+      StageClasses classes;
+      StageClassesOf(Plan(pp, 2, Schedule::k1F1B, 1), layers, &classes);
+      REQUIRE(classes.of.size() == static_cast<size_t>(pp));
+      if (classes.keys.size() < static_cast<size_t>(pp)) ++shared_keys;
+      for (Schedule schedule : {Schedule::k1F1B, Schedule::kGpipe, Schedule::kZeroBubble}) {
+        for (int zero = 0; zero <= 3; ++zero) {
+          for (bool overlap : {false, true}) {
+            ParallelPlan p = Plan(pp, 2, schedule, 1);
+            p.zero = zero;
+            p.overlap_grad_reduce = overlap;
+            p.overlap_param_gather = overlap;
+            p.overlap_pp_comm = !overlap;
+            p.dp_bucket_MB = overlap ? 0 : 40;
+            // `layers` is reused from plan to plan, as the search reuses its memo's evaluation.
+            PlanEvaluation& with = layers;
+            PlanEvaluation without;
+            EvaluatePlanLayers(dims, c, links, Plan(pp, 2, Schedule::k1F1B, 1), &without);
+            EvaluatePlanTimeAfterLayers(dims, c, links, p, &with, &classes);
+            EvaluatePlanTimeAfterLayers(dims, c, links, p, &without);
+            CHECK(with.step_s == without.step_s);
+            CHECK(with.dp_exposed_s == without.dp_exposed_s);
+            for (int64_t s = 0; s < pp; ++s) {
+              CHECK(with.times[s].f == without.times[s].f);
+              CHECK(with.times[s].b == without.times[s].b);
+              CHECK(with.times[s].w == without.times[s].w);
+              CHECK(with.dp[s].grad_exposed_s == without.dp[s].grad_exposed_s);
+              CHECK(with.comm[s].ExposedS() == without.comm[s].ExposedS());
+            }
+          }
+        }
+      }
+    }
+  }
+  CHECK(shared_keys > 0);  // some layouts have stages with equal keys
 }

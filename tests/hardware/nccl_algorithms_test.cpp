@@ -1,6 +1,7 @@
 #include "hardware/nccl_algorithms.h"
 
 #include <catch2/catch.hpp>
+#include <vector>
 
 using namespace paraplan;
 
@@ -158,6 +159,57 @@ TEST_CASE("the hot path's seconds are NcclFastest's", "[hardware]") {
                   Approx(NcclFastest(op, bytes, f).seconds).epsilon(1e-12));
           }
         }
+      }
+    }
+  }
+}
+
+TEST_CASE("answers are the same bit for bit whatever was asked before (the per-thread memo)",
+          "[hardware]") {
+  // The bytes-free part of each (collective, fabric) is kept in a small per-thread table: ask a
+  // fabric first, then hundreds of others (evicting it), then again; and compare with the
+  // protocol-by-protocol costs NcclPairCost gives without the table.
+  std::vector<NcclFabric> fabrics;
+  for (bool nvls : {false, true}) {
+    for (int64_t ranks = 2; ranks <= 1024; ranks *= 2) {
+      for (int64_t ppn : {1, 2, 4, 8, 72}) {
+        for (double inter : {25e9, 45e9, 50e9, 100e9}) {
+          NcclFabric f = Node(ranks, ppn, nvls);
+          f.inter_bytes_per_s = inter;
+          fabrics.push_back(f);
+        }
+      }
+    }
+  }
+  REQUIRE(fabrics.size() >= 400);  // more than the table holds (256)
+  const std::vector<double> sizes = {1.0, 3e4, 7.5e6, 2e9};
+  std::vector<double> first_seconds;
+  std::vector<NcclCost> first_fastest;
+  for (const NcclFabric& f : fabrics) {
+    for (CollectiveOp op : {kAR, kAG, kRS}) {
+      for (double bytes : sizes) {
+        first_seconds.push_back(NcclFastestSeconds(op, bytes, f));
+        first_fastest.push_back(NcclFastest(op, bytes, f));
+      }
+    }
+  }
+  size_t i = 0;
+  for (auto f = fabrics.rbegin(); f != fabrics.rend(); ++f) {  // the other order
+    for (CollectiveOp op : {kAR, kAG, kRS}) {
+      for (double bytes : sizes) {
+        const size_t at = (fabrics.size() - 1 - i / (3 * sizes.size())) * 3 * sizes.size() +
+                          i % (3 * sizes.size());
+        ++i;
+        CHECK(NcclFastestSeconds(op, bytes, *f) == first_seconds[at]);
+        const NcclCost fastest = NcclFastest(op, bytes, *f);
+        CHECK(fastest.seconds == first_fastest[at].seconds);
+        CHECK(fastest.algorithm == first_fastest[at].algorithm);
+        CHECK(fastest.protocol == first_fastest[at].protocol);
+        // The pair it picks costs what NcclPairCost says, computed without the table.
+        const NcclCost pair = NcclPairCost(op, fastest.algorithm, fastest.protocol, bytes, *f);
+        CHECK(pair.seconds == fastest.seconds);
+        CHECK(pair.latency_s == fastest.latency_s);
+        CHECK(pair.algo_bytes_per_s == fastest.algo_bytes_per_s);
       }
     }
   }
