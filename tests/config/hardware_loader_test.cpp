@@ -156,6 +156,9 @@ TEST_CASE("every shipped hardware file loads with nvlink and scaleout tiers", "[
   CHECK(count >= 5);
   CHECK(LoadCluster("gb200-nvl72").network[0].span == 72);
   CHECK(LoadCluster("dgx-h100").network[1].bandwidth_GBps == 50);
+  // DGX GB200 compute trays carry one ConnectX-7 400 Gb/s NIC per GPU (DGX GB200 User Guide),
+  // not GB300's 800 Gb/s ConnectX-8: 50 GB/s per direction, as DGX H100.
+  CHECK(LoadCluster("gb200-nvl72").network[1].bandwidth_GBps == 50);
 }
 
 TEST_CASE("cluster overrides address tiers by name", "[config]") {
