@@ -23,15 +23,16 @@ namespace paraplan {
 // row: rows apply in order).
 enum class DefaultWhen {
   kAlways,
-  kTpAbove1,        // tp fixed > 1
-  kPpAbove1,        // pp fixed > 1
-  kVppAbove1,       // vpp fixed > 1
-  kInterleaved,     // schedule fixed to interleaved
-  kNotInterleaved,  // schedule fixed to another schedule
-  kFp16,            // precision fixed to fp16
-  kNotFp16,         // precision fixed to bf16 or fp8
-  kZero0,           // zero fixed to 0
-  kZeroAbove0,      // zero fixed > 0
+  kTpAbove1,          // tp fixed > 1
+  kPpAbove1,          // pp fixed > 1
+  kVppAbove1,         // vpp fixed > 1
+  kInterleaved,       // schedule fixed to interleaved
+  kNotInterleaved,    // schedule fixed to another schedule
+  kFp16,              // precision fixed to fp16
+  kNotFp16,           // precision fixed to bf16 or fp8
+  kZero0,             // zero fixed to 0
+  kZeroAbove0,        // zero fixed > 0
+  kSequenceParallel,  // sequence_parallel fixed to true
 };
 
 // knob=value for a run that leaves `knob` unset, when `when` holds. `value` is written as in a

@@ -100,6 +100,67 @@ FrameworkProfile MegatronD98e8a6() {
   return p;
 }
 
+// NeMo Megatron 22.08 (the launcher's bignlp-training:22.08 container: NeMo v1.11.0 on apex,
+// 2022-09-08), as the launcher's GPT-3 configs ran it (conf/training/gpt3/*.yaml at
+// NeMo-Framework-Launcher 3579cdb: megatron_amp_O2, distributed_fused_adam). No TransformerEngine
+// and no userbuffers yet: apex's fused kernels, TP collectives on the compute stream.
+FrameworkProfile Nemo2208() {
+  FrameworkProfile p;
+  p.framework = Framework::kNemo;
+  p.version = "22.08";
+  p.date = "2022-09-08";
+  p.what = "NeMo Megatron 22.08 (NeMo v1.11.0 on apex) as the launcher's GPT-3 configs ran it";
+  const char* gpt = "nemo/collections/nlp/models/language_modeling/megatron_gpt_model.py";
+  const char* conf = "examples/nlp/language_modeling/conf/megatron_gpt_config.yaml";
+  p.defaults = {
+      {KnobName(Knob::kSchedule), "1f1b", W::kAlways,
+       "NeMo 1.11 calls apex's forward_backward_pipelining_without_interleaving only", gpt},
+      {KnobName(Knob::kVpp), "1", W::kAlways, "NeMo 1.11 has no interleaved schedule", gpt},
+      {KnobName(Knob::kSequenceParallel), "false", W::kAlways,
+       "NeMo 1.11 default: sequence_parallel False", conf},
+      {KnobName(Knob::kRecompute), "none", W::kAlways,
+       "NeMo 1.11 default: activations_checkpoint_granularity null", conf},
+      {KnobName(Knob::kOverlapTpComm), "false", W::kAlways,
+       "NeMo 1.11 has no TP communication overlap (no ub_tp_comm_overlap, no TransformerEngine)",
+       "nemo/collections/nlp/modules/common/megatron/transformer.py (apex tensor_parallel)"},
+      {KnobName(Knob::kOverlapPpComm), "false", W::kAlways,
+       "apex's P2P in 2022 waits on every send/recv and synchronizes the device (async_comm "
+       "False)",
+       "apex/transformer/pipeline_parallel/p2p_communication.py @ 21e4154: _communicate"},
+      {KnobName(Knob::kOverlapGradReduce), "false", W::kPpAbove1,
+       "NeMo 1.11 turns distributed Adam's overlapped grad sync off under pipeline parallelism: "
+       "gradients are reduce-scattered in the optimizer step",
+       "megatron_gpt_model.py, configure_optimizers: overlap_grad_sync = False"},
+      {KnobName(Knob::kOverlapGradReduce), "false", W::kSequenceParallel,
+       "NeMo 1.11 turns distributed Adam's overlapped grad sync off under sequence parallelism",
+       "megatron_gpt_model.py, configure_optimizers: overlap_grad_sync = False"},
+      {KnobName(Knob::kOverlapGradReduce), "true", W::kAlways,
+       "NeMo 1.11 without PP or SP syncs gradients during the last micro-batch's backward",
+       "megatron_gpt_model.py, training_step: no_sync(greedy_grad_copy=True) as "
+       "custom_sync_context_handler"},
+      {KnobName(Knob::kOverlapParamGather), "false", W::kAlways,
+       "apex DistributedFusedAdam (2022-08) all-gathers the updated parameters inside step()",
+       "apex/contrib/optimizers/distributed_fused_adam.py @ 21e4154: step"},
+      {KnobName(Knob::kGradReduceInFp32), "true", W::kAlways,
+       "apex DistributedFusedAdam reduces gradients in its state dtype (fp32)",
+       "apex/contrib/optimizers/distributed_fused_adam.py @ 21e4154: grad_sync_dtype = dtype"},
+  };
+  p.refusals = MegatronRefusals();
+  static const std::string inter =
+      std::string("schedule=interleaved: NeMo 1.11 runs apex's non-interleaved 1F1B only (") + gpt +
+      ")";
+  p.refusals.push_back({KnobName(Knob::kSchedule), "interleaved", inter.c_str()});
+  p.runtime.fusion = Fusion::kApex;
+  p.runtime.fusion_why =
+      "apex fused kernels (persist_layer_norm, FusedScaleMaskSoftmax, jit bias-GeLU and "
+      "bias-dropout-add); no TransformerEngine or FlashAttention";
+  p.runtime.collectives =
+      "TP all-gather/reduce-scatter (SP) or all-reduce on the compute stream, apex distributed "
+      "Adam's fp32 reduce-scatter and all-gather, P2P send/recv for PP";
+  p.export_form = ExportForm::kNone;
+  return p;
+}
+
 // NeMo / Megatron-Bridge: Megatron-Core under NeMo's recipes, which set the overlap, sequence
 // parallel and optimizer switches per model: no parser default describes them, so those knobs
 // are searched unless the run states them.
@@ -127,7 +188,7 @@ std::vector<FrameworkProfile> OtherFrameworkProfiles();
 
 const std::vector<FrameworkProfile>& FrameworkProfiles() {
   static const std::vector<FrameworkProfile> kProfiles = [] {
-    std::vector<FrameworkProfile> out = {MegatronD98e8a6(), NemoRecipes()};
+    std::vector<FrameworkProfile> out = {MegatronD98e8a6(), Nemo2208(), NemoRecipes()};
     for (FrameworkProfile& p : TorchtitanProfiles()) out.push_back(std::move(p));
     for (FrameworkProfile& p : OtherFrameworkProfiles()) out.push_back(std::move(p));
     return out;

@@ -45,6 +45,8 @@ bool Holds(DefaultWhen when, const PlanConstraints& c) {
       return FixedTo(c.zero, 0);
     case DefaultWhen::kZeroAbove0:
       return IsFixed(c.zero) && c.zero->front() > 0;
+    case DefaultWhen::kSequenceParallel:
+      return FixedTo(c.sequence_parallel, true);
   }
   return false;
 }

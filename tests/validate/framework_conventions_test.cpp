@@ -259,3 +259,35 @@ TEST_CASE("torchtitan versions differ in their unset micro-batch", "[validate][f
                                   nullptr);
   CHECK(!out.micro_batch);  // batch in tokens: searched
 }
+
+TEST_CASE("NeMo 22.08: apex kernels, no TP overlap, grad sync after the pipeline under PP or SP",
+          "[validate][framework]") {
+  const FrameworkProfile* nemo = FindProfile(Framework::kNemo, "22.08");
+  REQUIRE(nemo);
+  CHECK(FindProfile(Framework::kNemo)->version == std::string("recipes"));  // still the newest
+  REQUIRE(nemo->runtime.fusion);
+  CHECK(*nemo->runtime.fusion == Fusion::kApex);
+  // GPT-3 175B as the launcher's 175b.yaml ran it: TP 8, PP 8, SP.
+  PlanConstraints c;
+  c.tp = V<int64_t>(8);
+  c.pp = V<int64_t>(8);
+  c.sequence_parallel = V(true);
+  PlanConstraints out = ApplyFrameworkConventions(nemo, Layers(96), c, nullptr);
+  CHECK(*out.schedule == V(Schedule::k1F1B));
+  CHECK(*out.overlap_tp_comm == V(false));       // no userbuffers before TransformerEngine
+  CHECK(*out.overlap_grad_reduce == V(false));   // overlap_grad_sync = False under PP
+  CHECK(*out.overlap_param_gather == V(false));  // all-gathered inside DistributedFusedAdam.step
+  CHECK(*out.grad_reduce_in_fp32 == V(true));
+  CHECK(*out.overlap_pp_comm == V(false));  // apex's blocking P2P (async_comm False)
+  // SP alone also turns the overlapped grad sync off.
+  c.pp = V<int64_t>(1);
+  out = ApplyFrameworkConventions(nemo, Layers(96), c, nullptr);
+  CHECK(*out.overlap_grad_reduce == V(false));
+  // 5B as 5b.yaml ran it: TP 1, PP 1, no SP: synced during the last micro-batch's backward.
+  c.tp = V<int64_t>(1);
+  c.sequence_parallel = V(false);
+  out = ApplyFrameworkConventions(nemo, Layers(24), c, nullptr);
+  CHECK(*out.overlap_grad_reduce == V(true));
+  CHECK(*out.sequence_parallel == V(false));
+  CHECK(RefusalReason(*nemo, "schedule", "interleaved").find("1F1B") != std::string::npos);
+}
