@@ -41,7 +41,7 @@ std::vector<StepTimeBand> ShippedStepTimeBands() {
 }
 
 StepTimeBand UnfittedStepTimeBand() {
-  // Recomputed by tests/validate/step_band_test.cpp from `validate --cv gpu`'s pooled residuals.
+  // Recomputed by tests/validate/public_runs_cv_test.cpp from `validate --cv gpu`'s pooled residuals.
   return {"", kUnfittedBandData, 334, -18.7, 16.4};
 }
 

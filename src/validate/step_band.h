@@ -10,7 +10,7 @@
 // predicted as a GPU nobody fitted: leave-one-GPU-family-out (`validate --cv gpu`), whose left-out
 // family gets exactly the transferred efficiencies such a GPU gets. An unknown GPU (no family) has
 // no band. The shipped numbers are
-// constants (step_band.cpp); tests/validate/step_band_test.cpp recomputes them from a fresh
+// constants (step_band.cpp); tests/validate/public_runs_cv_test.cpp recomputes them from a fresh
 // validation run and fails when they drift.
 #pragma once
 
