@@ -31,7 +31,8 @@ StepTimeBand ComputeStepTimeBand(const std::string& family, std::vector<double> 
 }
 
 std::vector<StepTimeBand> ShippedStepTimeBands() {
-  // Recomputed by tests/validate/public_runs_cv_test.cpp (it prints the new values when they drift).
+  // Recomputed by tests/validate/public_runs_cv_test.cpp (it prints the new values when they
+  // drift).
   return {
       {"A100", "A100", 43, -25.7, 17.1},
       {"B200", "B200", 22, -15.6, 10.8},
@@ -41,7 +42,8 @@ std::vector<StepTimeBand> ShippedStepTimeBands() {
 }
 
 StepTimeBand UnfittedStepTimeBand() {
-  // Recomputed by tests/validate/public_runs_cv_test.cpp from `validate --cv gpu`'s pooled residuals.
+  // Recomputed by tests/validate/public_runs_cv_test.cpp from `validate --cv gpu`'s pooled
+  // residuals.
   return {"", kUnfittedBandData, 334, -18.7, 16.4};
 }
 
