@@ -295,6 +295,9 @@ const std::vector<KnobEntry>& KnobTable() {
       {"repeat_kv",
        [](PlanConstraints& p,
           const std::vector<std::string>& v) { KernelsOf(p).repeat_kv = ParseBool(OneValue(v)); }},
+      {"zero1_all_reduce",
+       [](PlanConstraints& p, const std::vector<std::string>&
+                                  v) { KernelsOf(p).zero1_all_reduce = ParseBool(OneValue(v)); }},
       {"moe_grouped_gemm",
        [](PlanConstraints& p, const std::vector<std::string>&
                                   v) { KernelsOf(p).moe_grouped_gemm = ParseBool(OneValue(v)); }},

@@ -7,6 +7,7 @@
 #include "cost/dp_comm.h"
 #include "cost/memory_model.h"
 #include "cost/moe_dispatch.h"
+#include "cost/stage_key.h"
 #include "cost/zero3_schedule.h"
 #include "plan/parallel_plan.h"
 
@@ -143,8 +144,18 @@ void DataParallelCalls(const CostGraph& d, const ParallelPlan& p, const PlanEval
     Zero3IssuerCalls(d, p, e, w);
     return;
   }
-  const double bucket = std::max(DpBucketBytes(p), 1.0);
   const double grads = dense * dtype;
+  if (p.zero == 1 && p.kernels.zero1_all_reduce) {  // nanotron's ZeRO-1 (cost/dp_comm.cpp)
+    // One call each over the first stage's whole buffer (embedding included), as charged.
+    double stage = 0, expert = 0;
+    StageParams(d, p, e, StageKeyOf(p, e, 0), &stage, &expert);
+    w.Add(ToString(ParallelDim::kDp), "whole gradient buffer, after the backward",
+          CollectiveOp::kAllReduce, stage * dtype, g);
+    w.Add(ToString(ParallelDim::kDp), "updated parameters, one call", CollectiveOp::kAllGather,
+          stage * kAct, g);
+    return;
+  }
+  const double bucket = std::max(DpBucketBytes(p), 1.0);
   const double n = std::max(std::ceil(grads / bucket), 1.0);
   w.Add(ToString(ParallelDim::kDp), "gradient bucket",
         p.zero == 0 ? CollectiveOp::kAllReduce : CollectiveOp::kReduceScatter, grads / n, g);

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "cost/compute_cost.h"
+#include "cost/elementwise_cost.h"
 #include "cost/memory_model.h"
 #include "cost/overlap_sm.h"
 #include "hardware/collective_cost.h"
@@ -77,19 +78,50 @@ double CommDtypeBytes(CommDtype t) {
   return 4;
 }
 
+double StageParamTensors(const CostGraph& d, const StageKey& key) {
+  double tensors = 0;
+  for (int k = 0; k < kLayerKinds; ++k) {
+    tensors += key.counts[k] * (D(static_cast<int64_t>(d.gemms[k].size)) + 2);
+  }
+  if (key.first) tensors += 1;                                          // embedding
+  if (key.last) tensors += d.tied_embeddings && key.first ? 1.0 : 2.0;  // final norm, head
+  return tensors;
+}
+
+// nanotron c252843's ZeroDistributedOptimizer shards every parameter tensor over the DP ranks
+// (src/nanotron/optim/zero.py, _partition_parameters: each rank a slice of each tensor) and its
+// all_gather_coalesced (src/nanotron/distributed.py) flattens each rank's list of output slices
+// (one torch.cat per rank), runs one dist.all_gather with a list of dp outputs (PyTorch's
+// ProcessGroupNCCL gathers into one flat buffer and copies each rank's part out: one copy per
+// rank), then update_output copies every slice back, one Tensor.copy_ per rank and tensor, all
+// launched from Python inside optimizer.step(), with nothing to hide them. Each kernel costs the
+// fitted kernel_launch_us; the bytes are three bf16 reads and writes of the stage's parameters.
+GatherCopies Zero1GatherCopies(const Cluster& c, double tensors, double dense, int64_t dp) {
+  GatherCopies g;
+  if (dp < 2) return g;
+  g.copies = D(dp) * tensors + 2 * D(dp);
+  g.s = g.copies * EagerLaunchSeconds(c) + MemoryBoundSeconds(c, 3 * 2 * kAct * dense);
+  return g;
+}
+
 // Gradient reduction, distributed-optimizer gather, ZeRO-3 gathers and optimizer of one stage.
-StageDp StageDataParallel(const Cluster& c, const NetworkLinks& links, const ParallelPlan& p,
-                          const PlanEvaluation& e, const StageKey& key, double embed, double dense,
-                          double expert) {
+StageDp StageDataParallel(const Cluster& c, const NetworkLinks& links, const CostGraph& d,
+                          const ParallelPlan& p, const PlanEvaluation& e, const StageKey& key,
+                          double embed, double dense, double expert) {
   StageDp dp;
   const PlanShape& s = e.shape;
   const double dtype = CommDtypeBytes(DpGradCommDtype(p));
+  // nanotron's ZeRO-1 (zero1_all_reduce): one all-reduce of the whole gradient buffer and one
+  // all-gather of the updated parameters per group, no buckets (src/nanotron/optim/
+  // gradient_accumulator.py, sync_gradients_across_dp; src/nanotron/optim/zero.py,
+  // _all_gather_params).
+  const bool whole = p.zero == 1 && p.kernels.zero1_all_reduce;
   const double bucket = std::max(DpBucketBytes(p), 1.0);
   const CollectiveOp grad_op =
-      p.zero == 0 ? CollectiveOp::kAllReduce : CollectiveOp::kReduceScatter;
+      p.zero == 0 || whole ? CollectiveOp::kAllReduce : CollectiveOp::kReduceScatter;
   auto bucketed = [&](CollectiveOp op, double bytes, const GroupPlacement& g, int64_t* count) {
     if (bytes <= 0 || g.size < 2) return 0.0;
-    const double n = std::ceil(bytes / bucket);
+    const double n = whole ? 1.0 : std::ceil(bytes / bucket);
     if (count) *count += static_cast<int64_t>(n);
     return n * CollectiveSeconds(op, bytes / n, g, links);
   };
@@ -101,7 +133,7 @@ StageDp StageDataParallel(const Cluster& c, const NetworkLinks& links, const Par
   // groups (NVLS kernels where NCCL picks NVLS for a bucket).
   auto share = [&](const GroupPlacement& g, double bytes) {
     if (bytes <= 0 || g.size < 2 || c.gpu.sm_count <= 0) return 0.0;
-    const double one = std::min(bytes, bucket);
+    const double one = whole ? bytes : std::min(bytes, bucket);
     return SmShare(NcclKernelCtas(grad_op, g, c, NcclPicksNvls(grad_op, one, g, links)), c.gpu);
   };
   if (dp.grad_s > 0) {
@@ -141,6 +173,9 @@ StageDp StageDataParallel(const Cluster& c, const NetworkLinks& links, const Par
   const double offload = p.recipe.optimizer_offload;
   dp.optimizer_s = MemoryBoundSeconds(
       c, local * (1 - offload) * OptimizerTrafficBytes(p.recipe.optimizer_moments));
+  // nanotron's gather copies run inside optimizer.step(), after the all-gather.
+  if (whole)
+    dp.optimizer_s += Zero1GatherCopies(c, StageParamTensors(d, key), dense, s.groups.dp_cp.size).s;
   if (offload > 0 && c.gpu.host_link_GBps > 0) {
     // Megatron-LM's HybridDeviceOptimizer without --overlap-cpu-optimizer-d2h-h2d runs three
     // phases one after another (its README: "CPU Optimizer step, GPU gradient D2H and CPU

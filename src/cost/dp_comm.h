@@ -14,9 +14,23 @@ double CommDtypeBytes(CommDtype t);
 
 // Gradient reduction, distributed-optimizer gather, ZeRO-3 gathers and optimizer of one stage
 // holding `dense` and `expert` parameters on one GPU, `embed` of them the embedding's.
-StageDp StageDataParallel(const Cluster& cluster, const NetworkLinks& links,
+StageDp StageDataParallel(const Cluster& cluster, const NetworkLinks& links, const CostGraph& dims,
                           const ParallelPlan& plan, const PlanEvaluation& eval, const StageKey& key,
                           double embed, double dense, double expert);
+
+// The parameter tensors a stage holds: per layer one per weight GEMM and its two norms' weights,
+// the embedding on the first stage, the final norm and the output layer on the last (the output
+// layer is the embedding's tensor when tied on a one-stage pipeline).
+double StageParamTensors(const CostGraph& dims, const StageKey& key);
+
+// The host-launched copies of nanotron's all_gather_coalesced (src/nanotron/distributed.py) on a
+// stage of `tensors` parameter tensors and `dense` parameters, gathered over `dp` ranks:
+// `copies` kernels and the seconds they and their bytes take (cost/dp_comm.cpp).
+struct GatherCopies {
+  double copies = 0;
+  double s = 0;
+};
+GatherCopies Zero1GatherCopies(const Cluster& cluster, double tensors, double dense, int64_t dp);
 
 // The stage's own exposed gradient reduction and parameter gather, given its times (into dp).
 void StageDpExposure(const ParallelPlan& plan, const StageTimes& t, const StageComm& comm,

@@ -103,7 +103,7 @@ void CostStage(const CostGraph& d, const Cluster& c, const NetworkLinks& links,
                const ParallelPlan& p, PlanEvaluation& e, const StageKey& key, int64_t s) {
   double dense = 0, expert = 0;
   StageParams(d, p, e, key, &dense, &expert);
-  e.dp[s] = StageDataParallel(c, links, p, e, key, StageEmbedParams(d, p, key), dense, expert);
+  e.dp[s] = StageDataParallel(c, links, d, p, e, key, StageEmbedParams(d, p, key), dense, expert);
   StageTimesOf(d, p, e, key, e.dp[s].zero3, D(std::max<int64_t>(p.vpp, 1)), &e.times[s],
                &e.comm[s]);
   StageDpExposure(p, e.times[s], e.comm[s], e.dp[s]);

@@ -145,9 +145,16 @@ FrameworkProfile Nanotron() {
        "(all_gather_coalesced, blocking)"},
   };
   p.refusals = NanotronRefusals();
+  // ZeRO-1 with fp32 accumulation: training_step calls sync_gradients_across_dp(...,
+  // reduce_scatter=False) (src/nanotron/trainer.py), which is one dist.all_reduce of
+  // FP32GradientAccumulator._contiguous_fp32_grad_buffer (src/nanotron/optim/
+  // gradient_accumulator.py, sync_gradients_across_dp); the optimizer then gathers the updated
+  // bf16 parameters in one all_gather (src/nanotron/optim/zero.py, _all_gather_params).
+  p.runtime.zero1_all_reduce = true;
   p.runtime.collectives =
-      "all-reduce of gradients (ZeRO-0) or reduce-scatter plus all-gather of the sharded "
-      "optimizer states (ZeRO-1), TP all-reduce or all-gather/reduce-scatter (tp_mode), "
+      "all-reduce of fp32 gradients (ZeRO-0: DDP buckets in the backward; ZeRO-1: the whole "
+      "buffer after it, then one all-gather of the updated parameters), TP all-reduce or "
+      "all-gather/reduce-scatter (tp_mode), "
       "P2P for PP";
   return p;
 }

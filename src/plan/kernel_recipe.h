@@ -49,9 +49,15 @@ struct KernelRecipe {
   // copy is an op, and context parallelism passes and accumulates K/V and their gradients at
   // the query heads (cost/elementwise_cost.cpp, AttentionKvHeads in cost/layer_cost.h).
   bool repeat_kv = false;
+  // ZeRO-1 reduces the whole gradient buffer with one all-reduce after the last backward, each
+  // rank then updating its shard and all-gathering the parameters in one call (nanotron c252843:
+  // GradientAccumulator.sync_gradients_across_dp with reduce_scatter=False, "too memory hungry",
+  // src/nanotron/trainer.py; cost/dp_comm.cpp). zero=1 only; false reduce-scatters in buckets.
+  bool zero1_all_reduce = false;
 
   bool IsDefault() const {
-    return fusion == Fusion::kTe && !cuda_graphs && !pp_lockstep && !repeat_kv && MoeDefault();
+    return fusion == Fusion::kTe && !cuda_graphs && !pp_lockstep && !repeat_kv &&
+           !zero1_all_reduce && MoeDefault();
   }
   bool MoeDefault() const {
     return moe_grouped_gemm && !moe_router_fusion && !moe_permute_fusion && !moe_pad_to_capacity &&

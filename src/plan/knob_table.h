@@ -68,6 +68,7 @@ enum class Knob : int {
   kCudaGraphs,
   kPpLockstep,
   kRepeatKv,
+  kZero1AllReduce,
   kMoeGroupedGemm,
   kMoeRouterFusion,
   kMoePermuteFusion,

@@ -45,6 +45,7 @@ Json PlanToJson(const ParallelPlan& p) {
     j.Set(KnobName(Knob::kCudaGraphs), p.kernels.cuda_graphs);
     if (p.kernels.pp_lockstep) j.Set(KnobName(Knob::kPpLockstep), true);
     if (p.kernels.repeat_kv) j.Set(KnobName(Knob::kRepeatKv), true);
+    if (p.kernels.zero1_all_reduce) j.Set(KnobName(Knob::kZero1AllReduce), true);
     if (!p.kernels.MoeDefault()) {
       j.Set(KnobName(Knob::kMoeGroupedGemm), p.kernels.moe_grouped_gemm);
       j.Set(KnobName(Knob::kMoeRouterFusion), p.kernels.moe_router_fusion);

@@ -169,6 +169,18 @@ void SelectiveIsOpSac(PlanConstraints& c, std::vector<std::string>* notes) {
   if (changed) Note(notes, "recompute=op (torchtitan's selective is per-op SAC)");
 }
 
+// nanotron c252843 under ZeRO-1 all-reduces the whole fp32 gradient buffer after the backward
+// instead of reduce-scattering it (kernel_recipe.h, zero1_all_reduce). Set unless the run fixes
+// zero to 0, where it changes nothing.
+void Zero1AllReduce(PlanConstraints& c, std::vector<std::string>* notes) {
+  if (FixedTo(c.zero, 0) || (c.kernels && c.kernels->zero1_all_reduce)) return;
+  KernelRecipe kernels = c.kernels.value_or(KernelRecipe{});
+  kernels.zero1_all_reduce = true;
+  c.kernels = kernels;
+  Note(notes,
+       "zero1_all_reduce=true (nanotron's ZeRO-1 all-reduces the whole fp32 gradient buffer)");
+}
+
 }  // namespace
 
 const FrameworkProfile* ProfileOfRun(const RunSpec& run) {
@@ -190,6 +202,7 @@ PlanConstraints ApplyFrameworkConventions(const FrameworkProfile* profile, const
   if (rt.fsdp_keeps_gathered_with_pp) TorchtitanPipelinedFsdp(plan, notes);
   if (rt.lockstep_multi_stage) TorchtitanLockstepPipeline(plan, notes);
   if (rt.repeat_kv) TorchtitanRepeatKv(model, plan, notes);
+  if (rt.zero1_all_reduce) Zero1AllReduce(plan, notes);
   return plan;
 }
 

@@ -131,7 +131,8 @@ TEST_CASE("PlanString keeps PyTorch's runtime knobs (lock-step pipeline and repe
     bool KernelRecipe::*field;
   };
   for (const Knob& k : {Knob{"pp_lockstep", &KernelRecipe::pp_lockstep},
-                        Knob{"repeat_kv", &KernelRecipe::repeat_kv}}) {
+                        Knob{"repeat_kv", &KernelRecipe::repeat_kv},
+                        Knob{"zero1_all_reduce", &KernelRecipe::zero1_all_reduce}}) {
     INFO(k.name);
     ParallelPlan p;
     p.pp = 2;

@@ -228,15 +228,28 @@ TEST_CASE("nanotron c252843: ZeRO-1 reduces gradients after the backward, ZeRO-0
   CHECK(*out.grad_reduce_in_fp32 == V(true));
   CHECK(*out.overlap_grad_reduce == V(false));
   CHECK(*out.overlap_param_gather == V(false));
+  // ... of the whole buffer (reduce_scatter=False), not a reduce-scatter: zero1_all_reduce.
+  REQUIRE(out.kernels);
+  CHECK(out.kernels->zero1_all_reduce);
+  CHECK(out.kernels->fusion == Fusion::kTe);  // nothing else of the kernels changes
   // zero_stage 0: DDP's comm hook all-reduces each fp32 bucket during the backward.
   c.zero = V(0);
   out = ApplyFrameworkConventions(nanotron, Layers(16), c, nullptr);
   CHECK(*out.overlap_grad_reduce == V(true));
   CHECK(*out.grad_reduce_in_fp32 == V(true));
+  CHECK(!out.kernels);  // zero=0: the flag would change nothing and is not set
   // zero searched: neither overlap default applies, the search keeps both choices.
   c.zero.reset();
   out = ApplyFrameworkConventions(nanotron, Layers(16), c, nullptr);
   CHECK(!out.overlap_grad_reduce);
+  CHECK(out.kernels->zero1_all_reduce);  // the zero=1 candidates reduce as nanotron does
+  // Megatron-LM's distributed optimizer reduce-scatters: its profile sets no such flag.
+  const FrameworkProfile* megatron = FindProfile(Framework::kMegatron);
+  REQUIRE(megatron);
+  c.zero = V(1);
+  out = ApplyFrameworkConventions(megatron, Layers(16), c, nullptr);
+  CHECK((!out.kernels || !out.kernels->zero1_all_reduce));
+  c.zero.reset();
   // A stated knob wins.
   c.zero = V(1);
   c.overlap_grad_reduce = V(true);

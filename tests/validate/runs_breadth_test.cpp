@@ -20,7 +20,8 @@ namespace {
 // docs/validation/public_runs.yaml --format json`, the Y and Z rows' step-time errors).
 constexpr double kMarginPct = 0.5;
 constexpr double kYMapePct = 13.9 + kMarginPct;  // 15.9% when converted (stop 31 fit)
-constexpr double kZMapePct = 24.4 + kMarginPct;  // 29.7% when converted (stop 31 fit)
+// 29.7% when converted (stop 31 fit); 24.4% after stop 33; 21.2% with stop 34's nanotron ZeRO-1.
+constexpr double kZMapePct = 21.2 + kMarginPct;
 
 std::vector<RunSpec> RunsWithPrefix(char prefix) {
   std::vector<RunSpec> picked;

@@ -1,0 +1,115 @@
+// nanotron's ZeRO-1 gradient reduction (issue 37): one all-reduce of the whole fp32 gradient
+// buffer after the backward and one all-gather of the bf16 parameters, against hand arithmetic.
+#include "cost/dp_comm.h"
+
+#include <catch2/catch.hpp>
+
+#include "cost/collective_calls.h"
+#include "cost/compute_cost.h"
+#include "cost/elementwise_cost.h"
+#include "cost/plan_evaluation.h"
+#include "cost/stage_key.h"
+#include "hardware/collective_cost.h"
+#include "test_specs.h"
+
+using namespace paraplan;
+
+namespace {
+
+// A two-layer Llama-style model small enough to count by hand: per layer q, k, v, o 4 x 1024^2 =
+// 4,194,304, the SwiGLU MLP 3 x 1024 x 4096 = 12,582,912 and two RMSNorms 2,048 (16,779,264);
+// untied embedding and head 2 x 32,000 x 1024 = 65,536,000, the final norm 1,024. Total
+// 2 x 16,779,264 + 65,536,000 + 1,024 = 99,095,552.
+ModelSpec TwoLayers() {
+  ModelSpec m = test::Llama3_70B();
+  m.name = "two-layers";
+  m.layers = 2;
+  m.hidden = 1024;
+  m.heads = 8;
+  m.kv_heads = 8;
+  m.head_dim = 128;
+  m.ffn_hidden = 4096;
+  m.vocab = 32000;
+  m.seq_len = 4096;
+  m.attention_kind = AttentionKind::kMha;
+  return m;
+}
+constexpr double kParams = 99095552.0;
+
+}  // namespace
+
+TEST_CASE("nanotron's ZeRO-1 all-reduces the whole fp32 gradient buffer in one call", "[cost]") {
+  const ModelSpec m = TwoLayers();
+  const Cluster c = test::DgxH100();
+  const CostGraph d = BuildCostGraph(m);
+  const NetworkLinks links = ResolveNetworkLinks(c);
+  ParallelPlan p;
+  p.dp = 64;  // 8 nodes: the DP group crosses the scale-out tier
+  p.zero = 1;
+  p.micro_batch = 1;
+  p.global_batch = 64;
+  p.grad_reduce_in_fp32 = true;
+  p.overlap_grad_reduce = false;
+  p.overlap_param_gather = false;
+  p.dp_bucket_MB = 40;  // the reduce-scatter path would take ceil(396.4 / 40) = 10 buckets
+
+  PlanEvaluation rs;
+  EvaluatePlanTime(d, c, links, p, &rs);
+  p.kernels.zero1_all_reduce = true;
+  PlanEvaluation ar;
+  EvaluatePlanTime(d, c, links, p, &ar);
+
+  const GroupPlacement& g = ar.shape.groups.dp_cp;
+  REQUIRE(g.size == 64);
+  CHECK(CommDtypeBytes(DpGradCommDtype(p)) == 4);  // fp32 (accumulate_grad_in_fp32)
+  // One call each: 4 B x 99,095,552 = 396,382,208 B all-reduced, 2 B x the same all-gathered.
+  CHECK(ar.dp[0].buckets == 1);
+  CHECK(rs.dp[0].buckets == 10);
+  CHECK(ar.dp[0].grad_s ==
+        Approx(CollectiveSeconds(CollectiveOp::kAllReduce, 4 * kParams, g, links)));
+  CHECK(ar.dp[0].param_gather_s ==
+        Approx(CollectiveSeconds(CollectiveOp::kAllGather, 2 * kParams, g, links)));
+  CHECK(rs.dp[0].grad_s ==
+        Approx(10 * CollectiveSeconds(CollectiveOp::kReduceScatter, 4 * kParams / 10, g, links)));
+  // Twice a reduce-scatter's bytes on the wire: slower, however NCCL's tuning picks each.
+  CHECK(ar.dp[0].grad_s > rs.dp[0].grad_s);
+  // Not overlapped (trainer.py: after train_batch_iter): all of it on the step.
+  CHECK(ar.dp[0].grad_exposed_s == Approx(ar.dp[0].grad_s));
+
+  // all_gather_coalesced's copies: 6 tensors per layer (qkv, out, up, down, two norms), the
+  // embedding, the final norm and the untied head: 2 x 6 + 3 = 15 tensors; 64 ranks x 15
+  // copy_ calls + 64 torch.cat + 64 PyTorch copies = 1,088 kernels, and three bf16 passes.
+  StageKey key = StageKeyOf(p, ar, 0);
+  CHECK(d.gemms[0].size == 4);
+  CHECK(StageParamTensors(d, key) == 15);
+  const GatherCopies copies = Zero1GatherCopies(c, 15, kParams, 64);
+  CHECK(copies.copies == 1088);
+  CHECK(copies.s == Approx(1088 * EagerLaunchSeconds(c) + MemoryBoundSeconds(c, 12 * kParams)));
+  CHECK(ar.dp[0].optimizer_s - rs.dp[0].optimizer_s == Approx(copies.s));
+  CHECK(Zero1GatherCopies(c, 15, kParams, 1).s == 0);  // no DP: nothing gathered
+
+  // explain's table lists the two calls with their bytes.
+  const std::vector<CollectiveCall> calls = DescribeCollectives(d, c, links, p, ar);
+  int found = 0;
+  for (const CollectiveCall& call : calls) {
+    if (call.group != "dp") continue;
+    ++found;
+    if (call.op == "all_reduce") {
+      CHECK(call.bytes == Approx(4 * kParams));
+      CHECK(call.seconds == Approx(ar.dp[0].grad_s));  // the time shown is the time charged
+    }
+    if (call.op == "all_gather") CHECK(call.bytes == Approx(2 * kParams));
+    CHECK(call.op != "reduce_scatter");
+  }
+  CHECK(found == 2);
+
+  // zero=0 and the other frameworks' zero=1 are untouched by the flag's absence.
+  p.zero = 0;
+  PlanEvaluation z0a;
+  EvaluatePlanTime(d, c, links, p, &z0a);
+  p.kernels.zero1_all_reduce = false;
+  PlanEvaluation z0b;
+  EvaluatePlanTime(d, c, links, p, &z0b);
+  CHECK(z0a.dp[0].grad_s == z0b.dp[0].grad_s);
+  CHECK(z0a.dp[0].buckets == z0b.dp[0].buckets);
+}
