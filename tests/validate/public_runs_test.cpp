@@ -43,17 +43,18 @@ namespace {
 // model: the 270 rows of stop 31 stand at 6.8% (were 6.6%; docs/validation/lessons.md, "Stop 33").
 // Stop 34 (nanotron's ZeRO-1: the whole fp32 gradient all-reduced, the gather's per-tensor
 // copies; zero1_all_reduce), not refitted: 9.0% (held out 8.5%); only the 16 nanotron zero-1
-// rows move.
-constexpr double kStepTimeMapePct = 9.0 + 0.2;
-constexpr double kHeldOutMapePct = 8.5 + 0.2;
+// rows move. With the NeMo 22.08 profile, GB200's 400 Gb/s NICs and the MoE rows' recipes, and
+// refitted (H100's launch gap at its 10 us ceiling): 8.8% (held out 8.3%).
+constexpr double kStepTimeMapePct = 8.8 + 0.2;
+constexpr double kHeldOutMapePct = 8.3 + 0.2;
 constexpr int64_t kMinFits = 326;
 constexpr size_t kPublicRuns = 334;
 constexpr double kMemoryMapePct = 11.2 + 0.2;  // torchtitan's measured peaks (Q01-Q14, W01-W02)
 // The reserved runs with the shipped efficiencies, whose fit never saw them: measured 35.8%;
 // 34.8% with the stop 23 refit (62 runs); 29.9% with stop 25's; 30.5% with stop 26's; 34.1% with
 // stop 27's (the tile GEMM model on Hopper: docs/validation/lessons.md, "Stop 27"); 33.1% with
-// stop 31's (270 runs); 31.7% with stop 33's (334 runs, Huber's loss).
-constexpr double kReservedShippedMapePct = 31.7 + 0.2;
+// stop 31's (270 runs); 31.7% with stop 33's (334 runs, Huber's loss); 31.3% with stop 34's.
+constexpr double kReservedShippedMapePct = 31.3 + 0.2;
 
 std::string Failures(const ValidationReport& report) {
   std::string text;
