@@ -9,12 +9,17 @@ double D(int64_t v) {
 
 }  // namespace
 
-StageKey StageKeyOf(const ParallelPlan& p, const PlanEvaluation& e, int64_t s) {
+StageKey StageLayersKeyOf(const ParallelPlan& p, const PlanEvaluation& e, int64_t s) {
   StageKey key;
   key.counts = e.counts[s];
   key.first = s == 0;
   key.last = s == p.pp - 1;
   key.mtp = e.mtp_chunk >= 0 && e.mtp_chunk % p.pp == s;
+  return key;
+}
+
+StageKey StageKeyOf(const ParallelPlan& p, const PlanEvaluation& e, int64_t s) {
+  StageKey key = StageLayersKeyOf(p, e, s);
   key.send_fwd = StageSendHop(p, e, s, true);
   key.send_bwd = StageSendHop(p, e, s, false);
   return key;

@@ -27,6 +27,9 @@ static_assert(kLayerKinds == 4, "StageKey::operator== compares four kinds");
 
 // The key of physical stage `s` of an evaluation whose layers are laid out (EvaluatePlanLayers).
 StageKey StageKeyOf(const ParallelPlan& plan, const PlanEvaluation& eval, int64_t s);
+// The same key without its send hops (0): its layers and roles, all that stage memory reads (a
+// hop's lookup is a good part of a key's cost).
+StageKey StageLayersKeyOf(const ParallelPlan& plan, const PlanEvaluation& eval, int64_t s);
 
 // The distinct keys of an evaluation's physical stages and which one each stage has. They depend
 // on the layout only (EvaluatePlanLayers' output and the plan's pp and vpp), so a caller that

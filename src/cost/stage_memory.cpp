@@ -12,17 +12,6 @@ double D(int64_t v) {
   return static_cast<double>(v);
 }
 
-// The part of StageKeyOf that stage memory reads (its layers and roles, not its send hops, whose
-// lookup is a good part of a key's cost).
-StageKey LayersKeyOf(const ParallelPlan& p, const PlanEvaluation& e, int64_t s) {
-  StageKey key;
-  key.counts = e.counts[s];
-  key.first = s == 0;
-  key.last = s == p.pp - 1;
-  key.mtp = e.mtp_chunk >= 0 && e.mtp_chunk % p.pp == s;
-  return key;
-}
-
 // What stage `stage` (with key `key`) holds, before the schedule multiplies activations.
 StageMemoryInput StageMemoryInputOf(const CostGraph& d, const ParallelPlan& p,
                                     const PlanEvaluation& e, int64_t stage, const StageKey& key) {
@@ -90,11 +79,11 @@ StageMemoryInput StageMemoryInputOf(const CostGraph& d, const ParallelPlan& p,
 // same rank (Sec. 3.2.3, "Shared Embedding and Output Head for Multi-Token Prediction").
 StageMemoryInput RankMemoryInput(const CostGraph& d, const ParallelPlan& p, const PlanEvaluation& e,
                                  int64_t stage) {
-  const StageKey key = LayersKeyOf(p, e, stage);
+  const StageKey key = StageLayersKeyOf(p, e, stage);
   StageMemoryInput in = StageMemoryInputOf(d, p, e, stage, key);
   if (p.schedule != Schedule::kDualPipe) return in;
   const int64_t mirror = p.pp - 1 - stage;
-  const StageKey other_key = LayersKeyOf(p, e, mirror);
+  const StageKey other_key = StageLayersKeyOf(p, e, mirror);
   const StageMemoryInput other = StageMemoryInputOf(d, p, e, mirror, other_key);
   in.dense_params += other.dense_params;
   in.expert_params += other.expert_params;
