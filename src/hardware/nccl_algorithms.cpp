@@ -147,7 +147,7 @@ struct Prepared {
   // first call (NcclFastestSeconds is asked far more often).
   bool pairs_ready = false;
   int npairs = 0;
-  std::array<NcclCost, kNcclAlgorithms * kNcclProtocols> pairs{};
+  std::array<NcclCost, static_cast<size_t>(kNcclAlgorithms) * kNcclProtocols> pairs{};
 };
 
 bool SameFabric(const NcclFabric& a, const NcclFabric& b) {
