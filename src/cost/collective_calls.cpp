@@ -148,7 +148,7 @@ void DataParallelCalls(const CostGraph& d, const ParallelPlan& p, const PlanEval
   if (p.zero == 1 && p.kernels.zero1_all_reduce) {  // nanotron's ZeRO-1 (cost/dp_comm.cpp)
     // One call each over the first stage's whole buffer (embedding included), as charged.
     double stage = 0, expert = 0;
-    StageParams(d, p, e, StageKeyOf(p, e, 0), &stage, &expert);
+    StageParams(d, p, e, StageLayersKeyOf(p, e, 0), &stage, &expert);
     w.Add(ToString(ParallelDim::kDp), "whole gradient buffer, after the backward",
           CollectiveOp::kAllReduce, stage * dtype, g);
     w.Add(ToString(ParallelDim::kDp), "updated parameters, one call", CollectiveOp::kAllGather,

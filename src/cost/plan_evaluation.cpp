@@ -109,7 +109,8 @@ void CostStage(const CostGraph& d, const Cluster& c, const NetworkLinks& links,
   StageDpExposure(p, e.times[s], e.comm[s], e.dp[s]);
 }
 
-// The same from the layout's stage classes: each key costed at its first stage, then copied.
+// Times and data-parallel work of every stage from the layout's stage classes: each distinct
+// key costed once, at its first stage, then copied.
 void StageCostsByClass(const CostGraph& d, const Cluster& c, const NetworkLinks& links,
                        const ParallelPlan& p, PlanEvaluation& e, const StageClasses& classes) {
   for (size_t i = 0; i < classes.keys.size(); ++i) {
@@ -121,35 +122,6 @@ void StageCostsByClass(const CostGraph& d, const Cluster& c, const NetworkLinks&
     e.dp[s] = e.dp[same];
     e.times[s] = e.times[same];
     e.comm[s] = e.comm[same];
-  }
-}
-
-// Times and data-parallel work of every stage, each distinct stage costed once.
-void StageCosts(const CostGraph& d, const Cluster& c, const NetworkLinks& links,
-                const ParallelPlan& p, PlanEvaluation& e) {
-  struct Costed {
-    StageKey key;
-    int64_t stage = 0;
-  };
-  constexpr int kRemembered = 8;  // a balanced plan has 2-4 distinct stages
-  std::array<Costed, kRemembered> costed{};
-  int remembered = 0, next = 0;
-  for (int64_t s = 0; s < p.pp; ++s) {
-    const StageKey key = StageKeyOf(p, e, s);
-    int64_t same = -1;
-    for (int i = 0; i < remembered && same < 0; ++i) {
-      if (costed[i].key == key) same = costed[i].stage;
-    }
-    if (same >= 0) {
-      e.dp[s] = e.dp[same];
-      e.times[s] = e.times[same];
-      e.comm[s] = e.comm[same];
-      continue;
-    }
-    CostStage(d, c, links, p, e, key, s);
-    costed[next] = {key, s};
-    next = (next + 1) % kRemembered;
-    remembered = std::min(remembered + 1, kRemembered);
   }
 }
 
@@ -165,18 +137,19 @@ void EvaluatePlanTimeAfterLayers(const CostGraph& d, const Cluster& c, const Net
                                  const ParallelPlan& p, PlanEvaluation* out,
                                  const StageClasses* classes) {
   PlanEvaluation& e = *out;
-  // StageCosts writes every stage's times, communication and DP work.
+  // StageCostsByClass writes every stage's times, communication and DP work.
   e.times.ResizeForOverwrite(p.pp);
   e.comm.ResizeForOverwrite(p.pp);
   e.dp.ResizeForOverwrite(p.pp);
   e.optimizer_s = 0;
   e.amax_s =
       Fp8AmaxSeconds(c, links, p, e.shape, D(d.layers) / D(p.pp * std::max<int64_t>(p.vpp, 1)));
-  if (classes != nullptr) {
-    StageCostsByClass(d, c, links, p, e, *classes);
-  } else {
-    StageCosts(d, c, links, p, e);
+  if (classes == nullptr) {
+    thread_local StageClasses found;
+    StageClassesOf(p, e, &found);
+    classes = &found;
   }
+  StageCostsByClass(d, c, links, p, e, *classes);
   e.pipeline = PipelineMakespan(p.schedule, p.pp, p.vpp, e.micro_batches, e.times.data());
   // Fill and drain: with overlapped sends, 2(pp - 1) transfers delay the neighbours; without,
   // every send is already inside the stage times the makespan adds up.

@@ -158,7 +158,8 @@ void EvaluatePlanLayers(const CostGraph& dims, const Cluster& cluster, const Net
 // The rest of EvaluatePlanTime on an evaluation EvaluatePlanLayers filled (what memory needs is
 // unchanged): EvaluatePlanLayers + EvaluatePlanTimeAfterLayers = EvaluatePlanTime. `classes`,
 // when given, are StageClassesOf(plan, *out) (found once for a layout several plans share): the
-// same result, bit for bit, without looking at every stage's key.
+// same result, bit for bit, without looking at every stage's key; without them they are found
+// here.
 void EvaluatePlanTimeAfterLayers(const CostGraph& dims, const Cluster& cluster,
                                  const NetworkLinks& links, const ParallelPlan& plan,
                                  PlanEvaluation* out, const StageClasses* classes = nullptr);
