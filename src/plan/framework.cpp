@@ -12,7 +12,8 @@ const NameTable<Framework>& FrameworkNames() {
                                               {"torchtitan", F::kTorchtitan},
                                               {"deepspeed", F::kDeepSpeed},
                                               {"megatron-deepspeed", F::kMegatronDeepSpeed},
-                                              {"nanotron", F::kNanotron}};
+                                              {"nanotron", F::kNanotron},
+                                              {"automodel", F::kAutomodel}};
   return kTable;
 }
 
@@ -48,6 +49,8 @@ const char* DisplayName(Framework framework) {
       return "Megatron-DeepSpeed";
     case F::kNanotron:
       return "nanotron";
+    case F::kAutomodel:
+      return "NeMo AutoModel";
   }
   return "any framework";
 }

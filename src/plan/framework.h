@@ -18,6 +18,7 @@ enum class Framework {
   kDeepSpeed,          // DeepSpeed (ZeRO, PipelineEngine, AutoTP)
   kMegatronDeepSpeed,  // Megatron-DeepSpeed (Megatron-LM 2021 fork on the DeepSpeed engine)
   kNanotron,           // Hugging Face nanotron
+  kAutomodel,          // NVIDIA NeMo AutoModel (PyTorch FSDP2, torch pipelining, TE, DeepEP)
 };
 
 // `framework:` values of a runs file ("nemo" is NeMo; Megatron-Bridge runs are written nemo).

@@ -174,7 +174,10 @@ std::vector<FrameworkProfile> OtherFrameworkProfiles() {
   return {DeepSpeed(),
           Unread(Framework::kMegatronDeepSpeed,
                  "Megatron-DeepSpeed: no defaults read yet (unstated knobs are searched)"),
-          Nanotron()};
+          Nanotron(),
+          Unread(Framework::kAutomodel,
+                 "NeMo AutoModel (PyTorch FSDP2, torch pipelining, TE kernels, DeepEP): no "
+                 "defaults read yet (unstated knobs are searched)")};
 }
 
 }  // namespace paraplan
