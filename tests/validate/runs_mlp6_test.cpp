@@ -1,7 +1,7 @@
 // The MLPerf Training breadth rows of issue 37 (docs/validation/runs-mlp6.yaml, M51-M58;
 // README-mlp6.md): Blackwell Ultra (B300, GB300) llama31_8b submissions of v5.1 and the v6.0
 // rounds' GB200 llama31_8b at 1,024 GPUs, GPT-OSS 20B (MoE) on GB200 and GB300 and DeepSeek-V3
-// 671B on 512-8,192 GB200. Every row states
+// 671B on 512-8,192 GB200 and 512 GB300. Every row states
 // its framework and predicts without error on the GPU its submission names; the B300/GB300 rows are
 // never fitted (a GPU nobody fitted gets the H100 numbers transferred per SM and clock); the
 // step-time error with the shipped efficiencies stays within the figure measured when they were
@@ -20,10 +20,10 @@ using namespace paraplan;
 namespace {
 
 // `paraplan validate docs/validation/runs-mlp6.yaml` with the shipped hardware/efficiency.yaml at
-// conversion (main of 2026-12-06, ab70e65): all 12 rows 27.8%, the 6 never-fitted rows 22.3%.
+// conversion (main of 2026-12-06, ab70e65): all 13 rows 26.6%, the 7 never-fitted rows 20.9%.
 constexpr double kMarginPct = 0.5;
-constexpr double kAllMapePct = 27.8 + kMarginPct;
-constexpr double kEvaluationMapePct = 22.3 + kMarginPct;
+constexpr double kAllMapePct = 26.6 + kMarginPct;
+constexpr double kEvaluationMapePct = 20.9 + kMarginPct;
 
 std::string Errors(const ValidationReport& report) {
   std::string text;
@@ -43,7 +43,7 @@ TEST_CASE("MLPerf breadth rows (B300, GB300, v6.0): all predict, B300/GB300 neve
           "[validate][public]") {
   const std::vector<RunSpec> runs =
       LoadValidationRuns(std::string(PARAPLAN_SOURCE_DIR "/docs/validation/runs-mlp6.yaml"));
-  REQUIRE(runs.size() == 12);
+  REQUIRE(runs.size() == 13);
   int unfitted_gpu_rows = 0;
   for (const auto& run : runs) {
     INFO(run.id);
@@ -57,7 +57,7 @@ TEST_CASE("MLPerf breadth rows (B300, GB300, v6.0): all predict, B300/GB300 neve
       CHECK(GpuFamily(run.cluster.gpu.name) == kBlackwell);
     }
   }
-  CHECK(unfitted_gpu_rows == 6);
+  CHECK(unfitted_gpu_rows == 7);
 
   ValidationOptions options;
   options.threads = 2;  // CI has 2 cores
@@ -65,12 +65,12 @@ TEST_CASE("MLPerf breadth rows (B300, GB300, v6.0): all predict, B300/GB300 neve
   const ValidationReport report = ValidateRuns(runs, options);
   INFO(Errors(report));
   CHECK(report.all.errors == 0);
-  CHECK(report.all.fits_fit == 12);
+  CHECK(report.all.fits_fit == 13);
   const auto& step = report.all.metrics.at("step_time_s");
-  CHECK(step.n == 12);
+  CHECK(step.n == 13);
   CHECK(step.mape_pct <= kAllMapePct);
   const auto& never_fitted = report.evaluation_only.metrics.at("step_time_s");
-  CHECK(never_fitted.n == 6);
+  CHECK(never_fitted.n == 7);
   CHECK(never_fitted.mape_pct <= kEvaluationMapePct);
 }
 
