@@ -1,10 +1,9 @@
-// The MoE runs of issue 37's second MoE conversion (row prefix K; docs/validation/runs-moe2.yaml
-// and README-moe2.md, joined into public_runs.yaml by the integrator): every row is an MoE run
+// The MoE runs of issue 37's second MoE conversion (the K rows of docs/validation/public_runs.yaml;
+// docs/validation/README.md, "K01-K20"): every row is an MoE run
 // with expert parallelism of at least 8 on DGX H100 and states its whole plan; the rows load and
 // the pairs that isolate one mechanism predict as that mechanism says. The set-wide error bounds
 // stay with the public-runs tests.
 #include <catch2/catch.hpp>
-#include <filesystem>
 #include <set>
 #include <string>
 #include <vector>
@@ -15,12 +14,10 @@ using namespace paraplan;
 
 namespace {
 
-// The K rows: from runs-moe2.yaml while it is its own file, from public_runs.yaml once joined.
 std::vector<RunSpec> KRuns() {
-  const std::string own = PARAPLAN_SOURCE_DIR "/docs/validation/runs-moe2.yaml";
-  const std::string joined = PARAPLAN_SOURCE_DIR "/docs/validation/public_runs.yaml";
   std::vector<RunSpec> picked;
-  for (RunSpec& run : LoadValidationRuns(std::filesystem::exists(own) ? own : joined)) {
+  for (RunSpec& run :
+       LoadValidationRuns(std::string(PARAPLAN_SOURCE_DIR "/docs/validation/public_runs.yaml"))) {
     if (!run.id.empty() && run.id.front() == 'K') picked.push_back(std::move(run));
   }
   return picked;
