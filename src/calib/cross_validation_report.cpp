@@ -368,8 +368,10 @@ std::string MarkdownIntro(CvGrouping by) {
              "Each GPU family (a chip generation, `src/hardware/gpu_family.h`) is left out in "
              "turn: the efficiencies are refitted on the other families' runs, and every model "
              "of the left-out family gets exactly what a GPU without fitted runs gets: the fitted "
-             "numbers of the fold's best-covered model, transferred per SM and clock to the "
-             "left-out GPU's own datasheet (`src/hardware/efficiency_transfer.h`; "
+             "numbers of the fold's best-covered model, transferred to the left-out GPU: its own "
+             "measured kernel and link ceilings times the fit's framework shortfall (fitted / "
+             "measured), or per SM and clock where its family has no measurement "
+             "(`src/hardware/efficiency_transfer.h`; "
              "docs/cost-model.md, \"A GPU nobody fitted\"). Indented rows are the models inside "
              "the family. These residuals are the band `plan --tokens` gives such a GPU.\n\n";
     case CvGrouping::kFramework:

@@ -11,6 +11,7 @@
 #include "cost/compute_cost.h"
 #include "evaluate/step_model.h"
 #include "hardware/gpu_family.h"
+#include "hardware/measured_efficiency.h"
 #include "validate/holdout.h"
 #include "validate/validation_json.h"
 
@@ -303,45 +304,28 @@ FamilyFit FitFamily(const std::string& family, const FamilyRuns& runs,
 }  // namespace
 
 Efficiency PriorEfficiency(const std::string& family, const std::vector<std::string>& tiers) {
-  // The measured or sourced values of each family (docs/cost-model.md, "Constants"), kept here
-  // so that a refit does not start from, and pull toward, its own previous result. Hopper: our
-  // H200 harness (calibrate/data/h200-2026-11-29: cuBLASLt bf16 GEMMs fitted to the min-dimension
-  // curve, max 0.785 and half-dimension 592; fp8 0.68; cuDNN SDPA; a 1 GiB device copy at 0.86
-  // of 4.8 TB/s). A100 (no harness data): cuBLAS
-  // large-GEMM 0.82 (NVIDIA Deep Learning Performance Guide), FlashAttention-2 0.65 / 0.55
-  // (Dao 2023, Fig. 4), the half-dimension scaled from Hopper's by the SM count (108 / 132).
-  // Links: nccl-tests bus bandwidth on NVLink and NDR InfiniBand (hardware/efficiency.yaml).
+  // The measured values of each family (hardware/measured_efficiency.h, each with its source;
+  // docs/cost-model.md, "Constants"), kept apart from the fit so that a refit does not start from,
+  // and pull toward, its own previous result. Blackwell has no measurement of its own: Hopper's
+  // fractions, each of the part's own datasheet peak, as a GPU nobody fitted takes them; the fit
+  // then moves the fitted values inside the same ranges.
   Efficiency e;
-  std::map<std::string, double> link;
-  // FlashAttention-2 on Hopper (PyTorch SDPA): 335 TFLOP/s causal forward and 322 backward of
-  // 989 at 16K tokens, head dim 128 (Shah et al. 2024, FlashAttention-3, Figs. 5-6), over the
-  // sequence curve's 16384 / (16384 + 850). The cuDNN fractions and the half-sequence: our
-  // harness's SDPA rows fitted to eff = max × s / (s + half): 0.695, 0.535, 850 tokens.
+  const MeasuredEfficiency measured = MeasuredKernelEfficiency(family);
+  for (const auto& [field, value] : measured.fields) {
+    if (field.rfind(kLinkPrefix, 0) != 0) SetEfficiencyValue(e, field, value.value);
+  }
+  // Derived, not measured: the min-dimension curve's half-dimension scaled from Hopper's by the
+  // SM count (A100 108 / 132, B200 148 / 132: wave quantisation scales with the SMs). A100 has no
+  // fp8: its fp8_gemm_max is a placeholder the fit ties to gemm_max at this ratio.
   if (GpuFamily(family) == kAmpere) {
-    e.gemm_max = 0.82;
     e.gemm_half_dim = 484;
     e.fp8_gemm_max = 0.55;
-    e.attention_fwd = 0.65;
-    e.attention_bwd = 0.55;
-    e.memory_bandwidth = 0.85;
-    link = {{"nvlink", 0.77}, {"scaleout", 0.85}};
-  } else if (GpuFamily(family) == kHopper || GpuFamily(family) == kBlackwell) {
-    // Blackwell has no harness data: its prior is Hopper's measured fractions, each a fraction of
-    // the part's own datasheet peak, as a GPU nobody fitted takes them (docs/cost-model.md, "A GPU
-    // nobody fitted"); the fit then moves the four fitted values inside the same ranges.
-    // Hopper's hardware files use the tile-and-wave GEMM model, whose tops were fitted with it
-    // to the same harness table (docs/cost-model.md, "Shape-aware GEMM model").
-    e.gemm_max = kTileGemmTopBf16;
-    e.fp8_gemm_max = kTileGemmTopFp8;
-    e.fa2_attention_fwd = 0.36;
-    e.fa2_attention_bwd = 0.34;
-    link = {{"nvlink", 0.80}, {"scaleout", 0.88}};
-    // The half-dimension scaled from Hopper's by the SM count, as A100's: B200 148 / 132.
-    if (GpuFamily(family) == kBlackwell) e.gemm_half_dim = 664;
+  } else if (GpuFamily(family) == kBlackwell) {
+    e.gemm_half_dim = 664;
   }
   for (const auto& tier : tiers) {
-    auto it = link.find(tier);
-    e.link[tier] = it == link.end() ? e.LinkFraction(tier) : it->second;
+    const MeasuredValue* link = measured.Find(kLinkPrefix + tier);
+    e.link[tier] = link ? link->value : e.LinkFraction(tier);
   }
   return e;
 }

@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "hardware/cluster.h"
+#include "hardware/measured_efficiency.h"
 #include "plan/parallel_plan.h"
 
 namespace paraplan {
@@ -30,10 +31,8 @@ struct GemmTile {
 // cuBLASLt table (gemm_fit.csv, docs/cost-model.md "Constants").
 inline constexpr GemmTile kGemmTiles[] = {{128, 256, 1.0}, {128, 128, 0.95}};
 
-// The tops (gemm_max, fp8_gemm_max) the same fit gives the model: fractions of the bf16 and fp8
-// dense peaks that a large GEMM's tile reaches on our H200 (gemm_shape_fit.py).
-inline constexpr double kTileGemmTopBf16 = 0.725;
-inline constexpr double kTileGemmTopFp8 = 0.675;
+// The tops (gemm_max, fp8_gemm_max) the same fit gives the model, kTileGemmTopBf16 and
+// kTileGemmTopFp8, are Hopper's measured GEMM fractions: hardware/measured_efficiency.h.
 
 // K-loop prologue and epilogue of one output tile, in bytes of K per operand row: a tile of
 // depth k takes as long as k + k0 of steady-state main loop, k0 = kGemmPrologueKBytes / the

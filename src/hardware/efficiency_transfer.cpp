@@ -1,9 +1,11 @@
 #include "hardware/efficiency_transfer.h"
 
+#include <algorithm>
 #include <string>
 #include <utility>
 
 #include "hardware/gpu_family.h"
+#include "hardware/measured_efficiency.h"
 
 namespace paraplan {
 
@@ -13,7 +15,25 @@ std::string FormatSms(int64_t sms) {
   return std::to_string(sms) + " SMs";
 }
 
+std::string FormatFraction(double value) {
+  std::string text = std::to_string(value);
+  text.erase(text.find_last_not_of('0') + 1);
+  if (!text.empty() && text.back() == '.') text.pop_back();
+  return text;
+}
+
 }  // namespace
+
+TransferredValue TransferFraction(double fitted, const MeasuredValue* reference_measured,
+                                  const MeasuredValue* target_measured, bool target_own) {
+  if (!target_own || !target_measured) return {fitted, false};
+  // 0 = the fused kernel itself (FlashAttention-2 on Ampere): nothing to scale.
+  if (target_measured->value <= 0) return {0, true};
+  const double reference = reference_measured ? reference_measured->value : 0;
+  // The reference's shortfall is undefined without its own ceiling: the target's ceiling alone.
+  const double shortfall = reference > 0 ? fitted / reference : 1.0;
+  return {std::clamp(target_measured->value * shortfall, 0.0, kMaxDatasheetFraction), true};
+}
 
 TransferredEfficiency TransferEfficiency(const Efficiency& fitted, const std::string& from_model,
                                          const GpuSpec& from, const GpuSpec& to,
@@ -22,10 +42,35 @@ TransferredEfficiency TransferEfficiency(const Efficiency& fitted, const std::st
   Efficiency& e = out.efficiency;
   e = fitted;
   auto& src = out.sources;
-  const std::string per_clock = "per SM and clock: " + from_model +
-                                "'s fitted fraction of its datasheet peak, of " + to.name +
-                                "'s datasheet peak (its SMs at its power-limited clock)";
-  src.emplace_back("gemm_max", per_clock);
+  const MeasuredEfficiency from_measured = MeasuredKernelEfficiency(from.name);
+  const MeasuredEfficiency to_measured = MeasuredKernelEfficiency(to.name);
+  std::string per_clock = "per SM and clock: " + from_model +
+                          "'s fitted fraction of its datasheet peak, of " + to.name +
+                          "'s datasheet peak (its SMs at its power-limited clock)";
+  if (!to_measured.own && !to_measured.fields.empty()) {
+    per_clock += "; no measured kernel ceiling of " + GpuFamily(to.name) + "'s own";
+  }
+  // One kernel or link fraction: the target's own measured ceiling x the reference's fitted /
+  // measured (the framework-level shortfall), else the fitted fraction itself per SM and clock.
+  auto transfer = [&](const std::string& field, double fitted_value, const std::string& carried) {
+    const MeasuredValue* ref = from_measured.Find(field);
+    const MeasuredValue* tgt = to_measured.Find(field);
+    const TransferredValue t = TransferFraction(fitted_value, ref, tgt, to_measured.own);
+    if (!t.measured) {
+      src.emplace_back(field, carried);
+    } else if (tgt->value <= 0) {
+      src.emplace_back(field, tgt->source);
+    } else {
+      std::string why = to.name + "'s measured " + FormatFraction(tgt->value) + " (" + tgt->source +
+                        ") x " + from_model + "'s fitted / measured (" +
+                        FormatFraction(fitted_value) + " / ";
+      why += ref && ref->value > 0 ? FormatFraction(ref->value) + ": its framework shortfall)"
+                                   : "none: the ceiling alone)";
+      src.emplace_back(field, std::move(why));
+    }
+    return t.value;
+  };
+  e.gemm_max = transfer("gemm_max", fitted.gemm_max, per_clock);
   if (from.sm_count > 0 && to.sm_count > 0) {
     e.gemm_half_dim = fitted.gemm_half_dim * static_cast<double>(to.sm_count) /
                       static_cast<double>(from.sm_count);
@@ -34,33 +79,29 @@ TransferredEfficiency TransferEfficiency(const Efficiency& fitted, const std::st
   } else {
     src.emplace_back("gemm_half_dim", from_model + "'s (SM count unknown)");
   }
-  src.emplace_back("fp8_gemm_max", per_clock + " (fp8 rate)");
-  src.emplace_back("attention_fwd", per_clock);
-  src.emplace_back("attention_bwd", per_clock);
+  e.fp8_gemm_max = transfer("fp8_gemm_max", fitted.fp8_gemm_max, per_clock + " (fp8 rate)");
+  e.attention_fwd = transfer("attention_fwd", fitted.attention_fwd, per_clock);
+  e.attention_bwd = transfer("attention_bwd", fitted.attention_bwd, per_clock);
   src.emplace_back("attention_half_seq", from_model + "'s (tokens per SM to fill the kernel)");
-  src.emplace_back("memory_bandwidth",
-                   from_model + "'s fraction of its HBM datasheet bandwidth, of " + to.name + "'s");
-  src.emplace_back("kernel_launch_us", from_model + "'s (host launch path)");
-  src.emplace_back("step_overhead_s", from_model + "'s");
-  if (GpuFamily(to.name) == kAmpere) {
-    e.fa2_attention_fwd = 0;
-    e.fa2_attention_bwd = 0;
-    src.emplace_back("fa2_attention_fwd", "0: FlashAttention-2 is Ampere's fused kernel");
-    src.emplace_back("fa2_attention_bwd", "0: FlashAttention-2 is Ampere's fused kernel");
-  } else {
-    src.emplace_back("fa2_attention_fwd", per_clock);
-    src.emplace_back("fa2_attention_bwd", per_clock);
-  }
+  e.memory_bandwidth =
+      transfer("memory_bandwidth", fitted.memory_bandwidth,
+               from_model + "'s fraction of its HBM datasheet bandwidth, of " + to.name + "'s");
+  // The launch gap and the fixed per-step cost are host-side time (the framework's Python and
+  // launch path on the host CPU, the data loader), not a fraction of any GPU rate: absolute
+  // values, carried as they are.
+  src.emplace_back("kernel_launch_us", from_model + "'s (host launch path, absolute)");
+  src.emplace_back("step_overhead_s", from_model + "'s (host-side, absolute)");
+  e.fa2_attention_fwd = transfer("fa2_attention_fwd", fitted.fa2_attention_fwd, per_clock);
+  e.fa2_attention_bwd = transfer("fa2_attention_bwd", fitted.fa2_attention_bwd, per_clock);
   e.link.clear();
   for (const auto& tier : to_tiers) {
-    e.link[tier] = fitted.LinkFraction(tier);
-    std::string why = from_model;
-    why += "'s ";
-    why += tier;
-    why += " bus-bandwidth fraction, of ";
-    why += to.name;
-    why += "'s link datasheet bandwidth";
-    src.emplace_back("link." + tier, std::move(why));
+    std::string carried = from_model;
+    carried += "'s ";
+    carried += tier;
+    carried += " bus-bandwidth fraction, of ";
+    carried += to.name;
+    carried += "'s link datasheet bandwidth";
+    e.link[tier] = transfer("link." + tier, fitted.LinkFraction(tier), carried);
   }
   return out;
 }

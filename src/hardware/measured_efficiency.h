@@ -1,0 +1,54 @@
+// What has been measured of each GPU family's kernels and links, outside any training framework:
+// hardware facts, each with its source (docs/cost-model.md, "Constants"). Two readers: the
+// efficiency fit starts from and pulls toward them (calib/efficiency_fit.h, PriorEfficiency), and
+// a GPU nobody fitted takes its own measured ceiling times the shortfall the frameworks showed on
+// a fitted GPU against that GPU's ceiling (hardware/efficiency_transfer.h).
+//
+// Measured today: Hopper (our H200 harness, calibrate/data/h200-2026-11-29; FlashAttention-3's
+// FA2 figures; nccl-tests) and Ampere (NVIDIA's Deep Learning Performance Guide, FlashAttention-2,
+// nccl-tests). Blackwell has no kernel measurement we could adopt (docs/cost-model.md, "A GPU
+// nobody fitted", says what was looked at): its values are Hopper's, carried per SM and clock
+// (each a fraction of the part's own datasheet peak), and marked so (`own` false).
+#pragma once
+
+#include <map>
+#include <string>
+
+namespace paraplan {
+
+// The tile-and-wave GEMM model's tops (cost/compute_cost.h): the fractions of the bf16 and fp8
+// dense peaks a large GEMM's tile reaches on our H200 (cuBLASLt, gemm_fit.csv fitted by
+// calibrate/tools/gemm_shape_fit.py). Hopper's measured gemm_max and fp8_gemm_max.
+inline constexpr double kTileGemmTopBf16 = 0.725;
+inline constexpr double kTileGemmTopFp8 = 0.675;
+
+// A fraction of a datasheet rate lies in (0, 1]; a transferred one is clamped into it.
+inline constexpr double kMaxDatasheetFraction = 1.0;
+
+struct MeasuredValue {
+  double value = 0;
+  std::string source;
+};
+
+// One family's measured values by field name as hardware/efficiency.yaml spells them
+// ("gemm_max", "attention_fwd", "link.nvlink"). Fields absent were never measured on any family
+// (kernel_launch_us, step_overhead_s, attention_half_seq) or are derived, not measured
+// (gemm_half_dim off Hopper). `own` false: nothing measured on this family; the values are
+// Hopper's, carried per SM and clock. For the FlashAttention-2 fractions, 0 means "the fused
+// kernel itself" (Ampere).
+struct MeasuredEfficiency {
+  std::string family;  // the family the values were measured on ("Hopper", "Ampere")
+  bool own = false;
+  std::map<std::string, MeasuredValue> fields;
+
+  const MeasuredValue* Find(const std::string& field) const {
+    auto it = fields.find(field);
+    return it == fields.end() ? nullptr : &it->second;
+  }
+};
+
+// The measured values for a GPU name or model ("A100-SXM4-80GB", "H100", "B200"), by its family
+// (hardware/gpu_family.h). A GPU of no known family gets an empty set (`own` false).
+MeasuredEfficiency MeasuredKernelEfficiency(const std::string& gpu_name);
+
+}  // namespace paraplan
