@@ -6,6 +6,7 @@
 #include "cost/stage_key.h"
 #include "cost/stage_memory.h"
 #include "plan/stage_layout.h"
+#include "search/plan_bounds.h"
 
 namespace paraplan {
 namespace {
@@ -36,61 +37,62 @@ struct StageExtra {
   double logits = 0;             // logits and loss workspace
 };
 
-struct Extras {
-  int64_t mtp_stage = -1;
-  double embed = 0, output = 0, embed_act = 0, logits = 0;
-  double mtp_dense = 0, mtp_expert = 0, mtp_act = 0, mtp_saved = 0;
-  // `embed_copy`: count the embedding the MTP stage keeps (StageParams); DualPipe's rank that
-  // also holds the first stage shares it (RankMemoryInput), so it is left out there.
-  StageExtra Of(int64_t s, int64_t pp, bool embed_copy) const {
-    StageExtra x;
-    if (s == 0) {
-      x.dense += embed;
-      x.act += embed_act;
-    }
-    if (s == pp - 1) {
-      x.dense += output;
-      x.logits += logits;
-    }
-    if (s == mtp_stage) {
-      x.dense += mtp_dense + (s != 0 && embed_copy ? embed : 0.0);
-      x.expert += mtp_expert;
-      x.act += mtp_act;
-      x.logits += mtp_saved + (s == pp - 1 ? 0.0 : logits - mtp_saved);
-    }
-    return x;
+// `embed_copy`: count the embedding the MTP stage keeps (StageParams); DualPipe's rank that
+// also holds the first stage shares it (RankMemoryInput), so it is left out there.
+StageExtra ExtraOf(const MemoryBoundTerms& m, int64_t s, int64_t pp, bool embed_copy) {
+  StageExtra x;
+  if (s == 0) {
+    x.dense += m.embed;
+    x.act += m.embed_act;
   }
-};
+  if (s == pp - 1) {
+    x.dense += m.output;
+    x.logits += m.logits;
+  }
+  if (s == m.mtp_stage) {
+    x.dense += m.mtp_dense + (s != 0 && embed_copy ? m.embed : 0.0);
+    x.expert += m.mtp_expert;
+    x.act += m.mtp_act;
+    x.logits += m.mtp_saved + (s == pp - 1 ? 0.0 : m.logits - m.mtp_saved);
+  }
+  if (!m.acts_known) x.act = 0;
+  return x;
+}
 
-Extras ExtrasOf(const CostGraph& d, const ParallelPlan& p, const PlanBoundTerms& t) {
-  const PlanShape& shape = t.layers.shape;
-  Extras e;
+}  // namespace
+
+MemoryBoundTerms MemoryBoundTermsOf(const CostGraph& d, const ParallelPlan& p,
+                                    const PlanLayerCosts& layers, double layer_act_bytes) {
+  const PlanShape& shape = layers.shape;
+  MemoryBoundTerms e;
   e.embed = EmbedParamsLocal(d, p);
   e.output = !d.tied_embeddings || p.pp > 1 ? e.embed : 0.0;
   e.embed_act = EmbedActBytes(d, shape);
   e.logits = LogitsBytes(d, shape);
   if (d.mtp_layers > 0) {
-    const LayerCost& l = t.layers.kinds[d.mtp_kind];
-    e.mtp_stage = MtpVirtualStage(p) % p.pp;
+    const LayerCost& l = layers.kinds[d.mtp_kind];
+    e.mtp_stage = MtpVirtualStage(p) % std::max<int64_t>(p.pp, 1);
     e.mtp_dense = MtpDenseParamsLocal(d, p, l);
     e.mtp_expert = D(d.mtp_layers) * l.expert_params_local;
     e.mtp_act = MtpActBytes(d, shape, l);
     e.mtp_saved = D(d.mtp_layers) * MtpSavedLogitsBytes(d, shape);
   }
+  for (int k = 0; k < kLayerKinds; ++k) {
+    if (!layers.present[k]) continue;
+    e.layer_params = std::max(e.layer_params,
+                              layers.kinds[k].params_local + layers.kinds[k].expert_params_local);
+  }
+  // Negative stored activations (a fit nobody should make) break the sums: count none.
+  e.acts_known = layer_act_bytes > 0 && e.embed_act >= 0 && e.mtp_act >= 0;
   return e;
 }
 
-}  // namespace
-
-double MemoryLowerBound(const CostGraph& d, const ParallelPlan& p, const PlanBoundTerms& t) {
+double MemoryLowerBound(const ParallelPlan& p, const PlanBoundTerms& t) {
   constexpr double kDynamic = 1 + kFragmentation;  // activations, logits and buffers
   const int64_t pp = std::max<int64_t>(p.pp, 1);
   const bool dualpipe = p.schedule == Schedule::kDualPipe && pp % 2 == 0;
-  const Extras ex = ExtrasOf(d, p, t);
-  // Negative stored activations (a fit nobody should make) break the sums: count none.
-  const bool acts_known = t.act_bytes > 0 && ex.embed_act >= 0 && ex.mtp_act >= 0;
-  const double layer_act = acts_known ? t.act_bytes : 0.0;
-  auto act_of = [acts_known](const StageExtra& x) { return acts_known ? x.act : 0.0; };
+  const MemoryBoundTerms& ex = t.memory;
+  const double layer_act = ex.acts_known ? t.act_bytes : 0.0;
   const double beta_dense = StateBytesPerParam(p, DenseShards(p));
   const double beta_expert = StateBytesPerParam(p, ExpertShards(p));
   // The layers' parameters less the embedding the terms count with them (stage 0's below).
@@ -116,24 +118,29 @@ double MemoryLowerBound(const CostGraph& d, const ParallelPlan& p, const PlanBou
                             t.layers.kinds[k].params_local + t.layers.kinds[k].expert_params_local);
   }
   const double every_stage =
-      (std::max(t.act_working, 0.0) + t.buffer_bytes + Zero3LayerBufferBytes(p, layer_params)) *
+      (std::max(t.act_working, 0.0) + t.buffer_bytes + Zero3LayerBufferBytes(p, ex.layer_params)) *
           kDynamic +
       kRuntimeReserveBytes;
-  const double held_last = std::max(MicroBatchesHeld(p, pp - 1), 0.0);
-  const StageExtra first = ex.Of(0, pp, !dualpipe);
-  const StageExtra last = pp > 1 ? ex.Of(pp - 1, pp, !dualpipe) : StageExtra{};
-  const StageExtra mtp =
-      ex.mtp_stage > 0 && ex.mtp_stage < pp - 1 ? ex.Of(ex.mtp_stage, pp, !dualpipe) : StageExtra{};
+  // Micro-batches held by the first, the last and the MTP stage (never growing with the stage).
+  const double held_first = MicroBatchesHeld(p, 0);
+  const double held_last = pp > 1 ? std::max(MicroBatchesHeld(p, pp - 1), 0.0) : held_first;
+  const StageExtra first = ExtraOf(ex, 0, pp, !dualpipe);
+  const StageExtra last = pp > 1 ? ExtraOf(ex, pp - 1, pp, !dualpipe) : StageExtra{};
+  const StageExtra mtp = ex.mtp_stage > 0 && ex.mtp_stage < pp - 1
+                             ? ExtraOf(ex, ex.mtp_stage, pp, !dualpipe)
+                             : StageExtra{};
   const int64_t mtp_s = std::max<int64_t>(ex.mtp_stage, 0);
+  const double held_mtp = mtp.dense + mtp.expert + mtp.logits + mtp.act > 0
+                              ? MicroBatchesHeld(p, mtp_s)
+                              : 0.0;  // read only where the MTP stage is a middle one
   // Over all stages: parameters, stored activations (each stage's held micro-batches at least the
   // last stage's), logits.
   const double sum_dense = layers_dense + first.dense + last.dense + mtp.dense;
   const double sum_expert = layers_expert + first.expert + last.expert + mtp.expert;
   const double sum_states = states(sum_dense, sum_expert);
   const double sum_bucket = bucket * (sum_dense + sum_expert) * kDynamic;
-  const double sum_act = (held_last * layer_act + MicroBatchesHeld(p, 0) * act_of(first) +
-                          (pp > 1 ? MicroBatchesHeld(p, pp - 1) * act_of(last) : 0.0) +
-                          MicroBatchesHeld(p, mtp_s) * act_of(mtp)) *
+  const double sum_act = (held_last * layer_act + held_first * first.act +
+                          (pp > 1 ? held_last * last.act : 0.0) + held_mtp * mtp.act) *
                          kDynamic;
   double memory = 0;
   if (dualpipe) {
@@ -143,23 +150,23 @@ double MemoryLowerBound(const CostGraph& d, const ParallelPlan& p, const PlanBou
     const double logits = std::max(first.logits, last.logits) * kDynamic;
     memory = (2 * sum_states + sum_bucket + sum_act + 2 * logits) / D(pp) + every_stage;
     // Rank 0 on its own.
-    const double held = MicroBatchesHeld(p, 0);
+    const double held = held_first;
     const double rank0 =
         states(first.dense + last.dense, first.expert + last.expert) +
         bucket * std::max(first.dense + first.expert, last.dense + last.expert) * kDynamic +
-        (held * (act_of(first) + act_of(last)) / 2 + logits) * kDynamic + every_stage;
+        (held * (first.act + last.act) / 2 + logits) * kDynamic + every_stage;
     return std::max(memory, rank0);
   }
   const double sum_logits = (first.logits + last.logits + mtp.logits) * kDynamic;
   memory = (sum_states + sum_bucket + sum_act + sum_logits) / D(pp) + every_stage;
   // Each stage with extras on its own (their layers, whatever they are, only add).
-  auto alone = [&](const StageExtra& x, int64_t s) {
+  auto alone = [&](const StageExtra& x, double held) {
     return states(x.dense, x.expert) + bucket * (x.dense + x.expert) * kDynamic +
-           (MicroBatchesHeld(p, s) * act_of(x) + x.logits) * kDynamic + every_stage;
+           (held * x.act + x.logits) * kDynamic + every_stage;
   };
-  memory = std::max(memory, alone(first, 0));
-  if (pp > 1) memory = std::max(memory, alone(last, pp - 1));
-  if (ex.mtp_stage > 0 && ex.mtp_stage < pp - 1) memory = std::max(memory, alone(mtp, mtp_s));
+  memory = std::max(memory, alone(first, held_first));
+  if (pp > 1) memory = std::max(memory, alone(last, held_last));
+  if (held_mtp > 0) memory = std::max(memory, alone(mtp, held_mtp));
   // The mean weighted by 1 / (held(s) H), H = sum of 1 / held(s): each stage's activations count
   // 1 / H of theirs; its states and buckets at least 1 / (held(0) H) of theirs (stage 0 holds the
   // most), the extras by their stage's own weight.
@@ -170,16 +177,14 @@ double MemoryLowerBound(const CostGraph& d, const ParallelPlan& p, const PlanBou
         return (states(x.dense, x.expert) + bucket * (x.dense + x.expert) * kDynamic +
                 x.logits * kDynamic) /
                    (held * h.inv_sum) +
-               act_of(x) * kDynamic / h.inv_sum;
+               x.act * kDynamic / h.inv_sum;
       };
       const double layers = (states(layers_dense, layers_expert) +
                              bucket * (layers_dense + layers_expert) * kDynamic) /
                                 (h.max * h.inv_sum) +
                             layer_act * kDynamic / h.inv_sum;
       double w = layers + weighted(first, h.max) + weighted(last, h.last) + every_stage;
-      if (mtp.dense + mtp.expert + mtp.logits + mtp.act > 0) {
-        w += weighted(mtp, MicroBatchesHeld(p, mtp_s));
-      }
+      if (held_mtp > 0) w += weighted(mtp, held_mtp);
       memory = std::max(memory, w);
     }
   }

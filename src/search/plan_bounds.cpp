@@ -109,12 +109,11 @@ PlanBoundTerms ComputePlanBoundTerms(const CostGraph& d, const ParallelPlan& p,
   t.buffer_bytes = TpGatherBufferBytes(d, shape);
   // StageMemoryInputOf: the last stage holds them (the MTP stage more), with fragmentation.
   t.logits_bytes = LogitsBytes(d, shape);
+  t.memory = MemoryBoundTermsOf(d, p, t.layers, t.act_bytes);
   return t;
 }
 
-PlanBounds ComputePlanBounds(const CostGraph& d, const Cluster& c, const ParallelPlan& p,
-                             const PlanBoundTerms& t) {
-  PlanBounds b;
+double ComputeStepBound(const Cluster& c, const ParallelPlan& p, const PlanBoundTerms& t) {
   const double pp = D(std::max<int64_t>(p.pp, 1));
   const double m = D(std::max<int64_t>(p.MicroBatches(), 1));
   // The makespan (cost/pipeline_time.h) is m x the slowest stage (or DualPipe pair's mean) plus
@@ -139,8 +138,15 @@ PlanBounds ComputePlanBounds(const CostGraph& d, const Cluster& c, const Paralle
       break;
   }
   const double step = stages * t.work_s / pp + c.efficiency.step_overhead_s;
-  b.step_s = std::max(0.0, step * kRoundingSlack);
-  const double memory = MemoryLowerBound(d, p, t);
+  return std::max(0.0, step * kRoundingSlack);
+}
+
+PlanBounds ComputePlanBounds(const CostGraph& d, const Cluster& c, const ParallelPlan& p,
+                             const PlanBoundTerms& t) {
+  (void)d;
+  PlanBounds b;
+  b.step_s = ComputeStepBound(c, p, t);
+  const double memory = MemoryLowerBound(p, t);
   b.memory_bytes = std::max(0.0, memory * kRoundingSlack);
   return b;
 }
