@@ -60,11 +60,14 @@ void StageParams(const CostGraph& d, const ParallelPlan& p, const PlanEvaluation
     // Each module's layer and 2h -> h projection; the MTP stage keeps a copy of the embedding
     // unless it is the first stage (shared like tied embeddings in Megatron-LM).
     const LayerCost& l = e.kinds[d.mtp_kind];
-    const double n = D(d.mtp_layers);
-    *dense += n * (l.params_local + 2 * d.hidden * d.hidden / D(p.tp));
-    *expert += n * l.expert_params_local;
+    *dense += MtpDenseParamsLocal(d, p, l);
+    *expert += D(d.mtp_layers) * l.expert_params_local;
     if (!key.first) *dense += embed;
   }
+}
+
+double MtpDenseParamsLocal(const CostGraph& d, const ParallelPlan& p, const LayerCost& l) {
+  return D(d.mtp_layers) * (l.params_local + 2 * d.hidden * d.hidden / D(p.tp));
 }
 
 double StageEmbedParams(const CostGraph& d, const ParallelPlan& p, const StageKey& key) {

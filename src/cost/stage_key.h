@@ -49,6 +49,11 @@ double EmbedParamsLocal(const CostGraph& dims, const ParallelPlan& plan);
 void StageParams(const CostGraph& dims, const ParallelPlan& plan, const PlanEvaluation& eval,
                  const StageKey& key, double* dense, double* expert);
 
+// The MTP modules' dense parameters on one GPU: each its layer's (`mtp_layer`, one layer of the
+// MTP kind) and its 2h -> h projection, split by tp; not the embedding copy a stage may keep.
+double MtpDenseParamsLocal(const CostGraph& dims, const ParallelPlan& plan,
+                           const LayerCost& mtp_layer);
+
 // The embedding and output-layer parameters of a stage on one GPU (StageParams counts them too).
 double StageEmbedParams(const CostGraph& dims, const ParallelPlan& plan, const StageKey& key);
 

@@ -28,7 +28,7 @@ StageMemoryInput StageMemoryInputOf(const CostGraph& d, const ParallelPlan& p,
     in.act_working = std::max(in.act_working, e.kinds[k].act_recompute_bytes);
     layer_params = std::max(layer_params, e.kinds[k].params_local + e.kinds[k].expert_params_local);
   }
-  if (stage == 0) in.act_per_micro_batch += kAct * s.norm_tokens * d.hidden;  // embedding out
+  if (stage == 0) in.act_per_micro_batch += EmbedActBytes(d, s);  // embedding out
   in.micro_batches_held = MicroBatchesHeld(p, stage);
   const double logits = LogitsBytes(d, s);
   if (stage == p.pp - 1) in.logits_bytes = logits;
@@ -39,31 +39,13 @@ StageMemoryInput StageMemoryInputOf(const CostGraph& d, const ParallelPlan& p,
     // and reuse the workspace the main head's loss already holds on the same stage. On a stage
     // without the main loss the first module's loss brings that workspace itself.
     const double n = D(d.mtp_layers);
-    const double saved = s.tokens * (d.vocab / s.tp) * 4.0;
-    in.act_per_micro_batch +=
-        n * (e.kinds[d.mtp_kind].act_bytes + 2 * kAct * s.norm_tokens * d.hidden);
+    const double saved = MtpSavedLogitsBytes(d, s);
+    in.act_per_micro_batch += MtpActBytes(d, s, e.kinds[d.mtp_kind]);
     in.logits_bytes += n * saved + (stage == p.pp - 1 ? 0.0 : logits - saved);
   }
-  double buffers = TpGatherBufferBytes(d, s);
   const bool keep_gathered = p.zero >= 3 && p.zero3_keep_gathered && p.dp * p.cp > 1;
-  if (keep_gathered) {
-    buffers += layer_params * GradBufferBytes(p);  // one layer's reduce-scatter input
-  } else if (p.zero >= 3 && p.dp * p.cp > 1) {
-    // 2 gathered layers + 1 gradient in the reduce dtype
-    buffers += layer_params * (2 * kWeightBytes + GradBufferBytes(p));
-  } else if (p.dp * p.cp > 1 &&
-             (p.zero == 2 || CommDtypeBytes(DpGradCommDtype(p)) < GradBufferBytes(p))) {
-    // Megatron's buckets are views of the full gradient buffer (zero 0-1), so only a
-    // dp_comm_dtype narrower than the buffer or sharded gradients (zero 2) need bucket copies:
-    // two buckets in flight. They never exceed what they replace: zero 2's transient unsharded
-    // buckets plus its gradient shard stay within zero 1's full gradient buffer.
-    const double params = in.dense_params + in.expert_params;
-    const double cap =
-        p.zero == 2 ? params * GradBufferBytes(p) * (1.0 - 1.0 / static_cast<double>(p.dp * p.cp))
-                    : params * CommDtypeBytes(DpGradCommDtype(p));
-    buffers += std::min(2 * DpBucketBytes(p), cap);
-  }
-  in.comm_buffer_bytes = buffers;
+  in.comm_buffer_bytes = TpGatherBufferBytes(d, s) + Zero3LayerBufferBytes(p, layer_params) +
+                         DpBucketCopyBytes(p, in.dense_params + in.expert_params);
   in.keep_gathered = keep_gathered;
   in.optimizer_state_bytes = GpuOptimizerStateBytes(p);
   in.grad_bytes = KeptGradBytes(p);
@@ -99,6 +81,25 @@ StageMemoryInput RankMemoryInput(const CostGraph& d, const ParallelPlan& p, cons
 }
 
 }  // namespace
+
+double Zero3LayerBufferBytes(const ParallelPlan& p, double layer_params) {
+  if (p.zero < 3 || p.dp * p.cp <= 1) return 0;
+  if (p.zero3_keep_gathered) return layer_params * GradBufferBytes(p);  // reduce-scatter input
+  return layer_params * (2 * kWeightBytes + GradBufferBytes(p));  // 2 gathered layers + 1 gradient
+}
+
+double DpBucketCopyBytes(const ParallelPlan& p, double params) {
+  if (p.zero >= 3 || p.dp * p.cp <= 1) return 0;
+  // Megatron's buckets are views of the full gradient buffer (zero 0-1), so only a dp_comm_dtype
+  // narrower than the buffer or sharded gradients (zero 2) need bucket copies: two buckets in
+  // flight. They never exceed what they replace: zero 2's transient unsharded buckets plus its
+  // gradient shard stay within zero 1's full gradient buffer.
+  if (p.zero != 2 && CommDtypeBytes(DpGradCommDtype(p)) >= GradBufferBytes(p)) return 0;
+  const double cap =
+      p.zero == 2 ? params * GradBufferBytes(p) * (1.0 - 1.0 / static_cast<double>(p.dp * p.cp))
+                  : params * CommDtypeBytes(DpGradCommDtype(p));
+  return std::min(2 * DpBucketBytes(p), cap);
+}
 
 StageMemory EvaluateStageMemory(const CostGraph& d, const ParallelPlan& p, const PlanEvaluation& e,
                                 int64_t stage) {

@@ -71,4 +71,32 @@ inline double LogitsBytes(const CostGraph& d, const PlanShape& s) {
   return s.tokens * (d.vocab / s.tp) * (2.0 + 4.0 * 2.0);
 }
 
+// The first stage's embedding output, one micro-batch (bf16).
+inline double EmbedActBytes(const CostGraph& d, const PlanShape& s) {
+  return kAct * s.norm_tokens * d.hidden;
+}
+
+// What the MTP modules store for backward, one micro-batch: each its layer's activations and its
+// concatenated 2h input (`mtp_layer` is the cost of one layer of the MTP kind).
+inline double MtpActBytes(const CostGraph& d, const PlanShape& s, const LayerCost& mtp_layer) {
+  return static_cast<double>(d.mtp_layers) *
+         (mtp_layer.act_bytes + 2 * kAct * s.norm_tokens * d.hidden);
+}
+
+// The fp32 softmax one MTP module's loss keeps for backward, one micro-batch.
+inline double MtpSavedLogitsBytes(const CostGraph& d, const PlanShape& s) {
+  return s.tokens * (d.vocab / s.tp) * 4.0;
+}
+
+// ZeRO-3's per-layer buffers every stage holds (`layer_params`: the largest layer's parameters on
+// one GPU): with zero3_keep_gathered one layer's reduce-scatter input, else two gathered layers
+// and one gradient in the reduce dtype; 0 without ZeRO-3 or data parallelism.
+double Zero3LayerBufferBytes(const ParallelPlan& plan, double layer_params);
+
+// The DP gradient bucket copies a stage holds under ZeRO 0-2 (`stage_params`: the stage's dense
+// plus expert parameters on one GPU): two buckets in flight, at most what they replace; 0 where
+// the buckets are views of the gradient buffer, under ZeRO-3 or without data parallelism.
+// Concave in stage_params (a constant's minimum with a linear function).
+double DpBucketCopyBytes(const ParallelPlan& plan, double stage_params);
+
 }  // namespace paraplan

@@ -8,6 +8,7 @@
 #include "cost/memory_model.h"
 #include "cost/stage_key.h"
 #include "cost/stage_memory.h"
+#include "search/memory_bound.h"
 #include "search/space_knobs.h"
 
 namespace paraplan {
@@ -108,13 +109,11 @@ PlanBoundTerms ComputePlanBoundTerms(const CostGraph& d, const ParallelPlan& p,
   t.buffer_bytes = TpGatherBufferBytes(d, shape);
   // StageMemoryInputOf: the last stage holds them (the MTP stage more), with fragmentation.
   t.logits_bytes = LogitsBytes(d, shape);
+  t.memory = MemoryBoundTermsOf(d, p, t.layers, t.act_bytes);
   return t;
 }
 
-PlanBounds ComputePlanBounds(const CostGraph& d, const Cluster& c, const ParallelPlan& p,
-                             const PlanBoundTerms& t) {
-  (void)d;
-  PlanBounds b;
+double ComputeStepBound(const Cluster& c, const ParallelPlan& p, const PlanBoundTerms& t) {
   const double pp = D(std::max<int64_t>(p.pp, 1));
   const double m = D(std::max<int64_t>(p.MicroBatches(), 1));
   // The makespan (cost/pipeline_time.h) is m x the slowest stage (or DualPipe pair's mean) plus
@@ -139,48 +138,15 @@ PlanBounds ComputePlanBounds(const CostGraph& d, const Cluster& c, const Paralle
       break;
   }
   const double step = stages * t.work_s / pp + c.efficiency.step_overhead_s;
-  b.step_s = std::max(0.0, step * kRoundingSlack);
-  // Memory: the fullest stage holds at least the mean of all stages. Each stage's weights, grads
-  // and optimizer state are linear in its parameters; its activations are at least the fewest
-  // micro-batches any stage holds times its stored bytes; 7 % fragmentation of those activations
-  // and the runtime reserve come on top (memory_model.h). DualPipe ranks hold two stages, which
-  // only adds.
-  // MicroBatchesHeld never grows with the stage index: the last stage holds the fewest.
-  const double held = MicroBatchesHeld(p, std::max<int64_t>(p.pp, 1) - 1);
-  const double dense_shards = DenseShards(p);
-  const double expert_shards = ExpertShards(p);
-  auto sharded = [&](double bytes_per_param, bool shard) {
-    return bytes_per_param * (t.dense_params / (shard ? dense_shards : 1.0) +
-                              t.expert_params / (shard ? expert_shards : 1.0));
-  };
-  const double optimizer_state = GpuOptimizerStateBytes(p);
-  const double states = sharded(kWeightBytes, p.zero >= 3) +
-                        sharded(KeptGradBytes(p), p.zero >= 2) +
-                        sharded(optimizer_state, p.zero >= 1);
-  // A DualPipe rank holds stage r and stage pp-1-r (RankMemoryInput): over all ranks every
-  // stage's states count twice, less at most one shared embedding on each of two ranks, which
-  // the terms' one embedding already leaves out. Its activations are the pair's mean.
-  const double copies = p.schedule == Schedule::kDualPipe && p.pp % 2 == 0 ? 2.0 : 1.0;
-  const double acts = std::max(held, 0.0) * t.act_bytes * (1 + kFragmentation);
-  const double every_stage = (std::max(t.act_working, 0.0) + t.buffer_bytes) * (1 + kFragmentation);
-  // The last stage's logits: on one stage, or on two DualPipe ranks (0 and pp-1 both hold it).
-  const double logits = copies * std::max(t.logits_bytes, 0.0) * (1 + kFragmentation);
-  double memory =
-      (copies * std::max(states, 0.0) + acts + logits) / pp + every_stage + kRuntimeReserveBytes;
-  // The peak is also at least any weighted mean of the stages: weighting stage s by
-  // 1 / held(s) / H, H = Σ 1 / held(s), its activations sum to all of them over H, and its
-  // states count at least 1 / (max held · H) of theirs. Far tighter where the first stage holds
-  // many more micro-batches than the last (1F1B, interleaved); DualPipe holds the same on every
-  // rank, where it equals the mean.
-  if (p.schedule != Schedule::kDualPipe && p.pp > 1 && t.act_bytes > 0) {
-    const HeldProfile h = MicroBatchesHeldProfile(p);
-    if (h.inv_sum > 0 && h.max > 0 && h.last > 0) {
-      const double weighted = std::max(states, 0.0) / (h.max * h.inv_sum) +
-                              t.act_bytes * (1 + kFragmentation) / h.inv_sum +
-                              logits / (h.last * h.inv_sum) + every_stage + kRuntimeReserveBytes;
-      memory = std::max(memory, weighted);
-    }
-  }
+  return std::max(0.0, step * kRoundingSlack);
+}
+
+PlanBounds ComputePlanBounds(const CostGraph& d, const Cluster& c, const ParallelPlan& p,
+                             const PlanBoundTerms& t) {
+  (void)d;
+  PlanBounds b;
+  b.step_s = ComputeStepBound(c, p, t);
+  const double memory = MemoryLowerBound(p, t);
   b.memory_bytes = std::max(0.0, memory * kRoundingSlack);
   return b;
 }

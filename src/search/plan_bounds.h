@@ -3,11 +3,9 @@
 // (MakePlanShape, ComputeLayerCost, MicroBatchesHeld, the memory constants) and never exceed what
 // StepModel::EstimateStepSeconds / PeakMemoryBytes return for the same plan:
 //   step ≥ overhead + m · Σ_k N_k · (layer k's fwd + bwd + recompute + exposed TP/CP/EP) / pp
-//   peak ≥ the mean over ranks of (weights + grads + optimizer + held activations + the last
-//          stage's logits) + what every stage holds (working set, SP buffers, with
-//          fragmentation) + reserve; a DualPipe rank holds two stages' weights, grads and
-//          optimizer state; and outside DualPipe also ≥ the mean weighted by 1 / held
-//          micro-batches (the first stage of a 1F1B pipeline holds pp of them, the last one)
+//   peak ≥ the largest of several layout-free bounds: the mean over the stages (DualPipe: ranks),
+//          the stages holding the embedding, output layer and MTP modules alone, and outside
+//          DualPipe the mean weighted by 1 / held micro-batches (search/memory_bound.h)
 // The expensive part, the per-layer sums (PlanBoundTerms), depends only on the knobs that
 // MakePlanShape reads, so the search caches it across ZeRO levels, schedules and DP knobs.
 #pragma once
@@ -17,6 +15,7 @@
 #include "hardware/cluster.h"
 #include "hardware/collective_cost.h"
 #include "plan/parallel_plan.h"
+#include "search/memory_bound.h"
 #include "search/plan_space.h"
 
 namespace paraplan {
@@ -33,6 +32,8 @@ struct PlanBoundTerms {
   double buffer_bytes = 0;
   // The last stage's logits (bf16, fp32 for the loss, their gradient), one micro-batch, bytes.
   double logits_bytes = 0;
+  // The rest of what the memory bound reads (memory_bound.h).
+  MemoryBoundTerms memory;
   // any_overlap: work_s leaves out the exposed TP and EP communication (non-negative), the only
   // terms that overlap_tp_comm, overlap_ep_comm and DualPipe change (layer_cost.cpp,
   // Communication), so these terms bound every plan that differs only in those three.
@@ -73,5 +74,8 @@ PlanBoundTerms ComputePlanBoundTerms(const CostGraph& dims, const ParallelPlan& 
 // The bounds from the cached terms and the knobs that do not change them (zero, schedule, ...).
 PlanBounds ComputePlanBounds(const CostGraph& dims, const Cluster& cluster,
                              const ParallelPlan& plan, const PlanBoundTerms& terms);
+// Its step bound alone (ComputePlanBounds(...).step_s).
+double ComputeStepBound(const Cluster& cluster, const ParallelPlan& plan,
+                        const PlanBoundTerms& terms);
 
 }  // namespace paraplan

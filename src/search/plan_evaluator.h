@@ -91,6 +91,11 @@ class PlanEvaluator {
     (void)terms;
     return {};
   }
+  // Bounds(plan, terms).step_s alone, for a plan whose memory bound is known already (the search
+  // has it from the any-overlap terms, whose memory bound is the exact terms'): the same number.
+  virtual double StepBound(const ParallelPlan& plan, const PlanBoundTerms& terms) const {
+    return Bounds(plan, terms).step_s;
+  }
 
   // PeakMemoryBytes, then EstimateStepSeconds when gate.NeedStep(memory) — the same numbers, bit
   // for bit; an evaluator may share work between the two. `terms`, when not null, are BoundTerms

@@ -105,16 +105,12 @@ bool Pruned(const ScanContext& ctx, const PlanCursor& cursor, const WorkerState*
       return true;
     }
     terms = &cache.Exact(ctx.evaluator, ctx.space, cursor);
-    b = ctx.evaluator.Bounds(plan, *terms);
+    // The exact terms' memory bound is the any-overlap terms' (tested): only the step is new.
+    b.step_s = ctx.evaluator.StepBound(plan, *terms);
   } catch (const InputError&) {
     b = PlanBounds{};
     terms = nullptr;
     return false;  // evaluated in full, where the error is counted
-  }
-  if (b.memory_bytes > ctx.capacity_bytes) {  // cannot happen (same memory bound); kept sound
-    ++state.pruned;
-    ++state.pruned_memory;
-    return true;
   }
   if (!CannotMatter(ctx, plan, b.step_s, b.memory_bytes, before, state)) return false;
   ++state.pruned;

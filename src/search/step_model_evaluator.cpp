@@ -141,4 +141,8 @@ PlanBounds StepModelEvaluator::Bounds(const ParallelPlan& plan, const PlanBoundT
   return ComputePlanBounds(dims_, model_->cluster(), plan, terms);
 }
 
+double StepModelEvaluator::StepBound(const ParallelPlan& plan, const PlanBoundTerms& terms) const {
+  return ComputeStepBound(model_->cluster(), plan, terms);
+}
+
 }  // namespace paraplan

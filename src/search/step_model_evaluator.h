@@ -25,6 +25,7 @@ class StepModelEvaluator : public PlanEvaluator {
   PlanBoundTerms BoundTermsLike(const ParallelPlan& plan,
                                 const PlanBoundTerms& like) const override;
   PlanBounds Bounds(const ParallelPlan& plan, const PlanBoundTerms& terms) const override;
+  double StepBound(const ParallelPlan& plan, const PlanBoundTerms& terms) const override;
   // One evaluation of the layers for both questions, from the terms' layer costs when given.
   PlanCost Cost(const ParallelPlan& plan, const PlanBoundTerms* terms, const StepGate& gate,
                 std::unique_ptr<CostMemo>* memo = nullptr) const override;
