@@ -280,8 +280,9 @@ std::string EvaluationMarkdown(const CrossValidationResult& cv,
   const SourceFold& evaluation = *cv.evaluation;
   std::string out = "## Independent evaluation (never fitted)\n\n";
   out +=
-      "These runs are marked `evaluation_only` (their source is reserved for independent "
-      "evaluation: `docs/validation/reserved_runs.yaml` says why). They are in no fold above and "
+      "These runs are marked `evaluation_only`: their source is reserved for independent "
+      "evaluation (`docs/validation/reserved_runs.yaml` says why), or their GPU is kept unfitted "
+      "on purpose (B300, GB300: docs/formats.md, `evaluation_only`). They are in no fold above and "
       "in no fit: they are predicted by one fit, from the priors, on every other run of all "
       "sources, and a family with no such run takes its prior. *shipped-efficiency err* is the "
       "same run with the shipped `hardware/efficiency.yaml`.\n\n";

@@ -44,17 +44,22 @@ namespace {
 // Stop 34 (nanotron's ZeRO-1: the whole fp32 gradient all-reduced, the gather's per-tensor
 // copies; zero1_all_reduce), not refitted: 9.0% (held out 8.5%); only the 16 nanotron zero-1
 // rows move. With the NeMo 22.08 profile, GB200's 400 Gb/s NICs and the MoE rows' recipes, and
-// refitted (H100's launch gap at its 10 us ceiling): 8.8% (held out 8.3%).
-constexpr double kStepTimeMapePct = 8.8 + 0.2;
-constexpr double kHeldOutMapePct = 8.3 + 0.2;
-constexpr int64_t kMinFits = 326;
-constexpr size_t kPublicRuns = 334;
+// refitted (H100's launch gap at its 10 us ceiling): 8.8% (held out 8.3%). Stop 35 (367 runs: the
+// K rows, MoE with EP on H100, and M51-M63, MLPerf v5.1/v6.0 on B300/GB300/GB200 incl. DeepSeek-V3
+// at up to 8,192 GB200; the seven B300/GB300 rows evaluation-only), refitted: 9.7% (held out
+// 9.5%); the 334 rows of stop 34 move little, the new rows carry the rise (K 12.9%, M51-M63 25.6%).
+// 356 of 367 fit (K03-K05, NeMo AutoModel with FSDP2, join the eight that do not).
+constexpr double kStepTimeMapePct = 9.7 + 0.2;
+constexpr double kHeldOutMapePct = 9.5 + 0.2;
+constexpr int64_t kMinFits = 356;
+constexpr size_t kPublicRuns = 367;
 constexpr double kMemoryMapePct = 11.2 + 0.2;  // torchtitan's measured peaks (Q01-Q14, W01-W02)
 // The reserved runs with the shipped efficiencies, whose fit never saw them: measured 35.8%;
 // 34.8% with the stop 23 refit (62 runs); 29.9% with stop 25's; 30.5% with stop 26's; 34.1% with
 // stop 27's (the tile GEMM model on Hopper: docs/validation/lessons.md, "Stop 27"); 33.1% with
-// stop 31's (270 runs); 31.7% with stop 33's (334 runs, Huber's loss); 31.3% with stop 34's.
-constexpr double kReservedShippedMapePct = 31.3 + 0.2;
+// stop 31's (270 runs); 31.7% with stop 33's (334 runs, Huber's loss); 31.3% with stop 34's;
+// 31.1% with stop 35's (367 runs).
+constexpr double kReservedShippedMapePct = 31.1 + 0.2;
 
 std::string Failures(const ValidationReport& report) {
   std::string text;
@@ -95,7 +100,9 @@ TEST_CASE("Public runs: current in-sample error bounds", "[validate][public]") {
                                          << report.all.fits_n);
   CHECK(report.all.errors == 0);
   CHECK(step.n == static_cast<int64_t>(kPublicRuns));
-  CHECK(report.evaluation_only.fits_n + report.evaluation_only.errors == 0);
+  // The B300/GB300 rows, evaluation-only inside the public file (a GPU kept unfitted on purpose).
+  CHECK(report.evaluation_only.fits_n == 7);
+  CHECK(report.evaluation_only.errors == 0);
   CHECK(step.mape_pct <= kStepTimeMapePct);
   CHECK(report.all.fits_fit >= kMinFits);
   CHECK(report.all.metrics.at("memory_GiB").mape_pct <= kMemoryMapePct);

@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "config/hardware_loader.h"
-#include "core/format.h"
 #include "hardware/gpu_family.h"
+#include "validate/run_errors.h"
 #include "validate/validation_report.h"
 
 using namespace paraplan;
@@ -20,10 +20,11 @@ using namespace paraplan;
 namespace {
 
 // `paraplan validate` on these rows with the shipped hardware/efficiency.yaml at
-// conversion (main of 2026-12-06, ab70e65): all 13 rows 26.6%, the 7 never-fitted rows 20.9%.
+// conversion (main of 2026-12-06, ab70e65): all 13 rows 26.6%, the 7 never-fitted rows 20.9%;
+// after stop 35's refit (367 runs; the B300/GB300 rows never fitted): 25.6% and 19.9%.
 constexpr double kMarginPct = 0.5;
-constexpr double kAllMapePct = 26.6 + kMarginPct;
-constexpr double kEvaluationMapePct = 20.9 + kMarginPct;
+constexpr double kAllMapePct = 25.6 + kMarginPct;
+constexpr double kEvaluationMapePct = 19.9 + kMarginPct;
 
 // The rows M51 and after (M01-M50 are the first MLPerf conversion).
 std::vector<RunSpec> SecondPassRuns() {
@@ -35,18 +36,6 @@ std::vector<RunSpec> SecondPassRuns() {
     }
   }
   return picked;
-}
-
-std::string Errors(const ValidationReport& report) {
-  std::string text;
-  for (const auto& run : report.runs) {
-    if (run.status != RunStatus::kOk) text += run.id + ": error: " + run.message + "\n";
-    auto it = run.error_pct.find("step_time_s");
-    if (it != run.error_pct.end()) {
-      text += run.id + ": step time error " + FormatFixed(it->second, 1) + "%\n";
-    }
-  }
-  return text;
 }
 
 }  // namespace
@@ -74,7 +63,7 @@ TEST_CASE("MLPerf breadth rows (B300, GB300, v6.0): all predict, B300/GB300 neve
   options.threads = 2;  // CI has 2 cores
   options.run.simulate_top = 2;
   const ValidationReport report = ValidateRuns(runs, options);
-  INFO(Errors(report));
+  INFO(StepTimeErrors(report));
   CHECK(report.all.errors == 0);
   CHECK(report.all.fits_fit == 13);
   const auto& step = report.all.metrics.at("step_time_s");
