@@ -123,8 +123,8 @@ TEST_CASE("A family with no measured ceiling takes the fitted fractions per SM a
   Efficiency fitted;
   fitted.gemm_max = 0.66;
   fitted.link = {{"scaleout", 0.79}};
-  const TransferredEfficiency t = TransferEfficiency(
-      fitted, "H100", Gpu("H100-SXM5-80GB", 132), Gpu("B300-SXM-288GB", 160), {"scaleout"});
+  const TransferredEfficiency t = TransferEfficiency(fitted, "H100", Gpu("H100-SXM5-80GB", 132),
+                                                     Gpu("B300-SXM-288GB", 160), {"scaleout"});
   CHECK(t.efficiency.gemm_max == 0.66);  // exactly: no roundoff through a ratio
   CHECK(t.efficiency.link.at("scaleout") == 0.79);
   CHECK(SourceOf(t, "gemm_max").find("per SM and clock") != std::string::npos);
