@@ -8,10 +8,6 @@
 namespace paraplan {
 namespace {
 
-double D(int64_t v) {
-  return static_cast<double>(v);
-}
-
 // What stage `stage` (with key `key`) holds, before the schedule multiplies activations.
 StageMemoryInput StageMemoryInputOf(const CostGraph& d, const ParallelPlan& p,
                                     const PlanEvaluation& e, int64_t stage, const StageKey& key) {
@@ -38,15 +34,12 @@ StageMemoryInput StageMemoryInputOf(const CostGraph& d, const ParallelPlan& p,
     // softmax for backward, 4 bytes per logit; the bf16 logits and the gradient are transient
     // and reuse the workspace the main head's loss already holds on the same stage. On a stage
     // without the main loss the first module's loss brings that workspace itself.
-    const double n = D(d.mtp_layers);
-    const double saved = MtpSavedLogitsBytes(d, s);
     in.act_per_micro_batch += MtpActBytes(d, s, e.kinds[d.mtp_kind]);
-    in.logits_bytes += n * saved + (stage == p.pp - 1 ? 0.0 : logits - saved);
+    in.logits_bytes += MtpLogitsBytes(d, s, stage == p.pp - 1);
   }
-  const bool keep_gathered = p.zero >= 3 && p.zero3_keep_gathered && p.dp * p.cp > 1;
   in.comm_buffer_bytes = TpGatherBufferBytes(d, s) + Zero3LayerBufferBytes(p, layer_params) +
                          DpBucketCopyBytes(p, in.dense_params + in.expert_params);
-  in.keep_gathered = keep_gathered;
+  in.keep_gathered = Zero3KeepsGathered(p);
   in.optimizer_state_bytes = GpuOptimizerStateBytes(p);
   in.grad_bytes = KeptGradBytes(p);
   in.accumulated_grad_bytes = GradBufferBytes(p);
@@ -84,7 +77,7 @@ StageMemoryInput RankMemoryInput(const CostGraph& d, const ParallelPlan& p, cons
 
 double Zero3LayerBufferBytes(const ParallelPlan& p, double layer_params) {
   if (p.zero < 3 || p.dp * p.cp <= 1) return 0;
-  if (p.zero3_keep_gathered) return layer_params * GradBufferBytes(p);  // reduce-scatter input
+  if (Zero3KeepsGathered(p)) return layer_params * GradBufferBytes(p);  // reduce-scatter input
   return layer_params * (2 * kWeightBytes + GradBufferBytes(p));  // 2 gathered layers + 1 gradient
 }
 

@@ -88,6 +88,22 @@ inline double MtpSavedLogitsBytes(const CostGraph& d, const PlanShape& s) {
   return s.tokens * (d.vocab / s.tp) * 4.0;
 }
 
+// What the MTP modules' losses add to their stage's logits workspace, one micro-batch: each
+// module's saved softmax; on a stage without the main loss (`with_main_loss` false) the first
+// module's loss also brings the workspace the main head's would have held (LogitsBytes, less the
+// softmax already counted).
+inline double MtpLogitsBytes(const CostGraph& d, const PlanShape& s, bool with_main_loss) {
+  const double saved = MtpSavedLogitsBytes(d, s);
+  return static_cast<double>(d.mtp_layers) * saved +
+         (with_main_loss ? 0.0 : LogitsBytes(d, s) - saved);
+}
+
+// ZeRO-3 with zero3_keep_gathered and data parallelism: the weights stay gathered and the
+// gradients accumulate unsharded between micro-batches.
+inline bool Zero3KeepsGathered(const ParallelPlan& p) {
+  return p.zero >= 3 && p.zero3_keep_gathered && p.dp * p.cp > 1;
+}
+
 // ZeRO-3's per-layer buffers every stage holds (`layer_params`: the largest layer's parameters on
 // one GPU): with zero3_keep_gathered one layer's reduce-scatter input, else two gathered layers
 // and one gradient in the reduce dtype; 0 without ZeRO-3 or data parallelism.

@@ -4,6 +4,7 @@
 #include <string>
 #include <utility>
 
+#include "core/format.h"
 #include "hardware/gpu_family.h"
 #include "hardware/measured_efficiency.h"
 
@@ -13,13 +14,6 @@ namespace {
 
 std::string FormatSms(int64_t sms) {
   return std::to_string(sms) + " SMs";
-}
-
-std::string FormatFraction(double value) {
-  std::string text = std::to_string(value);
-  text.erase(text.find_last_not_of('0') + 1);
-  if (!text.empty() && text.back() == '.') text.pop_back();
-  return text;
 }
 
 }  // namespace
@@ -61,10 +55,10 @@ TransferredEfficiency TransferEfficiency(const Efficiency& fitted, const std::st
     } else if (tgt->value <= 0) {
       src.emplace_back(field, tgt->source);
     } else {
-      std::string why = to.name + "'s measured " + FormatFraction(tgt->value) + " (" + tgt->source +
+      std::string why = to.name + "'s measured " + FormatShortest(tgt->value) + " (" + tgt->source +
                         ") x " + from_model + "'s fitted / measured (" +
-                        FormatFraction(fitted_value) + " / ";
-      why += ref && ref->value > 0 ? FormatFraction(ref->value) + ": its framework shortfall)"
+                        FormatShortest(fitted_value) + " / ";
+      why += ref && ref->value > 0 ? FormatShortest(ref->value) + ": its framework shortfall)"
                                    : "none: the ceiling alone)";
       src.emplace_back(field, std::move(why));
     }

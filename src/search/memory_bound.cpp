@@ -23,9 +23,7 @@ double StateBytesPerParam(const ParallelPlan& p, double shards) {
   double b = sharded(kWeightBytes, p.zero >= 3) + sharded(KeptGradBytes(p), p.zero >= 2) +
              sharded(GpuOptimizerStateBytes(p), p.zero >= 1);
   if (p.recipe.ema == EmaPlace::kGpu) b += sharded(kEmaBytes, p.zero >= 1);
-  if (p.zero >= 3 && p.zero3_keep_gathered && p.dp * p.cp > 1) {
-    b += kWeightBytes + GradBufferBytes(p);
-  }
+  if (Zero3KeepsGathered(p)) b += kWeightBytes + GradBufferBytes(p);
   return b;
 }
 
@@ -53,7 +51,7 @@ StageExtra ExtraOf(const MemoryBoundTerms& m, int64_t s, int64_t pp, bool embed_
     x.dense += m.mtp_dense + (s != 0 && embed_copy ? m.embed : 0.0);
     x.expert += m.mtp_expert;
     x.act += m.mtp_act;
-    x.logits += m.mtp_saved + (s == pp - 1 ? 0.0 : m.logits - m.mtp_saved);
+    x.logits += s == pp - 1 ? m.mtp_logits_last : m.mtp_logits_alone;
   }
   if (!m.acts_known) x.act = 0;
   return x;
@@ -75,7 +73,8 @@ MemoryBoundTerms MemoryBoundTermsOf(const CostGraph& d, const ParallelPlan& p,
     e.mtp_dense = MtpDenseParamsLocal(d, p, l);
     e.mtp_expert = D(d.mtp_layers) * l.expert_params_local;
     e.mtp_act = MtpActBytes(d, shape, l);
-    e.mtp_saved = D(d.mtp_layers) * MtpSavedLogitsBytes(d, shape);
+    e.mtp_logits_last = MtpLogitsBytes(d, shape, true);
+    e.mtp_logits_alone = MtpLogitsBytes(d, shape, false);
   }
   for (int k = 0; k < kLayerKinds; ++k) {
     if (!layers.present[k]) continue;
@@ -111,12 +110,6 @@ double MemoryLowerBound(const ParallelPlan& p, const PlanBoundTerms& t) {
     return beta_dense * dense + beta_expert * expert;
   };
   // Every stage: the reserve, the recompute working set, the SP gather and ZeRO-3 layer buffers.
-  double layer_params = 0;
-  for (int k = 0; k < kLayerKinds; ++k) {
-    if (!t.layers.present[k]) continue;
-    layer_params = std::max(layer_params,
-                            t.layers.kinds[k].params_local + t.layers.kinds[k].expert_params_local);
-  }
   const double every_stage =
       (std::max(t.act_working, 0.0) + t.buffer_bytes + Zero3LayerBufferBytes(p, ex.layer_params)) *
           kDynamic +

@@ -29,7 +29,9 @@ struct MemoryBoundTerms {
   double embed = 0;        // the input embedding's parameters on one GPU
   double output = 0;       // the output layer's (0 when tied and pp = 1)
   double embed_act = 0, logits = 0;
-  double mtp_dense = 0, mtp_expert = 0, mtp_act = 0, mtp_saved = 0;
+  double mtp_dense = 0, mtp_expert = 0, mtp_act = 0;
+  // The MTP modules' logits workspace on the last stage (beside the main loss) and elsewhere.
+  double mtp_logits_last = 0, mtp_logits_alone = 0;
   double layer_params = 0;  // the largest layer kind's parameters on one GPU (ZeRO-3 buffers)
   bool acts_known = false;  // no negative stored activations among the kinds and extras
 };

@@ -107,8 +107,6 @@ PlanBoundTerms ComputePlanBoundTerms(const CostGraph& d, const ParallelPlan& p,
   // stage_memory.cpp StageMemoryInputOf: every stage's buffers start at the SP / TP gather
   // outputs; what ZeRO and DP buckets add is non-negative.
   t.buffer_bytes = TpGatherBufferBytes(d, shape);
-  // StageMemoryInputOf: the last stage holds them (the MTP stage more), with fragmentation.
-  t.logits_bytes = LogitsBytes(d, shape);
   t.memory = MemoryBoundTermsOf(d, p, t.layers, t.act_bytes);
   return t;
 }

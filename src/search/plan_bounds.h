@@ -30,8 +30,6 @@ struct PlanBoundTerms {
   // the layer kinds) and the sequence-parallel gather buffers (tp > 1), bytes.
   double act_working = 0;
   double buffer_bytes = 0;
-  // The last stage's logits (bf16, fp32 for the loss, their gradient), one micro-batch, bytes.
-  double logits_bytes = 0;
   // The rest of what the memory bound reads (memory_bound.h).
   MemoryBoundTerms memory;
   // any_overlap: work_s leaves out the exposed TP and EP communication (non-negative), the only
