@@ -236,8 +236,9 @@ CrossValidationResult CrossValidate(const std::vector<RunSpec>& runs,
   std::vector<RunSpec> rest;
   for (const auto& run : runs) (run.evaluation_only ? evaluation : rest).push_back(run);
   if (!evaluation.empty()) {
-    result.evaluation =
-        RunFold(rest, std::move(evaluation), kEvaluationSource, fold_options, false);
+    // A family none of the other runs fits (B300, GB300) takes what `plan` gives a GPU nobody
+    // fitted: the transfer from the fold's reference, as hardware/efficiency.yaml's `unfitted`.
+    result.evaluation = RunFold(rest, std::move(evaluation), kEvaluationSource, fold_options, true);
     report(folds_total);
   }
   result.overall = Summarize(pooled);

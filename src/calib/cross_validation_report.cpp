@@ -162,7 +162,9 @@ Json FoldJson(const SourceFold& fold, CvGrouping by) {
   out.Set("prior_families", Strings(fold.prior_families));
   out.Set("summary", SummarySetJson(fold.report.all));
   out.Set("efficiency", FoldEfficiencyJson(fold));
-  if (by == CvGrouping::kGpu) out.Set("models", ModelsJson(fold));
+  if (by == CvGrouping::kGpu || !fold.transferred_from.empty()) {
+    out.Set("models", ModelsJson(fold));
+  }
   out.Set("runs", std::move(runs));
   return out;
 }
@@ -268,8 +270,8 @@ std::string EvaluationSummary(const SourceFold& evaluation) {
       std::to_string(evaluation.report.runs.size()) + " runs, " + std::to_string(s.n) + " compared";
   if (s.n > 0) out += ": step-time MAPE " + Pct(s.mape_pct) + " (max " + Pct(s.max_abs_pct) + ")";
   out += "; fitted on " + std::to_string(evaluation.fitted_ids.size()) + " other runs";
-  if (!evaluation.prior_families.empty()) {
-    out += "; families from the prior: " + ListOrDash(evaluation.prior_families);
+  if (!evaluation.transferred_from.empty()) {
+    out += "; GPUs nobody fitted, transferred: " + TransferredModels(evaluation);
   }
   return out;
 }
@@ -284,8 +286,9 @@ std::string EvaluationMarkdown(const CrossValidationResult& cv,
       "evaluation (`docs/validation/reserved_runs.yaml` says why), or their GPU is kept unfitted "
       "on purpose (B300, GB300: docs/formats.md, `evaluation_only`). They are in no fold above and "
       "in no fit: they are predicted by one fit, from the priors, on every other run of all "
-      "sources, and a family with no such run takes its prior. *shipped-efficiency err* is the "
-      "same run with the shipped `hardware/efficiency.yaml`.\n\n";
+      "sources, and a family with no such run takes what a GPU nobody fitted gets (the transfer "
+      "from the fit's reference, docs/cost-model.md \"A GPU nobody fitted\"). *shipped-efficiency "
+      "err* is the same run with the shipped `hardware/efficiency.yaml`.\n\n";
   out += EvaluationSummary(evaluation) + ".\n\n";
   out += MarkdownTable(EvaluationRows(evaluation, in_sample)) + "\n";
   return out;

@@ -294,6 +294,34 @@ TEST_CASE("Evaluation-only runs are in no fold and no fit, and are predicted by 
   }
 }
 
+TEST_CASE("An evaluation-only run on a GPU nobody fitted takes what plan gives that GPU",
+          "[validate]") {
+  std::vector<RunSpec> runs = SyntheticRuns();
+  runs[6].evaluation_only = true;  // T07, the only A100 run: A100 is fitted nowhere
+  for (CvGrouping by : {CvGrouping::kSource, CvGrouping::kFramework}) {
+    INFO(ToString(by));
+    const CrossValidationResult cv = CrossValidate(runs, Options(2), by);
+    REQUIRE(cv.evaluation.has_value());
+    CHECK(cv.evaluation->transferred_from == std::map<std::string, std::string>{{"A100", "H100"}});
+    // Exactly the H100 fit transferred to the A100, never A100's prior.
+    REQUIRE(cv.evaluation->families.size() == 1);
+    RunSpec a100 = runs[6];
+    a100.cluster.efficiency =
+        TransferEfficiency(cv.evaluation->families[0].fitted, "H100", runs[0].cluster.gpu,
+                           a100.cluster.gpu, {"nvlink", "scaleout"})
+            .efficiency;
+    const double transferred = EvaluateRun(a100, Options(1).run).predicted.at("step_time_s");
+    a100.cluster.efficiency = PriorEfficiency("A100", {"nvlink", "scaleout"});
+    const double prior = EvaluateRun(a100, Options(1).run).predicted.at("step_time_s");
+    REQUIRE(cv.evaluation->report.runs.size() == 1);
+    const double predicted = cv.evaluation->report.runs[0].predicted.at("step_time_s");
+    CHECK(predicted == Approx(transferred).epsilon(1e-12));
+    CHECK(predicted != Approx(prior).epsilon(1e-6));
+    CHECK(CrossValidationJson(cv).Dump(-1).find("\"transferred_from\":\"H100\"") !=
+          std::string::npos);
+  }
+}
+
 TEST_CASE("validate --cv with a second file predicts its evaluation-only runs, never fitting them",
           "[validate][cli]") {
   const std::string file = PARAPLAN_SOURCE_DIR "/tests/validate/data/cv_runs.yaml";
