@@ -15,8 +15,11 @@ using namespace paraplan;
 
 namespace {
 
-std::vector<RunSpec> LRuns() {
-  return LoadValidationRuns(std::string(PARAPLAN_SOURCE_DIR "/docs/validation/runs-a100.yaml"));
+// Loaded once for both test cases (the file's 299 inline models are most of the test's time).
+const std::vector<RunSpec>& LRuns() {
+  static const std::vector<RunSpec> runs =
+      LoadValidationRuns(std::string(PARAPLAN_SOURCE_DIR "/docs/validation/runs-a100.yaml"));
+  return runs;
 }
 
 const RunSpec& Find(const std::vector<RunSpec>& runs, const std::string& id) {
@@ -47,7 +50,7 @@ int64_t Fixed(const Choice<int64_t>& knob) {
 
 TEST_CASE("L runs: A100 layout sweeps, every parallel size and batch stated",
           "[validate][public]") {
-  const std::vector<RunSpec> runs = LRuns();
+  const std::vector<RunSpec>& runs = LRuns();
   REQUIRE(runs.size() == 299);
   std::set<std::string> ids;
   std::set<std::string> groups;
@@ -72,7 +75,7 @@ TEST_CASE("L runs: A100 layout sweeps, every parallel size and batch stated",
 
 TEST_CASE("L runs: recompute and interleaving pairs predict in the measured direction",
           "[validate][public]") {
-  const std::vector<RunSpec> runs = LRuns();
+  const std::vector<RunSpec>& runs = LRuns();
   // L01 / L10: LLaMA 13B on 64 A100, TP 1 PP 2 mb 1, no recompute vs every layer recomputed:
   // measured 33.70 s and 44.13 s (x1.31).
   const double ratio = PredictedStep(runs, "L10") / PredictedStep(runs, "L01");
