@@ -13,7 +13,8 @@ const NameTable<Framework>& FrameworkNames() {
                                               {"deepspeed", F::kDeepSpeed},
                                               {"megatron-deepspeed", F::kMegatronDeepSpeed},
                                               {"nanotron", F::kNanotron},
-                                              {"automodel", F::kAutomodel}};
+                                              {"automodel", F::kAutomodel},
+                                              {"scaling", F::kScaling}};
   return kTable;
 }
 
@@ -51,6 +52,8 @@ const char* DisplayName(Framework framework) {
       return "nanotron";
     case F::kAutomodel:
       return "NeMo AutoModel";
+    case F::kScaling:
+      return "Aleph Alpha Scaling";
   }
   return "any framework";
 }

@@ -177,7 +177,10 @@ std::vector<FrameworkProfile> OtherFrameworkProfiles() {
           Nanotron(),
           Unread(Framework::kAutomodel,
                  "NeMo AutoModel (PyTorch FSDP2, torch pipelining, TE kernels, DeepEP): no "
-                 "defaults read yet (unstated knobs are searched)")};
+                 "defaults read yet (unstated knobs are searched)"),
+          Unread(Framework::kScaling,
+                 "Aleph Alpha Scaling (PyTorch tensor/pipeline/data parallelism, 1F1B pipeline, "
+                 "FlashAttention): no defaults read yet (unstated knobs are searched)")};
 }
 
 }  // namespace paraplan
