@@ -13,7 +13,8 @@ const NameTable<Framework>& FrameworkNames() {
                                               {"deepspeed", F::kDeepSpeed},
                                               {"megatron-deepspeed", F::kMegatronDeepSpeed},
                                               {"nanotron", F::kNanotron},
-                                              {"automodel", F::kAutomodel}};
+                                              {"automodel", F::kAutomodel},
+                                              {"olmo-core", F::kOlmoCore}};
   return kTable;
 }
 
@@ -51,6 +52,8 @@ const char* DisplayName(Framework framework) {
       return "nanotron";
     case F::kAutomodel:
       return "NeMo AutoModel";
+    case F::kOlmoCore:
+      return "OLMo-core";
   }
   return "any framework";
 }

@@ -19,6 +19,7 @@ enum class Framework {
   kMegatronDeepSpeed,  // Megatron-DeepSpeed (Megatron-LM 2021 fork on the DeepSpeed engine)
   kNanotron,           // Hugging Face nanotron
   kAutomodel,          // NVIDIA NeMo AutoModel (PyTorch FSDP2, torch pipelining, TE, DeepEP)
+  kOlmoCore,           // AI2's OLMo-core (PyTorch FSDP2/HSDP, DTensor TP/CP, torch.compile)
 };
 
 // `framework:` values of a runs file ("nemo" is NeMo; Megatron-Bridge runs are written nemo).

@@ -177,7 +177,10 @@ std::vector<FrameworkProfile> OtherFrameworkProfiles() {
           Nanotron(),
           Unread(Framework::kAutomodel,
                  "NeMo AutoModel (PyTorch FSDP2, torch pipelining, TE kernels, DeepEP): no "
-                 "defaults read yet (unstated knobs are searched)")};
+                 "defaults read yet (unstated knobs are searched)"),
+          Unread(Framework::kOlmoCore,
+                 "AI2's OLMo-core (PyTorch FSDP2/HSDP, DTensor TP/CP, torch.compile, torchao "
+                 "float8): no defaults read yet (unstated knobs are searched)")};
 }
 
 }  // namespace paraplan

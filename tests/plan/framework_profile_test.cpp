@@ -25,9 +25,9 @@ TEST_CASE("every framework profile is dated and its defaults and refusals cite a
       CHECK(std::string(r.reason).find(r.value) != std::string::npos);
     }
   }
-  for (Framework f :
-       {Framework::kMegatron, Framework::kNemo, Framework::kTorchtitan, Framework::kDeepSpeed,
-        Framework::kMegatronDeepSpeed, Framework::kNanotron, Framework::kAutomodel}) {
+  for (Framework f : {Framework::kMegatron, Framework::kNemo, Framework::kTorchtitan,
+                      Framework::kDeepSpeed, Framework::kMegatronDeepSpeed, Framework::kNanotron,
+                      Framework::kAutomodel, Framework::kOlmoCore}) {
     CHECK(FindProfile(f) != nullptr);
   }
   CHECK(FindProfile(Framework::kUnstated) == nullptr);
