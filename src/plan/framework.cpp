@@ -14,7 +14,8 @@ const NameTable<Framework>& FrameworkNames() {
                                               {"megatron-deepspeed", F::kMegatronDeepSpeed},
                                               {"nanotron", F::kNanotron},
                                               {"automodel", F::kAutomodel},
-                                              {"scaling", F::kScaling}};
+                                              {"scaling", F::kScaling},
+                                              {"olmo-core", F::kOlmoCore}};
   return kTable;
 }
 
@@ -54,6 +55,8 @@ const char* DisplayName(Framework framework) {
       return "NeMo AutoModel";
     case F::kScaling:
       return "Aleph Alpha Scaling";
+    case F::kOlmoCore:
+      return "OLMo-core";
   }
   return "any framework";
 }

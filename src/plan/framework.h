@@ -20,6 +20,7 @@ enum class Framework {
   kNanotron,           // Hugging Face nanotron
   kAutomodel,          // NVIDIA NeMo AutoModel (PyTorch FSDP2, torch pipelining, TE, DeepEP)
   kScaling,            // Aleph Alpha Scaling (PyTorch 3D parallelism, its own kernels)
+  kOlmoCore,           // AI2's OLMo-core (PyTorch FSDP2/HSDP, DTensor TP/CP, torch.compile)
 };
 
 // `framework:` values of a runs file ("nemo" is NeMo; Megatron-Bridge runs are written nemo).

@@ -180,7 +180,10 @@ std::vector<FrameworkProfile> OtherFrameworkProfiles() {
                  "defaults read yet (unstated knobs are searched)"),
           Unread(Framework::kScaling,
                  "Aleph Alpha Scaling (PyTorch tensor/pipeline/data parallelism, 1F1B pipeline, "
-                 "FlashAttention): no defaults read yet (unstated knobs are searched)")};
+                 "FlashAttention): no defaults read yet (unstated knobs are searched)"),
+          Unread(Framework::kOlmoCore,
+                 "AI2's OLMo-core (PyTorch FSDP2/HSDP, DTensor TP/CP, torch.compile, torchao "
+                 "float8): no defaults read yet (unstated knobs are searched)")};
 }
 
 }  // namespace paraplan

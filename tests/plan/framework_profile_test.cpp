@@ -27,7 +27,7 @@ TEST_CASE("every framework profile is dated and its defaults and refusals cite a
   }
   for (Framework f : {Framework::kMegatron, Framework::kNemo, Framework::kTorchtitan,
                       Framework::kDeepSpeed, Framework::kMegatronDeepSpeed, Framework::kNanotron,
-                      Framework::kAutomodel, Framework::kScaling}) {
+                      Framework::kAutomodel, Framework::kScaling, Framework::kOlmoCore}) {
     CHECK(FindProfile(f) != nullptr);
   }
   CHECK(FindProfile(Framework::kUnstated) == nullptr);
