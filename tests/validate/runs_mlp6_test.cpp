@@ -45,10 +45,23 @@ TEST_CASE("MLPerf breadth rows (B300, GB300, v6.0): all predict, B300/GB300 neve
   const std::vector<RunSpec> runs = SecondPassRuns();
   REQUIRE(runs.size() == 13);
   int unfitted_gpu_rows = 0;
+  int deepseek_gb200_rows = 0;
   for (const auto& run : runs) {
     INFO(run.id);
     CHECK(run.framework == Framework::kNemo);
     CHECK(run.id.front() == 'M');
+    // M59-M62 (DeepSeek-V3 on 512-8,192 GB200) state the DP knobs the submission's pretrain.py
+    // and conf/deepseekv3_671b.yaml set (docs/validation/README.md, stop 36): gradients reduced
+    // in bf16 (override_performance_configs: grad_reduce_in_fp32 = False) in buckets of
+    // 134,217,728 parameters (bucket_size): 268.435456 MB of bf16, not max(40M, 1M x dp).
+    if (run.id == "M59" || run.id == "M60" || run.id == "M61" || run.id == "M62") {
+      ++deepseek_gb200_rows;
+      REQUIRE(run.plan.grad_reduce_in_fp32.has_value());
+      CHECK(*run.plan.grad_reduce_in_fp32 == std::vector<bool>{false});
+      REQUIRE(run.plan.dp_bucket_MB.has_value());
+      REQUIRE(run.plan.dp_bucket_MB->size() == 1);
+      CHECK(run.plan.dp_bucket_MB->front() == Approx(134217728.0 * 2 / 1e6));
+    }
     const bool blackwell_ultra = run.cluster.gpu.name.find("B300") != std::string::npos;
     // A run on a GPU with no fitted efficiencies is evaluation-only, and only those are.
     CHECK(run.evaluation_only == blackwell_ultra);
@@ -58,6 +71,7 @@ TEST_CASE("MLPerf breadth rows (B300, GB300, v6.0): all predict, B300/GB300 neve
     }
   }
   CHECK(unfitted_gpu_rows == 7);
+  CHECK(deepseek_gb200_rows == 4);
 
   ValidationOptions options;
   options.threads = 2;  // CI has 2 cores
