@@ -4,6 +4,7 @@
 #include <set>
 #include <utility>
 
+#include "config/efficiency_loader.h"
 #include "hardware/efficiency_transfer.h"
 #include "hardware/gpu_family.h"
 #include "plan/framework.h"
@@ -22,9 +23,10 @@ std::vector<std::string> TierNames(const RunSpec& run) {
   return tiers;
 }
 
-// The fitted model a GPU without fitted runs takes its numbers from: the fold's model with the
-// most fitted runs (ties: the first by name), with the GPU of its first fitted run; nullptr when
-// nothing was fitted.
+// The fitted model a GPU without fitted runs takes its numbers from: the one `plan` takes them
+// from (hardware/efficiency.yaml's `unfitted.from`, H100) when the fold fitted it, else the fold's
+// model with the most fitted runs (ties: the first by name); with the GPU of its first fitted run;
+// nullptr when nothing was fitted.
 struct Reference {
   const FamilyFit* fit = nullptr;
   GpuSpec gpu;
@@ -32,7 +34,12 @@ struct Reference {
 
 Reference TransferReference(const std::vector<RunSpec>& train, const EfficiencyFitResult& fit) {
   Reference ref;
+  const std::string preferred = DefaultUnfittedReference();
   for (const auto& family : fit.families) {
+    if (family.family == preferred && !family.fitted_ids.empty()) {
+      ref.fit = &family;
+      break;
+    }
     if (!ref.fit || family.fitted_ids.size() > ref.fit->fitted_ids.size()) ref.fit = &family;
   }
   if (!ref.fit) return ref;
@@ -201,6 +208,9 @@ CrossValidationResult CrossValidate(const std::vector<RunSpec>& runs,
   EfficiencyFitOptions fold_options = options;
   fold_options.holdout_every = 0;
   fold_options.progress = nullptr;  // the folds report through `progress`
+  // A fold refits only the families its left-out runs belong to; the others are the fits of the
+  // folds before (or of the caller's cache, shared between groupings of the same runs).
+  if (!fold_options.cache) fold_options.cache = std::make_shared<FamilyFitCache>();
   CrossValidationResult result;
   result.by = by;
   std::vector<double> pooled;

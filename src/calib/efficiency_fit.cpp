@@ -301,6 +301,28 @@ FamilyFit FitFamily(const std::string& family, const FamilyRuns& runs,
   return fit;
 }
 
+// FitFamily through options.cache: the same family with the same fitted and held-out runs (ids in
+// order) is fitted once.
+FamilyFit CachedFitFamily(const std::string& family, const FamilyRuns& runs,
+                          const EfficiencyFitOptions& options,
+                          const std::function<void(double)>& step) {
+  if (!options.cache) return FitFamily(family, runs, options, step);
+  std::string key = family;
+  for (const auto* list : {&runs.fitted, &runs.held_out}) {
+    key += '|';
+    for (const RunSpec* run : *list) key += run->id + ',';
+  }
+  {
+    const std::lock_guard<std::mutex> lock(options.cache->mutex);
+    auto it = options.cache->fits.find(key);
+    if (it != options.cache->fits.end()) return it->second;
+  }
+  FamilyFit fit = FitFamily(family, runs, options, step);
+  const std::lock_guard<std::mutex> lock(options.cache->mutex);
+  options.cache->fits.emplace(key, fit);
+  return fit;
+}
+
 }  // namespace
 
 Efficiency PriorEfficiency(const std::string& family, const std::vector<std::string>& tiers) {
@@ -445,7 +467,7 @@ EfficiencyFitResult FitEfficiencies(const std::vector<RunSpec>& runs,
     const auto step = [&options, done, to_fit](double share) {
       if (options.progress) options.progress((done + share) / static_cast<double>(to_fit), to_fit);
     };
-    result.families.push_back(FitFamily(family, family_runs, options, step));
+    result.families.push_back(CachedFitFamily(family, family_runs, options, step));
     step(1.0);
     result.defaults[family] = result.families.back().fitted;
   }

@@ -9,6 +9,8 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -45,6 +47,8 @@ Efficiency PriorEfficiency(const std::string& family, const std::vector<std::str
 double GetEfficiencyValue(const Efficiency& efficiency, const std::string& name);
 void SetEfficiencyValue(Efficiency& efficiency, const std::string& name, double value);
 
+struct FamilyFitCache;
+
 struct EfficiencyFitOptions {
   int64_t holdout_every = 4;  // every K-th run per family (by id) is held out of the fit
   int outer_iterations = 3;   // re-search the open knobs between LM fits, at most this often
@@ -55,6 +59,11 @@ struct EfficiencyFitOptions {
   // Called by FitEfficiencies after each outer iteration with (share of the fit done, GPU
   // families fitted); may be empty. Cross-validation's folds never call it.
   std::function<void(double, int64_t)> progress;
+  // Family fits already made (may be null): a family whose fitted and held-out runs are the same
+  // as in an earlier fit through the same cache takes that fit instead of refitting (the fit is a
+  // pure function of them). Share one cache only between fits of the same runs with the same
+  // options: cross-validation's folds, where a left-out source changes only its own families.
+  std::shared_ptr<FamilyFitCache> cache;
 };
 
 struct FamilyFit {
@@ -68,6 +77,13 @@ struct FamilyFit {
   MetricSummary held_out_before, held_out_after;  // step time, held-out runs
   int outer_iterations = 0;
   int lm_iterations = 0;
+};
+
+// Family fits by family name and the ids of their fitted and held-out runs; safe to share
+// between threads.
+struct FamilyFitCache {
+  std::mutex mutex;
+  std::map<std::string, FamilyFit> fits;
 };
 
 struct EfficiencyFitResult {

@@ -191,6 +191,9 @@ void RunValidate(const ValidateOptions& o, CliContext& ctx) {
   fit_options.holdout_every = o.holdout_every;
   fit_options.threads = o.threads;
   fit_options.run = options.run;
+  // One cache of family fits for every grouping and the --fit-efficiency fit: the same runs, the
+  // same options, so a family fitted on the same runs is fitted once.
+  fit_options.cache = std::make_shared<FamilyFitCache>();
   // Each fold refits from the priors, so the cross-validation never sees a fit of its own runs.
   // The folds are the first file's sources; evaluation-only runs of every file are predicted by
   // a fit on all the first file's other runs, and fitted by nothing.

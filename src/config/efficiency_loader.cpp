@@ -149,6 +149,11 @@ Efficiency LoadClusterEfficiency(const std::string& path, const Cluster& cluster
   return transferred.efficiency;
 }
 
+std::string DefaultUnfittedReference() {
+  const std::string path = EfficiencyFilePath();
+  return path.empty() ? "" : Lookup(path, "").unfitted_from;
+}
+
 Efficiency DefaultClusterEfficiency(const Cluster& cluster, EfficiencyOrigin* origin) {
   const std::string path = EfficiencyFilePath();
   if (path.empty()) {

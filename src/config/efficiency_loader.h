@@ -42,6 +42,10 @@ Efficiency DefaultClusterEfficiency(const Cluster& cluster, EfficiencyOrigin* or
 // such file is found.
 Efficiency DefaultEfficiencyFor(const std::string& gpu_name);
 
+// The model a GPU nobody fitted takes its numbers from: hardware/efficiency.yaml's `unfitted.from`
+// in the data directories ("H100"); "" when there is no such file or key.
+std::string DefaultUnfittedReference();
+
 // Whether every field of `e` still holds Efficiency{}'s value (nothing set by a file or --set).
 bool IsStructDefault(const Efficiency& e);
 

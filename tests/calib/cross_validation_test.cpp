@@ -294,6 +294,23 @@ TEST_CASE("Evaluation-only runs are in no fold and no fit, and are predicted by 
   }
 }
 
+TEST_CASE("A fold refits only the families its left-out runs change; the cache changes nothing",
+          "[validate]") {
+  const std::vector<RunSpec> runs = SyntheticRuns();
+  const CrossValidationResult fresh = CrossValidateBySource(runs, Options(2));
+  EfficiencyFitOptions options = Options(2);
+  options.cache = std::make_shared<FamilyFitCache>();
+  const CrossValidationResult by_gpu = CrossValidate(runs, options, CvGrouping::kGpu);
+  const CrossValidationResult shared = CrossValidate(runs, options, CvGrouping::kSource);
+  CHECK(CrossValidationJson(shared).Dump(-1) == CrossValidationJson(fresh).Dump(-1));
+  CHECK(CrossValidationJson(by_gpu).Dump(-1) ==
+        CrossValidationJson(CrossValidate(runs, Options(1), CvGrouping::kGpu)).Dump(-1));
+  // Distinct family fits: by GPU, H100 whole and A100 whole; by source, H100 without each of its
+  // three sources ("Report B" is one); the A100 paper's fold takes H100 whole from the cache, and
+  // the H100 folds A100 whole.
+  CHECK(options.cache->fits.size() == 2 + 3);
+}
+
 TEST_CASE("An evaluation-only run on a GPU nobody fitted takes what plan gives that GPU",
           "[validate]") {
   std::vector<RunSpec> runs = SyntheticRuns();

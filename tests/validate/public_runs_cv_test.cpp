@@ -259,6 +259,7 @@ TEST_CASE(
   REQUIRE(runs.size() == kPublicRuns);
   EfficiencyFitOptions options;  // the CLI's defaults, so the bounds are docs/validation.md's
   options.threads = 2;
+  options.cache = std::make_shared<FamilyFitCache>();  // as the CLI shares it between groupings
   for (const GroupBounds& bounds : kGroupBounds) {
     const CrossValidationResult cv = CrossValidate(runs, options, bounds.by);
     std::string summary;
