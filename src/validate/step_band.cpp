@@ -34,17 +34,17 @@ std::vector<StepTimeBand> ShippedStepTimeBands() {
   // Recomputed by tests/validate/public_runs_cv_test.cpp (it prints the new values when they
   // drift).
   return {
-      {"A100", "A100", 43, -25.7, 17.1},
-      {"B200", "B200", 22, -15.6, 10.8},
+      {"A100", "A100", 346, -26.5, 13.8},
+      {"B200", "B200", 29, -20.8, 7.4},
       {"GB200", "GB200", 54, -28.1, 3.9},
-      {"H100", "H100", 241, -17.0, 8.6},  // with the H200 runs (their band is H100's)
+      {"H100", "H100", 258, -17.4, 8.6},  // with the H200 runs (their band is H100's)
   };
 }
 
 StepTimeBand UnfittedStepTimeBand() {
   // Recomputed by tests/validate/public_runs_cv_test.cpp from `validate --cv gpu`'s pooled
   // residuals.
-  return {"", kUnfittedBandData, 360, -20.9, 14.9};
+  return {"", kUnfittedBandData, 687, -22.3, 14.0};
 }
 
 std::optional<StepTimeBand> StepTimeBandFor(const std::string& gpu_name) {

@@ -48,12 +48,18 @@ namespace {
 // K rows, MoE with EP on H100, and M51-M63, MLPerf v5.1/v6.0 on B300/GB300/GB200 incl. DeepSeek-V3
 // at up to 8,192 GB200; the seven B300/GB300 rows evaluation-only), refitted: 9.7% (held out
 // 9.5%); the 334 rows of stop 34 move little, the new rows carry the rise (K 12.9%, M51-M63 25.6%).
-// 356 of 367 fit (K03-K05, NeMo AutoModel with FSDP2, join the eight that do not).
-constexpr double kStepTimeMapePct = 9.7 + 0.2;
-constexpr double kHeldOutMapePct = 9.5 + 0.2;
-constexpr int64_t kMinFits = 356;
-constexpr size_t kPublicRuns = 367;
-constexpr double kMemoryMapePct = 11.2 + 0.2;  // torchtitan's measured peaks (Q01-Q14, W01-W02)
+// 356 of 367 fit (K03-K05, NeMo AutoModel with FSDP2, join the eight that do not). Stop 36 (698
+// runs: L01-L299, A100 layout sweeps of Hagemann et al. and Zero Bubble PP's Megatron-LM
+// baselines; R01-R14, OLMo-core and torchtitan FSDP2; P01-P18, DeepSpeed ZeRO-2/3 with CPU Adam),
+// refitted: 11.3% (held out 12.0%; L 12.7%, P 20.1%; the 367 rows of stop 35 stay at 9.7%); 680 of 698
+// fit; R09-R12 state tokens/s only.
+constexpr double kStepTimeMapePct = 11.3 + 0.2;
+constexpr double kHeldOutMapePct = 12.0 + 0.2;
+constexpr int64_t kMinFits = 680;
+constexpr size_t kPublicRuns = 698;
+constexpr int64_t kTokensOnlyRuns = 4;  // R09-R12
+// torchtitan's measured peaks (Q01-Q14, W01-W02) and R13-R14: 10.0% at stop 36.
+constexpr double kMemoryMapePct = 11.2 + 0.2;
 // The reserved runs with the shipped efficiencies, whose fit never saw them: measured 35.8%;
 // 34.8% with the stop 23 refit (62 runs); 29.9% with stop 25's; 30.5% with stop 26's; 34.1% with
 // stop 27's (the tile GEMM model on Hopper: docs/validation/lessons.md, "Stop 27"); 33.1% with
@@ -99,7 +105,7 @@ TEST_CASE("Public runs: current in-sample error bounds", "[validate][public]") {
                                          << ", fits " << report.all.fits_fit << "/"
                                          << report.all.fits_n);
   CHECK(report.all.errors == 0);
-  CHECK(step.n == static_cast<int64_t>(kPublicRuns));
+  CHECK(step.n == static_cast<int64_t>(kPublicRuns) - kTokensOnlyRuns);
   // The B300/GB300 rows, evaluation-only inside the public file (a GPU kept unfitted on purpose).
   CHECK(report.evaluation_only.fits_n == 7);
   CHECK(report.evaluation_only.errors == 0);
