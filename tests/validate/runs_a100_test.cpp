@@ -1,55 +1,29 @@
 // The A100 layout sweeps of issue 37 (docs/validation/public_runs.yaml, rows L01-L299;
-// docs/validation/README.md, "A100 layout sweeps"): Hagemann et al. 2023's measured sweep sheets (L01-L248, the
-// Aleph Alpha Scaling trainer) and Zero Bubble PP's Megatron-LM baselines (L249-L299). The rows
-// load, state the plan their source fixes, and two pairs that isolate one mechanism predict in
-// the measured direction. The set-wide error bounds stay with the public-runs tests.
+// docs/validation/README.md, "A100 layout sweeps"): Hagemann et al. 2023's measured sweep sheets
+// (L01-L248, the Aleph Alpha Scaling trainer) and Zero Bubble PP's Megatron-LM baselines
+// (L249-L299). The rows load, state the plan their source fixes, and two pairs that isolate one
+// mechanism predict in the measured direction. The set-wide error bounds stay with the public-runs
+// tests.
 #include <catch2/catch.hpp>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "calib/cross_validation.h"
+#include "validate/public_rows.h"
 #include "validate/validation_report.h"
 
 using namespace paraplan;
 
 namespace {
 
-// Loaded once for both test cases (the file's 299 inline models are most of the test's time).
+using test::FixedKnob;
+using test::PredictedStep;
+
+// Loaded once for both test cases (the rows' inline models are most of the test's time).
 const std::vector<RunSpec>& LRuns() {
-  static const std::vector<RunSpec> runs = [] {
-    std::vector<RunSpec> picked;
-    for (RunSpec& run : LoadValidationRuns(
-             std::string(PARAPLAN_SOURCE_DIR "/docs/validation/public_runs.yaml"))) {
-      if (run.id.front() == 'L') picked.push_back(std::move(run));
-    }
-    return picked;
-  }();
+  static const std::vector<RunSpec> runs = test::PublicRowsWithPrefix('L');
   return runs;
-}
-
-const RunSpec& Find(const std::vector<RunSpec>& runs, const std::string& id) {
-  for (const RunSpec& run : runs) {
-    if (run.id == id) return run;
-  }
-  FAIL("no run " << id);
-  return runs.front();
-}
-
-double PredictedStep(const std::vector<RunSpec>& runs, const std::string& id) {
-  ValidationOptions options;
-  options.threads = 1;
-  options.holdout_every = 0;
-  options.run.simulate_top = 1;
-  const ValidationReport report = ValidateRuns({Find(runs, id)}, options);
-  REQUIRE(report.runs.size() == 1);
-  INFO(id << ": " << report.runs[0].message);
-  REQUIRE(report.runs[0].status == RunStatus::kOk);
-  return report.runs[0].predicted.at("step_time_s");
-}
-
-int64_t Fixed(const Choice<int64_t>& knob) {
-  return knob && knob->size() == 1 ? knob->front() : -1;  // -1: left to the search
 }
 
 }  // namespace
@@ -66,8 +40,9 @@ TEST_CASE("L runs: A100 layout sweeps, every parallel size and batch stated",
     CHECK(ids.insert(run.id).second);
     groups.insert(SourceGroup(run.source));
     CHECK(run.cluster.gpu.name == "A100-SXM4-80GB");
-    const int64_t tp = Fixed(run.plan.tp), pp = Fixed(run.plan.pp), dp = Fixed(run.plan.dp),
-                  mb = Fixed(run.plan.micro_batch), gbs = Fixed(run.plan.global_batch);
+    const int64_t tp = FixedKnob(run.plan.tp), pp = FixedKnob(run.plan.pp),
+                  dp = FixedKnob(run.plan.dp), mb = FixedKnob(run.plan.micro_batch),
+                  gbs = FixedKnob(run.plan.global_batch);
     CHECK(tp * pp * dp == run.gpus);  // the stated sizes multiply to the GPU count
     REQUIRE(mb > 0);
     CHECK(gbs % (dp * mb) == 0);  // whole micro-batches per data-parallel rank

@@ -1,9 +1,9 @@
 // The PyTorch FSDP-family runs of issue 37 (docs/validation/public_runs.yaml, rows R01-R14;
-// docs/validation/README.md, "PyTorch FSDP-family trainers"): AI2's OLMo-core (`framework: olmo-core`, an unread profile, so
-// every row states every knob its script fixes) and torchtitan as IBM and the torchao team ran
-// it. The rows load, group as `--cv framework` and `--cv source` should group them, and the pairs
-// that differ only in precision predict in the measured direction. The set-wide error bounds stay
-// with the public-runs tests (stop 36 joined these rows there).
+// docs/validation/README.md, "PyTorch FSDP-family trainers"): AI2's OLMo-core (`framework:
+// olmo-core`, an unread profile, so every row states every knob its script fixes) and torchtitan as
+// IBM and the torchao team ran it. The rows load, group as `--cv framework` and `--cv source`
+// should group them, and the pairs that differ only in precision predict in the measured direction.
+// The set-wide error bounds stay with the public-runs tests (stop 36 joined these rows there).
 #include <catch2/catch.hpp>
 #include <set>
 #include <string>
@@ -11,45 +11,18 @@
 
 #include "calib/cross_validation.h"
 #include "plan/framework_profile.h"
+#include "validate/public_rows.h"
 #include "validate/validation_report.h"
 
 using namespace paraplan;
 
 namespace {
 
-// The R rows of public_runs.yaml (joined there from runs-fsdp.yaml at stop 36).
+using test::FixedKnob;
+using test::PredictedStep;
+
 std::vector<RunSpec> FsdpRuns() {
-  std::vector<RunSpec> picked;
-  for (RunSpec& run :
-       LoadValidationRuns(std::string(PARAPLAN_SOURCE_DIR "/docs/validation/public_runs.yaml"))) {
-    if (run.id.front() == 'R') picked.push_back(std::move(run));
-  }
-  return picked;
-}
-
-const RunSpec& Find(const std::vector<RunSpec>& runs, const std::string& id) {
-  for (const RunSpec& run : runs) {
-    if (run.id == id) return run;
-  }
-  FAIL("no run " << id);
-  return runs.front();
-}
-
-double PredictedStep(const std::vector<RunSpec>& runs, const std::string& id) {
-  ValidationOptions options;
-  options.threads = 1;
-  options.holdout_every = 0;
-  options.run.simulate_top = 1;
-  const ValidationReport report = ValidateRuns({Find(runs, id)}, options);
-  REQUIRE(report.runs.size() == 1);
-  INFO(id << ": " << report.runs[0].message);
-  REQUIRE(report.runs[0].status == RunStatus::kOk);
-  return report.runs[0].predicted.at("step_time_s");
-}
-
-template <typename T>
-int64_t Fixed(const Choice<T>& knob) {
-  return knob && knob->size() == 1 ? static_cast<int64_t>(knob->front()) : -1;  // -1: searched
+  return test::PublicRowsWithPrefix('R');
 }
 
 }  // namespace
@@ -72,17 +45,17 @@ TEST_CASE("R runs: FSDP-family trainers, their plans stated, three sources", "[v
     CHECK(run.id.front() == 'R');
     CHECK(ids.insert(run.id).second);
     sources.insert(CvGroup(run, CvGrouping::kSource));
-    const int64_t tp = Fixed(run.plan.tp), pp = Fixed(run.plan.pp), dp = Fixed(run.plan.dp),
-                  cp = Fixed(run.plan.cp);
+    const int64_t tp = FixedKnob(run.plan.tp), pp = FixedKnob(run.plan.pp),
+                  dp = FixedKnob(run.plan.dp), cp = FixedKnob(run.plan.cp);
     CHECK(tp * pp * dp * cp == run.gpus);  // the stated sizes multiply to the GPU count
-    CHECK(Fixed(run.plan.zero) == 3);      // FSDP / FSDP2 / HSDP: parameters sharded
+    CHECK(FixedKnob(run.plan.zero) == 3);  // FSDP / FSDP2 / HSDP: parameters sharded
     CHECK(run.measured.at("tokens_per_s_per_gpu") > 0);
     if (run.framework == Framework::kOlmoCore) {
       ++olmo;
       CHECK(CvGroup(run, CvGrouping::kFramework) == "olmo-core");
       // An unread profile defaults nothing: the rows state what the script fixes.
-      CHECK(Fixed(run.plan.micro_batch) > 0);
-      CHECK(Fixed(run.plan.global_batch) > 0);
+      CHECK(FixedKnob(run.plan.micro_batch) > 0);
+      CHECK(FixedKnob(run.plan.global_batch) > 0);
       CHECK(run.plan.recompute.has_value());
       CHECK(run.plan.precision.has_value());
       CHECK(run.measured.at("step_time_s") > 0);

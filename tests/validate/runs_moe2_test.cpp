@@ -8,43 +8,18 @@
 #include <string>
 #include <vector>
 
+#include "validate/public_rows.h"
 #include "validate/validation_report.h"
 
 using namespace paraplan;
 
 namespace {
 
+using test::FixedKnob;
+using test::PredictedStep;
+
 std::vector<RunSpec> KRuns() {
-  std::vector<RunSpec> picked;
-  for (RunSpec& run :
-       LoadValidationRuns(std::string(PARAPLAN_SOURCE_DIR "/docs/validation/public_runs.yaml"))) {
-    if (!run.id.empty() && run.id.front() == 'K') picked.push_back(std::move(run));
-  }
-  return picked;
-}
-
-const RunSpec& Find(const std::vector<RunSpec>& runs, const std::string& id) {
-  for (const RunSpec& run : runs) {
-    if (run.id == id) return run;
-  }
-  FAIL("no run " << id);
-  return runs.front();
-}
-
-double PredictedStep(const std::vector<RunSpec>& runs, const std::string& id) {
-  ValidationOptions options;
-  options.threads = 1;
-  options.holdout_every = 0;
-  options.run.simulate_top = 1;
-  const ValidationReport report = ValidateRuns({Find(runs, id)}, options);
-  REQUIRE(report.runs.size() == 1);
-  INFO(id << ": " << report.runs[0].message);
-  REQUIRE(report.runs[0].status == RunStatus::kOk);
-  return report.runs[0].predicted.at("step_time_s");
-}
-
-int64_t Fixed(const Choice<int64_t>& knob) {
-  return knob && knob->size() == 1 ? knob->front() : -1;  // -1: left to the search
+  return test::PublicRowsWithPrefix('K');
 }
 
 }  // namespace
@@ -61,12 +36,13 @@ TEST_CASE("K runs: MoE with EP >= 8 on DGX H100, every parallel size stated",
     sources.insert(run.source);
     CHECK(run.model.IsMoe());
     CHECK(run.cluster.gpu.name == "H100-SXM5-80GB");
-    const int64_t tp = Fixed(run.plan.tp), pp = Fixed(run.plan.pp), dp = Fixed(run.plan.dp),
-                  cp = Fixed(run.plan.cp), ep = Fixed(run.plan.ep);
+    const int64_t tp = FixedKnob(run.plan.tp), pp = FixedKnob(run.plan.pp),
+                  dp = FixedKnob(run.plan.dp), cp = FixedKnob(run.plan.cp),
+                  ep = FixedKnob(run.plan.ep);
     CHECK(ep >= 8);
     CHECK(tp * pp * dp * cp == run.gpus);  // the stated sizes multiply to the GPU count
-    CHECK(Fixed(run.plan.micro_batch) > 0);
-    CHECK(Fixed(run.plan.global_batch) > 0);
+    CHECK(FixedKnob(run.plan.micro_batch) > 0);
+    CHECK(FixedKnob(run.plan.global_batch) > 0);
     CHECK(run.measured.at("step_time_s") > 0);
   }
   CHECK(sources.size() == 3);  // NeMo AutoModel, Megatron-MoE-ModelZoo, dgxc-benchmarking

@@ -1,0 +1,52 @@
+// The rows of docs/validation/public_runs.yaml one conversion added (one id prefix: K, L, R...),
+// and one row's predicted step, for the tests that check a conversion's rows load, state their
+// plan and predict in the measured direction (runs_moe2_test, runs_a100_test, runs_fsdp_test).
+#pragma once
+
+#include <catch2/catch.hpp>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "validate/validation_report.h"
+
+namespace paraplan::test {
+
+// The runs of public_runs.yaml whose id starts with `prefix`, in file order.
+inline std::vector<RunSpec> PublicRowsWithPrefix(char prefix) {
+  std::vector<RunSpec> picked;
+  for (RunSpec& run :
+       LoadValidationRuns(std::string(PARAPLAN_SOURCE_DIR "/docs/validation/public_runs.yaml"))) {
+    if (!run.id.empty() && run.id.front() == prefix) picked.push_back(std::move(run));
+  }
+  return picked;
+}
+
+inline const RunSpec& FindRow(const std::vector<RunSpec>& runs, const std::string& id) {
+  for (const RunSpec& run : runs) {
+    if (run.id == id) return run;
+  }
+  FAIL("no run " << id);
+  return runs.front();
+}
+
+// The step `validate` predicts for one row (its stated plan, the shipped efficiencies).
+inline double PredictedStep(const std::vector<RunSpec>& runs, const std::string& id) {
+  ValidationOptions options;
+  options.threads = 1;
+  options.holdout_every = 0;
+  options.run.simulate_top = 1;
+  const ValidationReport report = ValidateRuns({FindRow(runs, id)}, options);
+  REQUIRE(report.runs.size() == 1);
+  INFO(id << ": " << report.runs[0].message);
+  REQUIRE(report.runs[0].status == RunStatus::kOk);
+  return report.runs[0].predicted.at("step_time_s");
+}
+
+// A knob's one stated value, or -1 when the row leaves it to the search.
+template <typename T>
+int64_t FixedKnob(const Choice<T>& knob) {
+  return knob && knob->size() == 1 ? static_cast<int64_t>(knob->front()) : -1;
+}
+
+}  // namespace paraplan::test
