@@ -23,18 +23,18 @@ std::vector<std::string> TierNames(const RunSpec& run) {
   return tiers;
 }
 
-// The fitted model a GPU without fitted runs takes its numbers from: the one `plan` takes them
-// from (hardware/efficiency.yaml's `unfitted.from`, H100) when the fold fitted it, else the fold's
-// model with the most fitted runs (ties: the first by name); with the GPU of its first fitted run;
-// nullptr when nothing was fitted.
+// The fitted model a GPU without fitted runs takes its numbers from: `preferred` (the one `plan`
+// takes them from, hardware/efficiency.yaml's `unfitted.from`) when the fold fitted it, else the
+// fold's model with the most fitted runs (ties: the first by name); with the GPU of its first
+// fitted run; nullptr when nothing was fitted.
 struct Reference {
   const FamilyFit* fit = nullptr;
   GpuSpec gpu;
 };
 
-Reference TransferReference(const std::vector<RunSpec>& train, const EfficiencyFitResult& fit) {
+Reference TransferReference(const std::vector<RunSpec>& train, const EfficiencyFitResult& fit,
+                            const std::string& preferred) {
   Reference ref;
-  const std::string preferred = DefaultUnfittedReference();
   for (const auto& family : fit.families) {
     if (family.family == preferred && !family.fitted_ids.empty()) {
       ref.fit = &family;
@@ -96,9 +96,13 @@ std::vector<ModelSummary> ModelSummaries(const ValidationReport& report) {
   return out;
 }
 
-// Fits on `train` (evaluation-only runs in it are skipped by the fit) and predicts `test`.
+// Fits on `train` (evaluation-only runs in it are skipped by the fit) and predicts `test`. A test
+// GPU the fit has no runs of takes its prior when `transfer_from` is null, else the transfer from
+// TransferReference(..., *transfer_from).
 SourceFold RunFold(const std::vector<RunSpec>& train, std::vector<RunSpec> test,
-                   const std::string& source, const EfficiencyFitOptions& options, bool transfer) {
+                   const std::string& source, const EfficiencyFitOptions& options,
+                   const std::string* transfer_from) {
+  const bool transfer = transfer_from != nullptr;
   SourceFold fold;
   fold.source = source;
   const EfficiencyFitResult fit = FitEfficiencies(train, options);
@@ -108,7 +112,8 @@ SourceFold RunFold(const std::vector<RunSpec>& train, std::vector<RunSpec> test,
                            family.fitted_ids.end());
   }
   std::sort(fold.fitted_ids.begin(), fold.fitted_ids.end());
-  const Reference reference = transfer ? TransferReference(train, fit) : Reference{};
+  const Reference reference =
+      transfer ? TransferReference(train, fit, *transfer_from) : Reference{};
   fold.prior_families =
       ApplyFoldEfficiencies(test, fit, transfer ? &reference : nullptr, &fold.transferred_from);
   ValidationOptions validation;
@@ -204,7 +209,10 @@ CrossValidationResult CrossValidate(const std::vector<RunSpec>& runs,
       order.push_back(groups.back());
     }
   }
-  const bool transfer = by == CvGrouping::kGpu;
+  // hardware/efficiency.yaml's `unfitted.from`, read once: the GPU folds' and the evaluation
+  // fold's transfer reference.
+  const std::string unfitted_from = DefaultUnfittedReference();
+  const std::string* gpu_transfer = by == CvGrouping::kGpu ? &unfitted_from : nullptr;
   EfficiencyFitOptions fold_options = options;
   fold_options.holdout_every = 0;
   fold_options.progress = nullptr;  // the folds report through `progress`
@@ -230,7 +238,7 @@ CrossValidationResult CrossValidate(const std::vector<RunSpec>& runs,
       if (runs[i].evaluation_only) continue;
       (groups[i] == source ? test : train).push_back(runs[i]);
     }
-    result.folds.push_back(RunFold(train, std::move(test), source, fold_options, transfer));
+    result.folds.push_back(RunFold(train, std::move(test), source, fold_options, gpu_transfer));
     const SourceFold& fold = result.folds.back();
     for (const auto& run : fold.report.runs) {
       auto it = run.error_pct.find("step_time_s");
@@ -248,7 +256,8 @@ CrossValidationResult CrossValidate(const std::vector<RunSpec>& runs,
   if (!evaluation.empty()) {
     // A family none of the other runs fits (B300, GB300) takes what `plan` gives a GPU nobody
     // fitted: the transfer from the fold's reference, as hardware/efficiency.yaml's `unfitted`.
-    result.evaluation = RunFold(rest, std::move(evaluation), kEvaluationSource, fold_options, true);
+    result.evaluation =
+        RunFold(rest, std::move(evaluation), kEvaluationSource, fold_options, &unfitted_from);
     report(folds_total);
   }
   result.overall = Summarize(pooled);

@@ -1,6 +1,7 @@
 // The rows of docs/validation/public_runs.yaml one conversion added (one id prefix: K, L, R...),
 // and one row's predicted step, for the tests that check a conversion's rows load, state their
-// plan and predict in the measured direction (runs_moe2_test, runs_a100_test, runs_fsdp_test).
+// plan and predict in the measured direction (runs_moe2_test, runs_a100_test, runs_fsdp_test,
+// runs_breadth_test, runs_mlp6_test).
 #pragma once
 
 #include <catch2/catch.hpp>

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "validate/public_rows.h"
 #include "validate/run_errors.h"
 #include "validate/validation_report.h"
 
@@ -26,15 +27,6 @@ constexpr double kYMapePct = 13.2 + kMarginPct;
 // 21.0% after its refit; 20.9% after stop 35's.
 constexpr double kZMapePct = 20.9 + kMarginPct;
 
-std::vector<RunSpec> RunsWithPrefix(char prefix) {
-  std::vector<RunSpec> picked;
-  for (RunSpec& run :
-       LoadValidationRuns(std::string(PARAPLAN_SOURCE_DIR "/docs/validation/public_runs.yaml"))) {
-    if (!run.id.empty() && run.id.front() == prefix) picked.push_back(std::move(run));
-  }
-  return picked;
-}
-
 ValidationReport Validate(const std::vector<RunSpec>& runs) {
   ValidationOptions options;
   options.threads = 2;  // CI has 2 cores
@@ -46,7 +38,7 @@ ValidationReport Validate(const std::vector<RunSpec>& runs) {
 
 TEST_CASE("Y runs (H200, Blackwell, A100): all predict on their GPUs, error within bounds",
           "[validate][public]") {
-  const std::vector<RunSpec> runs = RunsWithPrefix('Y');
+  const std::vector<RunSpec> runs = test::PublicRowsWithPrefix('Y');
   REQUIRE(runs.size() == 27);
   for (const auto& run : runs) {
     INFO(run.id);
@@ -79,7 +71,7 @@ TEST_CASE(
     "Z runs (nanotron, DeepSpeed, Colossal-AI, Megatron-DeepSpeed): all predict, error "
     "within bounds",
     "[validate][public]") {
-  const std::vector<RunSpec> runs = RunsWithPrefix('Z');
+  const std::vector<RunSpec> runs = test::PublicRowsWithPrefix('Z');
   REQUIRE(runs.size() == 37);
   int nanotron = 0;
   int deepspeed = 0;

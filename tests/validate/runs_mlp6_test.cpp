@@ -12,6 +12,7 @@
 
 #include "config/hardware_loader.h"
 #include "hardware/gpu_family.h"
+#include "validate/public_rows.h"
 #include "validate/run_errors.h"
 #include "validate/validation_report.h"
 
@@ -29,11 +30,8 @@ constexpr double kEvaluationMapePct = 19.9 + kMarginPct;
 // The rows M51 and after (M01-M50 are the first MLPerf conversion).
 std::vector<RunSpec> SecondPassRuns() {
   std::vector<RunSpec> picked;
-  for (RunSpec& run :
-       LoadValidationRuns(std::string(PARAPLAN_SOURCE_DIR "/docs/validation/public_runs.yaml"))) {
-    if (run.id.size() == 3 && run.id.front() == 'M' && std::stoi(run.id.substr(1)) >= 51) {
-      picked.push_back(std::move(run));
-    }
+  for (RunSpec& run : test::PublicRowsWithPrefix('M')) {
+    if (std::stoi(run.id.substr(1)) >= 51) picked.push_back(std::move(run));
   }
   return picked;
 }
