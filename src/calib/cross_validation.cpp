@@ -15,8 +15,6 @@ namespace paraplan {
 
 namespace {
 
-constexpr const char* kNoSource = "(no source)";
-
 std::vector<std::string> TierNames(const RunSpec& run) {
   std::vector<std::string> tiers;
   for (const auto& tier : run.cluster.network) tiers.push_back(tier.name);
@@ -140,13 +138,6 @@ const char* ToString(CvGrouping by) {
       return "scale";
   }
   return "source";
-}
-
-std::string SourceGroup(const std::string& source) {
-  std::string group = SourceShort(source);
-  const size_t first = group.find_first_not_of(' ');
-  group = first == std::string::npos ? "" : group.substr(first);
-  return group.empty() ? kNoSource : group;
 }
 
 namespace {

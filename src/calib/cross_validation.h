@@ -24,13 +24,9 @@
 #include "config/runs_file.h"
 #include "validate/metric_summary.h"
 #include "validate/validation_report.h"
+#include "validate/validation_text.h"
 
 namespace paraplan {
-
-// The grouping key of a run: its `source` up to the first comma or opening parenthesis, with
-// surrounding spaces removed ("Narayanan et al., SC'21, ..." → "Narayanan et al."); runs without
-// a source form the group "(no source)".
-std::string SourceGroup(const std::string& source);
 
 // What the runs are grouped by.
 enum class CvGrouping { kSource, kGpu, kFramework, kScale };

@@ -14,6 +14,7 @@
 #include "hardware/measured_efficiency.h"
 #include "validate/holdout.h"
 #include "validate/validation_json.h"
+#include "validate/validation_text.h"
 
 namespace paraplan {
 
@@ -109,7 +110,8 @@ double Median(std::vector<double> values) {
                                           values.begin() + static_cast<std::ptrdiff_t>(mid)));
 }
 
-// The least-squares problem of one family: data rows Huber(log(pred/meas)), then ridge rows.
+// The least-squares problem of one family: data rows sqrt(w) x Huber(log(pred/meas)), then
+// ridge rows. w is the run's source weight (SourceWeights).
 class FitProblem {
  public:
   FitProblem(std::vector<FrozenRun> runs, Efficiency prior, std::vector<EfficiencyParameter> params,
@@ -118,7 +120,14 @@ class FitProblem {
         prior_(std::move(prior)),
         params_(std::move(params)),
         prior_x_(ToVector(prior_, params_)),
-        options_(options) {}
+        options_(options) {
+    std::vector<const RunSpec*> specs;
+    specs.reserve(runs_.size());
+    for (const FrozenRun& frozen : runs_) specs.push_back(frozen.run);
+    for (double w : SourceWeights(specs, options_.source_weight_exponent)) {
+      sqrt_weights_.push_back(std::sqrt(w));
+    }
+  }
 
   const std::vector<EfficiencyParameter>& params() const { return params_; }
   Efficiency ToEfficiency(const Eigen::VectorXd& x) const { return FromVector(prior_, params_, x); }
@@ -143,7 +152,7 @@ class FitProblem {
     const auto n_runs = static_cast<Eigen::Index>(runs_.size());
     Eigen::VectorXd r(n_runs + static_cast<Eigen::Index>(params_.size()));
     for (size_t i = 0; i < runs_.size(); ++i) {
-      r[static_cast<Eigen::Index>(i)] = HuberResidual(errors[i], huber_delta_);
+      r[static_cast<Eigen::Index>(i)] = sqrt_weights_[i] * HuberResidual(errors[i], huber_delta_);
     }
     for (size_t j = 0; j < params_.size(); ++j) {
       const auto i = static_cast<Eigen::Index>(j);
@@ -177,6 +186,7 @@ class FitProblem {
   }
 
   double huber_delta_ = std::numeric_limits<double>::infinity();
+  std::vector<double> sqrt_weights_;
   std::vector<FrozenRun> runs_;
   Efficiency prior_;
   std::vector<EfficiencyParameter> params_;
@@ -324,6 +334,21 @@ FamilyFit CachedFitFamily(const std::string& family, const FamilyRuns& runs,
 }
 
 }  // namespace
+
+std::vector<double> SourceWeights(const std::vector<const RunSpec*>& runs, double exponent) {
+  std::map<std::string, int64_t> per_source;
+  for (const RunSpec* run : runs) ++per_source[SourceGroup(run->source)];
+  std::vector<double> weights;
+  weights.reserve(runs.size());
+  double sum = 0;
+  for (const RunSpec* run : runs) {
+    const auto n = static_cast<double>(per_source.at(SourceGroup(run->source)));
+    weights.push_back(std::pow(n, -exponent));
+    sum += weights.back();
+  }
+  for (double& w : weights) w *= static_cast<double>(runs.size()) / sum;
+  return weights;
+}
 
 Efficiency PriorEfficiency(const std::string& family, const std::vector<std::string>& tiers) {
   // The measured values of each family (hardware/measured_efficiency.h, each with its source;

@@ -54,6 +54,10 @@ struct EfficiencyFitOptions {
   int outer_iterations = 3;   // re-search the open knobs between LM fits, at most this often
   int lm_iterations = 25;
   double ridge_weight = 0.1;  // a one-sigma move costs as much as a 10% error on one run
+  // Each run's loss is weighted by n^-exponent, n the runs of its source in the family
+  // (SourceWeights): 0 counts every run alike, 1 every source alike; 0.5 lets a source's say grow
+  // with the square root of its runs, so one large sweep cannot decide a family alone.
+  double source_weight_exponent = 0.5;
   int threads = 0;
   RunEvaluationOptions run;
   // Called by FitEfficiencies after each outer iteration with (share of the fit done, GPU
@@ -93,6 +97,10 @@ struct EfficiencyFitResult {
   std::map<std::string, std::string> derived_from;  // "H200" → "H100"
   std::vector<std::string> evaluation_only_ids;     // runs given but never fitted, file order
 };
+
+// The fit's weight of each run: n^-exponent, n the number of `runs` sharing its source group
+// (SourceGroup), normalised so that the weights average 1 (with exponent 0 every weight is 1).
+std::vector<double> SourceWeights(const std::vector<const RunSpec*>& runs, double exponent);
 
 // Evaluation-only runs (RunSpec::evaluation_only) are skipped: neither fitted nor held out (the
 // held-out split of the others is what it would be without them); their ids are listed.

@@ -132,6 +132,13 @@ std::string SourceShort(const std::string& source) {
   return out;
 }
 
+std::string SourceGroup(const std::string& source) {
+  std::string group = SourceShort(source);
+  const size_t first = group.find_first_not_of(' ');
+  group = first == std::string::npos ? "" : group.substr(first);
+  return group.empty() ? "(no source)" : group;
+}
+
 std::string ValidationTable(const ValidationReport& report) {
   std::vector<Row> rows = {RunHeader(false)};
   for (const auto& run : report.runs) rows.push_back(RunRow(run, false));
@@ -228,8 +235,10 @@ fitted per GPU family to the family's runs as a whole — never per row — by
 Huber's loss of log(predicted / measured step time) of every run not held out (quadratic within
 1.345 robust standard deviations of the residuals, never less than the tables' 5% noise, linear
 beyond: a few runs the model has no mechanism for cannot drag a family's parameters onto their
-bounds; `src/calib/efficiency_fit.cpp`), with a numeric Jacobian, bounds
-by clamping, and a ridge row per parameter pulling it toward the prior (the sourced starting
+bounds; `src/calib/efficiency_fit.cpp`), each run's loss weighted by 1/sqrt(the runs of its
+source in the family), normalised to average 1 (a source's say grows with the square root of its
+runs, so one large sweep cannot decide a family alone; `SourceWeights`), with a numeric Jacobian,
+bounds by clamping, and a ridge row per parameter pulling it toward the prior (the sourced starting
 points listed in the header of `hardware/efficiency.yaml`, kept in `src/calib/efficiency_fit.cpp`
 so that a refit never starts from its own result). The plans chosen for the unstated knobs are
 frozen while the

@@ -16,6 +16,11 @@ std::string PlanShort(const ParallelPlan& plan);
 // The source text up to its first comma or parenthesis ("Narayanan et al.").
 std::string SourceShort(const std::string& source);
 
+// The grouping key of a run: its `source` up to the first comma or opening parenthesis, with
+// surrounding spaces removed ("Narayanan et al., SC'21, ..." → "Narayanan et al."); runs without
+// a source form the group "(no source)". Cross-validation's folds and the fit's source weights.
+std::string SourceGroup(const std::string& source);
+
 // One row per run and the summaries, aligned for a terminal.
 std::string ValidationTable(const ValidationReport& report);
 

@@ -110,3 +110,72 @@ TEST_CASE("One run the model has no mechanism for does not drag the fit of the o
   CHECK(fitted.attention_bwd > 0.455);
   CHECK(fitted.kernel_launch_us > 1.5);
 }
+
+TEST_CASE("A source's weight in the fit grows with the square root of its runs", "[validate]") {
+  std::vector<RunSpec> runs;
+  for (int i = 0; i < 4; ++i) {
+    runs.push_back(Run("A" + std::to_string(i), Dense(8, 1024, 16), 8, 1, 64));
+    runs.back().source = i % 2 == 0 ? "Sweep A, 2023, Table 1" : "Sweep A (repository)";
+  }
+  runs.push_back(Run("B0", Dense(8, 1024, 16), 8, 1, 64));
+  runs.back().source = "Blog B";
+  std::vector<const RunSpec*> specs;
+  for (const RunSpec& run : runs) specs.push_back(&run);
+
+  const std::vector<double> flat = SourceWeights(specs, 0.0);
+  CHECK(std::all_of(flat.begin(), flat.end(), [](double w) { return w == Approx(1.0); }));
+  // 4^-0.5 = 0.5 for each of A's runs, 1 for B's; scaled by 5 / 3 to average 1.
+  const std::vector<double> half = SourceWeights(specs, 0.5);
+  REQUIRE(half.size() == 5);
+  CHECK(half[0] == Approx(5.0 / 6.0));
+  CHECK(half[3] == Approx(5.0 / 6.0));
+  CHECK(half[4] == Approx(5.0 / 3.0));
+  // Each source alike: A's four runs together weigh as much as B's one.
+  const std::vector<double> even = SourceWeights(specs, 1.0);
+  CHECK(even[0] * 4 == Approx(even[4]));
+  CHECK(SourceWeights({}, 0.5).empty());
+}
+
+TEST_CASE("One large source does not decide a family's fit alone", "[validate]") {
+  // Eight runs of one sweep measured 20% slower than the efficiencies that generate the other
+  // three sources' runs (a cost of that trainer the model does not count). Counting every run
+  // alike, the fit follows the sweep; with each source's weight growing as the square root of its
+  // runs, the three other sources are predicted closer.
+  Efficiency truth = PriorEfficiency("H100", {"nvlink", "scaleout"});
+  truth.gemm_max = 0.74;
+  std::vector<RunSpec> runs = {
+      Run("S01", Dense(8, 1024, 16), 8, 1, 64),   Run("S02", Dense(8, 2048, 16), 8, 2, 32),
+      Run("S03", Dense(12, 1536, 12), 8, 1, 32),  Run("S04", Dense(8, 4096, 32), 8, 4, 16),
+      Run("S05", Dense(16, 2048, 16), 16, 2, 64), Run("S06", Dense(6, 3072, 24), 8, 4, 16),
+      Run("S07", Dense(8, 2048, 16), 8, 1, 32),   Run("S08", Dense(12, 1024, 16), 8, 2, 64),
+      Run("X01", Dense(8, 3072, 24), 8, 2, 32),   Run("Y01", Dense(12, 2048, 16), 8, 1, 32),
+      Run("Z01", Dense(8, 1536, 12), 16, 1, 64)};
+  RunEvaluationOptions evaluation;
+  evaluation.simulate_top = 1;
+  MeasureWith(runs, truth, evaluation);
+  for (RunSpec& run : runs) {
+    run.source = run.id.substr(0, 1) == "S" ? "Sweep, 2023" : "Source " + run.id;
+    if (run.id.substr(0, 1) == "S") run.measured["step_time_s"] *= 1.2;
+  }
+  auto worst_other_error = [&](double exponent) {
+    EfficiencyFitOptions options;
+    options.holdout_every = 0;
+    options.threads = 2;
+    options.run = evaluation;
+    options.source_weight_exponent = exponent;
+    const EfficiencyFitResult fit = FitEfficiencies(runs, options);
+    double worst = 0;
+    for (const RunSpec& run : WithEfficiencies(runs, fit.defaults)) {
+      if (run.id.substr(0, 1) == "S") continue;
+      const RunOutcome outcome = EvaluateRun(run, evaluation);
+      REQUIRE(outcome.status == RunStatus::kOk);
+      worst = std::max(worst, std::abs(outcome.error_pct.at("step_time_s")));
+    }
+    return worst;
+  };
+  const double by_run = worst_other_error(0.0);
+  const double by_source = worst_other_error(0.5);
+  INFO("worst error of the three other sources: every run alike " << by_run << "%, weighted "
+                                                                  << by_source << "%");
+  CHECK(by_source < by_run - 1.0);
+}
