@@ -298,6 +298,7 @@ PipelineInput StepModel::BuildPipelineInput(const ParallelPlan& plan) const {
   in.overlap_pp_comm = plan.overlap_pp_comm;
   in.lockstep = plan.kernels.pp_lockstep;
   in.overlap_grad_reduce = plan.overlap_grad_reduce;
+  in.overlap_param_gather = plan.overlap_param_gather;  // false: the first forward waits for it
   const PlanPlacement& groups = e.shape.groups;
   in.comm_streams[kCommTp] = CommStream(ToString(ParallelDim::kTp), groups.tp, impl_->cluster);
   in.comm_streams[kCommCp] = CommStream(ToString(ParallelDim::kCp), groups.cp, impl_->cluster);

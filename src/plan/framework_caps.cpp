@@ -155,7 +155,17 @@ void CheckDeepSpeed(const ParallelPlan& p, Reasons& out) {
         "(deepspeed/runtime/pipe/p2p.py)");
   }
   if (p.zero3_keep_gathered) out.push_back("zero3_keep_gathered=true: torchtitan's behaviour");
-  if (!p.overlap_param_gather) out.push_back("overlap_param_gather=false: ZeRO-3 prefetches");
+  // ZeRO-3 prefetches the next modules' parameters (stage3_prefetch_bucket_size); ZeRO-1/2
+  // all-gather the updated partitions inside step(), after the optimizer
+  // (runtime/zero/stage_1_and_2.py, all_gather_dp_groups), never under the next forward.
+  if (p.zero == 3 && !p.overlap_param_gather) {
+    out.push_back("overlap_param_gather=false: ZeRO-3 prefetches");
+  }
+  if ((p.zero == 1 || p.zero == 2) && p.overlap_param_gather && p.dp * p.cp > 1) {
+    out.push_back(
+        "overlap_param_gather=true with zero 1-2: DeepSpeed all-gathers the updated partitions "
+        "inside step() (runtime/zero/stage_1_and_2.py)");
+  }
   // Below ZeRO-2 the engine reduces gradients once the backward (or the pipeline) is done; from
   // ZeRO-2 on, zero_optimization.overlap_comm decides (runtime/zero/stage_1_and_2.py).
   if (p.overlap_grad_reduce && p.zero < 2 && p.dp * p.cp > 1) {
@@ -277,6 +287,7 @@ PlanConstraints RestrictToFramework(Framework f, PlanConstraints c) {
   if (speed) {
     Narrow(c.overlap_pp_comm, {false}, NoReason<bool>, f, "");
     Narrow(c.overlap_grad_reduce, {true, false}, NoReason<bool>, f, "");
+    Narrow(c.overlap_param_gather, {true, false}, NoReason<bool>, f, "");  // by ZeRO stage
     Narrow(c.overlap_tp_comm, {false}, NoReason<bool>, f, "");
     Narrow(c.overlap_ep_comm, {false}, NoReason<bool>, f, "");
     Narrow(c.sequence_parallel, {false}, NoReason<bool>, f, "");

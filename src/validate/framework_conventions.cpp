@@ -1,6 +1,10 @@
 #include "validate/framework_conventions.h"
 
+#include <string>
+#include <utility>
+
 #include "config/knob_text.h"
+#include "plan/knob_table.h"
 
 namespace paraplan {
 namespace {
@@ -181,6 +185,32 @@ void Zero1AllReduce(PlanConstraints& c, std::vector<std::string>* notes) {
        "zero1_all_reduce=true (nanotron's ZeRO-1 all-reduces the whole fp32 gradient buffer)");
 }
 
+// DeepSpeed v0.16 overlaps data-parallel communication by ZeRO stage (docs/frameworks.md, read at
+// tag v0.16.0): zero_optimization.overlap_comm defaults to stage == 3 (runtime/zero/config.py,
+// overlap_comm_valid; ZeRO-0's engine all-reduces after the backward); ZeRO-1/2 all-gather the
+// updated partitions inside step(), after the optimizer, whatever overlap_comm says
+// (runtime/zero/stage_1_and_2.py, all_gather_dp_groups); ZeRO-3 prefetches the next modules'
+// parameters (stage3_prefetch_bucket_size 5e7; partitioned_param_coordinator.py
+// fetch_sub_module). Applied once zero is fixed (the profile's zero default runs first); a
+// stated knob wins.
+void DeepSpeedZeroOverlaps(PlanConstraints& c, std::vector<std::string>* notes) {
+  if (!IsFixed(c.zero)) return;
+  const bool zero3 = c.zero->front() == 3;
+  const std::string value = zero3 ? "true" : "false";
+  const std::pair<Knob, const char*> rows[] = {
+      {Knob::kOverlapGradReduce, zero3 ? "DeepSpeed default: overlap_comm on for ZeRO-3"
+                                       : "DeepSpeed default: overlap_comm off below ZeRO-3"},
+      {Knob::kOverlapParamGather,
+       zero3 ? "DeepSpeed's ZeRO-3 prefetches parameters"
+             : "DeepSpeed's ZeRO-1/2 all-gathers the updated partitions inside step()"}};
+  for (const auto& [knob, why] : rows) {
+    const std::string name = KnobName(knob);
+    if (KnobStated(c, name, value)) continue;
+    SetKnobText(c, name, value);
+    Note(notes, name + "=" + value + " (" + why + ")");
+  }
+}
+
 }  // namespace
 
 const FrameworkProfile* ProfileOfRun(const RunSpec& run) {
@@ -195,6 +225,7 @@ PlanConstraints ApplyFrameworkConventions(const FrameworkProfile* profile, const
   RuntimeKernels(rt, plan, notes);
   if (rt.selective_is_op_sac) SelectiveIsOpSac(plan, notes);
   Defaults(*profile, plan, notes);
+  if (profile->framework == Framework::kDeepSpeed) DeepSpeedZeroOverlaps(plan, notes);
   if (rt.local_batch_per_rank && rt.unset_micro_batches != UnsetMicroBatches::kNone) {
     TorchtitanLocalBatch(rt.unset_micro_batches, plan, notes);
   }

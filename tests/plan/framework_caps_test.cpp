@@ -62,6 +62,7 @@ TEST_CASE("each framework refuses what it cannot run", "[plan][framework]") {
   ParallelPlan zero2 = Plan(1, 4, 16);
   zero2.zero = 2;
   zero2.overlap_pp_comm = false;
+  zero2.overlap_param_gather = false;  // ZeRO-1/2 gather inside step()
   const auto ds = FrameworkViolations(F::kDeepSpeed, &m, zero2);
   REQUIRE(ds.size() == 1);
   CHECK_THAT(ds[0], Catch::Contains("incompatible with pipeline parallelism"));
@@ -71,7 +72,19 @@ TEST_CASE("each framework refuses what it cannot run", "[plan][framework]") {
   autotp.zero = 3;
   CHECK_FALSE(FrameworkViolations(F::kDeepSpeed, &m, autotp).empty());
   autotp.zero = 2;
+  autotp.overlap_param_gather = false;
   CHECK(FrameworkViolations(F::kDeepSpeed, &m, autotp).empty());
+  // DeepSpeed's ZeRO-1/2 all-gather the updated partitions inside step() (stage_1_and_2.py):
+  // no gather under the next forward; ZeRO-3 prefetches, so it cannot run without overlap.
+  autotp.overlap_param_gather = true;
+  const auto in_step = FrameworkViolations(F::kDeepSpeed, &m, autotp);
+  REQUIRE(in_step.size() == 1);
+  CHECK_THAT(in_step[0], Catch::Contains("inside step()"));
+  ParallelPlan z3 = Plan(1, 1, 64);
+  z3.zero = 3;
+  CHECK(FrameworkViolations(F::kDeepSpeed, &m, z3).empty());
+  z3.overlap_param_gather = false;
+  CHECK_THAT(FrameworkViolations(F::kDeepSpeed, &m, z3).front(), Catch::Contains("prefetches"));
 
   ParallelPlan zero1 = Plan(8, 1, 8);
   zero1.zero = 1;
@@ -102,6 +115,7 @@ TEST_CASE("constraints narrow to the framework, and a fixed impossible knob is a
   REQUIRE(ds.schedule);
   CHECK(*ds.schedule == std::vector<Schedule>{Schedule::k1F1B});
   CHECK(*ds.cp == std::vector<int64_t>{1});
+  CHECK(ds.overlap_param_gather->size() == 2);  // by ZeRO stage: the search tries both
   c.schedule = std::vector<Schedule>{Schedule::kDualPipe, Schedule::kInterleaved};
   CHECK(*RestrictToFramework(F::kMegatron, c).schedule ==
         std::vector<Schedule>{Schedule::kInterleaved});

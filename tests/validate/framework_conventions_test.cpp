@@ -257,6 +257,33 @@ TEST_CASE("nanotron c252843: ZeRO-1 reduces gradients after the backward, ZeRO-0
   CHECK(*out.overlap_grad_reduce == V(true));
 }
 
+TEST_CASE("DeepSpeed v0.16: ZeRO-1/2 gather inside step(), ZeRO-3 prefetches",
+          "[validate][framework]") {
+  const FrameworkProfile* ds = FindProfile(Framework::kDeepSpeed, "v0.16");
+  REQUIRE(ds);
+  PlanConstraints c;
+  c.zero = V(2);
+  PlanConstraints out = ApplyFrameworkConventions(ds, Layers(32), c, nullptr);
+  // overlap_comm defaults to stage == 3; stage_1_and_2.py's step() all-gathers after the optimizer.
+  CHECK(*out.overlap_grad_reduce == V(false));
+  CHECK(*out.overlap_param_gather == V(false));
+  c.zero = V(3);
+  out = ApplyFrameworkConventions(ds, Layers(32), c, nullptr);
+  CHECK(*out.overlap_grad_reduce == V(true));
+  CHECK(*out.overlap_param_gather == V(true));
+  // Unset zero takes the engine's default stage 0 first (rows in order): no overlap at all.
+  c.zero.reset();
+  out = ApplyFrameworkConventions(ds, Layers(32), c, nullptr);
+  CHECK(*out.zero == V(0));
+  CHECK(*out.overlap_grad_reduce == V(false));
+  // A stated knob wins (P13/P14 state overlap_comm as overlap_grad_reduce=true).
+  c.zero = V(2);
+  c.overlap_grad_reduce = V(true);
+  out = ApplyFrameworkConventions(ds, Layers(32), c, nullptr);
+  CHECK(*out.overlap_grad_reduce == V(true));
+  CHECK(*out.overlap_param_gather == V(false));
+}
+
 TEST_CASE("torchtitan versions differ in their unset micro-batch", "[validate][framework]") {
   PlanConstraints c;
   c.pp = V<int64_t>(4);

@@ -90,8 +90,10 @@ const std::map<std::string, double> kSourceMapePct = {
     {"Hugging Face blog 'From DeepSpeed to FSDP and Back Again with Hugging Face Accelerate'",
      17.5 + kMarginPct},
     {"Colossal-AI README 'Colossal-AI Benchmark' table", 32.6 + kMarginPct},
+    // 28.0 -> 28.8 at stop 36 (issue 37, branch h39ds): the A100 refit of its fold moves with the
+    // apex and DeepSpeed rows whose ZeRO-1/2 parameter gather the simulator now exposes.
     {"Megatron-DeepSpeed examples_deepspeed/deepspeed4science/megatron_long_seq_support/README.md",
-     28.0 + kMarginPct},
+     28.8 + kMarginPct},
     {"NVIDIA NeMo AutoModel 'Performance Summary'", 16.3 + kMarginPct},
     {"Megatron-MoE-ModelZoo", 15.3 + kMarginPct},
     {"MLPerf Training v6.0", 33.2 + kMarginPct},
