@@ -13,6 +13,7 @@
 #include "hardware/gpu_family.h"
 #include "hardware/measured_efficiency.h"
 #include "validate/holdout.h"
+#include "validate/run_evaluation.h"
 #include "validate/validation_json.h"
 
 namespace paraplan {
@@ -42,7 +43,7 @@ double PredictStepSeconds(const FrozenRun& frozen, const Efficiency& efficiency)
   StepModel model(frozen.run->model, cluster, frozen.run->gpus);
   const StepResult result =
       frozen.simulate ? model.Simulate(frozen.plan) : model.Estimate(frozen.plan);
-  return result.step_time_s;
+  return TimedStepSeconds(*frozen.run, result);
 }
 
 bool HasParameter(const std::vector<EfficiencyParameter>& params, const std::string& name) {
