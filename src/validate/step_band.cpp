@@ -35,8 +35,8 @@ std::vector<StepTimeBand> ShippedStepTimeBands() {
   // drift).
   return {
       {"A100", "A100", 346, -26.5, 13.8},
-      {"B200", "B200", 29, -20.8, 7.4},
-      {"GB200", "GB200", 54, -28.1, 3.9},
+      {"B200", "B200", 29, -21.0, 6.4},
+      {"GB200", "GB200", 54, -24.2, 6.2},
       {"H100", "H100", 258, -17.4, 8.6},  // with the H200 runs (their band is H100's)
   };
 }
