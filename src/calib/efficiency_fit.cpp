@@ -13,6 +13,7 @@
 #include "hardware/gpu_family.h"
 #include "hardware/measured_efficiency.h"
 #include "validate/holdout.h"
+#include "validate/run_evaluation.h"
 #include "validate/validation_json.h"
 #include "validate/validation_text.h"
 
@@ -43,7 +44,7 @@ double PredictStepSeconds(const FrozenRun& frozen, const Efficiency& efficiency)
   StepModel model(frozen.run->model, cluster, frozen.run->gpus);
   const StepResult result =
       frozen.simulate ? model.Simulate(frozen.plan) : model.Estimate(frozen.plan);
-  return result.step_time_s;
+  return TimedStepSeconds(*frozen.run, result);
 }
 
 bool HasParameter(const std::vector<EfficiencyParameter>& params, const std::string& name) {
@@ -403,15 +404,18 @@ std::vector<EfficiencyParameter> FittedParameters(const std::string& family,
   // bus-bandwidth fraction within what nccl-tests reaches on 400 Gb/s links; on Hopper a fifth,
   // the fp8 GEMM top within the harness's fp8 GEMMs with every dimension >= 4096 (0.51-0.72 of
   // the fp8 peak). The rest stay at their measured values (PriorEfficiency).
+  // The GEMM ranges are each GPU's measured ones (hardware/measured_efficiency.h,
+  // GemmFractionRange: a Blackwell part's are Hopper's scaled by its measured ceiling).
   const bool a100 = GpuFamily(family) == kAmpere;
+  const MeasuredRange gemm = GemmFractionRange(family, "gemm_max");
+  const MeasuredRange fp8 = GemmFractionRange(family, "fp8_gemm_max");
   std::vector<EfficiencyParameter> params = {
-      a100 ? EfficiencyParameter{"gemm_max", 0.70, 0.90, 0.05}
-           : EfficiencyParameter{"gemm_max", 0.66, 0.84, 0.05},
+      EfficiencyParameter{"gemm_max", gemm.lo, gemm.hi, 0.05},
       a100 ? EfficiencyParameter{"attention_bwd", 0.40, 0.63, 0.05}
            : EfficiencyParameter{"attention_bwd", 0.45, 0.60, 0.05},
       {"kernel_launch_us", 1.0, 10.0, 2.0},
   };
-  if (!a100) params.push_back({"fp8_gemm_max", 0.51, 0.72, 0.05});
+  if (!a100) params.push_back({"fp8_gemm_max", fp8.lo, fp8.hi, 0.05});
   for (const auto& tier : tier_names) {
     if (tier == "scaleout") params.push_back({kLinkPrefix + tier, 0.60, 0.95, 0.10});
   }

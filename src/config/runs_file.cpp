@@ -18,8 +18,9 @@ namespace fs = std::filesystem;
 namespace {
 
 const std::vector<std::string> kRunKeys = {
-    "id",        "source", "framework", "framework_version", "model",          "cluster",
-    "overrides", "gpus",   "plan",      "measured",          "evaluation_only"};
+    "id",    "source",   "framework",       "framework_version",
+    "model", "cluster",  "overrides",       "gpus",
+    "plan",  "measured", "evaluation_only", "eval_sequences_per_step"};
 const std::vector<std::string> kMeasuredKeys = {"step_time_s", "tokens_per_s_per_gpu", "mfu",
                                                 "memory_GiB"};
 
@@ -91,6 +92,9 @@ RunSpec ReadRun(const YamlNode& node, const std::string& base_dir) {
   }
   run.gpus = map.Required("gpus").AsPositiveInt();
   run.evaluation_only = map.Bool("evaluation_only", false);
+  if (const auto e = map.Find("eval_sequences_per_step")) {
+    run.eval_sequences_per_step = e->AsPositiveInt();
+  }
   std::vector<Override> overrides;
   if (const auto o = map.Find("overrides")) overrides = ReadOverrides(*o, {"model", "cluster"});
   if (const auto plan = map.Find("plan")) run.plan = ReadPlanConstraints(*plan);

@@ -34,6 +34,9 @@ struct RunSpec {
   // predicted and compared like any run, but no efficiency fit (--fit-efficiency, --cv) ever
   // sees it (docs/formats.md, "Runs files").
   bool evaluation_only = false;
+  // `eval_sequences_per_step:` sequences a forward-only evaluation pass runs inside every timed
+  // step (0: none). validate adds that pass (cost/eval_pass.h) to the predicted step.
+  int64_t eval_sequences_per_step = 0;
 };
 
 // Throws InputError for a malformed file (syntax, unknown keys, wrong types); a run whose model

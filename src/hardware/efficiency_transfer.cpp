@@ -49,7 +49,9 @@ TransferredEfficiency TransferEfficiency(const Efficiency& fitted, const std::st
   auto transfer = [&](const std::string& field, double fitted_value, const std::string& carried) {
     const MeasuredValue* ref = from_measured.Find(field);
     const MeasuredValue* tgt = to_measured.Find(field);
-    const TransferredValue t = TransferFraction(fitted_value, ref, tgt, to_measured.own);
+    // A value carried from Hopper is no measurement of the target's own.
+    const TransferredValue t =
+        TransferFraction(fitted_value, ref, tgt, to_measured.own && tgt && !tgt->carried);
     if (!t.measured) {
       src.emplace_back(field, carried);
     } else if (tgt->value <= 0) {

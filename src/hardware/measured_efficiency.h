@@ -28,6 +28,14 @@ inline constexpr double kMaxDatasheetFraction = 1.0;
 struct MeasuredValue {
   double value = 0;
   std::string source;
+  // true: not measured on this GPU's family, Hopper's value carried per SM and clock (a GPU
+  // nobody fitted takes its reference's fitted fraction for it, as if nothing were measured).
+  bool carried = false;
+};
+
+// A range of fractions measured for a field: what the efficiency fit may move it within.
+struct MeasuredRange {
+  double lo = 0, hi = 0;
 };
 
 // One family's measured values by field name as hardware/efficiency.yaml spells them
@@ -50,5 +58,11 @@ struct MeasuredEfficiency {
 // The measured values for a GPU name or model ("A100-SXM4-80GB", "H100", "B200"), by its family
 // (hardware/gpu_family.h). A GPU of no known family gets an empty set (`own` false).
 MeasuredEfficiency MeasuredKernelEfficiency(const std::string& gpu_name);
+
+// The range of large-GEMM fractions measured for `field` ("gemm_max" or "fp8_gemm_max") of a GPU
+// name or model: Hopper, our harness's large GEMMs (bf16 0.66-0.84, fp8 0.51-0.72 of the dense
+// peak); Ampere bf16 0.70-0.90; a Blackwell model with a measured ceiling, Hopper's range scaled
+// by its measured ceiling over Hopper's on the same benchmark; any other, Hopper's.
+MeasuredRange GemmFractionRange(const std::string& gpu_name, const std::string& field);
 
 }  // namespace paraplan

@@ -6,6 +6,7 @@
 #include "core/error.h"
 #include "core/strings.h"
 #include "core/units.h"
+#include "cost/eval_pass.h"
 #include "plan/knob_table.h"
 #include "plan/plan_defaults.h"
 #include "plan/plan_rules.h"
@@ -136,6 +137,20 @@ std::map<std::string, double> PredictedMetrics(const StepResult& result) {
           {"memory_GiB", BytesToGiB(result.peak_memory_bytes)}};
 }
 
+double EvalPassSeconds(const RunSpec& run, const StepResult& result) {
+  if (run.eval_sequences_per_step <= 0) return 0;
+  std::vector<double> forward;
+  forward.reserve(result.loads.size());
+  for (const StageLoad& load : result.loads) forward.push_back(load.forward_s);
+  const ParallelPlan& p = result.plan;
+  return ForwardOnlyPipelineSeconds(
+      forward, p.vpp, EvalMicroBatches(run.eval_sequences_per_step, p.dp, p.micro_batch));
+}
+
+double TimedStepSeconds(const RunSpec& run, const StepResult& result) {
+  return result.step_time_s + EvalPassSeconds(run, result);
+}
+
 RunOutcome EvaluateRun(const RunSpec& run, const RunEvaluationOptions& options) {
   RunOutcome out;
   out.id = run.id;
@@ -160,6 +175,19 @@ RunOutcome EvaluateRun(const RunSpec& run, const RunEvaluationOptions& options) 
     out.searched = SearchedKnobs(framework_run.plan, chosen.plan);
     if (out.searched.empty()) out.step_min_s = out.step_max_s = 0;
     out.predicted = PredictedMetrics(chosen);
+    out.eval_pass_s = EvalPassSeconds(run, chosen);
+    if (out.eval_pass_s > 0) {
+      // Throughput and MFU over the timed interval, as the measurement reports them.
+      const double train_s = chosen.step_time_s;
+      const double timed_s = train_s + out.eval_pass_s;
+      out.predicted["step_time_s"] = timed_s;
+      out.predicted["tokens_per_s_per_gpu"] *= train_s / timed_s;
+      out.predicted["mfu"] *= train_s / timed_s;
+      if (!out.searched.empty()) {
+        out.step_min_s += out.eval_pass_s;
+        out.step_max_s += out.eval_pass_s;
+      }
+    }
     for (const auto& [metric, measured] : run.measured) {
       auto it = out.predicted.find(metric);
       if (it != out.predicted.end() && measured != 0) {

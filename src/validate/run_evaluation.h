@@ -45,6 +45,9 @@ struct RunOutcome {
   std::map<std::string, double> error_pct;  // the measured ones
   bool held_out = false;                    // set by the caller's held-out split
   bool evaluation_only = false;             // RunSpec::evaluation_only: never fitted
+  // Seconds of the forward-only evaluation pass the run's timed step includes
+  // (RunSpec::eval_sequences_per_step; 0: none), added to the predicted step time.
+  double eval_pass_s = 0;
 };
 
 // The plan when every open knob takes its first allowed value or the ParallelPlan default
@@ -57,6 +60,14 @@ std::vector<std::string> SearchedKnobs(const PlanConstraints& constraints,
 
 // The four metrics of a prediction (step_time_s, tokens_per_s_per_gpu, mfu, memory_GiB).
 std::map<std::string, double> PredictedMetrics(const StepResult& result);
+
+// The forward-only evaluation pass inside the run's timed step for the plan `result` chose: its
+// eval_sequences_per_step over the plan's data-parallel replicas in micro-batches of the plan's
+// size, through the plan's pipeline stages (cost/eval_pass.h); 0 when the run states none.
+double EvalPassSeconds(const RunSpec& run, const StepResult& result);
+
+// The step the run's measurement times: the training step plus EvalPassSeconds.
+double TimedStepSeconds(const RunSpec& run, const StepResult& result);
 
 // Evaluates one run (never throws for a bad run: the error goes into the outcome).
 RunOutcome EvaluateRun(const RunSpec& run, const RunEvaluationOptions& options);

@@ -61,6 +61,8 @@ Json RunOutcomeJson(const RunOutcome& run) {
   out.Set("conventions", std::move(conventions));
   out.Set("held_out", run.held_out);
   out.Set("evaluation_only", run.evaluation_only);
+  // Only for runs whose timed step includes an evaluation pass: other runs' JSON is unchanged.
+  if (run.eval_pass_s > 0) out.Set("eval_pass_s", run.eval_pass_s);
   return out;
 }
 

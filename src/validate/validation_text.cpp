@@ -179,6 +179,10 @@ std::string WorstRowLine(const RunOutcome& run) {
                      SignedPct(run.error_pct, "step_time_s") + ")";
   if (!run.fits) line += "; the published plan is predicted NOT to fit in memory";
   if (run.result) line += ". Predicted time: " + BreakdownText(*run.result);
+  if (run.eval_pass_s > 0) {
+    line += ", plus a forward-only evaluation pass of " + FormatFixed(run.eval_pass_s, 2) +
+            " s inside the timed step";
+  }
   if (!run.searched.empty()) {
     line += ". Searched (no framework default): " + Join(run.searched, ", ");
     if (run.step_max_s > run.step_min_s) {

@@ -77,6 +77,25 @@ TEST_CASE("runs file: evaluation_only marks a run no fit may see", "[config]") {
              Contains("evaluation_only"));
 }
 
+TEST_CASE("runs file: eval_sequences_per_step states the evaluation inside a timed step",
+          "[config]") {
+  const std::vector<RunSpec> runs = LoadRunsFile(
+      testing::WriteScratch("runs/evalpass.yaml",
+                            "runs:\n  - {id: A, gpus: 8, model: llama3-8b, cluster: dgx-h100, "
+                            "eval_sequences_per_step: 1024}\n"
+                            "  - {id: B, gpus: 8, model: llama3-8b, cluster: dgx-h100}\n"));
+  REQUIRE(runs.size() == 2);
+  CHECK(runs[0].eval_sequences_per_step == 1024);
+  CHECK(runs[1].eval_sequences_per_step == 0);  // optional: no evaluation in the step
+  CHECK_THAT(ErrorOf([] {
+               LoadRunsFile(testing::WriteScratch(
+                   "runs/evalpass_bad.yaml",
+                   "runs:\n  - {id: A, gpus: 8, model: llama3-8b, cluster: dgx-h100, "
+                   "eval_sequences_per_step: 0}\n"));
+             }),
+             Contains("eval_sequences_per_step: must be > 0"));
+}
+
 TEST_CASE("the project's reserved runs are all evaluation-only", "[config]") {
   const std::vector<RunSpec> reserved =
       LoadRunsFile(PARAPLAN_SOURCE_DIR "/docs/validation/reserved_runs.yaml");

@@ -124,10 +124,27 @@ TEST_CASE("A family with no measured ceiling takes the fitted fractions per SM a
   fitted.gemm_max = 0.66;
   fitted.link = {{"scaleout", 0.79}};
   const TransferredEfficiency t = TransferEfficiency(fitted, "H100", Gpu("H100-SXM5-80GB", 132),
-                                                     Gpu("B300-SXM-288GB", 160), {"scaleout"});
+                                                     Gpu("B300-GB300", 160), {"scaleout"});
   CHECK(t.efficiency.gemm_max == 0.66);  // exactly: no roundoff through a ratio
   CHECK(t.efficiency.link.at("scaleout") == 0.79);
   CHECK(SourceOf(t, "gemm_max").find("per SM and clock") != std::string::npos);
   CHECK(SourceOf(t, "gemm_max").find("no measured kernel ceiling of Blackwell's own") !=
         std::string::npos);
+}
+
+TEST_CASE("B300 takes its MAMF ceiling times H100's shortfall, its other fractions per clock",
+          "[hardware]") {
+  Efficiency fitted;
+  fitted.gemm_max = 0.66;
+  fitted.fp8_gemm_max = 0.59;
+  fitted.attention_fwd = 0.6;
+  const TransferredEfficiency t = TransferEfficiency(fitted, "H100", Gpu("H100-SXM5-80GB", 132),
+                                                     Gpu("B300-SXM-288GB", 160), {});
+  const MeasuredEfficiency b300 = MeasuredKernelEfficiency("B300");
+  CHECK(t.efficiency.gemm_max == Approx(b300.Find("gemm_max")->value * 0.66 / kTileGemmTopBf16));
+  CHECK(t.efficiency.fp8_gemm_max ==
+        Approx(b300.Find("fp8_gemm_max")->value * 0.59 / kTileGemmTopFp8));
+  CHECK(t.efficiency.attention_fwd == 0.6);  // carried: no Blackwell attention measurement
+  CHECK(SourceOf(t, "gemm_max").find("MAMF") != std::string::npos);
+  CHECK(SourceOf(t, "attention_fwd").find("per SM and clock") != std::string::npos);
 }

@@ -5,6 +5,7 @@
 #include "config/efficiency_loader.h"
 #include "config/resolve.h"
 #include "hardware/efficiency_transfer.h"
+#include "hardware/measured_efficiency.h"
 
 using namespace paraplan;
 
@@ -34,7 +35,7 @@ TEST_CASE("A GPU nobody fitted takes a fitted model's numbers per SM and clock",
   h100.name = "H100-SXM5-80GB";
   h100.sm_count = 132;
   GpuSpec b300;
-  b300.name = "B300-SXM-288GB";
+  b300.name = "B300-GB300";  // GB300: no measured ceiling of its own
   b300.sm_count = 160;
   const TransferredEfficiency t =
       TransferEfficiency(fitted, "H100", h100, b300, {"nvlink", "scaleout", "rail"});
@@ -66,8 +67,12 @@ TEST_CASE("The shipped B300 node takes the H100 fit transferred, never a hand-se
   const Efficiency e = DefaultClusterEfficiency(b300, &origin);
   CHECK(origin.entry == "transferred from H100");
   CHECK(e == b300.efficiency);
-  CHECK(e.gemm_max == h100.efficiency.gemm_max);
-  CHECK(e.fp8_gemm_max == h100.efficiency.fp8_gemm_max);
+  // B300's own measured GEMM ceilings (MAMF) times H100's fitted / measured.
+  const MeasuredEfficiency measured = MeasuredKernelEfficiency(b300.gpu.name);
+  CHECK(e.gemm_max ==
+        Approx(measured.Find("gemm_max")->value * h100.efficiency.gemm_max / kTileGemmTopBf16));
+  CHECK(e.fp8_gemm_max == Approx(measured.Find("fp8_gemm_max")->value *
+                                 h100.efficiency.fp8_gemm_max / kTileGemmTopFp8));
   CHECK(e.gemm_half_dim == Approx(h100.efficiency.gemm_half_dim * 160.0 / 132.0));
   CHECK(origin.sources.size() >= 11);
   // B200 and GB200 have fitted entries since their published runs: a fitted GPU keeps its entry.

@@ -122,3 +122,52 @@ TEST_CASE("a run no plan can honour is an error, never a stand-in plan", "[valid
   CHECK(out.message.find("no plan honours the stated knobs") != std::string::npos);
   CHECK(out.predicted.empty());
 }
+
+// A run whose timed step includes a forward-only evaluation (MLPerf v6.0's VAL_CHECK_INTERVAL=1):
+// the prediction is the training step plus that pass through the chosen plan's stages; the
+// training step itself, the plan and every other run are unchanged.
+TEST_CASE("an evaluation pass inside the timed step is added to the prediction", "[validate]") {
+  RunSpec run;
+  run.id = "E01";
+  run.model = test::Llama3_70B();
+  run.cluster = test::DgxH100();
+  run.gpus = 32;
+  run.plan = ParsePlanString(
+      "tp=4,pp=4,dp=2,vpp=2,schedule=interleaved,micro_batch=1,global_batch=64,recompute=full,"
+      "zero=1");
+  run.measured = {{"step_time_s", 1.0}};
+  const RunOutcome plain = EvaluateRun(run, RunEvaluationOptions{});
+  REQUIRE(plain.status == RunStatus::kOk);
+  CHECK(plain.eval_pass_s == 0);
+
+  run.eval_sequences_per_step = 16;  // 16 / (dp 2 x micro-batch 1) = 8 micro-batches per replica
+  const RunOutcome with_eval = EvaluateRun(run, RunEvaluationOptions{});
+  REQUIRE(with_eval.status == RunStatus::kOk);
+  REQUIRE(with_eval.result);
+  const StepResult& r = *with_eval.result;
+  CHECK(r.step_time_s == Approx(plain.result->step_time_s));  // the training step as before
+  REQUIRE(r.loads.size() == 4);
+  double slowest = 0, sum = 0;
+  for (const StageLoad& load : r.loads) {
+    slowest = std::max(slowest, load.forward_s);
+    sum += load.forward_s;
+  }
+  // m = 8 > p = 4: the slowest stage's 8 forwards after the others' first chunks.
+  const double pass = 8 * slowest + (sum - slowest) / 2;
+  CHECK(with_eval.eval_pass_s == Approx(pass));
+  CHECK(EvalPassSeconds(run, r) == Approx(pass));
+  CHECK(TimedStepSeconds(run, r) == Approx(r.step_time_s + pass));
+  CHECK(with_eval.predicted.at("step_time_s") == Approx(r.step_time_s + pass));
+  // Forward only: the slowest stage's 8 forwards at least, less than the training step's 32
+  // micro-batches of forward and backward.
+  CHECK(pass >= 8 * slowest);
+  CHECK(pass < r.step_time_s);
+  CHECK(
+      with_eval.predicted.at("tokens_per_s_per_gpu") ==
+      Approx(plain.predicted.at("tokens_per_s_per_gpu") * r.step_time_s / (r.step_time_s + pass)));
+  CHECK(with_eval.error_pct.at("step_time_s") ==
+        Approx((with_eval.predicted.at("step_time_s") - 1.0) * 100));
+  CHECK(ValidationReportJson(ValidateRuns({run}, ValidationOptions{}))
+            .Dump(2)
+            .find("\"eval_pass_s\"") != std::string::npos);
+}

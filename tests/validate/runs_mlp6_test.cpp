@@ -22,10 +22,12 @@ namespace {
 
 // `paraplan validate` on these rows with the shipped hardware/efficiency.yaml at
 // conversion (main of 2026-12-06, ab70e65): all 13 rows 26.6%, the 7 never-fitted rows 20.9%;
-// after stop 35's refit (367 runs; the B300/GB300 rows never fitted): 25.6% and 19.9%.
+// after stop 35's refit (367 runs; the B300/GB300 rows never fitted): 25.6% and 19.9%. With the
+// validation pass inside M59-M63's timed step (issue 37, branch h39bw; eval_sequences_per_step):
+// 25.0% and 20.3% (M59-M62 2.0-4.3 points nearer, M63, predicted slow, +15.0 -> +17.8%).
 constexpr double kMarginPct = 0.5;
-constexpr double kAllMapePct = 25.6 + kMarginPct;
-constexpr double kEvaluationMapePct = 19.9 + kMarginPct;
+constexpr double kAllMapePct = 25.0 + kMarginPct;
+constexpr double kEvaluationMapePct = 20.3 + kMarginPct;
 
 // The rows M51 and after (M01-M50 are the first MLPerf conversion).
 std::vector<RunSpec> SecondPassRuns() {
@@ -60,6 +62,12 @@ TEST_CASE("MLPerf breadth rows (B300, GB300, v6.0): all predict, B300/GB300 neve
       REQUIRE(run.plan.dp_bucket_MB->size() == 1);
       CHECK(run.plan.dp_bucket_MB->front() == Approx(134217728.0 * 2 / 1e6));
     }
+    // M59-M63 (DeepSeek-V3, GB200 and GB300) validate after every step (each config_*_mxfp8_
+    // full_cg.sh: LIMIT_VAL_BATCHES=1, VAL_CHECK_INTERVAL=1; conf/deepseekv3_671b.yaml:
+    // eval_batch_size = min(1024, GBS)) inside the timed step; the llama31_8b and GPT-OSS
+    // configs validate every 192 steps (VAL_CHECK_INTERVAL=192), outside the median step.
+    const int row = std::stoi(run.id.substr(1));
+    CHECK(run.eval_sequences_per_step == (row >= 59 ? 1024 : 0));
     const bool blackwell_ultra = run.cluster.gpu.name.find("B300") != std::string::npos;
     // A run on a GPU with no fitted efficiencies is evaluation-only, and only those are.
     CHECK(run.evaluation_only == blackwell_ultra);
