@@ -61,13 +61,16 @@ namespace {
 // knobs take the framework version's defaults, Megatron-LM d98e8a6 for the Narayanan rows; not
 // refitted): pooled 6.0%, Narayanan 4.1, mean over sources 5.3%.
 constexpr double kMarginPct = 0.5;  // percentage points, for changes elsewhere in the model
-// 687 runs predicted, 33 sources: 12.2% at stop 36 (the L rows, A100 layout sweeps; R, FSDP2
+// 687 runs predicted, 33 sources: 10.3% on branch h39hag (issue 37: the Hagemann rows under Aleph
+// Alpha Scaling 737f855's defaults; the A100 fit moves with them: Hagemann 13.6 -> 9.5, Qi 15.2 ->
+// 9.2, Narayanan 6.3 -> 4.2, NeMo launcher 12.4 -> 15.6, DeepSpeed on Azure 18.1 -> 21.1, ZenFlow
+// 31.3 -> 33.6, ALCF 52.9 -> 54.2); 12.2% at stop 36 (the L rows, A100 layout sweeps; R, FSDP2
 // trainers; P, DeepSpeed; PyTorch's float8 blog, R09-R12, states tokens/s only: no step time); 360
 // runs predicted, 25 sources: 10.7% at stop 35 (the K rows, M51-M63); 334 runs, 22 sources: 10.5%
 // at stop 34 (11.0% at stop 33; 8.1% over stop 31's 270 runs).
-constexpr double kPooledMapePct = 12.2 + kMarginPct;
+constexpr double kPooledMapePct = 10.3 + kMarginPct;
 const std::map<std::string, double> kSourceMapePct = {
-    {"Narayanan et al.", 6.3 + kMarginPct},
+    {"Narayanan et al.", 4.2 + kMarginPct},
     {"NVIDIA NeMo docs 'Performance Benchmarks'", 3.0 + kMarginPct},
     {"PyTorch torchtitan benchmark 'llama3_h100_202412_torchtitan.md'", 13.2 + kMarginPct},
     {"NVIDIA DGX Cloud Benchmarking recipes", 6.8 + kMarginPct},
@@ -80,29 +83,29 @@ const std::map<std::string, double> kSourceMapePct = {
     {"MLPerf Training v5.1", 12.5 + kMarginPct},
     {"PyTorch torchtitan benchmark 'asyncTP_llama3_h100_2025-06_torchtitan.md'", 13.7 + kMarginPct},
     {"DeepSpeed blog 'DeepSpeed on Azure: ZeRO-3 training of 175B to 2T models'",
-     18.1 + kMarginPct},
-    {"PyTorch torchtitan docs 'performance.md'", 7.4 + kMarginPct},
+     21.1 + kMarginPct},
+    {"PyTorch torchtitan docs 'performance.md'", 4.9 + kMarginPct},
     {"NVIDIA NeMo docs 'Performance Summary for Large Language Models'", 15.4 + kMarginPct},
-    {"PyTorch blog 'Maximizing training throughput using PyTorch FSDP'", 9.4 + kMarginPct},
+    {"PyTorch blog 'Maximizing training throughput using PyTorch FSDP'", 7.5 + kMarginPct},
     {"Google Cloud AI-Hypercomputer gpu-recipes", 9.9 + kMarginPct},
-    {"NVIDIA NeMo Megatron launcher README", 12.4 + kMarginPct},
+    {"NVIDIA NeMo Megatron launcher README", 15.6 + kMarginPct},
     {"Hugging Face nanotron", 21.7 + kMarginPct},
     {"Hugging Face blog 'From DeepSpeed to FSDP and Back Again with Hugging Face Accelerate'",
-     17.5 + kMarginPct},
+     17.1 + kMarginPct},
     {"Colossal-AI README 'Colossal-AI Benchmark' table", 32.6 + kMarginPct},
     {"Megatron-DeepSpeed examples_deepspeed/deepspeed4science/megatron_long_seq_support/README.md",
-     28.0 + kMarginPct},
+     27.5 + kMarginPct},
     {"NVIDIA NeMo AutoModel 'Performance Summary'", 16.3 + kMarginPct},
     {"Megatron-MoE-ModelZoo", 15.3 + kMarginPct},
     {"MLPerf Training v6.0", 33.2 + kMarginPct},
-    {"Hagemann et al.", 13.6 + kMarginPct},
-    {"Qi et al.", 15.2 + kMarginPct},
+    {"Hagemann et al.", 9.5 + kMarginPct},
+    {"Qi et al.", 9.2 + kMarginPct},
     {"AI2 OLMo-core README 'Official training scripts' throughput table", 5.8 + kMarginPct},
     {"PyTorch blog 'Supercharging Training using float8 and FSDP2'", 0.0 + kMarginPct},
     {"PyTorch torchao float8 README 'Training benchmarks'", 22.1 + kMarginPct},
     {"ml-engineering insights/when-to-upgrade-gpus", 17.0 + kMarginPct},
-    {"DeepSpeed ZenFlow core-binding blog", 31.3 + kMarginPct},
-    {"argonne-lcf Megatron-DeepSpeed ALCF/README.md", 52.9 + kMarginPct},
+    {"DeepSpeed ZenFlow core-binding blog", 33.6 + kMarginPct},
+    {"argonne-lcf Megatron-DeepSpeed ALCF/README.md", 54.2 + kMarginPct},
 };
 // The evaluation-only runs, never fitted: the two reserved runs and, from stop 35, the seven
 // B300/GB300 MLPerf rows (a GPU kept unfitted on purpose): 25.8% over 9 at stop 35; the two
@@ -229,7 +232,10 @@ const std::vector<GroupBounds> kGroupBounds = {
     // measured ceilings x the fit's framework shortfall, per SM and clock where its family has no
     // measurement). Stop 36, 687 runs (L, R, P rows; the reference is efficiency.yaml's
     // `unfitted.from`, H100, where the fold fitted it, else the best-covered model): pooled 12.2%,
-    // Ampere 13.1 (A100 from H100), Hopper 10.0 (from A100), Blackwell 15.2. Stop 35, 360 runs (the
+    // Ampere 13.1 (A100 from H100), Hopper 10.0 (from A100), Blackwell 15.2; branch h39hag (the
+    // Hagemann rows under Aleph Alpha Scaling 737f855's defaults): pooled 11.7%, Ampere 11.3,
+    // Hopper 11.1 (from the A100 fit, which moves with them), Blackwell 15.2. Stop 35, 360 runs
+    // (the
     // K rows, M51-M63; refitted): pooled 11.8%, Ampere 13.5,
     // Hopper 10.4, Blackwell 15.0. Stop 35 on 334 runs (the shortfall, not the fraction): pooled
     // 11.0%, Ampere 14.0, Hopper 9.6, Blackwell 13.4. Stop 34 (per SM and clock for every family):
@@ -239,13 +245,16 @@ const std::vector<GroupBounds> kGroupBounds = {
     // Hopper 10.4 (221, H100 and H200 from GB200), Blackwell 13.8 (70, B200 and GB200 from
     // H100). Stop 31 (270 runs): 10.6%, Ampere 15.9, Hopper 9.1, Blackwell 13.4.
     {CvGrouping::kGpu,
-     12.2 + kMarginPct,
-     {{"Ampere", 13.1 + kMarginPct},
-      {"Hopper", 10.0 + kMarginPct},
+     11.7 + kMarginPct,
+     {{"Ampere", 11.3 + kMarginPct},
+      {"Hopper", 11.1 + kMarginPct},
       {"Blackwell", 15.2 + kMarginPct}}},
     // Stop 36 (687 runs; Aleph Alpha Scaling and OLMo-core join, DeepSpeed 13 -> 31 runs):
     // pooled 13.5%, Megatron-LM/NeMo 12.2, torchtitan 11.7, DeepSpeed 23.1, nanotron 21.7,
-    // automodel 16.3, scaling 13.6, olmo-core 5.8. Stop 35 (360 runs, a fifth group: NeMo
+    // automodel 16.3, scaling 13.6, olmo-core 5.8. Branch h39hag (scaling under Aleph Alpha
+    // Scaling 737f855's defaults): pooled 11.5%, Megatron-LM/NeMo 11.1, torchtitan 10.8, DeepSpeed
+    // 23.7 (its A100 rows' fold fits A100 on the moved Hagemann rows), scaling 9.5. Stop 35 (360
+    // runs, a fifth group: NeMo
     // AutoModel): pooled 12.7%, Megatron-LM/NeMo 11.2,
     // torchtitan 12.2, DeepSpeed 25.6, nanotron 21.7, automodel 16.7. Stop 34: pooled 12.9%,
     // Megatron-LM/NeMo 11.4, torchtitan 12.1, DeepSpeed 25.6, nanotron
@@ -254,13 +263,13 @@ const std::vector<GroupBounds> kGroupBounds = {
     // Megatron-DeepSpeed (13) 25.6%, nanotron (26) 26.1%; pooled 13.5%. Stop 31 (270 runs, three
     // frameworks): 10.0%, Megatron 9.7, torchtitan 10.5, DeepSpeed 24.3.
     {CvGrouping::kFramework,
-     13.5 + kMarginPct,
-     {{"megatron", 12.2 + kMarginPct},
-      {"torchtitan", 11.7 + kMarginPct},
-      {"deepspeed", 23.1 + kMarginPct},
+     11.5 + kMarginPct,
+     {{"megatron", 11.1 + kMarginPct},
+      {"torchtitan", 10.8 + kMarginPct},
+      {"deepspeed", 23.7 + kMarginPct},
       {"nanotron", 21.7 + kMarginPct},
       {"automodel", 16.3 + kMarginPct},
-      {"scaling", 13.6 + kMarginPct},
+      {"scaling", 9.5 + kMarginPct},
       {"olmo-core", 5.8 + kMarginPct}}},
     // Fit at <= 1,024 GPUs, the runs above predicted: 48 runs, 5.7% at stop 35 (M60-M62,
     // DeepSeek-V3
