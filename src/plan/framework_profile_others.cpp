@@ -170,6 +170,8 @@ FrameworkProfile Unread(Framework framework, const char* what) {
 
 }  // namespace
 
+FrameworkProfile ScalingProfile();  // framework_profile_scaling.cpp
+
 std::vector<FrameworkProfile> OtherFrameworkProfiles() {
   return {DeepSpeed(),
           Unread(Framework::kMegatronDeepSpeed,
@@ -178,9 +180,7 @@ std::vector<FrameworkProfile> OtherFrameworkProfiles() {
           Unread(Framework::kAutomodel,
                  "NeMo AutoModel (PyTorch FSDP2, torch pipelining, TE kernels, DeepEP): no "
                  "defaults read yet (unstated knobs are searched)"),
-          Unread(Framework::kScaling,
-                 "Aleph Alpha Scaling (PyTorch tensor/pipeline/data parallelism, 1F1B pipeline, "
-                 "FlashAttention): no defaults read yet (unstated knobs are searched)"),
+          ScalingProfile(),
           Unread(Framework::kOlmoCore,
                  "AI2's OLMo-core (PyTorch FSDP2/HSDP, DTensor TP/CP, torch.compile, torchao "
                  "float8): no defaults read yet (unstated knobs are searched)")};

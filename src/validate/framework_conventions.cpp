@@ -173,16 +173,39 @@ void SelectiveIsOpSac(PlanConstraints& c, std::vector<std::string>* notes) {
   if (changed) Note(notes, "recompute=op (torchtitan's selective is per-op SAC)");
 }
 
-// nanotron c252843 under ZeRO-1 all-reduces the whole fp32 gradient buffer after the backward
-// instead of reduce-scattering it (kernel_recipe.h, zero1_all_reduce). Set unless the run fixes
-// zero to 0, where it changes nothing.
-void Zero1AllReduce(PlanConstraints& c, std::vector<std::string>* notes) {
+// nanotron c252843 and Aleph Alpha Scaling 737f855 under ZeRO-1 all-reduce the fp32 gradients
+// after the backward instead of reduce-scattering them (kernel_recipe.h, zero1_all_reduce). Set
+// unless the run fixes zero to 0, where it changes nothing.
+void Zero1AllReduce(Framework framework, PlanConstraints& c, std::vector<std::string>* notes) {
   if (FixedTo(c.zero, 0) || (c.kernels && c.kernels->zero1_all_reduce)) return;
   KernelRecipe kernels = c.kernels.value_or(KernelRecipe{});
   kernels.zero1_all_reduce = true;
   c.kernels = kernels;
-  Note(notes,
-       "zero1_all_reduce=true (nanotron's ZeRO-1 all-reduces the whole fp32 gradient buffer)");
+  if (framework == Framework::kNanotron) {
+    Note(notes,
+         "zero1_all_reduce=true (nanotron's ZeRO-1 all-reduces the whole fp32 gradient buffer)");
+  } else {
+    Note(notes, std::string("zero1_all_reduce=true (") + ToString(framework) +
+                    "'s ZeRO-1 all-reduces the fp32 gradients, then gathers the parameters)");
+  }
+}
+
+// A ZeRO stage the run leaves open and the profile gives no default is searched over the stages
+// the framework runs, never one it refuses (Aleph Alpha Scaling 737f855 has ZeRO-1 only).
+void SearchOnlyStagesItRuns(const FrameworkProfile& profile, PlanConstraints& c,
+                            std::vector<std::string>* notes) {
+  if (c.zero) return;
+  std::vector<int> runs;
+  std::string text;
+  for (int stage = 0; stage <= 3; ++stage) {
+    if (!RefusalReason(profile, KnobName(Knob::kZero), std::to_string(stage)).empty()) continue;
+    runs.push_back(stage);
+    text += (text.empty() ? "" : ",") + std::to_string(stage);
+  }
+  if (runs.empty() || runs.size() == 4) return;
+  c.zero = runs;
+  Note(notes, "zero searched over " + text + " (the stages " + ToString(profile.framework) + " " +
+                  profile.version + " runs)");
 }
 
 // DeepSpeed v0.16 overlaps data-parallel communication by ZeRO stage (docs/frameworks.md, read at
@@ -225,6 +248,7 @@ PlanConstraints ApplyFrameworkConventions(const FrameworkProfile* profile, const
   RuntimeKernels(rt, plan, notes);
   if (rt.selective_is_op_sac) SelectiveIsOpSac(plan, notes);
   Defaults(*profile, plan, notes);
+  SearchOnlyStagesItRuns(*profile, plan, notes);
   if (profile->framework == Framework::kDeepSpeed) DeepSpeedZeroOverlaps(plan, notes);
   if (rt.local_batch_per_rank && rt.unset_micro_batches != UnsetMicroBatches::kNone) {
     TorchtitanLocalBatch(rt.unset_micro_batches, plan, notes);
@@ -233,7 +257,7 @@ PlanConstraints ApplyFrameworkConventions(const FrameworkProfile* profile, const
   if (rt.fsdp_keeps_gathered_with_pp) TorchtitanPipelinedFsdp(plan, notes);
   if (rt.lockstep_multi_stage) TorchtitanLockstepPipeline(plan, notes);
   if (rt.repeat_kv) TorchtitanRepeatKv(model, plan, notes);
-  if (rt.zero1_all_reduce) Zero1AllReduce(plan, notes);
+  if (rt.zero1_all_reduce) Zero1AllReduce(profile->framework, plan, notes);
   return plan;
 }
 

@@ -200,7 +200,9 @@ TEST_CASE("nanotron c252843: an unstated knob takes ParallelismArgs' conservativ
   CHECK(*out.sequence_parallel == V(false));    // tp_mode None -> ALL_REDUCE
   CHECK(*out.overlap_tp_comm == V(false));      // tp_linear_async_communication None -> False
   CHECK(*out.recompute == V(Recompute::kNone));
-  CHECK(!out.zero);  // zero_stage is a required key: no default, searched
+  // zero_stage is a required key: no default; searched over the stages nanotron runs (0, 1).
+  REQUIRE(out.zero);
+  CHECK(*out.zero == std::vector<int>{0, 1});
   // What a run states wins: the Ultra-Scale Playbook's configs ran 1F1B with REDUCE_SCATTER.
   c.schedule = V(Schedule::k1F1B);
   c.sequence_parallel = V(true);
