@@ -298,6 +298,9 @@ const std::vector<KnobEntry>& KnobTable() {
       {"zero1_all_reduce",
        [](PlanConstraints& p, const std::vector<std::string>&
                                   v) { KernelsOf(p).zero1_all_reduce = ParseBool(OneValue(v)); }},
+      {"fused_norm",
+       [](PlanConstraints& p, const std::vector<std::string>&
+                                  v) { KernelsOf(p).fused_norm = ParseBool(OneValue(v)); }},
       {"moe_grouped_gemm",
        [](PlanConstraints& p, const std::vector<std::string>&
                                   v) { KernelsOf(p).moe_grouped_gemm = ParseBool(OneValue(v)); }},

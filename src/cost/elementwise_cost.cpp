@@ -211,7 +211,9 @@ LayerElementwise ComputeLayerElementwise(const CostGraph& d, int kind, const Pla
   const Profile& prof = ProfileOf(p.kernels.fusion);
   LayerElementwise out;
   const double hidden_elems = p.norm_tokens * d.hidden;  // sequence-parallel region
-  out.Add(Op("norm", 2 * hidden_elems, {prof.norm.bytes, 2 * prof.norm.kernels}));
+  // fused_norm: a hand-written norm kernel in any profile, the fused kernel's r2 w2 (kTe's norm).
+  const PerElement norm = p.kernels.fused_norm ? ProfileOf(Fusion::kTe).norm : prof.norm;
+  out.Add(Op("norm", 2 * hidden_elems, {norm.bytes, 2 * norm.kernels}));
   out.Add(Op("residual add", 2 * hidden_elems, {prof.residual.bytes, 2 * prof.residual.kernels}));
   if (d.rope || d.mla) {
     const double heads = d.heads / p.tp, kv = d.mla ? 1.0 : ProjectedKvHeads(d, p);

@@ -54,10 +54,15 @@ struct KernelRecipe {
   // GradientAccumulator.sync_gradients_across_dp with reduce_scatter=False, "too memory hungry",
   // src/nanotron/trainer.py; cost/dp_comm.cpp). zero=1 only; false reduce-scatters in buckets.
   bool zero1_all_reduce = false;
+  // The norm runs as one fused kernel (reads x, writes y: 4 B per element in bf16) whatever the
+  // fusion profile (a hand-written RMSNorm kernel in an otherwise eager PyTorch layer: Aleph Alpha
+  // Scaling's "flash_attention2 + RMS kernel" runs, Hagemann et al. 2023;
+  // cost/elementwise_cost.cpp).
+  bool fused_norm = false;
 
   bool IsDefault() const {
     return fusion == Fusion::kTe && !cuda_graphs && !pp_lockstep && !repeat_kv &&
-           !zero1_all_reduce && MoeDefault();
+           !zero1_all_reduce && !fused_norm && MoeDefault();
   }
   bool MoeDefault() const {
     return moe_grouped_gemm && !moe_router_fusion && !moe_permute_fusion && !moe_pad_to_capacity &&

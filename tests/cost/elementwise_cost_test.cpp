@@ -251,3 +251,23 @@ TEST_CASE("FP8 casts of an MoE layer follow the routed copies into the experts",
   REQUIRE(dense);
   CHECK(dense->fwd_bytes == Approx(4.0 * t * (32 * 128 + 14336)));
 }
+
+TEST_CASE("A fused norm kernel in an eager layer moves the fused kernel's bytes", "[cost]") {
+  // Aleph Alpha Scaling's "flash_attention2 + RMS kernel" runs (Hagemann et al. 2023): the layer
+  // is eager PyTorch but the RMSNorm one kernel reading x and writing y (r2 w2), not eager's seven
+  // kernels and 36 B per element; every other op keeps the eager profile.
+  const ModelSpec m = test::Llama3_70B();
+  const LayerElementwise eager = Ops(m, OneGpu(Fusion::kEager));
+  ParallelPlan p = OneGpu(Fusion::kEager);
+  p.kernels.fused_norm = true;
+  const LayerElementwise fused = Ops(m, p);
+  const double t = 8192;
+  REQUIRE(Find(eager, "norm"));
+  REQUIRE(Find(fused, "norm"));
+  CHECK(Find(eager, "norm")->fwd_bytes == Approx(2 * t * 8192 * 36));
+  CHECK(Find(eager, "norm")->fwd_kernels == 14);
+  CHECK(Find(fused, "norm")->fwd_bytes == Approx(2 * t * 8192 * 4));
+  CHECK(Find(fused, "norm")->fwd_kernels == 2);
+  CHECK(Find(fused, "rope")->fwd_bytes == Approx(Find(eager, "rope")->fwd_bytes));
+  CHECK(fused.FwdBytes() == Approx(eager.FwdBytes() - 2 * t * 8192 * 32));
+}
