@@ -52,19 +52,21 @@ namespace {
 // runs: L01-L299, A100 layout sweeps of Hagemann et al. and Zero Bubble PP's Megatron-LM
 // baselines; R01-R14, OLMo-core and torchtitan FSDP2; P01-P18, DeepSpeed ZeRO-2/3 with CPU Adam),
 // refitted: 11.3% (held out 12.0%; L 12.7%, P 20.1%; the 367 rows of stop 35 stay at 9.7%); 680 of 698
-// fit; R09-R12 state tokens/s only.
-constexpr double kStepTimeMapePct = 11.3 + 0.2;
-constexpr double kHeldOutMapePct = 12.0 + 0.2;
+// fit; R09-R12 state tokens/s only. Stop 37 (Aleph Alpha Scaling's defaults and the fused RMSNorm on
+// the Hagemann rows, DeepSpeed's overlaps by ZeRO stage, Blackwell's MAMF ceilings, MLPerf v6.0's
+// validation pass; refitted with the fit weighing sources): 9.2% (held out 9.9%); 680 of 698 fit.
+constexpr double kStepTimeMapePct = 9.2 + 0.2;
+constexpr double kHeldOutMapePct = 9.9 + 0.2;
 constexpr int64_t kMinFits = 680;
 constexpr size_t kPublicRuns = 698;
 constexpr int64_t kTokensOnlyRuns = 4;  // R09-R12
-// torchtitan's measured peaks (Q01-Q14, W01-W02) and R13-R14: 10.0% at stop 36.
-constexpr double kMemoryMapePct = 11.2 + 0.2;
+// torchtitan's measured peaks (Q01-Q14, W01-W02) and R13-R14: 10.0% at stop 36 and stop 37.
+constexpr double kMemoryMapePct = 10.0 + 0.2;
 // The reserved runs with the shipped efficiencies, whose fit never saw them: measured 35.8%;
 // 34.8% with the stop 23 refit (62 runs); 29.9% with stop 25's; 30.5% with stop 26's; 34.1% with
 // stop 27's (the tile GEMM model on Hopper: docs/validation/lessons.md, "Stop 27"); 33.1% with
 // stop 31's (270 runs); 31.7% with stop 33's (334 runs, Huber's loss); 31.3% with stop 34's;
-// 31.1% with stop 35's (367 runs).
+// 31.1% with stop 35's (367 runs), and with stop 37's.
 constexpr double kReservedShippedMapePct = 31.1 + 0.2;
 
 std::string Failures(const ValidationReport& report) {
