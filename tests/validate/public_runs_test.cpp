@@ -51,10 +51,11 @@ namespace {
 // 356 of 367 fit (K03-K05, NeMo AutoModel with FSDP2, join the eight that do not). Stop 36 (698
 // runs: L01-L299, A100 layout sweeps of Hagemann et al. and Zero Bubble PP's Megatron-LM
 // baselines; R01-R14, OLMo-core and torchtitan FSDP2; P01-P18, DeepSpeed ZeRO-2/3 with CPU Adam),
-// refitted: 11.3% (held out 12.0%; L 12.7%, P 20.1%; the 367 rows of stop 35 stay at 9.7%); 680 of 698
-// fit; R09-R12 state tokens/s only. Stop 37 (Aleph Alpha Scaling's defaults and the fused RMSNorm on
-// the Hagemann rows, DeepSpeed's overlaps by ZeRO stage, Blackwell's MAMF ceilings, MLPerf v6.0's
-// validation pass; refitted with the fit weighing sources): 9.2% (held out 9.9%); 680 of 698 fit.
+// refitted: 11.3% (held out 12.0%; L 12.7%, P 20.1%; the 367 rows of stop 35 stay at 9.7%); 680 of
+// 698 fit; R09-R12 state tokens/s only. Stop 37 (Aleph Alpha Scaling's defaults and the fused
+// RMSNorm on the Hagemann rows, DeepSpeed's overlaps by ZeRO stage, Blackwell's MAMF ceilings,
+// MLPerf v6.0's validation pass; refitted with the fit weighing sources): 9.2% (held out 9.9%); 680
+// of 698 fit.
 constexpr double kStepTimeMapePct = 9.2 + 0.2;
 constexpr double kHeldOutMapePct = 9.9 + 0.2;
 constexpr int64_t kMinFits = 680;
