@@ -52,7 +52,7 @@ TransferredEfficiency TransferEfficiency(const Efficiency& fitted, const std::st
     // A value carried from Hopper is no measurement of the target's own.
     const TransferredValue t =
         TransferFraction(fitted_value, ref, tgt, to_measured.own && tgt && !tgt->carried);
-    if (!t.measured) {
+    if (!t.measured || tgt == nullptr) {
       src.emplace_back(field, carried);
     } else if (tgt->value <= 0) {
       src.emplace_back(field, tgt->source);

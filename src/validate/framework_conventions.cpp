@@ -230,7 +230,9 @@ void DeepSpeedZeroOverlaps(PlanConstraints& c, std::vector<std::string>* notes) 
     const std::string name = KnobName(knob);
     if (KnobStated(c, name, value)) continue;
     SetKnobText(c, name, value);
-    Note(notes, name + "=" + value + " (" + why + ")");
+    std::string note = name;
+    note += "=" + value + " (" + why + ")";
+    Note(notes, note);
   }
 }
 
