@@ -48,12 +48,14 @@ std::vector<Refusal> ScalingRefusals() {
   };
 }
 
+}  // namespace
+
 // Aleph Alpha Scaling 737f855. `zero` has a parser default (false) but no default here: the
 // sweeps' 13B runs at TP 1, PP 1 hold 14B parameters' fp32 master weights and Adam moments on
 // every GPU without it, so a run that leaves it out is searched over the trainer's two values
 // (zero=2 and zero=3 are refused above; validate's framework conventions keep refused values
 // out of the search).
-FrameworkProfile Scaling() {
+FrameworkProfile ScalingProfile() {
   FrameworkProfile p;
   p.framework = Framework::kScaling;
   p.version = "737f855";
@@ -119,12 +121,6 @@ FrameworkProfile Scaling() {
       "all-reduces, then all-gathers the updated bf16 parameters), blocking TP all-reduce or "
       "all-gather/reduce-scatter (sequence parallelism), blocking P2P for PP";
   return p;
-}
-
-}  // namespace
-
-FrameworkProfile ScalingProfile() {
-  return Scaling();
 }
 
 }  // namespace paraplan

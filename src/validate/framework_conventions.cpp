@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "config/knob_text.h"
+#include "core/strings.h"
 #include "plan/knob_table.h"
 
 namespace paraplan {
@@ -196,16 +197,16 @@ void SearchOnlyStagesItRuns(const FrameworkProfile& profile, PlanConstraints& c,
                             std::vector<std::string>* notes) {
   if (c.zero) return;
   std::vector<int> runs;
-  std::string text;
+  std::vector<std::string> names;
   for (int stage = 0; stage <= 3; ++stage) {
     if (!RefusalReason(profile, KnobName(Knob::kZero), std::to_string(stage)).empty()) continue;
     runs.push_back(stage);
-    text += (text.empty() ? "" : ",") + std::to_string(stage);
+    names.push_back(std::to_string(stage));
   }
   if (runs.empty() || runs.size() == 4) return;
   c.zero = runs;
-  Note(notes, "zero searched over " + text + " (the stages " + ToString(profile.framework) + " " +
-                  profile.version + " runs)");
+  Note(notes, "zero searched over " + Join(names, ",") + " (the stages " +
+                  ToString(profile.framework) + " " + profile.version + " runs)");
 }
 
 // DeepSpeed v0.16 overlaps data-parallel communication by ZeRO stage (docs/frameworks.md, read at

@@ -243,7 +243,7 @@ bounds; `src/calib/efficiency_fit.cpp`), each run's loss weighted by 1/sqrt(the 
 source in the family), normalised to average 1 (a source's say grows with the square root of its
 runs, so one large sweep cannot decide a family alone; `SourceWeights`), with a numeric Jacobian,
 bounds by clamping, and a ridge row per parameter pulling it toward the prior (the sourced starting
-points listed in the header of `hardware/efficiency.yaml`, kept in `src/calib/efficiency_fit.cpp`
+points listed in the header of `hardware/efficiency.yaml`, kept in `src/calib/efficiency_parameters.cpp`
 so that a refit never starts from its own result). The plans chosen for the unstated knobs are
 frozen while the
 least-squares problem is solved and searched again between outer iterations, until they stop
