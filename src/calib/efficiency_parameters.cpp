@@ -67,11 +67,12 @@ std::vector<EfficiencyParameter> FittedParameters(const std::string& family,
   // Four per family, each inside the range measured for it (docs/cost-model.md): the large-GEMM
   // efficiency within what cuBLASLt reaches on the part, FlashAttention's backward within its
   // measured range, the per-kernel launch cost within what CUDA launches take, and the scale-out
-  // bus-bandwidth fraction within what nccl-tests reaches on 400 Gb/s links; on Hopper a fifth,
-  // the fp8 GEMM top within the harness's fp8 GEMMs with every dimension >= 4096 (0.51-0.72 of
-  // the fp8 peak). The rest stay at their measured values (PriorEfficiency).
-  // The GEMM ranges are each GPU's measured ones (hardware/measured_efficiency.h,
-  // GemmFractionRange: a Blackwell part's are Hopper's scaled by its measured ceiling).
+  // bus-bandwidth fraction within what nccl-tests reaches on 400 Gb/s links; on Hopper and
+  // Blackwell a fifth, the fp8 GEMM top within the harness's fp8 GEMMs with every dimension >=
+  // 4096 (0.51-0.72 of the fp8 peak on Hopper). The rest stay at their measured values
+  // (PriorEfficiency). The GEMM ranges are each GPU's measured ones
+  // (hardware/measured_efficiency.h, GemmFractionRange: a Blackwell part's are Hopper's scaled by
+  // its measured ceiling).
   const bool a100 = GpuFamily(family) == kAmpere;
   const MeasuredRange gemm = GemmFractionRange(family, "gemm_max");
   const MeasuredRange fp8 = GemmFractionRange(family, "fp8_gemm_max");
