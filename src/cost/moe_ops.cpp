@@ -1,5 +1,7 @@
 #include "cost/moe_ops.h"
 
+#include "cost/moe_dispatch.h"
+
 namespace paraplan {
 
 namespace {
@@ -88,12 +90,30 @@ ElementwiseOp MoeRouterOp(const CostGraph& d, const PlanShape& p) {
 //    w2h per token and the map r8: 4 kernels, 41 B per map element, 6h per copy, 2h per token;
 //    sort_chunks_by_map with its chunk map, going in and out: 4 kernels, 8h per received copy.
 //    Backward: each kernel's mirror, 2 kernels (+2), 6h per copy, 2h per token, 16 B.
+//  DeepEP (Megatron-Core's flex dispatcher, `--moe-enable-deepep`, and NeMo AutoModel's port of
+//    it, nemo_automodel/components/moe/megatron/token_dispatcher.py @ 8d9bfb90, _DeepepManager):
+//    the dispatch kernel reads each token once per destination GPU and permutes nothing on the
+//    sender; get_permuted_hidden_states_by_experts permutes the received tokens into per-expert
+//    copies (moe_utils.permute over the dispatched [received, local experts] map) and
+//    get_restored_hidden_states_by_experts merges them back (unpermute) before the combine, with
+//    no chunk sort. The same per-copy and per-token bytes as above, over the received copies,
+//    the received tokens (n · D_gpu, D_gpu the distinct GPUs a token reaches: ExpectedUnitsHit)
+//    and their map, without sort_chunks_by_idxs.
 ElementwiseOp MoePermuteOp(const CostGraph& d, const PlanShape& p) {
-  const double h = d.hidden, n = p.tokens / p.tp, map = n * d.experts;
+  const double h = d.hidden;
+  double n = p.tokens / p.tp, map = n * d.experts;
   const double cf = p.kernels.moe_pad_to_capacity ? p.moe_load : 1.0;
-  const double sent = n * d.top_k * cf;
+  double sent = n * d.top_k * cf;
   const double received = RoutedTokens(d, p);
-  const bool sort = LocalExperts(d, p) > 1;
+  bool sort = LocalExperts(d, p) > 1;
+  if (DeepEpPermute(p)) {
+    n *= ExpectedUnitsHit(d.experts, d.top_k, d.router_groups, d.router_group_topk,
+                          static_cast<double>(p.ep)) *
+         p.moe_load;
+    map = n * LocalExperts(d, p);
+    sent = received;
+    sort = false;
+  }
   const double sort_bytes = sort ? received * (8 * h + 4) : 0;
   ElementwiseOp op{"moe permute", 0, 0, 0, 0};
   if (p.kernels.moe_permute_fusion && !p.kernels.Pytorch()) {

@@ -31,6 +31,13 @@ double MoeHostSyncs(const PlanShape& p);
 // a dropless layer (TransformerConfig.cuda_graph_scope "moe_router", "moe_preprocess").
 bool MoeExpertsOutsideGraph(const PlanShape& p);
 
+// True when the permute runs on the received side of a DeepEP dispatch (Megatron-Core's flex
+// dispatcher or AutoModel's port: moe_deepep with ep > 1; DualPipe plans keep the sender-side
+// accounting).
+inline bool DeepEpPermute(const PlanShape& p) {
+  return p.kernels.moe_deepep && !p.kernels.Pytorch() && !p.dualpipe && p.ep > 1;
+}
+
 ElementwiseOp MoeRouterOp(const CostGraph& d, const PlanShape& p);
 ElementwiseOp MoePermuteOp(const CostGraph& d, const PlanShape& p);
 ElementwiseOp MoeHostSyncOp(const PlanShape& p);

@@ -103,6 +103,29 @@ TEST_CASE("the token permute moves each routed copy's hidden vector", "[cost]") 
   CHECK(one.fwd_bytes == Approx(41 * map + 6 * kH * copies + 2 * kH * kT));
 }
 
+TEST_CASE("a DeepEP dispatch permutes the received tokens, with no chunk sort", "[cost]") {
+  const CostGraph d = BuildCostGraph(test::Mixtral8x7B());
+  ParallelPlan p = OneGpu();
+  p.ep = 2;
+  p.dp = 2;
+  p.kernels.moe_deepep = true;
+  // 4 local experts per rank. A token's top-2 of 8 experts reach 2 (1 - C(4,2)/C(8,2)) = 11/7
+  // distinct GPUs of 2, so each rank receives 11/7 kT tokens and 2 kT copies; the map is
+  // [received, local experts]; the sender permutes nothing and nothing is sorted.
+  const double received = kT * 11.0 / 7.0, copies = 2 * kT, map = received * 4;
+  const ElementwiseOp deepep = MoePermuteOp(d, Shape(d, p));
+  CHECK(deepep.fwd_bytes == Approx(8 * map + 10 * kH * copies + 2 * kH * received));
+  CHECK(deepep.bwd_bytes == Approx(9 * map + 10 * kH * copies + 2 * kH * received));
+  CHECK(deepep.fwd_kernels == 12);
+  CHECK(deepep.bwd_kernels == 6);
+  // The alltoall dispatcher on the same plan sorts the received copies by expert both ways.
+  p.kernels.moe_deepep = false;
+  const ElementwiseOp alltoall = MoePermuteOp(d, Shape(d, p));
+  CHECK(alltoall.fwd_kernels == 15);
+  CHECK(alltoall.fwd_bytes - (8 * kT * kE + 10 * kH * copies + 2 * kH * kT) ==
+        Approx(copies * (8 * kH + 4)));
+}
+
 TEST_CASE("a dropless dispatch synchronises with the host, a padded one does not", "[cost]") {
   const CostGraph d = BuildCostGraph(test::Mixtral8x7B());
   ParallelPlan p = OneGpu();
