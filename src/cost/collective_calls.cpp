@@ -48,13 +48,14 @@ struct Describer {
 
   // One pass of DualPipe's or DeepEP's two-hop dispatch / combine (cost/moe_dispatch.h): the
   // bytes one GPU sends on both legs, the time of the pass.
-  void AddTwoHop(const char* what, const TwoHopTraffic& traffic, const GroupPlacement& g) {
+  void AddTwoHop(const char* what, const TwoHopTraffic& traffic, const GroupPlacement& g,
+                 const TwoHopRates* rates = nullptr) {
     const double bytes = traffic.network_bytes + traffic.nvlink_bytes;
     if (g.size < 2 || bytes <= 0) return;
     CollectiveCall c = Row(ToString(ParallelDim::kEp), what, CollectiveOp::kAllToAll, bytes, g);
     c.algorithm = "two-hop";
     c.protocol = "-";
-    c.seconds = TwoHopSeconds(traffic, g, links);
+    c.seconds = TwoHopSeconds(traffic, g, links, rates);
     out.push_back(std::move(c));
   }
 };
@@ -195,7 +196,12 @@ std::vector<CollectiveCall> DescribeCollectives(const CostGraph& d, const Cluste
   if (d.experts > 0 && p.ep > 1) {
     if (UsesTwoHop(s)) {
       const TwoHopPasses hops = TwoHopPassesOf(d, s);
-      if (hops.fp8_dispatch) {
+      if (s.kernels.moe_deepep) {  // each pass at DeepEP's measured rates (cost/moe_dispatch.h)
+        const TwoHopRates to = TwoHopRatesOf(cluster, s.groups.ep, kDeepEpDispatch);
+        const TwoHopRates back = TwoHopRatesOf(cluster, s.groups.ep, kDeepEpCombine);
+        w.AddTwoHop("MoE dispatch (two-hop, DeepEP)", hops.dispatch, s.groups.ep, &to);
+        w.AddTwoHop("MoE combine (two-hop, DeepEP)", hops.combine, s.groups.ep, &back);
+      } else if (hops.fp8_dispatch) {
         w.AddTwoHop("MoE dispatch (two-hop, FP8)", hops.dispatch, s.groups.ep);
         w.AddTwoHop("MoE combine (two-hop)", hops.combine, s.groups.ep);
       } else {

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstdint>
 
+#include "core/units.h"
+
 namespace paraplan {
 namespace {
 
@@ -122,12 +124,33 @@ TwoHopPasses TwoHopPassesOf(const CostGraph& d, const PlanShape& p) {
   return out;
 }
 
+TwoHopRates TwoHopRatesOf(const Cluster& c, const GroupPlacement& ep, const TwoHopFractions& f) {
+  TwoHopRates r;
+  if (c.network.empty()) return r;
+  const auto line = [&c](size_t t) {
+    const NetworkTier& tier = c.network[t];
+    const double over = tier.oversubscription >= 1.0 ? tier.oversubscription : 1.0;
+    return GBpsToBytesPerSecond(tier.bandwidth_GBps) / over;
+  };
+  r.nvlink_bytes_per_s = f.nvlink * line(0);
+  const int top = std::min(ep.tier, static_cast<int>(c.network.size()) - 1);
+  if (top >= 1) {
+    double slowest = line(1);
+    for (int t = 2; t <= top; ++t) slowest = std::min(slowest, line(static_cast<size_t>(t)));
+    r.network_bytes_per_s = f.network * slowest;
+  }
+  return r;
+}
+
 double TwoHopSeconds(const TwoHopTraffic& traffic, const GroupPlacement& ep,
-                     const NetworkLinks& links) {
+                     const NetworkLinks& links, const TwoHopRates* rates) {
   if (ep.size < 2 || links.tiers < 1) return 0.0;
   const TierLink& inner = links.At(CollectiveOp::kAllToAll, 0);
   double latency = inner.latency_s;
-  double seconds = traffic.nvlink_bytes / inner.bytes_per_s;
+  const double nvlink = rates != nullptr && rates->nvlink_bytes_per_s > 0
+                            ? rates->nvlink_bytes_per_s
+                            : inner.bytes_per_s;
+  double seconds = traffic.nvlink_bytes / nvlink;
   const int top = std::min(ep.tier, links.tiers - 1);
   if (top >= 1 && traffic.network_bytes > 0) {
     double bytes_per_s = links.At(CollectiveOp::kAllToAll, 1).bytes_per_s;
@@ -135,6 +158,9 @@ double TwoHopSeconds(const TwoHopTraffic& traffic, const GroupPlacement& ep,
       const TierLink& link = links.At(CollectiveOp::kAllToAll, t);
       bytes_per_s = std::min(bytes_per_s, link.bytes_per_s);
       latency = std::max(latency, link.latency_s);
+    }
+    if (rates != nullptr && rates->network_bytes_per_s > 0) {
+      bytes_per_s = rates->network_bytes_per_s;
     }
     seconds = std::max(seconds, traffic.network_bytes / bytes_per_s);
   }

@@ -2,6 +2,7 @@
 #include "cost/moe_dispatch.h"
 
 #include <catch2/catch.hpp>
+#include <string>
 
 #include "cost/collective_calls.h"
 #include "cost/layer_cost.h"
@@ -132,9 +133,44 @@ TEST_CASE("DeepEP's dispatch costs a cross-node MoE layer less than the NCCL all
     CHECK(call.algorithm == "two-hop");
     const TwoHopTraffic t = TwoHopBytes(d, e.shape.tokens / e.shape.tp * e.shape.moe_load,
                                         2 * 7168.0, e.shape.groups.ep);
-    CHECK(call.seconds == Approx(TwoHopSeconds(t, e.shape.groups.ep, links)));
+    // A dispatch row and a combine row, each at DeepEP's measured rates.
+    const bool combine = call.what.find("combine") != std::string::npos;
+    const TwoHopRates r =
+        TwoHopRatesOf(c, e.shape.groups.ep, combine ? kDeepEpCombine : kDeepEpDispatch);
+    CHECK(call.seconds == Approx(TwoHopSeconds(t, e.shape.groups.ep, links, &r)));
   }
   CHECK(found);
+}
+
+TEST_CASE("DeepEP's legs run at their measured fractions of the line rate, not NCCL's",
+          "[cost][moe]") {
+  const CostGraph d = BuildCostGraph(DeepSeekMoe());
+  const Cluster c = Hgx800();
+  const NetworkLinks links = ResolveNetworkLinks(c);
+  const PlanShape s = MakePlanShape(d, Ep64(true), c);
+  const double nvlink = c.network[0].bandwidth_GBps * 1e9, nic = c.network[1].bandwidth_GBps * 1e9;
+  const TwoHopRates to = TwoHopRatesOf(c, s.groups.ep, kDeepEpDispatch);
+  const TwoHopRates back = TwoHopRatesOf(c, s.groups.ep, kDeepEpCombine);
+  CHECK(to.nvlink_bytes_per_s == Approx(0.65 * nvlink));
+  CHECK(to.network_bytes_per_s == Approx(0.85 * nic));
+  CHECK(back.nvlink_bytes_per_s == Approx(0.63 * nvlink));
+  CHECK(back.network_bytes_per_s == Approx(0.68 * nic));
+  // Inside one node there is no network leg.
+  ParallelPlan p8 = Ep64(true);
+  p8.ep = 8;
+  p8.dp = 8;
+  CHECK(TwoHopRatesOf(c, MakePlanShape(d, p8, c).groups.ep, kDeepEpDispatch).network_bytes_per_s ==
+        0);
+  // The layer's EP time is the dispatch pass at the dispatch rates plus the combine pass at the
+  // combine rates, forward and backward (no overlap in this plan); the link rates give less.
+  const TwoHopPasses hops = TwoHopPassesOf(d, s);
+  const double pass = TwoHopSeconds(hops.dispatch, s.groups.ep, links, &to) +
+                      TwoHopSeconds(hops.combine, s.groups.ep, links, &back);
+  const double at_links = TwoHopSeconds(hops.dispatch, s.groups.ep, links) +
+                          TwoHopSeconds(hops.combine, s.groups.ep, links);
+  CHECK(pass > at_links);
+  const LayerCost l = ComputeLayerCost(d, 1, s, c, links);
+  CHECK(l.comm_busy_bwd_s[kCommEp] == Approx(pass));
 }
 
 TEST_CASE("the alltoall dispatcher's token counts and the aux loss are small blocking collectives",
