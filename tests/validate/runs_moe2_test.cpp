@@ -57,3 +57,31 @@ TEST_CASE("K runs: the EP-overlap pair predicts in the measured direction; the l
   // K12: NeMo's DeepSeek-V3 layout for PP 8 x VP 2 (embedding + 4 | 4 x 14 | 1 + loss) evaluates.
   CHECK(PredictedStep(runs, "K12") > 0);
 }
+
+TEST_CASE("K runs: AutoModel's fake balanced gate reaches one node per token",
+          "[validate][public]") {
+  // FakeBalancedGate (AutoModel @ 8d9bfb90) routes each token to k consecutive experts aligned to
+  // k; the rows state it as E/k groups with one chosen. DeepSeek-V3 at EP 64: 32 groups of 8.
+  const std::vector<RunSpec> runs = KRuns();
+  for (const char* id : {"K01", "K02", "K03", "K04", "K05", "K06"}) {
+    INFO(id);
+    bool found = false;
+    for (const RunSpec& run : runs) {
+      if (run.id != id) continue;
+      found = true;
+      REQUIRE(run.model.moe.has_value());
+      CHECK(run.model.moe->group_topk == 1);
+      CHECK(run.model.moe->groups * run.model.moe->top_k == run.model.moe->experts);
+    }
+    CHECK(found);
+  }
+}
+
+TEST_CASE("J runs: EP across the node boundary costs the same tokens per GPU more",
+          "[validate][public]") {
+  // J01 / J02 (docs/validation/README.md, "J01-J02"): one AutoModel recipe, 65,536 tokens per
+  // GPU per step, EP 8 inside one node against EP 16 over two: measured 5.366 s and 5.906 s.
+  const std::vector<RunSpec> runs = test::PublicRowsWithPrefix('J');
+  REQUIRE(runs.size() == 2);
+  CHECK(PredictedStep(runs, "J02") > PredictedStep(runs, "J01"));
+}
