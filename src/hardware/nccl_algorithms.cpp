@@ -38,7 +38,7 @@ constexpr double kTreeCorrection[kNcclProtocols][kTreeCorrectionSizes] = {
 };
 constexpr double kRingPlateau = 1.4;
 constexpr double kPlateauBytesPerChannelRank = 64;
-constexpr int64_t kNcclMaxChannels = 32;  // MAXCHANNELS: a communicator opens at most this many
+constexpr int64_t kNcclMaxChannels = 32;  // MAXCHANNELS (NCCL 2.12-2.21): at most this many
 
 int64_t Log2Floor(int64_t n) {
   return n > 1 ? 63 - __builtin_clzll(static_cast<unsigned long long>(n)) : 0;
