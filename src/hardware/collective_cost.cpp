@@ -67,6 +67,7 @@ TierLink ResolveTierLink(CollectiveOp op, const Cluster& cluster, int tier) {
       }
     }
   }
+  link.nccl_channels = t.nccl_channels;
   return link;
 }
 
@@ -121,6 +122,7 @@ NcclFabric NcclFabricOf(const GroupPlacement& g, CollectiveOp op, const LinkAt& 
         t == 1 ? link.bytes_per_s : std::min(f.inter_bytes_per_s, link.bytes_per_s);
     f.inter_hop_us = t == 1 ? link.latency_s * 1e6 : std::max(f.inter_hop_us, link.latency_s * 1e6);
   }
+  f.channels = link_at(op, g.tier).nccl_channels;  // the outermost tier's (NcclRingChannels)
   return f;
 }
 

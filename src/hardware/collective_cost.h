@@ -54,6 +54,7 @@ struct TierLink {
   bool measured = false;
   bool nvls = false;
   const CollectiveFit* fit = nullptr;
+  int64_t nccl_channels = 0;  // the tier's `nccl_channels` (0 = not stated)
 };
 
 TierLink ResolveTierLink(CollectiveOp op, const Cluster& cluster, int tier);

@@ -16,8 +16,40 @@ constexpr double kNetOverheadUs = 1.0;
 // (tuning.cc, the bus-to-algorithm conversion).
 constexpr double kNvlsRatio = 5.0 / 6.0;
 
+// PAT's per-rank latency, µs: tuning.cc from NCCL 2.23 on, "nRanks * 2.8; // Still a linear part"
+// (beside a log2(nodes) part of a network hop / 3.5 each and its 8 µs base).
+constexpr double kPatPerRankUs = 2.8;
+constexpr double kPatLogHopDivisor = 3.5;
+
+// ncclTopoGetAlgoTime's size-dependent terms (tuning.cc, the same from NCCL 2.12 to today):
+// - the tree's bandwidth × treeCorrectionFactor[protocol][log2(bytes / 64)] below 64 × 2^23
+//   bytes (512 MiB), NVIDIA's measured shortfall of the tree against its model at mid sizes;
+// - the ring's "plateau effect": ring/Simple all-reduce across nodes with bytes / (channels ×
+//   ranks) >= 64 pays 1.4 × its latency on compute capability 8.0 and later (1.9 before; every
+//   GPU family a cluster file names is 8.0 or later).
+constexpr int kTreeCorrectionSizes = 23;
+constexpr double kTreeCorrection[kNcclProtocols][kTreeCorrectionSizes] = {
+    {1.0, 1.0, 1.0, 1.0, .9, .8, .7, .7,  .7,  .7,  .6, .5,
+     .4,  .4,  .5,  .6,  .7, .8, .9, 1.0, 1.0, 1.0, 1.0},  // LL
+    {1.0, 1.0, 1.0, 1.0, 1.0, .9, .8, .8, .8, .7,  .6, .6,
+     .6,  .6,  .6,  .6,  .8,  .9, .9, .9, .9, 1.0, 1.0},  // LL128
+    {.9, .9, .9, .9, .9, .9, .9, .8, .7, .6, .6, .5,
+     .5, .5, .5, .6, .7, .8, .7, .7, .8, .9, .9},  // Simple
+};
+constexpr double kRingPlateau = 1.4;
+constexpr double kPlateauBytesPerChannelRank = 64;
+constexpr int64_t kNcclMaxChannels = 32;  // MAXCHANNELS (NCCL 2.12-2.21): at most this many
+
 int64_t Log2Floor(int64_t n) {
   return n > 1 ? 63 - __builtin_clzll(static_cast<unsigned long long>(n)) : 0;
+}
+
+// treeCorrectionFactor's entry for `bytes` (NCCL's log2i(nBytes >> 6); 1 from 512 MiB on).
+double TreeCorrection(NcclProtocol p, double bytes) {
+  const double units = std::floor(std::max(bytes, 0.0) / 64.0);
+  const int64_t log = units >= 2 ? Log2Floor(static_cast<int64_t>(std::min(units, 9.0e18))) : 0;
+  if (log >= kTreeCorrectionSizes) return 1.0;
+  return kTreeCorrection[static_cast<int>(p)][log];
 }
 
 bool Reduces(CollectiveOp op) {
@@ -31,6 +63,9 @@ struct Context {
   int64_t ppn = 1, nodes = 1;
   double n = 1, log_nodes = 0, bus = 1, busfactor = 0;
   double intra_scale = 1, inter_scale = 1;  // cluster hop / NCCL's ring/Simple hop
+  // Bytes from which a ring/Simple all-reduce pays the plateau latency; infinite where it never
+  // does (one node, other collectives).
+  double plateau_bytes = INFINITY;
 };
 
 Context MakeContext(CollectiveOp op, const NcclFabric& f) {
@@ -47,6 +82,10 @@ Context MakeContext(CollectiveOp op, const NcclFabric& f) {
       f.intra_hop_us / NcclHopLatencyUs(NcclAlgorithm::kRing, NcclProtocol::kSimple, false);
   x.inter_scale =
       f.inter_hop_us / NcclHopLatencyUs(NcclAlgorithm::kRing, NcclProtocol::kSimple, true);
+  if (x.all_reduce && x.nodes > 1) {
+    const int64_t channels = f.channels > 0 ? f.channels : kNcclMaxChannels;
+    x.plateau_bytes = kPlateauBytesPerChannelRank * static_cast<double>(channels) * x.n;
+  }
   return x;
 }
 
@@ -90,8 +129,9 @@ double LatencyUs(const Context& x, NcclAlgorithm a, NcclProtocol p) {
     case NcclAlgorithm::kNvlsTree:
       return base + intra + 2.0 * x.log_nodes * inter;
     case NcclAlgorithm::kPat:
-      // One network step per doubling of the node count (log2 of nodes, rounded up).
-      return base + static_cast<double>(Log2Floor(2 * x.nodes - 1)) * inter;
+      // tuning.cc (NCCL 2.23 on): log2i(nodes) network hops at a 3.5th of a hop each, and a part
+      // linear in the ranks, 2.8 µs per rank.
+      return base + x.log_nodes * inter / kPatLogHopDivisor + x.n * kPatPerRankUs;
   }
   return base;
 }
@@ -104,8 +144,22 @@ double TrafficFactor(const Context& x, NcclAlgorithm a) {
   return x.busfactor;
 }
 
-NcclCost Pair(const Context& x, NcclAlgorithm a, NcclProtocol p, double bytes,
-              const NcclFabric& f) {
+// The pair's cost for `bytes` from its zero-byte form: the size-dependent terms, then latency +
+// bytes / algorithm bandwidth.
+NcclCost WithBytes(NcclCost c, double bytes, const Context& x) {
+  if (c.seconds < 0) return c;
+  if (c.algorithm == NcclAlgorithm::kTree) c.algo_bytes_per_s *= TreeCorrection(c.protocol, bytes);
+  if (c.algorithm == NcclAlgorithm::kRing && c.protocol == NcclProtocol::kSimple &&
+      bytes >= x.plateau_bytes) {
+    c.latency_s *= kRingPlateau;
+  }
+  c.seconds = c.latency_s + bytes / c.algo_bytes_per_s;
+  return c;
+}
+
+// Latency and algorithm bandwidth of (a, p) before the size-dependent terms (seconds 0; -1 when
+// the pair has no bandwidth).
+NcclCost BasePair(const Context& x, NcclAlgorithm a, NcclProtocol p, const NcclFabric& f) {
   NcclCost c{a, p, 0, 0, -1};
   double bus = x.bus;
   // NVLS-tree: the tree half crosses the network at half the NICs' rate beyond two nodes.
@@ -116,8 +170,13 @@ NcclCost Pair(const Context& x, NcclAlgorithm a, NcclProtocol p, double bytes,
   if (!(bus > 0)) return c;
   c.algo_bytes_per_s = bus / TrafficFactor(x, a);
   c.latency_s = LatencyUs(x, a, p) * 1e-6;
-  c.seconds = c.latency_s + bytes / c.algo_bytes_per_s;
+  c.seconds = 0;
   return c;
+}
+
+NcclCost Pair(const Context& x, NcclAlgorithm a, NcclProtocol p, double bytes,
+              const NcclFabric& f) {
+  return WithBytes(BasePair(x, a, p, f), bytes, x);
 }
 
 bool Costed(CollectiveOp op, const NcclFabric& f) {
@@ -138,6 +197,8 @@ struct Prepared {
   // order; then NVLS-tree's Pair, if offered.
   struct Term {
     double latency_s, traffic, frac;
+    NcclProtocol protocol;
+    bool tree, ring_simple;
   };
   std::array<Term, 2 * kNcclProtocols + 2> terms{};
   int nterms = 0;
@@ -153,7 +214,7 @@ struct Prepared {
 bool SameFabric(const NcclFabric& a, const NcclFabric& b) {
   return a.ranks == b.ranks && a.ppn == b.ppn && a.intra_bytes_per_s == b.intra_bytes_per_s &&
          a.inter_bytes_per_s == b.inter_bytes_per_s && a.intra_hop_us == b.intra_hop_us &&
-         a.inter_hop_us == b.inter_hop_us && a.nvls == b.nvls;
+         a.inter_hop_us == b.inter_hop_us && a.nvls == b.nvls && a.channels == b.channels;
 }
 
 void Prepare(CollectiveOp op, const NcclFabric& f, Prepared& out) {
@@ -166,8 +227,12 @@ void Prepare(CollectiveOp op, const NcclFabric& f, Prepared& out) {
   out.pairs_ready = false;
   out.nterms = 0;
   auto consider = [&](A a, P p, double traffic) {
-    out.terms[out.nterms++] = {LatencyUs(x, a, p) * 1e-6, traffic,
-                               NcclProtocolFraction(a, p, x.all_reduce, x.nodes, x.ppn)};
+    out.terms[out.nterms++] = {LatencyUs(x, a, p) * 1e-6,
+                               traffic,
+                               NcclProtocolFraction(a, p, x.all_reduce, x.nodes, x.ppn),
+                               p,
+                               a == A::kTree,
+                               a == A::kRing && p == P::kSimple};
   };
   for (int p = 0; p < kNcclProtocols; ++p) {
     const auto proto = static_cast<P>(p);
@@ -177,7 +242,7 @@ void Prepare(CollectiveOp op, const NcclFabric& f, Prepared& out) {
   if (Offered(x, A::kNvls, P::kSimple, f)) consider(A::kNvls, P::kSimple, 1.0 / kNvlsRatio);
   if (Offered(x, A::kPat, P::kSimple, f)) consider(A::kPat, P::kSimple, x.busfactor);
   out.nvls_tree = Offered(x, A::kNvlsTree, P::kSimple, f);
-  if (out.nvls_tree) out.nvls_tree_pair = Pair(x, A::kNvlsTree, P::kSimple, 0.0, f);
+  if (out.nvls_tree) out.nvls_tree_pair = BasePair(x, A::kNvlsTree, P::kSimple, f);
 }
 
 void PreparePairs(Prepared& out) {
@@ -188,7 +253,7 @@ void PreparePairs(Prepared& out) {
       const auto algo = static_cast<NcclAlgorithm>(a);
       const auto proto = static_cast<NcclProtocol>(p);
       if (Offered(x, algo, proto, out.f)) {
-        out.pairs[static_cast<size_t>(out.npairs++)] = Pair(x, algo, proto, 0.0, out.f);
+        out.pairs[static_cast<size_t>(out.npairs++)] = BasePair(x, algo, proto, out.f);
       }
     }
   }
@@ -215,13 +280,6 @@ Prepared& PreparedOf(CollectiveOp op, const NcclFabric& f) {
   return slot;
 }
 
-// Pair's cost for `bytes` from its prepared (zero-byte) form: Pair's own last line.
-NcclCost WithBytes(NcclCost c, double bytes) {
-  if (c.seconds < 0) return c;
-  c.seconds = c.latency_s + bytes / c.algo_bytes_per_s;
-  return c;
-}
-
 }  // namespace
 
 double NcclChannelBytesPerSecond(const NcclFabric& f) {
@@ -245,7 +303,7 @@ NcclCost NcclFastest(CollectiveOp op, double bytes, const NcclFabric& f) {
   if (!prepared.pairs_ready) PreparePairs(prepared);
   bool found = false;
   for (int i = 0; i < prepared.npairs; ++i) {
-    const NcclCost c = WithBytes(prepared.pairs[static_cast<size_t>(i)], bytes);
+    const NcclCost c = WithBytes(prepared.pairs[static_cast<size_t>(i)], bytes, prepared.x);
     if (c.seconds < 0) continue;
     if (!found || c.seconds < best.seconds) best = c;
     found = true;
@@ -261,11 +319,15 @@ double NcclFastestSeconds(CollectiveOp op, double bytes, const NcclFabric& f) {
   double best = -1;
   for (int i = 0; i < prepared.nterms; ++i) {
     const Prepared::Term& term = prepared.terms[static_cast<size_t>(i)];
-    const double t = term.latency_s + per_bus_byte * term.traffic / term.frac;
+    const double latency = term.ring_simple && bytes >= prepared.x.plateau_bytes
+                               ? term.latency_s * kRingPlateau
+                               : term.latency_s;
+    const double frac = term.tree ? term.frac * TreeCorrection(term.protocol, bytes) : term.frac;
+    const double t = latency + per_bus_byte * term.traffic / frac;
     if (best < 0 || t < best) best = t;
   }
   if (prepared.nvls_tree) {
-    best = std::min(best, WithBytes(prepared.nvls_tree_pair, bytes).seconds);
+    best = std::min(best, WithBytes(prepared.nvls_tree_pair, bytes, prepared.x).seconds);
   }
   return best;
 }

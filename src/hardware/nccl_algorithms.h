@@ -1,9 +1,11 @@
 // NCCL's algorithm and protocol choice for one collective, as its tuning model makes it: for
 // each (algorithm, protocol) pair NCCL runs for the collective, time = latency + bytes /
 // algorithm bandwidth, and the fastest pair is the one NCCL launches (ncclTopoGetAlgoTime and the
-// selection in enqueue.cc; the model itself in src/graph/tuning.cc, NCCL 2.19-2.21; PAT from the
-// NCCL 2.23 release notes). Bandwidths are per GPU in bytes/s; `bytes` follows nccl-tests'
-// "size" (docs/cost-model.md, "Collectives as NCCL runs them", gives every formula).
+// selection in enqueue.cc; the model itself in src/graph/tuning.cc, NCCL 2.19-2.21, with
+// ncclTopoGetAlgoTime's size-dependent terms (the tree's correction factors and the ring's plateau
+// latency); PAT as tuning.cc models it from NCCL 2.23 on). Bandwidths are per GPU in bytes/s;
+// `bytes` follows nccl-tests' "size" (docs/cost-model.md, "Collectives as NCCL runs them", gives
+// every formula).
 #pragma once
 
 #include <cstdint>
@@ -26,6 +28,9 @@ struct NcclFabric {
   double intra_hop_us = 3.4;
   double inter_hop_us = 14.0;
   bool nvls = false;  // the NVLink domain reduces in the switch (NVLink SHARP)
+  // The communicator's ring channels (the outermost tier's `nccl_channels`); 0 = unknown, read as
+  // NCCL's MAXCHANNELS, 32. Only the ring's plateau threshold reads it.
+  int64_t channels = 0;
 };
 
 struct NcclCost {

@@ -29,15 +29,18 @@ namespace nccl_detail {
 constexpr int kAlgo = kNcclAlgorithms;
 constexpr int kProto = kNcclProtocols;
 // Base latency (µs) per algorithm, {LL, LL128, Simple}: tuning.cc baseLat. PAT is not in that
-// table's NCCL 2.19-2.21 version; it is given the ring's values.
+// table's NCCL 2.19-2.21 version; it takes NCCL 2.23's "8 // Base time" (the PAT row of
+// baseLatencies since, Simple only).
 inline constexpr double kBaseLatencyUs[kAlgo][kProto] = {
     {6.6, 14.0, 8.4},  // ring
     {6.8, 14.0, 0.0},  // tree
     {0.0, 0.0, 0.0},   // NVLS
     {0.0, 0.0, 0.0},   // NVLS-tree
-    {6.6, 14.0, 8.4},  // PAT (as ring)
+    {8.0, 8.0, 8.0},   // PAT (NCCL 2.23+)
 };
-// Per-hop latency (µs): tuning.cc hwLat, the NVLINK rows, then the NET rows. PAT as ring.
+// Per-hop latency (µs): tuning.cc hwLat, the NVLINK rows, then the NET rows. PAT: NCCL 2.23's
+// one-GPU-per-node network latency (the tree's NET Simple value of that release, 14 µs; the PAT
+// row of hwLatencies since).
 inline constexpr double kNvlinkHopUs[kAlgo][kProto] = {
     {0.6, 1.9, 3.4},    // ring
     {0.6, 1.25, 28.0},  // tree (Simple: the latency of a 256 KiB chunk)
@@ -50,7 +53,7 @@ inline constexpr double kNetHopUs[kAlgo][kProto] = {
     {5.0, 8.5, 28.0},  // tree
     {0.0, 0.0, 18.0},  // NVLS
     {0.0, 0.0, 14.0},  // NVLS-tree
-    {2.7, 4.0, 14.0},  // PAT (as ring)
+    {2.7, 4.0, 14.0},  // PAT (Simple: 14, NCCL 2.23+)
 };
 }  // namespace nccl_detail
 
@@ -70,10 +73,12 @@ inline double NcclHopLatencyUs(NcclAlgorithm a, NcclProtocol p, bool network) {
 // NCCL does not run that pair (NVLS, NVLS-tree and PAT are Simple only). `nodes` and `ppn`
 // (GPUs per node) select NCCL's variants: LL gives 1/4 across nodes or for all-reduce, else 1/3;
 // LL128 gives 0.92 (120/128 minus overhead), 0.7 at one GPU per node; tree 0.92 of the ring's,
-// tree LL 0.92/3.8, tree LL128 0.92 × 7/9 in a node or 0.92 × 120/128 across nodes.
+// tree LL 0.92/3.8, tree LL128 0.92 × 7/9 in a node or 0.92 × 120/128 across nodes; PAT 0.75
+// (tuning.cc "busBw *= .75", NCCL 2.24 on; 2.23 had .85).
 inline double NcclProtocolFraction(NcclAlgorithm a, NcclProtocol p, bool all_reduce, int64_t nodes,
                                    int64_t ppn) {
-  if (a == NcclAlgorithm::kNvls || a == NcclAlgorithm::kNvlsTree || a == NcclAlgorithm::kPat) {
+  if (a == NcclAlgorithm::kPat) return p == NcclProtocol::kSimple ? 0.75 : 0.0;
+  if (a == NcclAlgorithm::kNvls || a == NcclAlgorithm::kNvlsTree) {
     return p == NcclProtocol::kSimple ? 1.0 : 0.0;
   }
   if (a == NcclAlgorithm::kRing) {

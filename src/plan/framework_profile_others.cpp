@@ -1,5 +1,6 @@
 // The profiles of DeepSpeed, Megatron-DeepSpeed and nanotron. Megatron-DeepSpeed has no defaults
-// read yet: a run's unstated knobs are searched (docs/frameworks.md).
+// read yet but the DeepSpeed engine's gradient dtype: a run's other unstated knobs are searched
+// (docs/frameworks.md).
 #include "plan/framework_profile.h"
 #include "plan/knob_table.h"
 
@@ -7,6 +8,20 @@ namespace paraplan {
 namespace {
 
 using W = DefaultWhen;
+
+// DeepSpeed's engine under ZeRO 1-3 keeps and reduces gradients in the training dtype: with no
+// grad_accum_dtype in the config the accumulation dtype is the model's (fp16/bf16; fp32 only for
+// bf16 without ZeRO), and communication_data_type defaults to it; ZeRO-3 reduce-scatters the
+// 16-bit gradients and converts each rank's partition to fp32 afterwards (v0.6.2 asserts fp16 or
+// bf16 for its reduce-scatter). Megatron-DeepSpeed with --deepspeed hands its gradients to the
+// same engine.
+constexpr const char* kDeepSpeedGradDtypeWhy =
+    "DeepSpeed ZeRO 1-3: gradients accumulated and reduced in the training dtype "
+    "(grad_accum_dtype and communication_data_type default to fp16/bf16)";
+constexpr const char* kDeepSpeedGradDtypeSource =
+    "deepspeed/runtime/engine.py (v0.16.0): get_data_types, communication_data_type; "
+    "zero/stage3.py __avg_scatter_grads, zero/stage_1_and_2.py allreduce_bucket; v0.6.2 "
+    "zero/stage3.py: reduce-scatter in float16 or bfloat16 only";
 
 std::vector<Refusal> DeepSpeedRefusals() {
   const char* only =
@@ -57,6 +72,8 @@ FrameworkProfile DeepSpeed() {
        "deepspeed/moe/sharded_moe.py"},
       {KnobName(Knob::kOverlapPpComm), "false", W::kAlways,
        "DeepSpeed's pipeline sends are blocking", "deepspeed/runtime/pipe/p2p.py"},
+      {KnobName(Knob::kGradReduceInFp32), "false", W::kZeroAbove0, kDeepSpeedGradDtypeWhy,
+       kDeepSpeedGradDtypeSource},
   };
   p.refusals = DeepSpeedRefusals();
   p.runtime.collectives =
@@ -168,14 +185,24 @@ FrameworkProfile Unread(Framework framework, const char* what) {
   return p;
 }
 
+// Megatron-DeepSpeed: its own defaults are not read yet (unstated knobs are searched), but with
+// --deepspeed and ZeRO its gradients are DeepSpeed's engine's (above).
+FrameworkProfile MegatronDeepSpeed() {
+  FrameworkProfile p = Unread(Framework::kMegatronDeepSpeed,
+                              "Megatron-DeepSpeed: no defaults read yet but the DeepSpeed engine's "
+                              "gradient dtype under ZeRO (other unstated knobs are searched)");
+  p.defaults = {{KnobName(Knob::kGradReduceInFp32), "false", W::kZeroAbove0, kDeepSpeedGradDtypeWhy,
+                 kDeepSpeedGradDtypeSource}};
+  return p;
+}
+
 }  // namespace
 
 FrameworkProfile ScalingProfile();  // framework_profile_scaling.cpp
 
 std::vector<FrameworkProfile> OtherFrameworkProfiles() {
   return {DeepSpeed(),
-          Unread(Framework::kMegatronDeepSpeed,
-                 "Megatron-DeepSpeed: no defaults read yet (unstated knobs are searched)"),
+          MegatronDeepSpeed(),
           Nanotron(),
           Unread(Framework::kAutomodel,
                  "NeMo AutoModel (PyTorch FSDP2, torch pipelining, TE kernels, DeepEP): no "

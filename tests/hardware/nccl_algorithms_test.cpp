@@ -56,13 +56,14 @@ TEST_CASE("all-gather and reduce-scatter rings take n-1 steps; LL is a third", "
 
 TEST_CASE("ring across nodes: network steps and the node's NICs", "[hardware]") {
   // 4 nodes × 8 GPUs: 2(n-1) = 62 steps, 2 × nodes = 8 of them on the network; the NVLink steps
-  // cost at least the 3 µs network post overhead (Simple: 3 × 1 µs) and 3.4 µs is more.
+  // cost at least the 3 µs network post overhead (Simple: 3 × 1 µs) and 3.4 µs is more. At 256 MB
+  // (over 64 bytes per channel and rank) Simple pays the ring's 1.4 plateau on its latency.
   const NcclFabric f = Node(32, 8, false);
   const double s = 256e6;
   const double bus = std::min(360e9, 8 * 45e9);
   CHECK(NcclChannelBytesPerSecond(f) == Approx(bus));
   CHECK(Seconds(kAR, NcclAlgorithm::kRing, NcclProtocol::kSimple, s, f) ==
-        Approx(8.4e-6 + 54 * 3.4e-6 + 8 * 14e-6 + s * 2 * 31 / 32 / bus));
+        Approx(1.4 * (8.4e-6 + 54 * 3.4e-6 + 8 * 14e-6) + s * 2 * 31 / 32 / bus));
   // LL's NVLink hop 0.6 µs is raised to the 1 µs post overhead.
   CHECK(Seconds(kAR, NcclAlgorithm::kRing, NcclProtocol::kLL, s, f) ==
         Approx(6.6e-6 + 54 * 1.0e-6 + 8 * 2.7e-6 + s * 2 * 31 / 32 / (bus / 4)));
@@ -74,15 +75,20 @@ TEST_CASE("ring across nodes: network steps and the node's NICs", "[hardware]") 
 }
 
 TEST_CASE("tree all-reduce: log2(nodes) network hops, twice the payload", "[hardware]") {
+  // 32 MB = 64 × 2^18.9: treeCorrectionFactor's column 18 (LL .9, LL128 .9, Simple .7).
   const NcclFabric f = Node(64, 8, false);  // 8 nodes
   const double s = 32e6;
   const double bus = 360e9 * 0.92;
   CHECK(Seconds(kAR, NcclAlgorithm::kTree, NcclProtocol::kSimple, s, f) ==
-        Approx(0 + 2 * (7 * 28e-6 + 3 * 28e-6) + 2 * s / bus));
+        Approx(0 + 2 * (7 * 28e-6 + 3 * 28e-6) + 2 * s / (bus * 0.7)));
   CHECK(Seconds(kAR, NcclAlgorithm::kTree, NcclProtocol::kLL, s, f) ==
-        Approx(6.8e-6 + 2 * (7 * 0.6e-6 + 3 * 5.0e-6) + 2 * s / (bus / 3.8)));
+        Approx(6.8e-6 + 2 * (7 * 0.6e-6 + 3 * 5.0e-6) + 2 * s / (bus / 3.8 * 0.9)));
   CHECK(Seconds(kAR, NcclAlgorithm::kTree, NcclProtocol::kLL128, s, f) ==
-        Approx(14e-6 + 2 * (7 * 1.25e-6 + 3 * 8.5e-6) + 2 * s / (bus * 120 / 128)));
+        Approx(14e-6 + 2 * (7 * 1.25e-6 + 3 * 8.5e-6) + 2 * s / (bus * 120 / 128 * 0.9)));
+  // From 512 MiB (64 × 2^23) the correction is 1.
+  const double big = 1e9;
+  CHECK(Seconds(kAR, NcclAlgorithm::kTree, NcclProtocol::kSimple, big, f) ==
+        Approx(2 * (7 * 28e-6 + 3 * 28e-6) + 2 * big / bus));
 }
 
 TEST_CASE("NVLS in one NVSwitch domain, NVLS-tree across, PAT at one GPU per node", "[hardware]") {
@@ -100,10 +106,11 @@ TEST_CASE("NVLS in one NVSwitch domain, NVLS-tree across, PAT at one GPU per nod
   CHECK(Seconds(kAR, NcclAlgorithm::kNvls, NcclProtocol::kSimple, s, four) < 0);
   CHECK(Seconds(kAR, NcclAlgorithm::kNvlsTree, NcclProtocol::kSimple, s, four) ==
         Approx(23e-6 + 4 * 14e-6 + s * 1.2 / std::min(360e9, 8 * 45e9 / 2)));
-  // PAT: all-gather at one GPU per node over 16 nodes, ceil(log2 16) = 4 network hops.
+  // PAT (tuning.cc, NCCL 2.23 on): all-gather at one GPU per node over 16 nodes, 8 µs base +
+  // log2(16) = 4 network hops at 14 / 3.5 µs + 2.8 µs per rank; 0.75 of the NIC's bandwidth.
   const NcclFabric rail = Node(16, 1, false);
   CHECK(Seconds(kAG, NcclAlgorithm::kPat, NcclProtocol::kSimple, s, rail) ==
-        Approx(8.4e-6 + 4 * 14e-6 + s * 15 / 16 / 45e9));
+        Approx(8e-6 + 4 * 4e-6 + 16 * 2.8e-6 + s * 15 / 16 / (45e9 * 0.75)));
   CHECK(Seconds(kAG, NcclAlgorithm::kPat, NcclProtocol::kSimple, s, Node(16, 2, false)) < 0);
   CHECK(Seconds(kAR, NcclAlgorithm::kPat, NcclProtocol::kSimple, s, rail) < 0);
 }
@@ -121,8 +128,10 @@ TEST_CASE("NCCL's choice: LL when latency rules, Simple or NVLS when bandwidth d
   // Mid-size all-reduce over 128 nodes: the tree's log depth beats the ring's 254 steps.
   const NcclCost mid = NcclFastest(kAR, 4e6, Node(128, 1, false));
   CHECK(mid.algorithm == NcclAlgorithm::kTree);
-  // Small all-gathers of a 1/dp shard at one GPU per node: PAT.
-  CHECK(NcclFastest(kAG, 1e6, Node(1024, 1, false)).algorithm == NcclAlgorithm::kPat);
+  // All-gathers at one GPU per node over 1,024 nodes: PAT at 16 MB; at 1 MB its 2.8 µs per rank
+  // (2.9 ms) is no better than the ring's LL (1,023 hops of 2.7 µs), as in NCCL's own model.
+  CHECK(NcclFastest(kAG, 16e6, Node(1024, 1, false)).algorithm == NcclAlgorithm::kPat);
+  CHECK(NcclFastest(kAG, 1e6, Node(1024, 1, false)).algorithm == NcclAlgorithm::kRing);
   // The fastest is never slower than any pair.
   for (int a = 0; a < kNcclAlgorithms; ++a) {
     for (int p = 0; p < kNcclProtocols; ++p) {
@@ -144,6 +153,47 @@ TEST_CASE("latency grows with the rank count and the cluster's hop latency", "[h
         Approx((6.6 + 14 * 0.6 * 3.0 / 3.4) * 1e-6));
 }
 
+TEST_CASE("NCCL's size terms: the ring's plateau from 64 bytes per channel and rank",
+          "[hardware]") {
+  // tuning.cc ncclTopoGetAlgoTime: ring/Simple all-reduce across nodes pays 1.4 × its latency
+  // once bytes / (channels × ranks) >= 64; 16 channels × 128 ranks × 64 = 131,072 bytes.
+  NcclFabric f = Node(128, 8, false);
+  f.channels = 16;
+  const double lat =
+      NcclPairCost(kAR, NcclAlgorithm::kRing, NcclProtocol::kSimple, 131071, f).latency_s;
+  CHECK(NcclPairCost(kAR, NcclAlgorithm::kRing, NcclProtocol::kSimple, 131072, f).latency_s ==
+        Approx(1.4 * lat));
+  // Not in one node, not for all-gather, not for LL.
+  const NcclFabric node = Node(8, 8, false);
+  CHECK(NcclPairCost(kAR, NcclAlgorithm::kRing, NcclProtocol::kSimple, 1e9, node).latency_s ==
+        Approx(8.4e-6 + 14 * 3.4e-6));
+  CHECK(NcclPairCost(kAG, NcclAlgorithm::kRing, NcclProtocol::kSimple, 1e9, f).latency_s ==
+        NcclPairCost(kAG, NcclAlgorithm::kRing, NcclProtocol::kSimple, 1e3, f).latency_s);
+  CHECK(NcclPairCost(kAR, NcclAlgorithm::kRing, NcclProtocol::kLL, 1e9, f).latency_s ==
+        NcclPairCost(kAR, NcclAlgorithm::kRing, NcclProtocol::kLL, 1e3, f).latency_s);
+  // Unknown channels read as NCCL's 32: the threshold doubles.
+  f.channels = 0;
+  CHECK(NcclPairCost(kAR, NcclAlgorithm::kRing, NcclProtocol::kSimple, 131072, f).latency_s ==
+        Approx(lat));
+  CHECK(NcclPairCost(kAR, NcclAlgorithm::kRing, NcclProtocol::kSimple, 262144, f).latency_s ==
+        Approx(1.4 * lat));
+}
+
+TEST_CASE("PAT's latency grows linearly with the ranks; the ring's more", "[hardware]") {
+  // 2.8 µs per rank against the ring's 14 µs per node: over 4,096 nodes at one GPU per node,
+  // PAT starts 11.5 ms, the ring 57 ms; both grow with the rank count.
+  const double pat_1k =
+      NcclPairCost(kAG, NcclAlgorithm::kPat, NcclProtocol::kSimple, 0, Node(1024, 1, false))
+          .latency_s;
+  const double pat_4k =
+      NcclPairCost(kAG, NcclAlgorithm::kPat, NcclProtocol::kSimple, 0, Node(4096, 1, false))
+          .latency_s;
+  CHECK(pat_1k == Approx((8 + 10 * 4 + 1024 * 2.8) * 1e-6));
+  CHECK(pat_4k == Approx((8 + 12 * 4 + 4096 * 2.8) * 1e-6));
+  CHECK(NcclPairCost(kRS, NcclAlgorithm::kRing, NcclProtocol::kSimple, 0, Node(4096, 1, false))
+            .latency_s > pat_4k);
+}
+
 TEST_CASE("the hot path's seconds are NcclFastest's", "[hardware]") {
   for (bool nvls : {false, true}) {
     for (int64_t ranks : {2, 8, 16, 64, 1024}) {
@@ -152,8 +202,9 @@ TEST_CASE("the hot path's seconds are NcclFastest's", "[hardware]") {
         NcclFabric f = Node(ranks, ppn, nvls);
         f.intra_hop_us = 3.0;
         f.inter_hop_us = 10.0;
+        f.channels = ranks % 16 == 0 ? 16 : 0;
         for (CollectiveOp op : {kAR, kAG, kRS}) {
-          for (double bytes : {1e3, 1e5, 1e7, 1e9}) {
+          for (double bytes : {1e3, 1e5, 3e5, 1e7, 1e9}) {
             INFO(ranks << " ranks, " << ppn << " per node, nvls " << nvls << ", " << bytes);
             CHECK(NcclFastestSeconds(op, bytes, f) ==
                   Approx(NcclFastest(op, bytes, f).seconds).epsilon(1e-12));

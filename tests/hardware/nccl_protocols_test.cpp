@@ -24,9 +24,10 @@ TEST_CASE("NCCL protocol shares are fractions of the channels' bandwidth", "[har
         Approx(1.0 / 3.0));
   CHECK(NcclProtocolFraction(NcclAlgorithm::kRing, NcclProtocol::kLL, false, 2, 8) == 0.25);
   CHECK(NcclProtocolFraction(NcclAlgorithm::kRing, NcclProtocol::kLL128, true, 2, 1) == 0.7);
-  // NVLS, NVLS-tree and PAT are Simple only.
+  // NVLS, NVLS-tree and PAT are Simple only; PAT at 0.75 (tuning.cc, NCCL 2.24 on).
   CHECK(NcclProtocolFraction(NcclAlgorithm::kNvls, NcclProtocol::kLL128, true, 1, 8) == 0.0);
-  CHECK(NcclProtocolFraction(NcclAlgorithm::kPat, NcclProtocol::kSimple, false, 4, 1) == 1.0);
+  CHECK(NcclProtocolFraction(NcclAlgorithm::kPat, NcclProtocol::kSimple, false, 4, 1) == 0.75);
+  CHECK(NcclProtocolFraction(NcclAlgorithm::kPat, NcclProtocol::kLL, false, 4, 1) == 0.0);
 }
 
 TEST_CASE("NCCL latency tables: LL is the fastest hop, the network slower than NVLink",

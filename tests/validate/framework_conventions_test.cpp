@@ -333,3 +333,24 @@ TEST_CASE("NeMo 22.08: apex kernels, no TP overlap, grad sync after the pipeline
   CHECK(*out.sequence_parallel == V(false));
   CHECK(RefusalReason(*nemo, "schedule", "interleaved").find("1F1B") != std::string::npos);
 }
+
+TEST_CASE("DeepSpeed's engine under ZeRO reduces gradients in the training dtype",
+          "[validate][framework]") {
+  // deepspeed/runtime/engine.py get_data_types / communication_data_type: with ZeRO 1-3 the
+  // gradients are accumulated and reduced in fp16/bf16; Megatron-DeepSpeed runs on that engine.
+  for (Framework f : {Framework::kDeepSpeed, Framework::kMegatronDeepSpeed}) {
+    INFO(static_cast<int>(f));
+    PlanConstraints c;
+    c.zero = V<int>(3);
+    PlanConstraints out = ApplyFrameworkConventions(FindProfile(f), Layers(32), c, nullptr);
+    REQUIRE(out.grad_reduce_in_fp32);
+    CHECK(*out.grad_reduce_in_fp32 == V(false));
+    c.grad_reduce_in_fp32 = V(true);  // a run's stated value stands
+    out = ApplyFrameworkConventions(FindProfile(f), Layers(32), c, nullptr);
+    CHECK(*out.grad_reduce_in_fp32 == V(true));
+    c = PlanConstraints{};
+    c.zero = V<int>(0);  // ZeRO-0: not this default
+    out = ApplyFrameworkConventions(FindProfile(f), Layers(32), c, nullptr);
+    CHECK(!out.grad_reduce_in_fp32);
+  }
+}
