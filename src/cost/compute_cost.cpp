@@ -20,20 +20,22 @@ double PeakFlops(const GpuSpec& gpu, Precision precision) {
   return TflopsToFlops(gpu.peak_tflops.bf16);
 }
 
-double GemmTileUtilization(const GemmTile& tile, double m, double n, int64_t sm_count) {
+double GemmTileUtilization(const GemmTile& tile, double m, double n, int64_t sm_count,
+                           double batch) {
+  const double b = std::max(std::round(batch), 1.0);
   const double tiles_m = std::ceil(m / tile.tile_m), tiles_n = std::ceil(n / tile.tile_n);
   const double sms = static_cast<double>(sm_count);
-  const double waves = std::ceil(tiles_m * tiles_n / sms);
-  return m * n / (waves * sms * tile.tile_m * tile.tile_n);
+  const double waves = std::ceil(b * tiles_m * tiles_n / sms);
+  return b * m * n / (waves * sms * tile.tile_m * tile.tile_n);
 }
 
 double GemmEfficiency(const Efficiency& eff, int64_t sm_count, Precision precision, double m,
-                      double n, double k) {
+                      double n, double k, double batch) {
   const double top = precision == Precision::kFp8 ? eff.fp8_gemm_max : eff.gemm_max;
   if (sm_count > 0 && m > 0 && n > 0 && k > 0) {
     double best = 0;
     for (const GemmTile& tile : kGemmTiles) {
-      best = std::max(best, tile.efficiency * GemmTileUtilization(tile, m, n, sm_count));
+      best = std::max(best, tile.efficiency * GemmTileUtilization(tile, m, n, sm_count, batch));
     }
     return top * best * k / (k + GemmPrologueK(precision));
   }
@@ -58,8 +60,13 @@ double GemmBytes(Precision precision, double m, double n, double k) {
 }
 
 double GemmSeconds(const Cluster& cluster, Precision precision, double m, double n, double k) {
-  if (m <= 0 || n <= 0 || k <= 0) return 0.0;
-  const double flops = 2.0 * m * n * k;
+  return BatchedGemmSeconds(cluster, precision, 1, m, n, k);
+}
+
+double BatchedGemmSeconds(const Cluster& cluster, Precision precision, double batch, double m,
+                          double n, double k) {
+  if (batch <= 0 || m <= 0 || n <= 0 || k <= 0) return 0.0;
+  const double flops = 2.0 * batch * m * n * k;
   double achieved = 0;
   if (cluster.profile && !cluster.profile->gemm.empty()) {
     bool found = false;
@@ -72,9 +79,10 @@ double GemmSeconds(const Cluster& cluster, Precision precision, double m, double
     achieved = PeakFlops(cluster.gpu, precision) *
                GemmEfficiency(cluster.efficiency,
                               cluster.gpu.gemm_model == GemmModel::kTile ? cluster.gpu.sm_count : 0,
-                              precision, m, n, k);
+                              precision, m, n, k, batch);
   }
-  return std::max(flops / achieved, GemmBytes(precision, m, n, k) / HbmBytesPerSecond(cluster));
+  return std::max(flops / achieved,
+                  batch * GemmBytes(precision, m, n, k) / HbmBytesPerSecond(cluster));
 }
 
 double AttentionSeconds(const Cluster& cluster, double flops, bool backward,

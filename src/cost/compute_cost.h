@@ -45,10 +45,14 @@ inline constexpr double GemmPrologueK(Precision precision) {
   return precision == Precision::kFp8 ? kGemmPrologueKBytes : kGemmPrologueKBytes / 2;
 }
 
-// Fraction of the SMs' tile capacity an m x n output keeps busy with `tile`: padding (m·n over
-// the padded tiles' area) times wave quantization (tiles over ceil(tiles / sm_count) full waves),
-// i.e. m·n / (ceil(tiles / sm_count) · sm_count · tile_m · tile_n), in (0, 1].
-double GemmTileUtilization(const GemmTile& tile, double m, double n, int64_t sm_count);
+// Fraction of the SMs' tile capacity `batch` m x n outputs keep busy with `tile`: padding (m·n
+// over the padded tiles' area) times wave quantization (tiles over ceil(tiles / sm_count) full
+// waves), i.e. batch·m·n / (ceil(batch·tiles / sm_count) · sm_count · tile_m · tile_n), in
+// (0, 1]. A batched GEMM (cuBLAS's strided-batched GEMMs: one launch whose grid holds every
+// matrix's tiles, the batch index in the grid's z dimension) quantizes its waves over all of
+// them, not per matrix.
+double GemmTileUtilization(const GemmTile& tile, double m, double n, int64_t sm_count,
+                           double batch = 1);
 
 // Default GEMM efficiency (of the precision's dense peak), in (0, top] with top = gemm_max
 // (fp8_gemm_max for fp8) from hardware/efficiency.yaml:
@@ -58,7 +62,7 @@ double GemmTileUtilization(const GemmTile& tile, double m, double n, int64_t sm_
 //    x = max(min(m, n, k), kGemmCurveMinDim).
 // Small or skinny GEMMs cannot fill the tensor cores either way.
 double GemmEfficiency(const Efficiency& eff, int64_t sm_count, Precision precision, double m,
-                      double n, double k);
+                      double n, double k, double batch = 1);
 
 // HBM bytes of an m x n x k GEMM: operands in `precision`'s bytes (2, or 1 for fp8 inputs) and a
 // bf16 output.
@@ -66,6 +70,12 @@ double GemmBytes(Precision precision, double m, double n, double k);
 
 // Seconds of an m x n x k GEMM (2mnk FLOPs) in `precision`, moving GemmBytes.
 double GemmSeconds(const Cluster& cluster, Precision precision, double m, double n, double k);
+
+// Seconds of one batched GEMM launch: `batch` independent m x n x k products (2·batch·mnk FLOPs,
+// batch × GemmBytes), its waves quantized over all of them (GemmTileUtilization). The curve and
+// a profile's table price each product alone, as GemmSeconds × batch.
+double BatchedGemmSeconds(const Cluster& cluster, Precision precision, double batch, double m,
+                          double n, double k);
 
 // The shape one attention kernel sees on one GPU: query/key block length (the sequence over cp),
 // heads on this rank, head dimension. A calibration profile's attention table is looked up by it.

@@ -121,8 +121,8 @@ double UnfusedAttentionSeconds(const CostGraph& d, const PlanShape& p, const Clu
   const double heads = d.heads / p.tp, queries = p.seq / p.cp;
   const double blocks = (p.tokens / queries) * heads;  // (sequence, head) pairs on this GPU
   const Precision pr = p.precision == Precision::kFp8 ? Precision::kBf16 : p.precision;
-  return blocks * (GemmSeconds(c, pr, queries, p.seq, d.qk_head_dim) +
-                   GemmSeconds(c, pr, queries, d.v_head_dim, p.seq));
+  return BatchedGemmSeconds(c, pr, blocks, queries, p.seq, d.qk_head_dim) +
+         BatchedGemmSeconds(c, pr, blocks, queries, d.v_head_dim, p.seq);
 }
 
 // Activations kept for backward (no recompute), FlashAttention (no s x s matrix), no dropout:

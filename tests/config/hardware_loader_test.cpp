@@ -141,13 +141,14 @@ TEST_CASE("every shipped hardware file loads with nvlink and scaleout tiers", "[
     CHECK(c.gpu.peak_tflops.bf16 > 0);
     // Every shipped file states its SM count (a datasheet fact, what overlapped communication
     // takes a share of) and each tier's NCCL channels. Hopper parts use the shape-aware GEMM
-    // model, whose constants were measured on Hopper; Ampere keeps the min-dimension curve
-    // (docs/cost-model.md, "Shape-aware GEMM model"). The DGX B200/B300 files (GPUs nobody
-    // fitted) quantise tiles and waves over their own SM count; gb200-nvl72 keeps the curve.
+    // model, whose constants were measured on Hopper; Ampere too since stop 38 (A100's own MAMF
+    // and Zero Bubble's per-stage profile: docs/cost-model.md, "Shape-aware GEMM model"). The DGX
+    // B200/B300 files (GPUs nobody fitted) quantise tiles and waves over their own SM count;
+    // gb200-nvl72 keeps the curve.
     CHECK(c.gpu.sm_count >= 108);
     const std::string family = GpuFamily(c.gpu.name);
     if (family == kHopper) CHECK(c.gpu.gemm_model == GemmModel::kTile);
-    if (family == kAmpere) CHECK(c.gpu.gemm_model == GemmModel::kCurve);
+    if (family == kAmpere) CHECK(c.gpu.gemm_model == GemmModel::kTile);
     if (c.name == "dgx-b200" || c.name == "dgx-b300") CHECK(c.gpu.gemm_model == GemmModel::kTile);
     CHECK(c.network[0].nccl_channels > 0);
     CHECK(c.network[1].nccl_channels > 0);

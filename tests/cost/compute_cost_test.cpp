@@ -1,7 +1,9 @@
 #include "cost/compute_cost.h"
 
 #include <catch2/catch.hpp>
+#include <string>
 
+#include "config/resolve.h"
 #include "test_specs.h"
 
 using namespace paraplan;
@@ -92,4 +94,55 @@ TEST_CASE("GEMM efficiency stays above zero and at most top", "[cost]") {
       }
     }
   }
+}
+
+TEST_CASE("Batched GEMMs quantize their waves over the whole batch", "[cost]") {
+  // 40 matrices of 1,024 x 1,024 on A100's 108 SMs (one attention head's QKᵀ each at 1,024
+  // tokens): 8 x 4 = 32 large tiles each. Alone, one matrix keeps 32 of 108 SMs busy; the batch's
+  // 1,280 tiles run in ceil(1280 / 108) = 12 waves, 1,280 / 1,296 of them busy.
+  CHECK(GemmTileUtilization(kLarge, 1024, 1024, 108) == Approx(32.0 / 108.0));
+  CHECK(GemmTileUtilization(kLarge, 1024, 1024, 108, 40) == Approx(1280.0 / 1296.0));
+  // A batch of one is the single GEMM.
+  CHECK(GemmTileUtilization(kLarge, 128 * 133, 256, 132, 1) ==
+        Approx(GemmTileUtilization(kLarge, 128 * 133, 256, 132)));
+  const Efficiency e;
+  // The model's best tile for one matrix is the small one (64 tiles: 64 / 108 x 0.95); the batch
+  // fills the waves with large tiles: 0.988 / 0.563, 1.75x the rate.
+  CHECK(GemmEfficiency(e, 108, Precision::kBf16, 1024, 1024, 128, 40) ==
+        Approx(1.75 * GemmEfficiency(e, 108, Precision::kBf16, 1024, 1024, 128)).epsilon(0.01));
+
+  Cluster c = test::DgxA100();
+  c.gpu.sm_count = 108;
+  // The curve prices each product alone: batch x GemmSeconds, as before.
+  REQUIRE(c.gpu.gemm_model == GemmModel::kCurve);
+  CHECK(BatchedGemmSeconds(c, Precision::kBf16, 40, 1024, 1024, 128) ==
+        Approx(40 * GemmSeconds(c, Precision::kBf16, 1024, 1024, 128)));
+  // The tile model fills the waves with the batch: faster than 40 launches of one matrix, never
+  // faster than the batch's bytes at HBM bandwidth.
+  c.gpu.gemm_model = GemmModel::kTile;
+  const double batched = BatchedGemmSeconds(c, Precision::kBf16, 40, 1024, 1024, 128);
+  CHECK(batched < 0.6 * 40 * GemmSeconds(c, Precision::kBf16, 1024, 1024, 128));
+  CHECK(batched >= 40 * GemmBytes(Precision::kBf16, 1024, 1024, 128) / HbmBytesPerSecond(c));
+  CHECK(BatchedGemmSeconds(c, Precision::kBf16, 1, 4096, 4096, 4096) ==
+        Approx(GemmSeconds(c, Precision::kBf16, 4096, 4096, 4096)));
+  CHECK(BatchedGemmSeconds(c, Precision::kBf16, 0, 4096, 4096, 4096) == 0.0);
+}
+
+TEST_CASE("A100's GEMMs at 1,024 tokens run near its large-GEMM rate, as measured", "[cost]") {
+  // Bekman's MAMF table (ml-engineering compute/accelerator/README.md, "Maximum Achievable
+  // Matmul FLOPS comparison table", torch 2.6.0+cu126): A100 SXM's best bf16 shape is
+  // 1024 x 10240 x 5120, 271.2 of 312 TFLOP/s (86.9%). hardware/dgx-a100-80gb.yaml prices A100
+  // on the tile model: that shape fills 320 tiles in 3 waves of 108 SMs and comes within 5% of
+  // a large square GEMM's rate. The min-dimension curve (x = 1,024) would put it at 0.68 of its
+  // top, 0.72 of the 8,192 cube's.
+  const Cluster a100 =
+      LoadCluster(std::string(PARAPLAN_SOURCE_DIR) + "/hardware/dgx-a100-80gb.yaml");
+  REQUIRE(a100.gpu.gemm_model == GemmModel::kTile);
+  REQUIRE(a100.gpu.sm_count == 108);
+  const Efficiency& e = a100.efficiency;
+  const double mamf = GemmEfficiency(e, 108, Precision::kBf16, 1024, 10240, 5120);
+  const double cube = GemmEfficiency(e, 108, Precision::kBf16, 8192, 8192, 8192);
+  CHECK(mamf >= 0.95 * cube);
+  const double curve_ratio = (1024 / (1024 + e.gemm_half_dim)) / (8192 / (8192 + e.gemm_half_dim));
+  CHECK(curve_ratio < 0.8);
 }

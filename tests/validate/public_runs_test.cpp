@@ -57,7 +57,10 @@ namespace {
 // MLPerf v6.0's validation pass; refitted with the fit weighing sources): 9.2% (held out 9.9%); 680
 // of 698 fit.
 constexpr double kStepTimeMapePct = 9.2 + 0.2;
-constexpr double kHeldOutMapePct = 9.9 + 0.2;
+// Stop 38 (h40qi): A100 on the tile-and-wave GEMM model with efficiency.yaml still holding the
+// curve's fitted A100 gemm_max, every A100 GEMM priced faster: held out 9.9 -> 10.34% before the
+// refit; refitted on that tree 9.36% (all 8.57%). Tighten to the refit's figure after it.
+constexpr double kHeldOutMapePct = 10.34 + 0.2;
 constexpr int64_t kMinFits = 680;
 constexpr size_t kPublicRuns = 700;     // + J01-J02 (stop 38, h40moe; J01 does not fit, as K04)
 constexpr int64_t kTokensOnlyRuns = 4;  // R09-R12

@@ -72,10 +72,18 @@ TEST_CASE("Zero Bubble baselines: interleaving gains what the schedule model and
 TEST_CASE("Zero Bubble baselines: the RoCE tier barely moves the multi-node rows",
           "[validate][public]") {
   // L261: GPT 14.6B, pure pipeline over 16 A100 on two nodes (one of its 15 hops on RoCE), DP 1.
-  // Its +23% error is compute (Table 9), not the network: 40x the scale-out bandwidth changes the
-  // prediction by under 2%.
+  // Its +22% error on the min-dimension curve was compute (Table 9: the 1,024-token micro-batch's
+  // GEMMs charged 0.68 of the curve's top where the weight gradients alone run at 0.76 of peak),
+  // not the network: 40x the scale-out bandwidth changes the prediction by under 2%. On the
+  // tile-and-wave model (A100 since stop 38) it lands within 12%.
   std::vector<RunSpec> runs = TableFourRows();
   const double shipped = PredictedStep(runs, "L261");
+  double measured = 0;
+  for (const RunSpec& run : runs) {
+    if (run.id == "L261") measured = run.measured.at("step_time_s");
+  }
+  CHECK(shipped < 1.12 * measured);
+  CHECK(shipped > 0.88 * measured);
   for (RunSpec& run : runs) {
     if (run.id == "L261") run.cluster.network.back().bandwidth_GBps *= 40;
   }
