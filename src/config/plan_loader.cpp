@@ -301,6 +301,9 @@ const std::vector<KnobEntry>& KnobTable() {
       {"fused_norm",
        [](PlanConstraints& p, const std::vector<std::string>&
                                   v) { KernelsOf(p).fused_norm = ParseBool(OneValue(v)); }},
+      {"sp_dim1_copies",
+       [](PlanConstraints& p, const std::vector<std::string>&
+                                  v) { KernelsOf(p).sp_dim1_copies = ParseBool(OneValue(v)); }},
       {"moe_grouped_gemm",
        [](PlanConstraints& p, const std::vector<std::string>&
                                   v) { KernelsOf(p).moe_grouped_gemm = ParseBool(OneValue(v)); }},

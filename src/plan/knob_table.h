@@ -70,6 +70,7 @@ enum class Knob : int {
   kRepeatKv,
   kZero1AllReduce,
   kFusedNorm,
+  kSpDim1Copies,
   kMoeGroupedGemm,
   kMoeRouterFusion,
   kMoePermuteFusion,

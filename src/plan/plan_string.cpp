@@ -62,6 +62,7 @@ void AddRareKnobs(const ParallelPlan& p, KnobWriter& w) {
   if (p.kernels.repeat_kv) w.Add(Knob::kRepeatKv, true);
   if (p.kernels.zero1_all_reduce) w.Add(Knob::kZero1AllReduce, true);
   if (p.kernels.fused_norm) w.Add(Knob::kFusedNorm, true);
+  if (p.kernels.sp_dim1_copies) w.Add(Knob::kSpDim1Copies, true);
   if (p.kernels.moe_grouped_gemm != d.kernels.moe_grouped_gemm) {
     w.Add(Knob::kMoeGroupedGemm, p.kernels.moe_grouped_gemm);
   }
