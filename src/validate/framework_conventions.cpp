@@ -258,6 +258,7 @@ PlanConstraints ApplyFrameworkConventions(const FrameworkProfile* profile, const
   if (!profile) return plan;
   const FrameworkRuntime& rt = profile->runtime;
   RuntimeKernels(rt, plan, notes);
+  if (rt.sp_dim1_copies) TorchtitanSpCopies(plan, notes);
   if (rt.selective_is_op_sac) SelectiveIsOpSac(plan, notes);
   Defaults(*profile, plan, notes);
   SearchOnlyStagesItRuns(*profile, plan, notes);
@@ -268,7 +269,6 @@ PlanConstraints ApplyFrameworkConventions(const FrameworkProfile* profile, const
   if (rt.generated_split_points) TorchtitanSplitPoints(model, plan, notes);
   if (rt.fsdp_keeps_gathered_with_pp) TorchtitanPipelinedFsdp(plan, notes);
   if (rt.lockstep_multi_stage) TorchtitanLockstepPipeline(plan, notes);
-  if (rt.sp_dim1_copies) TorchtitanSpCopies(plan, notes);
   if (rt.repeat_kv) TorchtitanRepeatKv(model, plan, notes);
   if (rt.zero1_all_reduce) Zero1AllReduce(profile->framework, plan, notes);
   return plan;
