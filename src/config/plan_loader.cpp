@@ -277,6 +277,10 @@ const std::vector<KnobEntry>& KnobTable() {
        [](PlanConstraints& p, const std::vector<std::string>& v) {
          RecipeOf(p).fp8_act_cache = ParseBool(OneValue(v));
        }},
+      {"cross_entropy_fusion",
+       [](PlanConstraints& p, const std::vector<std::string>& v) {
+         RecipeOf(p).cross_entropy_fusion = ParseBool(OneValue(v));
+       }},
       {"optimizer_offload",
        [](PlanConstraints& p, const std::vector<std::string>& v) {
          const double f = ParseNumber(OneValue(v), 0.0, true);

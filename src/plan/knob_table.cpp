@@ -55,6 +55,7 @@ constexpr std::array<KnobRow, kKnobs> kTable = {{
     {Knob::kPpAccountLoss, "pp_account_loss", false, kLayout},
     {Knob::kRecomputeModules, "recompute_modules", false, M | L | S | X},
     {Knob::kFp8ActCache, "fp8_act_cache", false, M | L},
+    {Knob::kCrossEntropyFusion, "cross_entropy_fusion", false, M},
     {Knob::kOptimizerMoments, "optimizer_moments", false, M | S},
     {Knob::kOptimizerOffload, "optimizer_offload", false, R | M | S},
     {Knob::kMoeProbs, "moe_probs", false, R | M | L | X},

@@ -59,6 +59,7 @@ enum class Knob : int {
   // MemoryRecipe (plan/memory_recipe.h)
   kRecomputeModules,
   kFp8ActCache,
+  kCrossEntropyFusion,
   kOptimizerMoments,
   kOptimizerOffload,
   kMoeProbs,

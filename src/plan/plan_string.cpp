@@ -75,6 +75,7 @@ void AddRareKnobs(const ParallelPlan& p, KnobWriter& w) {
     w.Add(Knob::kRecomputeModules, RecomputeModulesToString(p.recipe.recompute_modules));
   }
   if (p.recipe.fp8_act_cache) w.Add(Knob::kFp8ActCache, true);
+  if (p.recipe.cross_entropy_fusion) w.Add(Knob::kCrossEntropyFusion, true);
   if (p.recipe.optimizer_moments != d.recipe.optimizer_moments) {
     w.Add(Knob::kOptimizerMoments, ToString(p.recipe.optimizer_moments));
   }

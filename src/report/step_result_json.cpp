@@ -62,6 +62,7 @@ Json PlanToJson(const ParallelPlan& p) {
             RecomputeModulesToString(p.recipe.recompute_modules));
     }
     if (p.recipe.fp8_act_cache) j.Set(KnobName(Knob::kFp8ActCache), true);
+    if (p.recipe.cross_entropy_fusion) j.Set(KnobName(Knob::kCrossEntropyFusion), true);
     j.Set(KnobName(Knob::kOptimizerMoments), ToString(p.recipe.optimizer_moments));
     j.Set(KnobName(Knob::kOptimizerOffload), p.recipe.optimizer_offload);
     j.Set(KnobName(Knob::kMoeProbs), ToString(p.recipe.moe_probs));
