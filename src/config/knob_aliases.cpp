@@ -82,6 +82,8 @@ constexpr std::pair<const char*, const char*> kAccepted[] = {
     {"optimizer_offload_fraction", "optimizer_offload"},
     {"recompute_module", "recompute_modules"},
     {"fp8_activation_cache", "fp8_act_cache"},
+    // Megatron-Core's --cross-entropy-loss-fusion (NeMo's GPTConfig.cross_entropy_loss_fusion).
+    {"cross_entropy_loss_fusion", "cross_entropy_fusion"},
     {"weights_ema", "ema"},
     // Megatron-Core's --moe-pad-expert-input-to-capacity (transformer_config.py).
     {"moe_pad_expert_input_to_capacity", "moe_pad_to_capacity"},

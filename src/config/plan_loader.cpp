@@ -277,6 +277,10 @@ const std::vector<KnobEntry>& KnobTable() {
        [](PlanConstraints& p, const std::vector<std::string>& v) {
          RecipeOf(p).fp8_act_cache = ParseBool(OneValue(v));
        }},
+      {"cross_entropy_fusion",
+       [](PlanConstraints& p, const std::vector<std::string>& v) {
+         RecipeOf(p).cross_entropy_fusion = ParseBool(OneValue(v));
+       }},
       {"optimizer_offload",
        [](PlanConstraints& p, const std::vector<std::string>& v) {
          const double f = ParseNumber(OneValue(v), 0.0, true);
@@ -301,6 +305,9 @@ const std::vector<KnobEntry>& KnobTable() {
       {"fused_norm",
        [](PlanConstraints& p, const std::vector<std::string>&
                                   v) { KernelsOf(p).fused_norm = ParseBool(OneValue(v)); }},
+      {"sp_dim1_copies",
+       [](PlanConstraints& p, const std::vector<std::string>&
+                                  v) { KernelsOf(p).sp_dim1_copies = ParseBool(OneValue(v)); }},
       {"moe_grouped_gemm",
        [](PlanConstraints& p, const std::vector<std::string>&
                                   v) { KernelsOf(p).moe_grouped_gemm = ParseBool(OneValue(v)); }},

@@ -144,6 +144,24 @@ ElementwiseOp AsyncTpExtras(const CostGraph& d, int kind, const PlanShape& p) {
   return {"async-TP extras", bytes, bytes, kernels, kernels};
 }
 
+// PyTorch's synchronous sequence-parallel TP (DTensor redistributes between Shard(1) and
+// Replicate / Partial: torchtitan's SequenceParallel norms and PrepareModuleInput/Output) calls
+// the functional collectives with gather_dim = scatter_dim = 1, the sequence, while NCCL gathers
+// and scatters along dim 0: all_gather_tensor rearranges the gathered buffer with
+// torch.cat(torch.chunk(res, group_size, dim=0), dim=gather_dim) and reduce_scatter_tensor its
+// input with torch.cat(torch.chunk(self, group_size, dim=scatter_dim))
+// (torch/distributed/_functional_collectives.py). One full-size copy (read + write) per
+// collective: an all-gather and a reduce-scatter per block and pass, the backward's as many (the
+// all-gather's gradient is a reduce-scatter and the reverse); the all-gather's in fp8 under
+// torchao's float8 TP.
+ElementwiseOp SequenceParallelCopies(const CostGraph& d, int kind, const PlanShape& p) {
+  const double pairs = (kind & 1) ? 1.0 : 2.0;  // MoE layers: the attention's pair only
+  const double elems = p.tokens * d.hidden;
+  const double gather_bytes = p.precision == Precision::kFp8 ? 1.0 : kAct;
+  const double bytes = pairs * 2 * (gather_bytes + kAct) * elems;
+  return {"SP dim-1 copies", bytes, bytes, 2 * pairs, 2 * pairs};
+}
+
 // PyTorch's context-parallel ring attention (torch.distributed.tensor.experimental
 // context_parallel, load-balanced causal, PyTorch 2.5-2.6: `_templated_ring_attention`,
 // `_SDPAMerger`, `_templated_ring_attention_backward`): besides one SDPA call per ring step,
@@ -251,6 +269,9 @@ LayerElementwise ComputeLayerElementwise(const CostGraph& d, int kind, const Pla
   }
   if (p.precision == Precision::kFp8) out.Add(Fp8Casts(d, kind, p));
   if (p.kernels.Pytorch() && p.overlap_tp && p.tp > 1) out.Add(AsyncTpExtras(d, kind, p));
+  if (p.kernels.sp_dim1_copies && !p.overlap_tp && p.tp > 1 && p.sequence_parallel) {
+    out.Add(SequenceParallelCopies(d, kind, p));
+  }
   if (p.kernels.Pytorch() && p.cp > 1) out.Add(RingAttentionMerge(d, p));
   return out;
 }

@@ -223,6 +223,16 @@ void TensorParallel(const CostGraph& d, int kind, const PlanShape& p, const Netw
     out.net_fwd_s += per_pass;
     out.net_bwd_s += per_pass;
   }
+  if (p.recompute == Recompute::kOp && p.sequence_parallel) {
+    // torchtitan's per-op SAC saves the reduce-scatter's output but not the all-gather's
+    // (_save_list, torchtitan/models/llama3/parallelize_llama.py at 820504e): the backward's
+    // recompute gathers each block's input again, as exposed as the forward's all-gathers.
+    const double n_ag = dense ? 2.0 : 1.0;
+    const double ag_share = one > 0 ? ag / one : 0;
+    out.tp_comm_s += p.overlap_tp ? out.tp_comm_fwd_s * ag_share : n_ag * ag;
+    out.comm_busy_bwd_s[kCommTp] += n_ag * ag;
+    if (p.groups.tp.tier >= 1) out.net_bwd_s += n_ag * ag;
+  }
 }
 
 // The MoE layer's small blocking collectives of the forward, before the dispatch (both on the

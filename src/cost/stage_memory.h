@@ -66,9 +66,13 @@ inline double TpGatherBufferBytes(const CostGraph& d, const PlanShape& s) {
 }
 
 // The last stage's logits for one micro-batch: bf16 logits, fp32 logits for the loss and their
-// gradient (vocab-parallel cross-entropy).
+// gradient (vocab-parallel cross-entropy). A fused loss (cross_entropy_fusion) keeps the bf16
+// logits only: TransformerEngine's parallel_cross_entropy computes in fp32 inside its kernel,
+// saves the input and per-row statistics, and writes the gradient into the input
+// (transformer_engine/pytorch/cross_entropy.py, CrossEntropyFunction).
 inline double LogitsBytes(const CostGraph& d, const PlanShape& s) {
-  return s.tokens * (d.vocab / s.tp) * (2.0 + 4.0 * 2.0);
+  const double per_logit = s.recipe.cross_entropy_fusion ? 2.0 : 2.0 + 4.0 * 2.0;
+  return s.tokens * (d.vocab / s.tp) * per_logit;
 }
 
 // The first stage's embedding output, one micro-batch (bf16).

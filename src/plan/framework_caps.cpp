@@ -282,6 +282,7 @@ PlanConstraints RestrictToFramework(Framework f, PlanConstraints c) {
   if (const FrameworkProfile* profile = FindProfile(f); profile && profile->runtime.fusion) {
     KernelRecipe kernels = c.kernels.value_or(KernelRecipe{*profile->runtime.fusion, false});
     kernels.repeat_kv = kernels.repeat_kv || profile->runtime.repeat_kv;
+    kernels.sp_dim1_copies = kernels.sp_dim1_copies || profile->runtime.sp_dim1_copies;
     c.kernels = kernels;
   }
   if (speed) {

@@ -55,6 +55,7 @@ FrameworkProfile TorchtitanBase(const char* config) {
   p.runtime.fusion = Fusion::kEager;
   p.runtime.fusion_why = "torchtitan's default: torch.compile off";
   p.runtime.repeat_kv = true;
+  p.runtime.sp_dim1_copies = true;
   p.runtime.selective_is_op_sac = true;
   p.runtime.local_batch_per_rank = true;
   p.runtime.fsdp_keeps_gathered_with_pp = true;

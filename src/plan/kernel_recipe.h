@@ -59,10 +59,15 @@ struct KernelRecipe {
   // Scaling's "flash_attention2 + RMS kernel" runs, Hagemann et al. 2023;
   // cost/elementwise_cost.cpp).
   bool fused_norm = false;
+  // Sequence-parallel TP through PyTorch's functional collectives, which gather and scatter along
+  // dim 0 while DTensor's sequence shards are dim 1: every synchronous TP all-gather and
+  // reduce-scatter adds a full-size torch.cat copy (torch/distributed/_functional_collectives.py;
+  // torchtitan's TP; cost/elementwise_cost.cpp, SequenceParallelCopies).
+  bool sp_dim1_copies = false;
 
   bool IsDefault() const {
     return fusion == Fusion::kTe && !cuda_graphs && !pp_lockstep && !repeat_kv &&
-           !zero1_all_reduce && !fused_norm && MoeDefault();
+           !zero1_all_reduce && !fused_norm && !sp_dim1_copies && MoeDefault();
   }
   bool MoeDefault() const {
     return moe_grouped_gemm && !moe_router_fusion && !moe_permute_fusion && !moe_pad_to_capacity &&

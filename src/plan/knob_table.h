@@ -59,6 +59,7 @@ enum class Knob : int {
   // MemoryRecipe (plan/memory_recipe.h)
   kRecomputeModules,
   kFp8ActCache,
+  kCrossEntropyFusion,
   kOptimizerMoments,
   kOptimizerOffload,
   kMoeProbs,
@@ -70,6 +71,7 @@ enum class Knob : int {
   kRepeatKv,
   kZero1AllReduce,
   kFusedNorm,
+  kSpDim1Copies,
   kMoeGroupedGemm,
   kMoeRouterFusion,
   kMoePermuteFusion,

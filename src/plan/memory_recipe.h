@@ -48,6 +48,9 @@ struct MemoryRecipe {
   // Bits of RecomputeModule for recompute=selective; 0 = Megatron-LM's default (core_attn).
   uint32_t recompute_modules = 0;
   bool fp8_act_cache = false;  // Linear inputs cached in FP8 for backward (DeepSeek-V3)
+  // The loss as one fused kernel over the bf16 logits (Megatron-Core --cross-entropy-loss-fusion,
+  // TransformerEngine parallel_cross_entropy): no fp32 copy, the gradient written in place.
+  bool cross_entropy_fusion = false;
   MomentDtype optimizer_moments = MomentDtype::kFp32;
   // Share of the optimizer state (master weights and moments) kept and updated in host memory
   // (Megatron-LM --optimizer-cpu-offload --optimizer-offload-fraction), 0..1.
@@ -56,8 +59,9 @@ struct MemoryRecipe {
   EmaPlace ema = EmaPlace::kNone;
 
   bool IsDefault() const {
-    return recompute_modules == 0 && !fp8_act_cache && optimizer_moments == MomentDtype::kFp32 &&
-           optimizer_offload == 0 && moe_probs == MoeProbs::kAuto && ema == EmaPlace::kNone;
+    return recompute_modules == 0 && !fp8_act_cache && !cross_entropy_fusion &&
+           optimizer_moments == MomentDtype::kFp32 && optimizer_offload == 0 &&
+           moe_probs == MoeProbs::kAuto && ema == EmaPlace::kNone;
   }
   // kAuto resolved to Megatron-Core's default.
   MoeProbs ProbsPath() const {

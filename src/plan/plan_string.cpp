@@ -62,6 +62,7 @@ void AddRareKnobs(const ParallelPlan& p, KnobWriter& w) {
   if (p.kernels.repeat_kv) w.Add(Knob::kRepeatKv, true);
   if (p.kernels.zero1_all_reduce) w.Add(Knob::kZero1AllReduce, true);
   if (p.kernels.fused_norm) w.Add(Knob::kFusedNorm, true);
+  if (p.kernels.sp_dim1_copies) w.Add(Knob::kSpDim1Copies, true);
   if (p.kernels.moe_grouped_gemm != d.kernels.moe_grouped_gemm) {
     w.Add(Knob::kMoeGroupedGemm, p.kernels.moe_grouped_gemm);
   }
@@ -74,6 +75,7 @@ void AddRareKnobs(const ParallelPlan& p, KnobWriter& w) {
     w.Add(Knob::kRecomputeModules, RecomputeModulesToString(p.recipe.recompute_modules));
   }
   if (p.recipe.fp8_act_cache) w.Add(Knob::kFp8ActCache, true);
+  if (p.recipe.cross_entropy_fusion) w.Add(Knob::kCrossEntropyFusion, true);
   if (p.recipe.optimizer_moments != d.recipe.optimizer_moments) {
     w.Add(Knob::kOptimizerMoments, ToString(p.recipe.optimizer_moments));
   }

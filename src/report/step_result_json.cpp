@@ -47,6 +47,7 @@ Json PlanToJson(const ParallelPlan& p) {
     if (p.kernels.repeat_kv) j.Set(KnobName(Knob::kRepeatKv), true);
     if (p.kernels.zero1_all_reduce) j.Set(KnobName(Knob::kZero1AllReduce), true);
     if (p.kernels.fused_norm) j.Set(KnobName(Knob::kFusedNorm), true);
+    if (p.kernels.sp_dim1_copies) j.Set(KnobName(Knob::kSpDim1Copies), true);
     if (!p.kernels.MoeDefault()) {
       j.Set(KnobName(Knob::kMoeGroupedGemm), p.kernels.moe_grouped_gemm);
       j.Set(KnobName(Knob::kMoeRouterFusion), p.kernels.moe_router_fusion);
@@ -61,6 +62,7 @@ Json PlanToJson(const ParallelPlan& p) {
             RecomputeModulesToString(p.recipe.recompute_modules));
     }
     if (p.recipe.fp8_act_cache) j.Set(KnobName(Knob::kFp8ActCache), true);
+    if (p.recipe.cross_entropy_fusion) j.Set(KnobName(Knob::kCrossEntropyFusion), true);
     j.Set(KnobName(Knob::kOptimizerMoments), ToString(p.recipe.optimizer_moments));
     j.Set(KnobName(Knob::kOptimizerOffload), p.recipe.optimizer_offload);
     j.Set(KnobName(Knob::kMoeProbs), ToString(p.recipe.moe_probs));

@@ -161,6 +161,15 @@ void TorchtitanRepeatKv(const ModelSpec& m, PlanConstraints& c, std::vector<std:
   Note(notes, "repeat_kv=true (torchtitan's Llama repeats K/V to the query heads before SDPA)");
 }
 
+// torchtitan's tensor parallelism is DTensor's: its sequence-parallel all-gathers and
+// reduce-scatters run through PyTorch's functional collectives along dim 1
+// (torch/distributed/_functional_collectives.py; kernel_recipe.h, sp_dim1_copies).
+void TorchtitanSpCopies(PlanConstraints& c, std::vector<std::string>* notes) {
+  if (!c.kernels || c.kernels->sp_dim1_copies || FixedTo(c.tp, int64_t{1})) return;
+  c.kernels->sp_dim1_copies = true;
+  Note(notes, "sp_dim1_copies=true (DTensor's sequence-parallel collectives copy along dim 1)");
+}
+
 // torchtitan's "selective" activation checkpointing is per-op SAC.
 void SelectiveIsOpSac(PlanConstraints& c, std::vector<std::string>* notes) {
   if (!c.recompute) return;
@@ -249,6 +258,7 @@ PlanConstraints ApplyFrameworkConventions(const FrameworkProfile* profile, const
   if (!profile) return plan;
   const FrameworkRuntime& rt = profile->runtime;
   RuntimeKernels(rt, plan, notes);
+  if (rt.sp_dim1_copies) TorchtitanSpCopies(plan, notes);
   if (rt.selective_is_op_sac) SelectiveIsOpSac(plan, notes);
   Defaults(*profile, plan, notes);
   SearchOnlyStagesItRuns(*profile, plan, notes);

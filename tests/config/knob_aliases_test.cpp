@@ -23,8 +23,9 @@ TEST_CASE("Megatron-LM's names for the memory-recipe knobs are taken as they are
   CHECK(KnobForAcceptedAlias("weights_ema") == "ema");
   CHECK(KnobForAcceptedAlias("--moe-pad-expert-input-to-capacity") == "moe_pad_to_capacity");
   CHECK(KnobForAcceptedAlias("--moe-enable-deepep") == "moe_deepep");
+  CHECK(KnobForAcceptedAlias("--cross-entropy-loss-fusion") == "cross_entropy_fusion");
   CHECK(KnobForAcceptedAlias("mbs").empty());  // only a hint, not taken
-  CHECK(AcceptedAliasNames().size() == 7);
+  CHECK(AcceptedAliasNames().size() == 8);
 }
 
 TEST_CASE("knobs separated by spaces are refused with the corrected string", "[config]") {

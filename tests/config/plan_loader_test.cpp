@@ -99,6 +99,10 @@ TEST_CASE("plan string: the memory recipe's knobs and their Megatron-LM names", 
   CHECK(m.recipe->fp8_act_cache);
   CHECK(m.recipe->ema == EmaPlace::kGpu);
   CHECK(ParsePlanString("--exp-avg-dtype=bf16").recipe->optimizer_moments == MomentDtype::kBf16);
+  const PlanConstraints ce = ParsePlanString("cross_entropy_loss_fusion=true");
+  REQUIRE(ce.recipe);
+  CHECK(ce.recipe->cross_entropy_fusion);
+  CHECK_FALSE(ParsePlanString("tp=2").recipe);  // unstated: no recipe, the unfused loss
   // Bad values name the key as written and list the valid ones.
   CHECK_THAT(ErrorOf([] { ParsePlanString("exp_avg_dtype=fp8"); }),
              Contains("--plan: exp_avg_dtype: 'fp8' is not one of: fp32, bf16"));

@@ -271,3 +271,33 @@ TEST_CASE("A fused norm kernel in an eager layer moves the fused kernel's bytes"
   CHECK(Find(fused, "rope")->fwd_bytes == Approx(Find(eager, "rope")->fwd_bytes));
   CHECK(fused.FwdBytes() == Approx(eager.FwdBytes() - 2 * t * 8192 * 32));
 }
+
+TEST_CASE("DTensor's sequence-parallel collectives copy the full tensor along dim 1", "[cost]") {
+  const ModelSpec m = test::Llama3_70B();  // h 8192
+  ParallelPlan p = OneGpu(Fusion::kCompile);
+  p.tp = 8;
+  p.dp = 1;
+  p.sequence_parallel = true;
+  p.overlap_tp_comm = false;
+  CHECK(Find(Ops(m, p), "SP dim-1 copies") == nullptr);  // Megatron's own collectives: no copy
+  p.kernels.sp_dim1_copies = true;
+  const ElementwiseOp* x = Find(Ops(m, p), "SP dim-1 copies");
+  REQUIRE(x);
+  const double t = 8192, h = 8192;
+  // Two blocks, each an all-gather and a reduce-scatter whose torch.cat reads and writes
+  // 2 B x t x h; the backward's as many.
+  CHECK(x->fwd_bytes == Approx(2 * 2 * (2 + 2) * t * h));
+  CHECK(x->bwd_bytes == Approx(x->fwd_bytes));
+  CHECK(x->fwd_kernels == Approx(4));
+  // torchao's float8 TP gathers in fp8: the all-gather's copy halves.
+  p.precision = Precision::kFp8;
+  const ElementwiseOp* x8 = Find(Ops(m, p), "SP dim-1 copies");
+  REQUIRE(x8);
+  CHECK(x8->fwd_bytes == Approx(2 * 2 * (1 + 2) * t * h));
+  // Async TP's symmetric-memory path has its own extras; no SP, no copies.
+  p.overlap_tp_comm = true;
+  CHECK(Find(Ops(m, p), "SP dim-1 copies") == nullptr);
+  p.overlap_tp_comm = false;
+  p.sequence_parallel = false;
+  CHECK(Find(Ops(m, p), "SP dim-1 copies") == nullptr);
+}

@@ -53,3 +53,25 @@ TEST_CASE("op recompute keeps between selective and full, and redoes part of the
   CHECK(op.recompute_s > 0);
   CHECK(op.recompute_s < 0.5 * full.recompute_s);
 }
+
+TEST_CASE("op recompute under sequence parallelism gathers the block inputs again", "[cost]") {
+  // torchtitan's _save_list keeps the reduce-scatter's output, not the all-gather's.
+  const CostGraph d = BuildCostGraph(test::Llama3_70B());
+  const Cluster c = test::DgxH100();
+  auto layer = [&](Recompute r, bool sp) {
+    ParallelPlan p = OneGpu(r);
+    p.tp = 8;
+    p.sequence_parallel = sp;
+    p.overlap_tp_comm = false;
+    return ComputeLayerCost(d, 0, MakePlanShape(d, p, c), c);
+  };
+  const LayerCost none = layer(Recompute::kNone, true), op = layer(Recompute::kOp, true);
+  const double extra = op.tp_comm_s - none.tp_comm_s;
+  CHECK(extra > 0);
+  // The two all-gathers of one forward (attention and MLP inputs): half its TP time.
+  CHECK(extra == Approx(none.tp_comm_fwd_s / 2).epsilon(0.02));
+  CHECK(op.comm_busy_bwd_s[kCommTp] - none.comm_busy_bwd_s[kCommTp] == Approx(extra));
+  CHECK(op.tp_comm_fwd_s == Approx(none.tp_comm_fwd_s));
+  // Without sequence parallelism the all-reduce's output is the saved mm's: nothing redone.
+  CHECK(layer(Recompute::kOp, false).tp_comm_s == Approx(layer(Recompute::kNone, false).tp_comm_s));
+}

@@ -37,5 +37,8 @@ TEST_CASE("Stage memory's named byte formulas", "[cost][memory]") {
   CHECK(TpGatherBufferBytes(d, s) == 2 * 2.0 * 2048 * 1024);
   // bf16 logits, fp32 logits and their fp32 gradient over the rank's vocabulary share.
   CHECK(LogitsBytes(d, s) == 2048 * 8000 * 10.0);
+  // A fused loss (TransformerEngine's parallel_cross_entropy) keeps the bf16 logits only.
+  s.recipe.cross_entropy_fusion = true;
+  CHECK(LogitsBytes(d, s) == 2048 * 8000 * 2.0);
   CHECK(EmbedParamsLocal(d, p) == 32000.0 * 1024 / 4);
 }

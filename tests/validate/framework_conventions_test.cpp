@@ -354,3 +354,22 @@ TEST_CASE("DeepSpeed's engine under ZeRO reduces gradients in the training dtype
     CHECK(!out.grad_reduce_in_fp32);
   }
 }
+
+TEST_CASE("torchtitan: DTensor's sequence-parallel collectives copy along dim 1", "[validate]") {
+  ModelSpec m = Layers(32);
+  PlanConstraints c;
+  c.tp = V<int64_t>(8);
+  std::vector<std::string> notes;
+  PlanConstraints out = ApplyFrameworkConventions(Titan(), m, c, &notes);
+  REQUIRE(out.kernels);
+  CHECK(out.kernels->sp_dim1_copies);
+  CHECK(std::find(notes.begin(), notes.end(),
+                  "sp_dim1_copies=true (DTensor's sequence-parallel collectives copy along "
+                  "dim 1)") != notes.end());
+  c.tp = V<int64_t>(1);  // no TP: nothing to note
+  out = ApplyFrameworkConventions(Titan(), m, c, nullptr);
+  CHECK_FALSE(out.kernels->sp_dim1_copies);
+  c.tp = V<int64_t>(8);  // Megatron-LM's own collectives gather along dim 0
+  out = ApplyFrameworkConventions(Megatron(), m, c, nullptr);
+  CHECK((!out.kernels || !out.kernels->sp_dim1_copies));
+}

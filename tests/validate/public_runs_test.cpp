@@ -55,7 +55,9 @@ namespace {
 // 698 fit; R09-R12 state tokens/s only. Stop 37 (Aleph Alpha Scaling's defaults and the fused
 // RMSNorm on the Hagemann rows, DeepSpeed's overlaps by ZeRO stage, Blackwell's MAMF ceilings,
 // MLPerf v6.0's validation pass; refitted with the fit weighing sources): 9.2% (held out 9.9%); 680
-// of 698 fit.
+// of 698 fit. Stop 38 (h40audit): Y03 and Y07 state the container's recompute none (NeMo
+// v2.3.0/v2.4.0 model_configs_gb200.csv) and fit at 180.1 GiB of 186 with the fused loss their
+// containers ran (cross_entropy_fusion): 680 of 698 fit.
 constexpr double kStepTimeMapePct = 9.2 + 0.2;
 // Stop 38 (h40qi): A100 on the tile-and-wave GEMM model with efficiency.yaml still holding the
 // curve's fitted A100 gemm_max, every A100 GEMM priced faster: held out 9.9 -> 10.34% before the

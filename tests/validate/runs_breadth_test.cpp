@@ -52,7 +52,9 @@ TEST_CASE("Y runs (H200, Blackwell, A100): all predict on their GPUs, error with
   const auto& step = report.all.metrics.at("step_time_s");
   CHECK(step.n == static_cast<int64_t>(runs.size()));
   CHECK(step.mape_pct <= kYMapePct);
-  CHECK(report.all.fits_fit >= 26);  // Y29 (GPT-3 5B, DP 8, apex) predicted at 83 GiB, ran
+  // Y29 (GPT-3 5B, DP 8, apex) predicted at 83 GiB, ran. Y03/Y07 (Llama 3 70B FSDP, no
+  // recompute) fit at 180.1 GiB of 186 only with their fused loss (cross_entropy_fusion).
+  CHECK(report.all.fits_fit >= 26);
   int h200 = 0;
   int gb200 = 0;
   int b200 = 0;
