@@ -69,6 +69,7 @@ enum class Knob : int {
   kPpLockstep,
   kRepeatKv,
   kZero1AllReduce,
+  kFp32GradAccumPass,
   kFusedNorm,
   kMoeGroupedGemm,
   kMoeRouterFusion,
