@@ -205,6 +205,22 @@ void FitMemory(const std::vector<RawRow>& rows, ProfileFitResult* result) {
 
 using CollectiveKey = std::tuple<std::string, std::string, int>;  // op, tier, ranks
 
+// Ranks per node of a sweep across several nodes (nccl-tests output names the hosts): only
+// where 1 < per node < ranks, the sweep of a whole hierarchical collective (collective_cost.cpp,
+// WholeSweepSeconds); 0 otherwise, or when the rows of one (op, tier, ranks) disagree.
+std::map<CollectiveKey, int> SweepRanksPerNode(const std::vector<RawRow>& rows) {
+  std::map<CollectiveKey, int> out;
+  for (const auto& row : rows) {
+    if (row.kind != "collective" || row.ranks < 2) continue;
+    const int per_node =
+        row.ranks_per_node > 1 && row.ranks_per_node < row.ranks ? row.ranks_per_node : 0;
+    const CollectiveKey key{row.op, row.tier, row.ranks};
+    auto [it, inserted] = out.emplace(key, per_node);
+    if (!inserted && it->second != per_node) it->second = 0;
+  }
+  return out;
+}
+
 std::map<CollectiveKey, std::map<int64_t, std::vector<double>>> GroupCollectives(
     const std::vector<RawRow>& rows, ProfileFitResult* result) {
   std::map<CollectiveKey, std::map<int64_t, std::vector<double>>> groups;
@@ -233,6 +249,7 @@ std::map<CollectiveKey, std::map<int64_t, std::vector<double>>> GroupCollectives
 
 void FitCollectives(const std::vector<RawRow>& rows, ProfileFitResult* result) {
   const auto groups = GroupCollectives(rows, result);
+  const auto per_node = SweepRanksPerNode(rows);
   // The map is ordered by (op, tier, ranks): the last group of an (op, tier) has the most ranks.
   std::map<std::pair<std::string, std::string>, CollectiveFitReport> kept;
   for (const auto& [key, by_size] : groups) {
@@ -262,6 +279,7 @@ void FitCollectives(const std::vector<RawRow>& rows, ProfileFitResult* result) {
     }
     report.fit = fit.fit;
     report.fit.ranks = ranks;
+    report.fit.ranks_per_node = per_node.at(key);
     report.fit.curve = std::move(curve);
     report.residual_pct = fit.residual_pct;
     report.max_abs_residual_pct = fit.max_abs_residual_pct;

@@ -302,6 +302,10 @@ const std::vector<KnobEntry>& KnobTable() {
       {"zero1_all_reduce",
        [](PlanConstraints& p, const std::vector<std::string>&
                                   v) { KernelsOf(p).zero1_all_reduce = ParseBool(OneValue(v)); }},
+      {"fp32_grad_accum_pass",
+       [](PlanConstraints& p, const std::vector<std::string>& v) {
+         KernelsOf(p).fp32_grad_accum_pass = ParseBool(OneValue(v));
+       }},
       {"fused_norm",
        [](PlanConstraints& p, const std::vector<std::string>&
                                   v) { KernelsOf(p).fused_norm = ParseBool(OneValue(v)); }},

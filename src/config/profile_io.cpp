@@ -113,7 +113,8 @@ struct Reader {
 };
 
 CollectiveFit ReadCollectiveFit(const Reader& r, const YAML::Node& node, const std::string& path) {
-  r.CheckKeys(node, path, {"bandwidth_GBps", "curve", "latency_us", "points", "r2", "ranks"});
+  r.CheckKeys(node, path,
+              {"bandwidth_GBps", "curve", "latency_us", "points", "r2", "ranks", "ranks_per_node"});
   CollectiveFit fit;
   fit.latency_us = r.NonNegative(r.Required(node, "latency_us", path), path + ".latency_us");
   fit.bandwidth_GBps =
@@ -127,6 +128,16 @@ CollectiveFit ReadCollectiveFit(const Reader& r, const YAML::Node& node, const s
     const int64_t ranks = r.Count(node["ranks"], path + ".ranks", 2);
     if (ranks > 1000000) r.Fail(node["ranks"], path + ".ranks", "must be <= 1000000");
     fit.ranks = static_cast<int>(ranks);
+  }
+  if (node["ranks_per_node"]) {
+    const YAML::Node value = node["ranks_per_node"];
+    const std::string key = path + ".ranks_per_node";
+    const int64_t per_node = r.Count(value, key, 1);
+    if (fit.ranks < 2) r.Fail(value, key, "needs the sweep's `ranks`");
+    if (per_node > fit.ranks || fit.ranks % per_node != 0) {
+      r.Fail(value, key, "must divide ranks (" + std::to_string(fit.ranks) + ")");
+    }
+    fit.ranks_per_node = static_cast<int>(per_node);
   }
   if (node["curve"]) {
     const YAML::Node curve = node["curve"];
@@ -312,6 +323,8 @@ std::string ProfileToYaml(const CalibrationProfile& profile) {
           << ", bandwidth_GBps: " << Number6(fit.bandwidth_GBps) << ", r2: " << Number6(fit.r2)
           << ", points: " << fit.points;
       if (fit.ranks >= 2) out << ", ranks: " << fit.ranks;
+      if (fit.ranks >= 2 && fit.ranks_per_node >= 1)
+        out << ", ranks_per_node: " << fit.ranks_per_node;
       if (!fit.curve.empty()) {
         out << ",\n       curve: [";
         for (size_t i = 0; i < fit.curve.size(); ++i) {

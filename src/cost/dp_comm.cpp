@@ -173,6 +173,13 @@ StageDp StageDataParallel(const Cluster& c, const NetworkLinks& links, const Cos
   const double offload = p.recipe.optimizer_offload;
   dp.optimizer_s = MemoryBoundSeconds(
       c, local * (1 - offload) * OptimizerTrafficBytes(p.recipe.optimizer_moments));
+  // nanotron's fp32 accumulation after every micro-batch's backward: one add_ per parameter
+  // tensor launched from Python, each reading the bf16 gradient (2 B) and the fp32 buffer (4 B)
+  // and writing the buffer (4 B) (src/nanotron/optim/gradient_accumulator.py, _accumulate_grad).
+  if (p.kernels.fp32_grad_accum_pass) {
+    dp.grad_accum_s = StageParamTensors(d, key) * EagerLaunchSeconds(c) +
+                      MemoryBoundSeconds(c, (dense + expert) * (2.0 + 4.0 + 4.0));
+  }
   // nanotron's gather copies run inside optimizer.step(), after the all-gather.
   if (whole)
     dp.optimizer_s += Zero1GatherCopies(c, StageParamTensors(d, key), dense, s.groups.dp_cp.size).s;

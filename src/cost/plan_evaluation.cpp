@@ -106,6 +106,7 @@ void CostStage(const CostGraph& d, const Cluster& c, const NetworkLinks& links,
   e.dp[s] = StageDataParallel(c, links, d, p, e, key, StageEmbedParams(d, p, key), dense, expert);
   StageTimesOf(d, p, e, key, e.dp[s].zero3, D(std::max<int64_t>(p.vpp, 1)), &e.times[s],
                &e.comm[s]);
+  e.times[s].b += e.dp[s].grad_accum_s;
   StageDpExposure(p, e.times[s], e.comm[s], e.dp[s]);
 }
 

@@ -126,6 +126,21 @@ NcclFabric NcclFabricOf(const GroupPlacement& g, CollectiveOp op, const LinkAt& 
   return f;
 }
 
+// A sweep of the whole collective across nodes (nccl-tests on N ranks, `ranks_per_node` of them
+// in each innermost-tier domain) measured every level at once: the group's collective is read
+// from it whole, not as an inner level plus this one at bytes / members[0]. A group with k ranks
+// per domain sends bytes / k per GPU through that GPU's share of the domain's NICs; the sweep
+// with p per domain sends bytes' / p, so it loads each NIC the same at bytes' = bytes · p / k on
+// the same number of domains (ranks' = size · p / k). A group that spans the outer tier
+// but holds a single rank per domain is the case k = 1.
+double WholeSweepSeconds(const CollectiveFit& fit, CollectiveOp op, double bytes,
+                         const GroupPlacement& g) {
+  const double per_domain = static_cast<double>(std::max<int64_t>(g.members[0], 1));
+  const double scale = static_cast<double>(fit.ranks_per_node) / per_domain;
+  const auto ranks = static_cast<int64_t>(std::llround(static_cast<double>(g.size) * scale));
+  return MeasuredCollectiveUs(fit, op, bytes * scale, std::max<int64_t>(ranks, 2)) * 1e-6;
+}
+
 // `link_at(op, tier)` gives the TierLink; both public overloads share this.
 template <typename LinkAt>
 double Seconds(CollectiveOp op, double bytes, const GroupPlacement& g, const LinkAt& link_at) {
@@ -152,6 +167,9 @@ double Seconds(CollectiveOp op, double bytes, const GroupPlacement& g, const Lin
     if (here <= below) continue;
     const int64_t ranks = here / below;
     const TierLink& link = link_at(op, t);
+    if (link.fit != nullptr && t > 0 && t == g.tier && link.fit->ranks_per_node > 1) {
+      return WholeSweepSeconds(*link.fit, op, bytes, g);
+    }
     if (link.fit != nullptr) {
       total +=
           MeasuredCollectiveUs(*link.fit, op, bytes / static_cast<double>(below), ranks) * 1e-6;

@@ -27,6 +27,9 @@ struct CollectiveFit {
   int points = 0;
   int ranks = 0;  // the rank count the sweep ran at; 0 = not recorded (profiles before stop 25)
   std::vector<CollectivePoint> curve;  // ascending bytes; empty = the α–β line only
+  // Ranks per innermost-tier domain (node) in a sweep across several: the fit is then the whole
+  // hierarchical collective, not one tier's level. 0 = not recorded (one domain, or a harness CSV).
+  int ranks_per_node = 0;
 };
 
 struct GemmPoint {

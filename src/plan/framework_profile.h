@@ -73,7 +73,8 @@ struct FrameworkRuntime {
   bool fsdp_keeps_gathered_with_pp = false;  // FSDP weights stay gathered under PP (zero=3)
   bool lockstep_multi_stage = false;         // multi-stage schedules wait at every time step
   bool zero1_all_reduce = false;  // ZeRO-1 all-reduces the whole gradient buffer (kernel_recipe.h)
-  const char* collectives = "";   // what it issues, for docs and explain
+  bool fp32_grad_accum_pass = false;  // a per-tensor fp32 add after each backward (kernel_recipe.h)
+  const char* collectives = "";       // what it issues, for docs and explain
 };
 
 enum class ExportForm {

@@ -168,6 +168,11 @@ FrameworkProfile Nanotron() {
   // gradient_accumulator.py, sync_gradients_across_dp); the optimizer then gathers the updated
   // bf16 parameters in one all_gather (src/nanotron/optim/zero.py, _all_gather_params).
   p.runtime.zero1_all_reduce = true;
+  // accumulate_grad_in_fp32 (true in the sweep's base config, examples/config_tiny_llama_bench.yaml
+  // on nouamane/bench2 @ 67c5ebb6): FP32GradientAccumulator.backward adds every parameter's bf16
+  // gradient into the fp32 buffer after loss.backward(), one add_ per tensor and micro-batch
+  // (src/nanotron/optim/gradient_accumulator.py, _accumulate_grad).
+  p.runtime.fp32_grad_accum_pass = true;
   p.runtime.collectives =
       "all-reduce of fp32 gradients (ZeRO-0: DDP buckets in the backward; ZeRO-1: the whole "
       "buffer after it, then one all-gather of the updated parameters), TP all-reduce or "

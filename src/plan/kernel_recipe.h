@@ -54,6 +54,12 @@ struct KernelRecipe {
   // GradientAccumulator.sync_gradients_across_dp with reduce_scatter=False, "too memory hungry",
   // src/nanotron/trainer.py; cost/dp_comm.cpp). zero=1 only; false reduce-scatters in buckets.
   bool zero1_all_reduce = false;
+  // After every micro-batch's backward the host adds each parameter's bf16 gradient into its fp32
+  // accumulation buffer, one add_ per tensor, on the compute stream (nanotron c252843:
+  // FP32GradientAccumulator.backward -> _accumulate_grad, fp32_grad.add_(half_param.grad),
+  // src/nanotron/optim/gradient_accumulator.py; cost/stage_times.cpp). Megatron-LM's wgrad GEMM
+  // accumulates into main_grad instead (gradient_accumulation_fusion): no pass.
+  bool fp32_grad_accum_pass = false;
   // The norm runs as one fused kernel (reads x, writes y: 4 B per element in bf16) whatever the
   // fusion profile (a hand-written RMSNorm kernel in an otherwise eager PyTorch layer: Aleph Alpha
   // Scaling's "flash_attention2 + RMS kernel" runs, Hagemann et al. 2023;
@@ -67,7 +73,8 @@ struct KernelRecipe {
 
   bool IsDefault() const {
     return fusion == Fusion::kTe && !cuda_graphs && !pp_lockstep && !repeat_kv &&
-           !zero1_all_reduce && !fused_norm && !sp_dim1_copies && MoeDefault();
+           !zero1_all_reduce && !fp32_grad_accum_pass && !fused_norm && !sp_dim1_copies &&
+           MoeDefault();
   }
   bool MoeDefault() const {
     return moe_grouped_gemm && !moe_router_fusion && !moe_permute_fusion && !moe_pad_to_capacity &&

@@ -65,6 +65,7 @@ constexpr std::array<KnobRow, kKnobs> kTable = {{
     {Knob::kPpLockstep, "pp_lockstep", false, S},
     {Knob::kRepeatKv, "repeat_kv", false, M | L},
     {Knob::kZero1AllReduce, "zero1_all_reduce", false, S},
+    {Knob::kFp32GradAccumPass, "fp32_grad_accum_pass", false, S},
     {Knob::kFusedNorm, "fused_norm", false, L},
     {Knob::kSpDim1Copies, "sp_dim1_copies", false, L},
     {Knob::kMoeGroupedGemm, "moe_grouped_gemm", false, L | X},

@@ -70,6 +70,7 @@ enum class Knob : int {
   kPpLockstep,
   kRepeatKv,
   kZero1AllReduce,
+  kFp32GradAccumPass,
   kFusedNorm,
   kSpDim1Copies,
   kMoeGroupedGemm,

@@ -61,6 +61,7 @@ void AddRareKnobs(const ParallelPlan& p, KnobWriter& w) {
   if (p.kernels.pp_lockstep) w.Add(Knob::kPpLockstep, true);
   if (p.kernels.repeat_kv) w.Add(Knob::kRepeatKv, true);
   if (p.kernels.zero1_all_reduce) w.Add(Knob::kZero1AllReduce, true);
+  if (p.kernels.fp32_grad_accum_pass) w.Add(Knob::kFp32GradAccumPass, true);
   if (p.kernels.fused_norm) w.Add(Knob::kFusedNorm, true);
   if (p.kernels.sp_dim1_copies) w.Add(Knob::kSpDim1Copies, true);
   if (p.kernels.moe_grouped_gemm != d.kernels.moe_grouped_gemm) {

@@ -46,6 +46,7 @@ Json PlanToJson(const ParallelPlan& p) {
     if (p.kernels.pp_lockstep) j.Set(KnobName(Knob::kPpLockstep), true);
     if (p.kernels.repeat_kv) j.Set(KnobName(Knob::kRepeatKv), true);
     if (p.kernels.zero1_all_reduce) j.Set(KnobName(Knob::kZero1AllReduce), true);
+    if (p.kernels.fp32_grad_accum_pass) j.Set(KnobName(Knob::kFp32GradAccumPass), true);
     if (p.kernels.fused_norm) j.Set(KnobName(Knob::kFusedNorm), true);
     if (p.kernels.sp_dim1_copies) j.Set(KnobName(Knob::kSpDim1Copies), true);
     if (!p.kernels.MoeDefault()) {

@@ -97,6 +97,14 @@ TEST_CASE("nccl-tests output: mpirun prefixes, two hosts, NCCL INFO lines", "[ca
   CHECK(rows[1].line == 18);
   CHECK(rows[1].metadata.at("gpu") == "NVIDIA H100 80GB HBM3");
   CHECK(rows[1].metadata.at("nccl") == "2.21.5");
+  // Two hosts of four: the fit is of the whole two-level collective and says so; a one-host sweep
+  // (ranks per node = ranks) records nothing.
+  const ProfileFitResult fit = FitProfile(rows);
+  CHECK(fit.profile.collectives.at("all_gather").at("scaleout").ranks_per_node == 4);
+  std::vector<RawRow> one_host = rows;
+  for (RawRow& row : one_host) row.ranks_per_node = row.ranks;
+  CHECK(FitProfile(one_host).profile.collectives.at("all_gather").at("scaleout").ranks_per_node ==
+        0);
 }
 
 TEST_CASE("nccl-tests output: what it cannot read is an error with the line", "[calib]") {

@@ -14,6 +14,7 @@ CalibrationProfile SampleProfile() {
   p.collectives["all_reduce"]["nvlink"] = {
       12.25, 371.5, 0.9987, 24, 8, {{32768, 18.66}, {1048576, 27.76}, {33554432, 195.4}}};
   p.collectives["all_reduce"]["scaleout"] = {31.0, 46.1, 0.99, 20, 0, {}};
+  p.collectives["all_gather"]["scaleout"] = {988.1, 275.6, 0.95, 9, 256, {}, 8};
   p.collectives["all_to_all"]["nvlink"] = {9.5, 300.0, 0.97, 18, 0, {}};
   p.gemm["bf16"] = {{4096, 4096, 4096, 712.3}, {8192, 1024, 28672, 655.01}};
   p.gemm["fp8"] = {{16384, 8192, 8192, 1301.7}};
@@ -46,6 +47,8 @@ TEST_CASE("profile YAML round-trips exactly", "[calib]") {
   CHECK(ar.curve[2].time_us == 195.4);
   CHECK(q->collectives.at("all_reduce").at("scaleout").ranks == 0);
   CHECK(q->collectives.at("all_reduce").at("scaleout").curve.empty());
+  CHECK(q->collectives.at("all_reduce").at("scaleout").ranks_per_node == 0);
+  CHECK(q->collectives.at("all_gather").at("scaleout").ranks_per_node == 8);
   REQUIRE(q->gemm.at("bf16").size() == 2);
   CHECK(q->gemm.at("bf16")[1].k == 28672);
   CHECK(q->gemm.at("bf16")[1].tflops == 655.01);
@@ -98,6 +101,11 @@ TEST_CASE("profile YAML errors carry file, line, column and key path", "[calib]"
   CHECK(ErrorOf(fit + "curve: [{bytes: 8, time_us: 0}]}\n").find("curve[0].time_us: must be > 0") !=
         std::string::npos);
   CHECK(ErrorOf(fit + "curve: [{bytes: 8, time: 5}]}\n").find("curve[0].time: unknown key") !=
+        std::string::npos);
+  CHECK(ErrorOf(fit + "ranks: 16, ranks_per_node: 3}\n")
+            .find("collectives.all_reduce.nvlink.ranks_per_node: must divide ranks (16)") !=
+        std::string::npos);
+  CHECK(ErrorOf(fit + "ranks_per_node: 8}\n").find("ranks_per_node: needs the sweep's `ranks`") !=
         std::string::npos);
 }
 

@@ -113,3 +113,29 @@ TEST_CASE("nanotron's ZeRO-1 all-reduces the whole fp32 gradient buffer in one c
   CHECK(z0a.dp[0].grad_s == z0b.dp[0].grad_s);
   CHECK(z0a.dp[0].buckets == z0b.dp[0].buckets);
 }
+
+TEST_CASE("nanotron's fp32 accumulation pass runs after every micro-batch's backward", "[cost]") {
+  const ModelSpec m = TwoLayers();
+  const Cluster c = test::DgxH100();
+  const CostGraph d = BuildCostGraph(m);
+  const NetworkLinks links = ResolveNetworkLinks(c);
+  ParallelPlan p;
+  p.dp = 1;
+  p.pp = 1;
+  p.micro_batch = 1;
+  p.global_batch = 8;  // 8 micro-batches
+  PlanEvaluation off;
+  EvaluatePlanTime(d, c, links, p, &off);
+  p.kernels.fp32_grad_accum_pass = true;
+  PlanEvaluation on;
+  EvaluatePlanTime(d, c, links, p, &on);
+  // 15 tensors (qkv, out, up, down, two norms per layer; embedding, final norm, head), one add_
+  // each, and 10 B per parameter: bf16 gradient read, fp32 buffer read and written.
+  const double pass = 15 * EagerLaunchSeconds(c) + MemoryBoundSeconds(c, 10 * kParams);
+  CHECK(on.dp[0].grad_accum_s == Approx(pass));
+  CHECK(off.dp[0].grad_accum_s == 0);
+  CHECK(on.times[0].b - off.times[0].b == Approx(pass));  // in the backward, per micro-batch
+  CHECK(on.times[0].f == off.times[0].f);
+  // One stage, eight micro-batches: the step grows by eight passes.
+  CHECK(on.step_s - off.step_s == Approx(8 * pass).epsilon(1e-3));
+}

@@ -169,3 +169,33 @@ TEST_CASE("NcclPicksNvls agrees with ChooseCollective's algorithm", "[hardware]"
   }
   CHECK(nvls > 0);  // the comparison covers calls that take NVLS
 }
+
+TEST_CASE("a sweep across nodes is read whole, at the bytes that load each NIC the same",
+          "[hardware]") {
+  Cluster c = test::DgxH100();
+  auto profile = std::make_shared<CalibrationProfile>();
+  // nccl-tests all_reduce_perf on 32 nodes x 8 ranks (p5.48xlarge over EFA,
+  // hardware/profiles/p5-efa-all-reduce.yaml): the whole two-level collective.
+  CollectiveFit sweep{988.125, 275.639, 0.95, 9, 256, {{33554432, 1007.6}, {268435456, 3875.8}}};
+  profile->collectives["all_reduce"]["scaleout"] = sweep;
+  c.profile = profile;
+  // Read per level (inner NVLink level + the sweep at bytes / 8): far below the sweep's own time.
+  const GroupPlacement full = PlaceGroup(256, 1, c);
+  const double per_level = CollectiveSeconds(CollectiveOp::kAllReduce, 268435456, full, c);
+  CHECK(per_level < 0.6 * 3875.8e-6);
+  // Recorded as a sweep of 8 ranks per node: the group it measured gets its time back exactly.
+  profile->collectives["all_reduce"]["scaleout"].ranks_per_node = 8;
+  CHECK(CollectiveSeconds(CollectiveOp::kAllReduce, 268435456, full, c) ==
+        Approx(3875.8e-6).epsilon(1e-9));
+  // Four ranks per node on 32 nodes (stride 2): each GPU sends bytes / 4 across, as the sweep's
+  // GPUs do at twice the bytes.
+  const GroupPlacement half = PlaceGroup(128, 2, c);
+  REQUIRE(half.members[0] == 4);
+  CHECK(CollectiveSeconds(CollectiveOp::kAllReduce, 134217728, half, c) ==
+        Approx(3875.8e-6).epsilon(1e-9));
+  // Inside one node the sweep does not apply: the NVLink tier's own model, as without a profile.
+  const GroupPlacement node = PlaceGroup(8, 1, c);
+  Cluster bare = test::DgxH100();
+  CHECK(CollectiveSeconds(CollectiveOp::kAllReduce, 268435456, node, c) ==
+        Approx(CollectiveSeconds(CollectiveOp::kAllReduce, 268435456, node, bare)).epsilon(1e-12));
+}

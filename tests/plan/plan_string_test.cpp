@@ -133,6 +133,7 @@ TEST_CASE("PlanString keeps PyTorch's runtime knobs (lock-step pipeline and repe
   for (const Knob& k : {Knob{"pp_lockstep", &KernelRecipe::pp_lockstep},
                         Knob{"repeat_kv", &KernelRecipe::repeat_kv},
                         Knob{"zero1_all_reduce", &KernelRecipe::zero1_all_reduce},
+                        Knob{"fp32_grad_accum_pass", &KernelRecipe::fp32_grad_accum_pass},
                         Knob{"fused_norm", &KernelRecipe::fused_norm},
                         Knob{"sp_dim1_copies", &KernelRecipe::sp_dim1_copies}}) {
     INFO(k.name);

@@ -239,7 +239,11 @@ TEST_CASE("nanotron c252843: ZeRO-1 reduces gradients after the backward, ZeRO-0
   out = ApplyFrameworkConventions(nanotron, Layers(16), c, nullptr);
   CHECK(*out.overlap_grad_reduce == V(true));
   CHECK(*out.grad_reduce_in_fp32 == V(true));
-  CHECK(!out.kernels);  // zero=0: the flag would change nothing and is not set
+  // zero=0: the all-reduce flag would change nothing and is not set; the fp32 accumulation
+  // pass after each backward (FP32GradientAccumulator._accumulate_grad) runs at every stage.
+  REQUIRE(out.kernels);
+  CHECK(!out.kernels->zero1_all_reduce);
+  CHECK(out.kernels->fp32_grad_accum_pass);
   // zero searched: neither overlap default applies, the search keeps both choices.
   c.zero.reset();
   out = ApplyFrameworkConventions(nanotron, Layers(16), c, nullptr);
@@ -251,6 +255,7 @@ TEST_CASE("nanotron c252843: ZeRO-1 reduces gradients after the backward, ZeRO-0
   c.zero = V(1);
   out = ApplyFrameworkConventions(megatron, Layers(16), c, nullptr);
   CHECK((!out.kernels || !out.kernels->zero1_all_reduce));
+  CHECK((!out.kernels || !out.kernels->fp32_grad_accum_pass));  // wgrad accumulates into main_grad
   c.zero.reset();
   // A stated knob wins.
   c.zero = V(1);
