@@ -34,17 +34,17 @@ std::vector<StepTimeBand> ShippedStepTimeBands() {
   // Recomputed by tests/validate/public_runs_cv_test.cpp (it prints the new values when they
   // drift).
   return {
-      {"A100", "A100", 346, -18.3, 12.1},
-      {"B200", "B200", 29, -20.6, 7.0},
-      {"GB200", "GB200", 54, -24.6, 6.3},
-      {"H100", "H100", 258, -16.7, 8.6},  // with the H200 runs (their band is H100's)
+      {"A100", "A100", 346, -17.8, 6.8},
+      {"B200", "B200", 29, -18.0, 2.5},
+      {"GB200", "GB200", 54, -24.0, 4.8},
+      {"H100", "H100", 260, -15.8, 8.0},  // with the H200 runs (their band is H100's)
   };
 }
 
 StepTimeBand UnfittedStepTimeBand() {
   // Recomputed by tests/validate/public_runs_cv_test.cpp from `validate --cv gpu`'s pooled
   // residuals.
-  return {"", kUnfittedBandData, 687, -19.2, 10.3};
+  return {"", kUnfittedBandData, 689, -19.6, 6.0};
 }
 
 std::optional<StepTimeBand> StepTimeBandFor(const std::string& gpu_name) {

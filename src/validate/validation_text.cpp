@@ -264,7 +264,8 @@ torchtitan runs eager, with async TP off and per-op SAC as its "selective"), and
 as that version's runtime runs it (torchtitan's local batch, split points, FSDP under PP,
 lock-step pipeline and repeated K/V heads as of 9dec370). Where the framework has no default
 (Megatron-LM's micro-batch; NeMo's recipes, which set the switches per model; nanotron's
-ZeRO stage, a required key; Megatron-DeepSpeed, whose defaults are not read yet), it is
+ZeRO stage, a required key; Megatron-DeepSpeed, whose defaults are read only for the gradient
+dtype under ZeRO), it is
 searched: the run lists it under "searched" with the spread of the step time over the best
 searched plans. Every
 default, with the framework file it comes from, is in docs/frameworks.md; each reading is
