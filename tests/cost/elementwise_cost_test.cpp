@@ -22,6 +22,16 @@ ParallelPlan OneGpu(Fusion fusion, Precision precision = Precision::kBf16) {
   return p;
 }
 
+// torch.compile'd layers at TP 8 with sequence parallelism, the TP collectives not overlapped.
+ParallelPlan CompiledSpTp8() {
+  ParallelPlan p = OneGpu(Fusion::kCompile);
+  p.tp = 8;
+  p.dp = 1;
+  p.sequence_parallel = true;
+  p.overlap_tp_comm = false;
+  return p;
+}
+
 const ElementwiseOp* Find(const LayerElementwise& ew, const std::string& name) {
   for (size_t i = 0; i < ew.count; ++i) {
     if (ew.ops[i].name == name) return &ew.ops[i];
@@ -103,11 +113,7 @@ TEST_CASE("FP8 adds cast-transposes, more of them under torchao", "[cost]") {
 
 TEST_CASE("PyTorch's async TP reduces its stacked partials and copies the local shard", "[cost]") {
   const ModelSpec m = test::Llama3_70B();  // h 8192
-  ParallelPlan p = OneGpu(Fusion::kCompile);
-  p.tp = 8;
-  p.dp = 1;
-  p.sequence_parallel = true;
-  p.overlap_tp_comm = false;
+  ParallelPlan p = CompiledSpTp8();
   CHECK(Find(Ops(m, p), "async-TP extras") == nullptr);  // NCCL reduces inside its kernel
   p.overlap_tp_comm = true;
   const LayerElementwise ew = Ops(m, p);
@@ -274,11 +280,7 @@ TEST_CASE("A fused norm kernel in an eager layer moves the fused kernel's bytes"
 
 TEST_CASE("DTensor's sequence-parallel collectives copy the full tensor along dim 1", "[cost]") {
   const ModelSpec m = test::Llama3_70B();  // h 8192
-  ParallelPlan p = OneGpu(Fusion::kCompile);
-  p.tp = 8;
-  p.dp = 1;
-  p.sequence_parallel = true;
-  p.overlap_tp_comm = false;
+  ParallelPlan p = CompiledSpTp8();
   CHECK(Find(Ops(m, p), "SP dim-1 copies") == nullptr);  // Megatron's own collectives: no copy
   p.kernels.sp_dim1_copies = true;
   const ElementwiseOp* x = Find(Ops(m, p), "SP dim-1 copies");
