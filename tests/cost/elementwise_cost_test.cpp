@@ -283,7 +283,8 @@ TEST_CASE("DTensor's sequence-parallel collectives copy the full tensor along di
   ParallelPlan p = CompiledSpTp8();
   CHECK(Find(Ops(m, p), "SP dim-1 copies") == nullptr);  // Megatron's own collectives: no copy
   p.kernels.sp_dim1_copies = true;
-  const ElementwiseOp* x = Find(Ops(m, p), "SP dim-1 copies");
+  const LayerElementwise bf16 = Ops(m, p);  // Find points into it: it must outlive x
+  const ElementwiseOp* x = Find(bf16, "SP dim-1 copies");
   REQUIRE(x);
   const double t = 8192, h = 8192;
   // Two blocks, each an all-gather and a reduce-scatter whose torch.cat reads and writes
@@ -293,7 +294,8 @@ TEST_CASE("DTensor's sequence-parallel collectives copy the full tensor along di
   CHECK(x->fwd_kernels == Approx(4));
   // torchao's float8 TP gathers in fp8: the all-gather's copy halves.
   p.precision = Precision::kFp8;
-  const ElementwiseOp* x8 = Find(Ops(m, p), "SP dim-1 copies");
+  const LayerElementwise fp8 = Ops(m, p);
+  const ElementwiseOp* x8 = Find(fp8, "SP dim-1 copies");
   REQUIRE(x8);
   CHECK(x8->fwd_bytes == Approx(2 * 2 * (1 + 2) * t * h));
   // Async TP's symmetric-memory path has its own extras; no SP, no copies.
