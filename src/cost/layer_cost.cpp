@@ -308,14 +308,8 @@ void Communication(const CostGraph& d, int kind, const PlanShape& p, const Netwo
     const bool two_hop = UsesTwoHop(p);
     double pass = 0;
     if (two_hop) {
-      // DeepEP's kernels run each leg at their own measured fractions (kDeepEpDispatch,
-      // kDeepEpCombine); DualPipe's at the links' (DeepSeek-V3 report §3.2.2).
-      const TwoHopPasses hops = TwoHopPassesOf(d, p);
-      const bool deepep = p.kernels.moe_deepep;
-      const TwoHopRates to = TwoHopRatesOf(c, p.groups.ep, kDeepEpDispatch);
-      const TwoHopRates back = TwoHopRatesOf(c, p.groups.ep, kDeepEpCombine);
-      pass = TwoHopSeconds(hops.dispatch, p.groups.ep, links, deepep ? &to : nullptr) +
-             TwoHopSeconds(hops.combine, p.groups.ep, links, deepep ? &back : nullptr);
+      pass =
+          TwoHopPassPairSeconds(TwoHopPassesOf(d, p), c, p.groups.ep, links, p.kernels.moe_deepep);
     } else {
       pass = 2 * CollectiveSeconds(CollectiveOp::kAllToAll, bytes, p.groups.ep, links);
     }

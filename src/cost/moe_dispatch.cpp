@@ -5,8 +5,6 @@
 #include <cmath>
 #include <cstdint>
 
-#include "core/units.h"
-
 namespace paraplan {
 namespace {
 
@@ -127,16 +125,11 @@ TwoHopPasses TwoHopPassesOf(const CostGraph& d, const PlanShape& p) {
 TwoHopRates TwoHopRatesOf(const Cluster& c, const GroupPlacement& ep, const TwoHopFractions& f) {
   TwoHopRates r;
   if (c.network.empty()) return r;
-  const auto line = [&c](size_t t) {
-    const NetworkTier& tier = c.network[t];
-    const double over = tier.oversubscription >= 1.0 ? tier.oversubscription : 1.0;
-    return GBpsToBytesPerSecond(tier.bandwidth_GBps) / over;
-  };
-  r.nvlink_bytes_per_s = f.nvlink * line(0);
+  r.nvlink_bytes_per_s = f.nvlink * TierLineBytesPerSecond(c, 0);
   const int top = std::min(ep.tier, static_cast<int>(c.network.size()) - 1);
   if (top >= 1) {
-    double slowest = line(1);
-    for (int t = 2; t <= top; ++t) slowest = std::min(slowest, line(static_cast<size_t>(t)));
+    double slowest = TierLineBytesPerSecond(c, 1);
+    for (int t = 2; t <= top; ++t) slowest = std::min(slowest, TierLineBytesPerSecond(c, t));
     r.network_bytes_per_s = f.network * slowest;
   }
   return r;
@@ -165,6 +158,17 @@ double TwoHopSeconds(const TwoHopTraffic& traffic, const GroupPlacement& ep,
     seconds = std::max(seconds, traffic.network_bytes / bytes_per_s);
   }
   return latency + seconds;
+}
+
+double TwoHopPassPairSeconds(const TwoHopPasses& hops, const Cluster& c, const GroupPlacement& ep,
+                             const NetworkLinks& links, bool deepep) {
+  if (!deepep) {
+    return TwoHopSeconds(hops.dispatch, ep, links) + TwoHopSeconds(hops.combine, ep, links);
+  }
+  const TwoHopRates to = TwoHopRatesOf(c, ep, kDeepEpDispatch);
+  const TwoHopRates back = TwoHopRatesOf(c, ep, kDeepEpCombine);
+  return TwoHopSeconds(hops.dispatch, ep, links, &to) +
+         TwoHopSeconds(hops.combine, ep, links, &back);
 }
 
 }  // namespace paraplan

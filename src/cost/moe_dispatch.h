@@ -93,4 +93,10 @@ struct TwoHopPasses {
 };
 TwoHopPasses TwoHopPassesOf(const CostGraph& d, const PlanShape& p);
 
+// Seconds of one dispatch pass plus one combine pass: under DeepEP (`deepep`) each at DeepEP's
+// measured fractions of line rate (kDeepEpDispatch, kDeepEpCombine), otherwise (DualPipe's
+// kernels) at the links' all-to-all rates (DeepSeek-V3 report §3.2.2).
+double TwoHopPassPairSeconds(const TwoHopPasses& hops, const Cluster& c, const GroupPlacement& ep,
+                             const NetworkLinks& links, bool deepep);
+
 }  // namespace paraplan

@@ -45,10 +45,21 @@ double LatencySteps(CollectiveOp op, int64_t ranks) {
   }
 }
 
+namespace {
+double Oversubscription(const NetworkTier& t) {
+  return t.oversubscription >= 1.0 ? t.oversubscription : 1.0;
+}
+}  // namespace
+
 double TierBytesPerSecond(const Cluster& cluster, int tier) {
   const NetworkTier& t = cluster.network[tier];
-  const double over = t.oversubscription >= 1.0 ? t.oversubscription : 1.0;
-  return GBpsToBytesPerSecond(t.bandwidth_GBps) * cluster.efficiency.LinkFraction(t.name) / over;
+  return GBpsToBytesPerSecond(t.bandwidth_GBps) * cluster.efficiency.LinkFraction(t.name) /
+         Oversubscription(t);
+}
+
+double TierLineBytesPerSecond(const Cluster& cluster, int tier) {
+  const NetworkTier& t = cluster.network[tier];
+  return GBpsToBytesPerSecond(t.bandwidth_GBps) / Oversubscription(t);
 }
 
 TierLink ResolveTierLink(CollectiveOp op, const Cluster& cluster, int tier) {

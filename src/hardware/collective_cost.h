@@ -38,6 +38,10 @@ double LatencySteps(CollectiveOp op, int64_t ranks);
 // oversubscription.
 double TierBytesPerSecond(const Cluster& cluster, int tier);
 
+// A tier's line rate in bytes/s, before any efficiency fraction: datasheet / oversubscription
+// (what a library with its own measured fraction of the line starts from: cost/moe_dispatch.h).
+double TierLineBytesPerSecond(const Cluster& cluster, int tier);
+
 // Seconds for one collective over `group`. `bytes` follows nccl-tests' "size": the buffer for
 // all-reduce, the gathered output for all-gather, the input for reduce-scatter, what one rank
 // sends in total for all-to-all, the message for send/recv.
