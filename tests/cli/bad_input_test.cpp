@@ -100,5 +100,30 @@ TEST_CASE("a model with absurd counts is refused at load, fast, at file:line:col
   CHECK_THAT(span.err, Catch::Contains("span: must be at most 16777216"));
 }
 
+TEST_CASE("a bad recipe switch exits 2 naming where and the knob, in --plan and in a runs file",
+          "[cli]") {
+  // A kernel switch and a memory switch, each a bad value and alternatives where one is taken.
+  for (const char* knob : {"fused_norm", "cross_entropy_fusion"}) {
+    INFO(knob);
+    const std::string name(knob);
+    const auto plan = RunParaplan({"simulate", "-m", "llama3-8b", "-c", "dgx-h100", "-g", "8",
+                                   "--plan", "global_batch=16," + name + "=maybe"});
+    CHECK(plan.code == 2);
+    CHECK_THAT(plan.err,
+               Catch::Contains("--plan: " + name + ": 'maybe' is not one of: true, false"));
+    const std::string path = "paraplan_test_switch_" + name + ".yaml";
+    std::ofstream(path) << "runs:\n  - id: X1\n    source: \"test\"\n    framework: megatron\n"
+                        << "    model: \"llama3-8b\"\n    cluster: \"dgx-h100\"\n    gpus: 8\n"
+                        << "    plan: {global_batch: 16, " << name << ": [true, false]}\n"
+                        << "    measured: {step_time_s: 1.0}\n";
+    const auto runs = RunParaplan({"validate", path});
+    std::remove(path.c_str());
+    CHECK(runs.code == 2);
+    CHECK_THAT(runs.err,
+               Catch::Contains(path + ":8:" + std::to_string(32 + name.size()) + ": runs[0].plan." +
+                               name + ": takes one value, not alternatives"));
+  }
+}
+
 }  // namespace
 }  // namespace paraplan
