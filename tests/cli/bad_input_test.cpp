@@ -73,7 +73,7 @@ TEST_CASE("another tool's knob name gets did-you-mean", "[cli]") {
 }
 
 std::string WriteModel(const std::string& name, const std::string& heads_line) {
-  const std::string path = "paraplan_test_" + name + ".yaml";
+  std::string path = "paraplan_test_" + name + ".yaml";
   std::ofstream(path) << "name: huge\nlayers: 2\nhidden: 4096\n"
                       << heads_line << "\nvocab: 32000\nseq_len: 4096\nffn_hidden: 11008\n"
                       << "activation: swiglu\n";
@@ -119,9 +119,10 @@ TEST_CASE("a bad recipe switch exits 2 naming where and the knob, in --plan and 
     const auto runs = RunParaplan({"validate", path});
     std::remove(path.c_str());
     CHECK(runs.code == 2);
-    CHECK_THAT(runs.err,
-               Catch::Contains(path + ":8:" + std::to_string(32 + name.size()) + ": runs[0].plan." +
-                               name + ": takes one value, not alternatives"));
+    std::string where = path;  // the flow sequence's '[' on line 8
+    where += ":8:" + std::to_string(32 + name.size()) + ": runs[0].plan.";
+    where += name;
+    CHECK_THAT(runs.err, Catch::Contains(where + ": takes one value, not alternatives"));
   }
 }
 
