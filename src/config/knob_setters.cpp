@@ -57,7 +57,7 @@ void SetMegatronLayout(PlanConstraints& p, const std::vector<std::string>& v) {
 // The recipe switches of `part`, in the knob table's order.
 void AddSwitches(std::vector<KnobSetter>& setters, RecipePart part) {
   for (const KnobRow& row : KnobTable()) {
-    if (row.recipe.In(part)) setters.push_back({row.name.data(), nullptr, &row});
+    if (row.recipe_switch.In(part)) setters.push_back({row.name.data(), nullptr, &row});
   }
 }
 
@@ -195,7 +195,7 @@ const std::vector<KnobSetter>& KnobSetters() {
 void SetKnob(const KnobSetter& knob, PlanConstraints& plan,
              const std::vector<std::string>& values) {
   if (knob.row != nullptr) {
-    SetSwitch(knob.row->recipe, plan, ParseBool(OneValue(values)));
+    SetSwitch(knob.row->recipe_switch, plan, ParseBool(OneValue(values)));
   } else {
     knob.set(plan, values);
   }

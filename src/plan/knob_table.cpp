@@ -97,7 +97,7 @@ static_assert(InOrder(), "the knob table lists the knobs in Knob order");
 // A recipe switch names one member and is never searched (a recipe is one fixed value per plan).
 constexpr bool SwitchesWellFormed() {
   for (const KnobRow& row : kTable) {
-    const RecipeSwitch& s = row.recipe;
+    const RecipeSwitch& s = row.recipe_switch;
     if (s.kernels != nullptr && s.memory != nullptr) return false;
     if (s.IsSwitch() && row.searched) return false;
   }

@@ -100,7 +100,7 @@ struct KnobRow {
   unsigned read_by;  // KnobReader bits
   // A bool of the kernel or memory recipe: the member it sets (recipe_switch.h). The loader, the
   // plan string and the step-result JSON take such a knob from this row alone.
-  RecipeSwitch recipe = {};
+  RecipeSwitch recipe_switch = {};
 };
 
 // Every knob, in Knob order (KnobTable()[i].knob == Knob(i), tested).

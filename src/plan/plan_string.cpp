@@ -32,9 +32,9 @@ std::string SlashList(const std::vector<int64_t>& values) {
 // The switches of one recipe that differ from their defaults, in the knob table's order.
 void AddSwitches(const ParallelPlan& p, RecipePart part, KnobWriter& w) {
   for (const KnobRow& row : KnobTable()) {
-    if (!row.recipe.In(part)) continue;
-    const bool value = row.recipe.Of(p.kernels, p.recipe);
-    if (value != row.recipe.Default()) w.Add(row.knob, value);
+    if (!row.recipe_switch.In(part)) continue;
+    const bool value = row.recipe_switch.Of(p.kernels, p.recipe);
+    if (value != row.recipe_switch.Default()) w.Add(row.knob, value);
   }
 }
 

@@ -12,13 +12,13 @@ namespace {
 void AddSwitches(const ParallelPlan& p, RecipePart part, Json& j) {
   bool moe_changed = false;  // any MoE kernel switch off its default: all of them are written
   for (const KnobRow& row : KnobTable()) {
-    const RecipeSwitch& s = row.recipe;
+    const RecipeSwitch& s = row.recipe_switch;
     if (s.In(part) && s.json == SwitchJson::kMoeGroup) {
       moe_changed = moe_changed || s.Of(p.kernels, p.recipe) != s.Default();
     }
   }
   for (const KnobRow& row : KnobTable()) {
-    const RecipeSwitch& s = row.recipe;
+    const RecipeSwitch& s = row.recipe_switch;
     if (!s.In(part)) continue;
     const bool value = s.Of(p.kernels, p.recipe);
     const bool write = s.json == SwitchJson::kAlways ||

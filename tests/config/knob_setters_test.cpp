@@ -16,7 +16,7 @@ TEST_CASE("knob setters: every knob of the table once, its switches from the tab
     // A recipe switch is set through its row; every other knob by its own setter.
     CHECK((s.row != nullptr) != (s.set != nullptr));
     if (s.row != nullptr) {
-      CHECK(s.row->recipe.IsSwitch());
+      CHECK(s.row->recipe_switch.IsSwitch());
       CHECK(s.row->name == s.name);
     }
   }
@@ -27,7 +27,7 @@ TEST_CASE("knob setters: a switch sets its member in its recipe and nothing else
   for (const KnobSetter& s : KnobSetters()) {
     if (s.row == nullptr) continue;
     INFO(s.name);
-    const RecipeSwitch& sw = s.row->recipe;
+    const RecipeSwitch& sw = s.row->recipe_switch;
     PlanConstraints plan;
     SetKnob(s, plan, {sw.Default() ? "false" : "true"});
     CHECK(plan.kernels.has_value() == (sw.kernels != nullptr));

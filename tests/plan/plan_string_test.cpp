@@ -128,7 +128,7 @@ TEST_CASE("PlanString keeps a layout rule as the rule", "[plan]") {
 TEST_CASE("PlanString writes the kernel recipe's switches right after the fusion profile",
           "[plan]") {
   for (const KnobRow& row : KnobTable()) {
-    const RecipeSwitch& s = row.recipe;
+    const RecipeSwitch& s = row.recipe_switch;
     if (!s.In(RecipePart::kKernels)) continue;
     const std::string name(row.name);
     INFO(name);

@@ -31,7 +31,7 @@ using testing::ErrorOf;
 std::vector<const KnobRow*> Switches() {
   std::vector<const KnobRow*> out;
   for (const KnobRow& row : KnobTable()) {
-    if (row.recipe.IsSwitch()) out.push_back(&row);
+    if (row.recipe_switch.IsSwitch()) out.push_back(&row);
   }
   return out;
 }
@@ -91,7 +91,7 @@ TEST_CASE("Every bool of the kernel and memory recipes is a switch in the knob t
     const std::vector<std::string> members = BoolMembers(ReadSource(r.header), r.name);
     REQUIRE(members.size() >= 2);
     size_t rows = 0;
-    for (const KnobRow* row : Switches()) rows += row->recipe.In(r.part) ? 1 : 0;
+    for (const KnobRow* row : Switches()) rows += row->recipe_switch.In(r.part) ? 1 : 0;
     CHECK(rows == members.size());
     for (const std::string& member : members) {
       INFO(member << ": give it a row with KernelSwitch / MemorySwitch in plan/knob_table.cpp");
@@ -99,7 +99,7 @@ TEST_CASE("Every bool of the kernel and memory recipes is a switch in the knob t
       const auto row = std::find_if(rows_named.begin(), rows_named.end(),
                                     [&](const KnobRow* k) { return k->name == member; });
       REQUIRE(row != rows_named.end());
-      CHECK((*row)->recipe.In(r.part));
+      CHECK((*row)->recipe_switch.In(r.part));
     }
   }
   // The parser sees through the declarations it should.
@@ -114,7 +114,7 @@ TEST_CASE("Every recipe switch round-trips through the loader, the plan string a
   const ParallelPlan plain = Resolve("global_batch=8");
   for (const KnobRow* row : switches) {
     const std::string name(row->name);
-    const RecipeSwitch& s = row->recipe;
+    const RecipeSwitch& s = row->recipe_switch;
     INFO(name);
     const bool flipped = !s.Default();
     const std::string text = name + "=" + KnobValueText(flipped);
@@ -169,7 +169,7 @@ TEST_CASE("The JSON writes each switch as its row's SwitchJson says", "[plan]") 
   const Json with_moe = PlanToJson(moe);
   for (const KnobRow* row : Switches()) {
     const std::string name(row->name);
-    const RecipeSwitch& s = row->recipe;
+    const RecipeSwitch& s = row->recipe_switch;
     INFO(name);
     if (s.memory != nullptr) {
       CHECK((plain.Find(name) != nullptr) == (s.Of(eager.kernels, eager.recipe) != s.Default()));
@@ -186,7 +186,7 @@ TEST_CASE("docs/formats.md documents every recipe switch with its default", "[pl
   REQUIRE(!formats.empty());
   for (const KnobRow* row : Switches()) {
     const std::string line = "| `" + std::string(row->name) + "` | bool (default " +
-                             KnobValueText(row->recipe.Default());
+                             KnobValueText(row->recipe_switch.Default());
     INFO(line);
     CHECK(formats.find(line) != std::string::npos);
   }
