@@ -71,7 +71,7 @@ struct KernelRecipe {
   // torchtitan's TP; cost/elementwise_cost.cpp, SequenceParallelCopies).
   bool sp_dim1_copies = false;
 
-  // A bool member is a knob when its row in the knob table names it (plan/recipe_switch.h).
+  // Every bool member is a knob whose knob-table row names it (plan/recipe_switch.h; tested).
   bool operator==(const KernelRecipe&) const = default;
   bool IsDefault() const { return *this == KernelRecipe{}; }
   bool FlashAttention() const { return fusion != Fusion::kApex; }

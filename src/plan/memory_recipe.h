@@ -58,7 +58,7 @@ struct MemoryRecipe {
   MoeProbs moe_probs = MoeProbs::kAuto;
   EmaPlace ema = EmaPlace::kNone;
 
-  // A bool member is a knob when its row in the knob table names it (plan/recipe_switch.h).
+  // Every bool member is a knob whose knob-table row names it (plan/recipe_switch.h; tested).
   bool operator==(const MemoryRecipe&) const = default;
   bool IsDefault() const { return *this == MemoryRecipe{}; }
   // kAuto resolved to Megatron-Core's default.

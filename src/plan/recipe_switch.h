@@ -13,7 +13,7 @@ namespace paraplan {
 // When the step-result JSON writes a switch, inside its recipe's part of the plan object (which
 // is written only when the recipe differs from its defaults, DESIGN.md's JSON contract).
 enum class SwitchJson : unsigned char {
-  kChanged,   // when it differs from its default (every switch added since cuda_graphs)
+  kChanged,   // when it differs from its default (a new switch's)
   kAlways,    // whenever the recipe's part is written (cuda_graphs, beside fusion: issue 14)
   kMoeGroup,  // the MoE layer's kernel switches: all of them when any differs from its default
 };
