@@ -1,6 +1,6 @@
 // The collectives an evaluated plan issues, one representative call per kind, each with the
 // tier it crosses and what NCCL runs for it (explain's "Collectives" table). Sizes follow the
-// cost model (layer_cost.cpp, dp_comm.cpp, zero3_comm.cpp) for the first stage.
+// cost model (layer_comm.cpp, dp_comm.cpp, zero3_comm.cpp) for the first stage.
 #pragma once
 
 #include <vector>

@@ -71,15 +71,9 @@ struct KernelRecipe {
   // torchtitan's TP; cost/elementwise_cost.cpp, SequenceParallelCopies).
   bool sp_dim1_copies = false;
 
-  bool IsDefault() const {
-    return fusion == Fusion::kTe && !cuda_graphs && !pp_lockstep && !repeat_kv &&
-           !zero1_all_reduce && !fp32_grad_accum_pass && !fused_norm && !sp_dim1_copies &&
-           MoeDefault();
-  }
-  bool MoeDefault() const {
-    return moe_grouped_gemm && !moe_router_fusion && !moe_permute_fusion && !moe_pad_to_capacity &&
-           !moe_deepep;
-  }
+  // Every bool member is a knob whose knob-table row names it (plan/recipe_switch.h; tested).
+  bool operator==(const KernelRecipe&) const = default;
+  bool IsDefault() const { return *this == KernelRecipe{}; }
   bool FlashAttention() const { return fusion != Fusion::kApex; }
   // PyTorch runs the layer (torchtitan, eager or compiled): SDPA's FlashAttention-2, torchtitan's
   // separate Linear per projection, torchao's float8 casts.

@@ -1,6 +1,8 @@
 // The knob table (knob_table.h). The rules and layer-cost bits of the searched knobs drive the
 // search's caches (a wrong bit gives a wrong answer, tested by tests/search/knob_property_test);
-// the memory, step and export bits say where a knob takes effect.
+// the memory, step and export bits say where a knob takes effect. A bool of the kernel or memory
+// recipe names its member here (KernelSwitch / MemorySwitch, recipe_switch.h): that is all the
+// loader, the plan string and the step-result JSON need of it.
 #include "plan/knob_table.h"
 
 namespace paraplan {
@@ -54,25 +56,34 @@ constexpr std::array<KnobRow, kKnobs> kTable = {{
     {Knob::kPpAccountEmbedding, "pp_account_embedding", false, kLayout},
     {Knob::kPpAccountLoss, "pp_account_loss", false, kLayout},
     {Knob::kRecomputeModules, "recompute_modules", false, M | L | S | X},
-    {Knob::kFp8ActCache, "fp8_act_cache", false, M | L},
-    {Knob::kCrossEntropyFusion, "cross_entropy_fusion", false, M},
+    {Knob::kFp8ActCache, "fp8_act_cache", false, M | L, MemorySwitch(&MemoryRecipe::fp8_act_cache)},
+    {Knob::kCrossEntropyFusion, "cross_entropy_fusion", false, M,
+     MemorySwitch(&MemoryRecipe::cross_entropy_fusion)},
     {Knob::kOptimizerMoments, "optimizer_moments", false, M | S},
     {Knob::kOptimizerOffload, "optimizer_offload", false, R | M | S},
     {Knob::kMoeProbs, "moe_probs", false, R | M | L | X},
     {Knob::kEma, "ema", false, M | S},
     {Knob::kFusion, "fusion", false, M | L | X},
-    {Knob::kCudaGraphs, "cuda_graphs", false, L | S | X},
-    {Knob::kPpLockstep, "pp_lockstep", false, S},
-    {Knob::kRepeatKv, "repeat_kv", false, M | L},
-    {Knob::kZero1AllReduce, "zero1_all_reduce", false, S},
-    {Knob::kFp32GradAccumPass, "fp32_grad_accum_pass", false, S},
-    {Knob::kFusedNorm, "fused_norm", false, L},
-    {Knob::kSpDim1Copies, "sp_dim1_copies", false, L},
-    {Knob::kMoeGroupedGemm, "moe_grouped_gemm", false, L | X},
-    {Knob::kMoeRouterFusion, "moe_router_fusion", false, L | X},
-    {Knob::kMoePermuteFusion, "moe_permute_fusion", false, L | X},
-    {Knob::kMoePadToCapacity, "moe_pad_to_capacity", false, R | L | X},
-    {Knob::kMoeDeepep, "moe_deepep", false, L | X},
+    {Knob::kCudaGraphs, "cuda_graphs", false, L | S | X,
+     KernelSwitch(&KernelRecipe::cuda_graphs, SwitchJson::kAlways)},
+    {Knob::kPpLockstep, "pp_lockstep", false, S, KernelSwitch(&KernelRecipe::pp_lockstep)},
+    {Knob::kRepeatKv, "repeat_kv", false, M | L, KernelSwitch(&KernelRecipe::repeat_kv)},
+    {Knob::kZero1AllReduce, "zero1_all_reduce", false, S,
+     KernelSwitch(&KernelRecipe::zero1_all_reduce)},
+    {Knob::kFp32GradAccumPass, "fp32_grad_accum_pass", false, S,
+     KernelSwitch(&KernelRecipe::fp32_grad_accum_pass)},
+    {Knob::kFusedNorm, "fused_norm", false, L, KernelSwitch(&KernelRecipe::fused_norm)},
+    {Knob::kSpDim1Copies, "sp_dim1_copies", false, L, KernelSwitch(&KernelRecipe::sp_dim1_copies)},
+    {Knob::kMoeGroupedGemm, "moe_grouped_gemm", false, L | X,
+     KernelSwitch(&KernelRecipe::moe_grouped_gemm, SwitchJson::kMoeGroup)},
+    {Knob::kMoeRouterFusion, "moe_router_fusion", false, L | X,
+     KernelSwitch(&KernelRecipe::moe_router_fusion, SwitchJson::kMoeGroup)},
+    {Knob::kMoePermuteFusion, "moe_permute_fusion", false, L | X,
+     KernelSwitch(&KernelRecipe::moe_permute_fusion, SwitchJson::kMoeGroup)},
+    {Knob::kMoePadToCapacity, "moe_pad_to_capacity", false, R | L | X,
+     KernelSwitch(&KernelRecipe::moe_pad_to_capacity, SwitchJson::kMoeGroup)},
+    {Knob::kMoeDeepep, "moe_deepep", false, L | X,
+     KernelSwitch(&KernelRecipe::moe_deepep, SwitchJson::kMoeGroup)},
 }};
 
 constexpr bool InOrder() {
@@ -82,6 +93,17 @@ constexpr bool InOrder() {
   return true;
 }
 static_assert(InOrder(), "the knob table lists the knobs in Knob order");
+
+// A recipe switch names one member and is never searched (a recipe is one fixed value per plan).
+constexpr bool SwitchesWellFormed() {
+  for (const KnobRow& row : kTable) {
+    const RecipeSwitch& s = row.recipe_switch;
+    if (s.kernels != nullptr && s.memory != nullptr) return false;
+    if (s.IsSwitch() && row.searched) return false;
+  }
+  return true;
+}
+static_assert(SwitchesWellFormed(), "a recipe switch sets one member and is not searched");
 
 }  // namespace
 

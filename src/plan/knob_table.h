@@ -15,6 +15,8 @@
 #include <string_view>
 #include <type_traits>
 
+#include "plan/recipe_switch.h"
+
 namespace paraplan {
 
 // One row per knob, in ParallelPlan's order; the knobs inside StageLayoutRule, MemoryRecipe and
@@ -96,6 +98,9 @@ struct KnobRow {
   std::string_view name;
   bool searched;     // `plan` enumerates it when --plan leaves it open (or gives a list)
   unsigned read_by;  // KnobReader bits
+  // A bool of the kernel or memory recipe: the member it sets (recipe_switch.h). The loader, the
+  // plan string and the step-result JSON take such a knob from this row alone.
+  RecipeSwitch recipe_switch = {};
 };
 
 // Every knob, in Knob order (KnobTable()[i].knob == Knob(i), tested).

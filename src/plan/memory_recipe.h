@@ -58,11 +58,9 @@ struct MemoryRecipe {
   MoeProbs moe_probs = MoeProbs::kAuto;
   EmaPlace ema = EmaPlace::kNone;
 
-  bool IsDefault() const {
-    return recompute_modules == 0 && !fp8_act_cache && !cross_entropy_fusion &&
-           optimizer_moments == MomentDtype::kFp32 && optimizer_offload == 0 &&
-           moe_probs == MoeProbs::kAuto && ema == EmaPlace::kNone;
-  }
+  // Every bool member is a knob whose knob-table row names it (plan/recipe_switch.h; tested).
+  bool operator==(const MemoryRecipe&) const = default;
+  bool IsDefault() const { return *this == MemoryRecipe{}; }
   // kAuto resolved to Megatron-Core's default.
   MoeProbs ProbsPath() const {
     return moe_probs == MoeProbs::kAuto ? MoeProbs::kActivation : moe_probs;

@@ -29,6 +29,15 @@ std::string SlashList(const std::vector<int64_t>& values) {
   return text;
 }
 
+// The switches of one recipe that differ from their defaults, in the knob table's order.
+void AddSwitches(const ParallelPlan& p, RecipePart part, KnobWriter& w) {
+  for (const KnobRow& row : KnobTable()) {
+    if (!row.recipe_switch.In(part)) continue;
+    const bool value = row.recipe_switch.Of(p.kernels, p.recipe);
+    if (value != row.recipe_switch.Default()) w.Add(row.knob, value);
+  }
+}
+
 void AddRareKnobs(const ParallelPlan& p, KnobWriter& w) {
   const ParallelPlan d;
   if (p.moe_routing != d.moe_routing) w.Add(Knob::kMoeRouting, ToString(p.moe_routing));
@@ -57,26 +66,12 @@ void AddRareKnobs(const ParallelPlan& p, KnobWriter& w) {
   if (rule.account_embedding) w.Add(Knob::kPpAccountEmbedding, true);
   if (rule.account_loss) w.Add(Knob::kPpAccountLoss, true);
   if (p.kernels.fusion != d.kernels.fusion) w.Add(Knob::kFusion, ToString(p.kernels.fusion));
-  if (p.kernels.cuda_graphs) w.Add(Knob::kCudaGraphs, true);
-  if (p.kernels.pp_lockstep) w.Add(Knob::kPpLockstep, true);
-  if (p.kernels.repeat_kv) w.Add(Knob::kRepeatKv, true);
-  if (p.kernels.zero1_all_reduce) w.Add(Knob::kZero1AllReduce, true);
-  if (p.kernels.fp32_grad_accum_pass) w.Add(Knob::kFp32GradAccumPass, true);
-  if (p.kernels.fused_norm) w.Add(Knob::kFusedNorm, true);
-  if (p.kernels.sp_dim1_copies) w.Add(Knob::kSpDim1Copies, true);
-  if (p.kernels.moe_grouped_gemm != d.kernels.moe_grouped_gemm) {
-    w.Add(Knob::kMoeGroupedGemm, p.kernels.moe_grouped_gemm);
-  }
-  if (p.kernels.moe_router_fusion) w.Add(Knob::kMoeRouterFusion, true);
-  if (p.kernels.moe_permute_fusion) w.Add(Knob::kMoePermuteFusion, true);
-  if (p.kernels.moe_pad_to_capacity) w.Add(Knob::kMoePadToCapacity, true);
-  if (p.kernels.moe_deepep) w.Add(Knob::kMoeDeepep, true);
+  AddSwitches(p, RecipePart::kKernels, w);
   // The memory recipe (issue 17): a re-run must keep it.
   if (p.recipe.recompute_modules != 0) {
     w.Add(Knob::kRecomputeModules, RecomputeModulesToString(p.recipe.recompute_modules));
   }
-  if (p.recipe.fp8_act_cache) w.Add(Knob::kFp8ActCache, true);
-  if (p.recipe.cross_entropy_fusion) w.Add(Knob::kCrossEntropyFusion, true);
+  AddSwitches(p, RecipePart::kMemory, w);
   if (p.recipe.optimizer_moments != d.recipe.optimizer_moments) {
     w.Add(Knob::kOptimizerMoments, ToString(p.recipe.optimizer_moments));
   }

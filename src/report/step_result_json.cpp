@@ -6,6 +6,29 @@
 
 namespace paraplan {
 
+namespace {
+
+// The switches of one recipe, in the knob table's order, each as its row's SwitchJson says.
+void AddSwitches(const ParallelPlan& p, RecipePart part, Json& j) {
+  bool moe_changed = false;  // any MoE kernel switch off its default: all of them are written
+  for (const KnobRow& row : KnobTable()) {
+    const RecipeSwitch& s = row.recipe_switch;
+    if (s.In(part) && s.json == SwitchJson::kMoeGroup) {
+      moe_changed = moe_changed || s.Of(p.kernels, p.recipe) != s.Default();
+    }
+  }
+  for (const KnobRow& row : KnobTable()) {
+    const RecipeSwitch& s = row.recipe_switch;
+    if (!s.In(part)) continue;
+    const bool value = s.Of(p.kernels, p.recipe);
+    const bool write = s.json == SwitchJson::kAlways ||
+                       (s.json == SwitchJson::kMoeGroup ? moe_changed : value != s.Default());
+    if (write) j.Set(KnobName(row.knob), value);
+  }
+}
+
+}  // namespace
+
 Json PlanToJson(const ParallelPlan& p) {
   Json j = Json::MakeObject();
   j.Set(KnobName(Knob::kTp), p.tp)
@@ -42,28 +65,14 @@ Json PlanToJson(const ParallelPlan& p) {
     j.Set(KnobName(Knob::kGradReduceInFp32), false);  // written only when set
   if (!p.kernels.IsDefault()) {  // written only when set (issue 14's framework profile)
     j.Set(KnobName(Knob::kFusion), ToString(p.kernels.fusion));
-    j.Set(KnobName(Knob::kCudaGraphs), p.kernels.cuda_graphs);
-    if (p.kernels.pp_lockstep) j.Set(KnobName(Knob::kPpLockstep), true);
-    if (p.kernels.repeat_kv) j.Set(KnobName(Knob::kRepeatKv), true);
-    if (p.kernels.zero1_all_reduce) j.Set(KnobName(Knob::kZero1AllReduce), true);
-    if (p.kernels.fp32_grad_accum_pass) j.Set(KnobName(Knob::kFp32GradAccumPass), true);
-    if (p.kernels.fused_norm) j.Set(KnobName(Knob::kFusedNorm), true);
-    if (p.kernels.sp_dim1_copies) j.Set(KnobName(Knob::kSpDim1Copies), true);
-    if (!p.kernels.MoeDefault()) {
-      j.Set(KnobName(Knob::kMoeGroupedGemm), p.kernels.moe_grouped_gemm);
-      j.Set(KnobName(Knob::kMoeRouterFusion), p.kernels.moe_router_fusion);
-      j.Set(KnobName(Knob::kMoePermuteFusion), p.kernels.moe_permute_fusion);
-      j.Set(KnobName(Knob::kMoePadToCapacity), p.kernels.moe_pad_to_capacity);
-      j.Set(KnobName(Knob::kMoeDeepep), p.kernels.moe_deepep);
-    }
+    AddSwitches(p, RecipePart::kKernels, j);
   }
   if (!p.recipe.IsDefault()) {  // written only when set (issue 17's memory recipe)
     if (p.recipe.recompute_modules != 0) {
       j.Set(KnobName(Knob::kRecomputeModules),
             RecomputeModulesToString(p.recipe.recompute_modules));
     }
-    if (p.recipe.fp8_act_cache) j.Set(KnobName(Knob::kFp8ActCache), true);
-    if (p.recipe.cross_entropy_fusion) j.Set(KnobName(Knob::kCrossEntropyFusion), true);
+    AddSwitches(p, RecipePart::kMemory, j);
     j.Set(KnobName(Knob::kOptimizerMoments), ToString(p.recipe.optimizer_moments));
     j.Set(KnobName(Knob::kOptimizerOffload), p.recipe.optimizer_offload);
     j.Set(KnobName(Knob::kMoeProbs), ToString(p.recipe.moe_probs));

@@ -33,8 +33,8 @@ struct PlanBoundTerms {
   // The rest of what the memory bound reads (memory_bound.h).
   MemoryBoundTerms memory;
   // any_overlap: work_s leaves out the exposed TP and EP communication (non-negative), the only
-  // terms that overlap_tp_comm, overlap_ep_comm and DualPipe change (layer_cost.cpp,
-  // Communication), so these terms bound every plan that differs only in those three.
+  // terms that overlap_tp_comm, overlap_ep_comm and DualPipe change (layer_comm.cpp,
+  // LayerCommunication), so these terms bound every plan that differs only in those three.
   bool any_overlap = false;
   // The layer costs the sums come from, reused by the plan's full evaluation (the same for every
   // plan the terms are cached for, unless any_overlap): valid when has_layers.

@@ -73,7 +73,7 @@ TEST_CASE("another tool's knob name gets did-you-mean", "[cli]") {
 }
 
 std::string WriteModel(const std::string& name, const std::string& heads_line) {
-  const std::string path = "paraplan_test_" + name + ".yaml";
+  std::string path = "paraplan_test_" + name + ".yaml";
   std::ofstream(path) << "name: huge\nlayers: 2\nhidden: 4096\n"
                       << heads_line << "\nvocab: 32000\nseq_len: 4096\nffn_hidden: 11008\n"
                       << "activation: swiglu\n";
@@ -98,6 +98,32 @@ TEST_CASE("a model with absurd counts is refused at load, fast, at file:line:col
       {"hardware", "show", "dgx-h100", "--set", "cluster.network.nvlink.span=99999999999"});
   CHECK(span.code == 2);
   CHECK_THAT(span.err, Catch::Contains("span: must be at most 16777216"));
+}
+
+TEST_CASE("a bad recipe switch exits 2 naming where and the knob, in --plan and in a runs file",
+          "[cli]") {
+  // A kernel switch and a memory switch, each a bad value and alternatives where one is taken.
+  for (const char* knob : {"fused_norm", "cross_entropy_fusion"}) {
+    INFO(knob);
+    const std::string name(knob);
+    const auto plan = RunParaplan({"simulate", "-m", "llama3-8b", "-c", "dgx-h100", "-g", "8",
+                                   "--plan", "global_batch=16," + name + "=maybe"});
+    CHECK(plan.code == 2);
+    CHECK_THAT(plan.err,
+               Catch::Contains("--plan: " + name + ": 'maybe' is not one of: true, false"));
+    const std::string path = "paraplan_test_switch_" + name + ".yaml";
+    std::ofstream(path) << "runs:\n  - id: X1\n    source: \"test\"\n    framework: megatron\n"
+                        << "    model: \"llama3-8b\"\n    cluster: \"dgx-h100\"\n    gpus: 8\n"
+                        << "    plan: {global_batch: 16, " << name << ": [true, false]}\n"
+                        << "    measured: {step_time_s: 1.0}\n";
+    const auto runs = RunParaplan({"validate", path});
+    std::remove(path.c_str());
+    CHECK(runs.code == 2);
+    std::string where = path;  // the flow sequence's '[' on line 8
+    where += ":8:" + std::to_string(32 + name.size()) + ": runs[0].plan.";
+    where += name;
+    CHECK_THAT(runs.err, Catch::Contains(where + ": takes one value, not alternatives"));
+  }
 }
 
 }  // namespace

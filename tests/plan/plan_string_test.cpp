@@ -5,6 +5,7 @@
 #include "config/resolve.h"
 #include "core/error.h"
 #include "model/model_spec.h"
+#include "plan/knob_table.h"
 #include "plan/plan_resolve.h"
 
 namespace paraplan {
@@ -124,36 +125,30 @@ TEST_CASE("PlanString keeps a layout rule as the rule", "[plan]") {
   CHECK(PlanString(back, 4096) == text);
 }
 
-TEST_CASE("PlanString keeps PyTorch's runtime knobs (lock-step pipeline and repeated K/V)",
+TEST_CASE("PlanString writes the kernel recipe's switches right after the fusion profile",
           "[plan]") {
-  struct Knob {
-    const char* name;
-    bool KernelRecipe::*field;
-  };
-  for (const Knob& k : {Knob{"pp_lockstep", &KernelRecipe::pp_lockstep},
-                        Knob{"repeat_kv", &KernelRecipe::repeat_kv},
-                        Knob{"zero1_all_reduce", &KernelRecipe::zero1_all_reduce},
-                        Knob{"fp32_grad_accum_pass", &KernelRecipe::fp32_grad_accum_pass},
-                        Knob{"fused_norm", &KernelRecipe::fused_norm},
-                        Knob{"sp_dim1_copies", &KernelRecipe::sp_dim1_copies}}) {
-    INFO(k.name);
+  for (const KnobRow& row : KnobTable()) {
+    const RecipeSwitch& s = row.recipe_switch;
+    if (!s.In(RecipePart::kKernels)) continue;
+    const std::string name(row.name);
+    INFO(name);
     ParallelPlan p;
     p.pp = 2;
     p.vpp = 2;
     p.schedule = Schedule::kInterleaved;
     p.global_batch = 8;
-    CHECK(PlanString(p, 4096).find(k.name) == std::string::npos);  // the default
+    CHECK(PlanString(p, 4096).find(name) == std::string::npos);  // the default
     p.kernels.fusion = Fusion::kCompile;
-    p.kernels.*k.field = true;
+    p.kernels.*s.kernels = !s.Default();
     const std::string text = PlanString(p, 4096);
-    CHECK_THAT(text, Catch::Contains(std::string("fusion=compile,") + k.name + "=true"));
+    CHECK_THAT(text, Catch::Contains("fusion=compile," + name + "=" + KnobValueText(!s.Default())));
     ModelSpec model;
     model.layers = 32;
     model.seq_len = 4096;
     const ParallelPlan back = ResolvePlan(ParsePlanString(text), 2, model);
-    CHECK(back.kernels.*k.field);
+    CHECK(back.kernels == p.kernels);
     CHECK(PlanString(back, 4096) == text);
-    CHECK_THROWS_AS(ParsePlanString(std::string(k.name) + "=sometimes"), InputError);
+    CHECK_THROWS_AS(ParsePlanString(name + "=sometimes"), InputError);
   }
 }
 
