@@ -118,6 +118,10 @@ const std::map<std::string, double> kSourceMapePct = {
     {"ml-engineering insights/when-to-upgrade-gpus", 16.4 + kMarginPct},
     {"DeepSpeed ZenFlow core-binding blog", 32.0 + kMarginPct},
     {"argonne-lcf Megatron-DeepSpeed ALCF/README.md", 51.7 + kMarginPct},
+    // Stop 39 (h41breadth), measured when they joined, not refitted: the Nemotron-4 batch-ramp
+    // stages (README.md, "N01-N06"). 15B +20..+35% under Megatron-LM's defaults (DP exposed).
+    {"Nemotron-4 15B Technical Report", 29.4 + kMarginPct},
+    {"Nemotron-4 340B Technical Report", 4.8 + kMarginPct},
     {"NVIDIA NeMo AutoModel 'DeepEP vs HybridEP: Performance Comparison and Analysis'",
      9.2 + kMarginPct},
 };
@@ -128,7 +132,8 @@ const std::map<std::string, double> kSourceMapePct = {
 // with h39bw (M63 predicted slow takes its validation pass, +15 -> +18%; B300's fp8 ceiling 1%
 // higher); 22.4% at stop 37 (refitted).
 constexpr double kReservedMapePct = 22.4 + kMarginPct;
-constexpr int64_t kPublicRuns = 700;     // + J01-J02 (stop 38, h40moe)
+// 700 + N01-N06 (stop 39, h41breadth: Nemotron-4 15B and 340B batch-ramp stages).
+constexpr int64_t kPublicRuns = 706;     // + J01-J02 (stop 38, h40moe)
 constexpr int64_t kUnfittedGpuRuns = 7;  // B300/GB300, evaluation-only inside public_runs.yaml
 constexpr int64_t kTokensOnlyRuns = 4;   // R09-R12: tokens/s, no step time
 

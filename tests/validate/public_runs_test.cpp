@@ -63,9 +63,14 @@ namespace {
 // batched waves; NeMo summary rows' recipes, torchtitan's SP copies and re-gathers; nanotron on
 // AWS p5's EFA profile with its fp32 accumulation pass): 8.1% over 696 (held out 8.2%); 682 fit.
 constexpr double kStepTimeMapePct = 8.1 + 0.2;
-constexpr double kHeldOutMapePct = 8.2 + 0.2;
+// Stop 39 (h41breadth, N01-N06, nothing refitted): 8.7% held out. The held-out subset is every
+// 4th run in id order, so the N rows shift it for every id after N (P-Z: 18 rows out, 17 in) and
+// add N01 (+34.7%) and N05 (+5.0%); the old subset still reads 8.2% with this binary.
+constexpr double kHeldOutMapePct = 8.7 + 0.2;
 constexpr int64_t kMinFits = 680;
-constexpr size_t kPublicRuns = 700;     // + J01-J02 (stop 38, h40moe; J01 does not fit, as K04)
+// 700 + N01-N06 (stop 39, h41breadth: Nemotron-4 15B and 340B batch-ramp stages; N04-N06 do not
+// fit under Megatron-LM's defaults).
+constexpr size_t kPublicRuns = 706;     // + J01-J02 (stop 38, h40moe; J01 does not fit, as K04)
 constexpr int64_t kTokensOnlyRuns = 4;  // R09-R12
 // torchtitan's measured peaks (Q01-Q14, W01-W02) and R13-R14: 10.0% at stop 36 and stop 37.
 constexpr double kMemoryMapePct = 10.0 + 0.2;
