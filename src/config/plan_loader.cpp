@@ -130,18 +130,15 @@ std::string OneValue(const std::vector<std::string>& values) {
 }
 
 StageLayoutRule& LayoutOf(PlanConstraints& p) {
-  if (!p.layout) p.layout = StageLayoutRule{};
-  return *p.layout;
+  return p.layout ? *p.layout : p.layout.emplace();
 }
 
 MemoryRecipe& RecipeOf(PlanConstraints& p) {
-  if (!p.recipe) p.recipe = MemoryRecipe{};
-  return *p.recipe;
+  return p.recipe ? *p.recipe : p.recipe.emplace();
 }
 
 KernelRecipe& KernelsOf(PlanConstraints& p) {
-  if (!p.kernels) p.kernels = KernelRecipe{};
-  return *p.kernels;
+  return p.kernels ? *p.kernels : p.kernels.emplace();
 }
 
 // Megatron-LM's --recompute-modules as one value, names joined by '+' ("core_attn+moe_act").
@@ -338,6 +335,12 @@ const std::vector<KnobEntry>& KnobTable() {
       {"ema", [](PlanConstraints& p,
                  const std::vector<std::string>&
                      v) { RecipeOf(p).ema = ParseEnum(OneValue(v), EmaPlaceNames()); }},
+      {"zero3_max_live_params", [](PlanConstraints& p, const std::vector<std::string>& v) {
+         KernelsOf(p).zero3_max_live_params = ParseNumber(OneValue(v), 0, true, kMaxZero3Elements);
+       }},
+      {"zero3_max_reuse_distance", [](PlanConstraints& p, const std::vector<std::string>& v) {
+         KernelsOf(p).zero3_max_reuse_distance = ParseNumber(OneValue(v), 0, true, kMaxZero3Elements);
+       }},
   };
   return kTable;
 }
@@ -368,12 +371,9 @@ std::vector<std::string> SplitOn(const std::string& text, char separator) {
   return parts;
 }
 
-std::string Unquote(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    if (c != '\'') out += c;
-  }
-  return out;
+std::string Unquote(std::string text) {
+  text.erase(std::remove(text.begin(), text.end(), '\''), text.end());
+  return text;
 }
 
 }  // namespace

@@ -70,12 +70,20 @@ struct KernelRecipe {
   // reduce-scatter adds a full-size torch.cat copy (torch/distributed/_functional_collectives.py;
   // torchtitan's TP; cost/elementwise_cost.cpp, SequenceParallelCopies).
   bool sp_dim1_copies = false;
+  // ZeRO-3 as DeepSpeed's parameter coordinator issues it (cost/zero3_fetch.h): weights fetched
+  // module by module, prefetched up to stage3_max_live_parameters gathered elements and released
+  // unless reused within stage3_max_reuse_distance elements. 0 = unset; either one set selects
+  // DeepSpeed's coordinator, the other then taking DeepSpeed's default (1e9); both unset gather
+  // unit by unit as FSDP does (cost/zero3_comm.h). zero=3 only.
+  double zero3_max_live_params = 0;
+  double zero3_max_reuse_distance = 0;
 
   bool IsDefault() const {
     return fusion == Fusion::kTe && !cuda_graphs && !pp_lockstep && !repeat_kv &&
            !zero1_all_reduce && !fp32_grad_accum_pass && !fused_norm && !sp_dim1_copies &&
-           MoeDefault();
+           !DeepSpeedZero3() && MoeDefault();
   }
+  bool DeepSpeedZero3() const { return zero3_max_live_params > 0 || zero3_max_reuse_distance > 0; }
   bool MoeDefault() const {
     return moe_grouped_gemm && !moe_router_fusion && !moe_permute_fusion && !moe_pad_to_capacity &&
            !moe_deepep;

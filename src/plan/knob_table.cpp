@@ -73,6 +73,8 @@ constexpr std::array<KnobRow, kKnobs> kTable = {{
     {Knob::kMoePermuteFusion, "moe_permute_fusion", false, L | X},
     {Knob::kMoePadToCapacity, "moe_pad_to_capacity", false, R | L | X},
     {Knob::kMoeDeepep, "moe_deepep", false, L | X},
+    {Knob::kZero3MaxLiveParams, "zero3_max_live_params", false, S},
+    {Knob::kZero3MaxReuseDistance, "zero3_max_reuse_distance", false, S},
 }};
 
 constexpr bool InOrder() {
