@@ -71,10 +71,10 @@ void AddRareKnobs(const ParallelPlan& p, KnobWriter& w) {
   if (p.kernels.moe_permute_fusion) w.Add(Knob::kMoePermuteFusion, true);
   if (p.kernels.moe_pad_to_capacity) w.Add(Knob::kMoePadToCapacity, true);
   if (p.kernels.moe_deepep) w.Add(Knob::kMoeDeepep, true);
-  if (p.kernels.zero3_max_live_params > 0) {
+  if (p.zero == 3 && p.kernels.zero3_max_live_params > 0) {  // read under ZeRO-3 only
     w.Add(Knob::kZero3MaxLiveParams, FormatShortest(p.kernels.zero3_max_live_params));
   }
-  if (p.kernels.zero3_max_reuse_distance > 0) {
+  if (p.zero == 3 && p.kernels.zero3_max_reuse_distance > 0) {
     w.Add(Knob::kZero3MaxReuseDistance, FormatShortest(p.kernels.zero3_max_reuse_distance));
   }
   // The memory recipe (issue 17): a re-run must keep it.

@@ -49,7 +49,7 @@ Json PlanToJson(const ParallelPlan& p) {
     if (p.kernels.fp32_grad_accum_pass) j.Set(KnobName(Knob::kFp32GradAccumPass), true);
     if (p.kernels.fused_norm) j.Set(KnobName(Knob::kFusedNorm), true);
     if (p.kernels.sp_dim1_copies) j.Set(KnobName(Knob::kSpDim1Copies), true);
-    if (p.kernels.DeepSpeedZero3()) {
+    if (p.zero == 3 && p.kernels.DeepSpeedZero3()) {
       j.Set(KnobName(Knob::kZero3MaxLiveParams), p.kernels.zero3_max_live_params);
       j.Set(KnobName(Knob::kZero3MaxReuseDistance), p.kernels.zero3_max_reuse_distance);
     }
