@@ -91,6 +91,18 @@ DeepSpeedFetchSettings DeepSpeedFetchSettingsOf(const KernelRecipe& kernels) {
   return s;
 }
 
+std::vector<double> DeepSpeedLayerModules(const CostGraph& d, int kind, int64_t tp) {
+  std::vector<double> modules;
+  const LayerGemms& gemms = d.gemms[static_cast<size_t>(kind)];
+  for (size_t i = 0; i < gemms.size; ++i) {
+    const LayerGemm& g = gemms.ops[i];
+    if (g.expert) continue;
+    const double split = g.split == GemmSplit::kReplicated ? 1.0 : static_cast<double>(tp);
+    modules.push_back(g.n * g.k * g.count / split);
+  }
+  return modules;
+}
+
 Zero3Comm DeepSpeedStageComm(const CostGraph& d, const ParallelPlan& p,
                              const std::array<int32_t, kLayerKinds>& counts,
                              const std::array<LayerCost, kLayerKinds>& kinds, double embed_params,
@@ -101,7 +113,6 @@ Zero3Comm DeepSpeedStageComm(const CostGraph& d, const ParallelPlan& p,
   if (dense.size < 2) return c;
   const DeepSpeedFetchSettings settings = DeepSpeedFetchSettingsOf(p.kernels);
   const double n = static_cast<double>(dense.size);
-  const double tp = static_cast<double>(std::max<int64_t>(p.tp, 1));
   double gather_fwd = 0, gather_bwd = 0, first = 0;
   auto seconds = [&](double elements) {
     return CollectiveSeconds(CollectiveOp::kAllGather, std::ceil(elements / n) * n * 2.0, dense,
@@ -109,13 +120,7 @@ Zero3Comm DeepSpeedStageComm(const CostGraph& d, const ParallelPlan& p,
   };
   for (int k = 0; k < kLayerKinds; ++k) {
     if (counts[k] == 0) continue;
-    std::vector<double> modules;
-    for (size_t i = 0; i < d.gemms[k].size; ++i) {
-      const LayerGemm& g = d.gemms[k].ops[i];
-      if (g.expert) continue;
-      const double split = g.split == GemmSplit::kReplicated ? 1.0 : tp;
-      modules.push_back(g.n * g.k * g.count / split);
-    }
+    const std::vector<double> modules = DeepSpeedLayerModules(d, k, p.tp);
     // The unit model's dense gathers of this kind, replaced by the coordinator's.
     const double unit =
         kinds[k].params_local > 0

@@ -52,6 +52,10 @@ std::vector<FetchGather> DeepSpeedStackFetch(const std::vector<double>& module_e
                                              int64_t layers, const DeepSpeedFetchSettings& settings,
                                              bool full_recompute);
 
+// A layer kind's modules as DeepSpeed fetches them: the graph's dense GEMMs in forward order,
+// weight elements on one GPU (1/tp of a split one). Expert weights are left out.
+std::vector<double> DeepSpeedLayerModules(const CostGraph& d, int kind, int64_t tp);
+
 // The plan's coordinator settings (kernel_recipe.h: an unset one takes DeepSpeed's default).
 DeepSpeedFetchSettings DeepSpeedFetchSettingsOf(const KernelRecipe& kernels);
 

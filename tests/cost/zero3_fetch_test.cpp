@@ -2,6 +2,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "cost/collective_calls.h"
 #include "cost/plan_evaluation.h"
 #include "test_specs.h"
 
@@ -118,4 +119,34 @@ TEST_CASE("A DeepSpeed ZeRO-3 plan pays its re-gathers in the step", "[cost][zer
   CHECK(ds.dp[0].zero3.gather_bwd_s > 1.5 * ds.dp[0].zero3.gather_s);
   CHECK(ds.dp[0].zero3.reduce_scatter_s == Approx(fsdp.dp[0].zero3.reduce_scatter_s));
   CHECK(ds.comm[0].zero3_s >= fsdp.comm[0].zero3_s);
+}
+
+TEST_CASE("explain lists the coordinator's gathers as the step charges them",
+          "[cost][zero3_fetch]") {
+  const ModelSpec m = test::Gpt3_175B();  // 96 layers of QKV, out, fc1, fc2
+  const Cluster c = test::DgxH100();
+  const CostGraph d = BuildCostGraph(m);
+  const NetworkLinks links = ResolveNetworkLinks(c);
+  ParallelPlan p;
+  p.dp = 64;
+  p.zero = 3;
+  p.micro_batch = 1;
+  p.global_batch = 64;
+  p.recompute = Recompute::kFull;
+  p.kernels.zero3_max_live_params = 1e9;
+  PlanEvaluation e;
+  EvaluatePlanTime(d, c, links, p, &e);
+  const std::vector<CollectiveCall> calls = DescribeCollectives(d, c, links, p, e);
+  REQUIRE(!calls.empty());
+  const CollectiveCall& last = calls.back();
+  // At 1e9 the forward (4 × 96), the recompute (4 × 96) and the re-gathers of QKV, out and fc1
+  // (3 × 96: the last layer's fc2 is 1.2e9 elements from its recompute, so nothing is kept);
+  // every module is under 1e9 elements.
+  CHECK_THAT(last.what, Catch::StartsWith("DeepSpeed's coordinator, as charged: 1056 module "));
+  CHECK_THAT(last.what, Catch::Contains(" 0 on demand"));
+  CHECK(last.op == "all_gather");
+  p.kernels = KernelRecipe{};  // FSDP's unit model: no such row
+  EvaluatePlanTime(d, c, links, p, &e);
+  const std::vector<CollectiveCall> fsdp = DescribeCollectives(d, c, links, p, e);
+  CHECK(fsdp.size() + 1 == calls.size());
 }
