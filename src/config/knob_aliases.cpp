@@ -89,6 +89,9 @@ constexpr std::pair<const char*, const char*> kAccepted[] = {
     {"moe_pad_expert_input_to_capacity", "moe_pad_to_capacity"},
     // Megatron-Core's --moe-enable-deepep (with --moe-token-dispatcher-type flex).
     {"moe_enable_deepep", "moe_deepep"},
+    // DeepSpeed's zero_optimization keys (deepspeed/runtime/zero/config.py).
+    {"stage3_max_live_parameters", "zero3_max_live_params"},
+    {"stage3_max_reuse_distance", "zero3_max_reuse_distance"},
 };
 
 bool IsGlue(char c) {

@@ -167,6 +167,15 @@ std::vector<KnobSetter> MakeSetters() {
        [](PlanConstraints& p, const std::vector<std::string>& v) {
          RecipeOf(p).ema = ParseEnum(OneValue(v), EmaPlaceNames());
        }},
+      {"zero3_max_live_params",
+       [](PlanConstraints& p, const std::vector<std::string>& v) {
+         KernelsOf(p).zero3_max_live_params = ParseNumber(OneValue(v), 0, true, kMaxZero3Elements);
+       }},
+      {"zero3_max_reuse_distance",
+       [](PlanConstraints& p, const std::vector<std::string>& v) {
+         KernelsOf(p).zero3_max_reuse_distance =
+             ParseNumber(OneValue(v), 0, true, kMaxZero3Elements);
+       }},
   };
   setters.insert(setters.end(), last.begin(), last.end());
   return setters;

@@ -8,6 +8,7 @@
 #include "cost/memory_model.h"
 #include "cost/moe_dispatch.h"
 #include "cost/stage_key.h"
+#include "cost/zero3_fetch.h"
 #include "cost/zero3_schedule.h"
 #include "plan/parallel_plan.h"
 
@@ -131,6 +132,35 @@ void Zero3IssuerCalls(const CostGraph& d, const ParallelPlan& p, const PlanEvalu
   }
 }
 
+// The first stage's weight gathers as DeepSpeed's coordinator issues them and the step charges
+// them (zero3_fetch.h): per micro-batch, how many, how many on demand, their mean size.
+void DeepSpeedCoordinatorCalls(const CostGraph& d, const ParallelPlan& p, const PlanEvaluation& e,
+                               Describer& w) {
+  const GroupPlacement& g = e.shape.groups.dp_cp;
+  const StageKey key = StageLayersKeyOf(p, e, 0);
+  int64_t gathers = 0, on_demand = 0;
+  double elements = 0;
+  for (int k = 0; k < kLayerKinds; ++k) {
+    if (key.counts[k] == 0) continue;
+    for (const FetchGather& f : DeepSpeedStackFetch(
+             DeepSpeedLayerModules(d, k, p.tp), key.counts[k], DeepSpeedFetchSettingsOf(p.kernels),
+             p.recompute == Recompute::kFull)) {
+      ++gathers;
+      on_demand += f.on_demand ? 1 : 0;
+      elements += f.elements;
+    }
+  }
+  if (gathers == 0) return;
+  const size_t before = w.out.size();
+  w.Add(ToString(ParallelDim::kDp), "", CollectiveOp::kAllGather,
+        elements * kAct / static_cast<double>(gathers), g);
+  if (w.out.size() > before) {
+    w.out.back().what = "DeepSpeed's coordinator, as charged: " + std::to_string(gathers) +
+                        " module gathers per micro-batch, " + std::to_string(on_demand) +
+                        " on demand (mean size)";
+  }
+}
+
 void DataParallelCalls(const CostGraph& d, const ParallelPlan& p, const PlanEvaluation& e,
                        Describer& w) {
   const GroupPlacement& g = e.shape.groups.dp_cp;
@@ -143,6 +173,7 @@ void DataParallelCalls(const CostGraph& d, const ParallelPlan& p, const PlanEval
     w.Add(ToString(ParallelDim::kDp), "ZeRO-3 gradient, per layer", CollectiveOp::kReduceScatter,
           layer * dtype, g);
     Zero3IssuerCalls(d, p, e, w);
+    if (p.kernels.DeepSpeedZero3()) DeepSpeedCoordinatorCalls(d, p, e, w);
     return;
   }
   const double grads = dense * dtype;

@@ -7,6 +7,7 @@
 #include "cost/elementwise_cost.h"
 #include "cost/memory_model.h"
 #include "cost/overlap_sm.h"
+#include "cost/zero3_fetch.h"
 #include "hardware/collective_cost.h"
 #include "hardware/nccl_channels.h"
 
@@ -152,8 +153,12 @@ StageDp StageDataParallel(const Cluster& c, const NetworkLinks& links, const Cos
     dp.param_gather_s = gather;  // gathered once per step, like the distributed optimizer's
   } else if (p.zero == 3) {
     // Unit by unit, every micro-batch: the gradients go out with each micro-batch's backward.
-    dp.zero3 =
-        Zero3StageComm(key.counts, e.kinds, embed, s.groups.dp_cp, s.groups.edp, dtype, links);
+    // DeepSpeed's coordinator fetches module by module (cost/zero3_fetch.h).
+    dp.zero3 = p.kernels.DeepSpeedZero3()
+                   ? DeepSpeedStageComm(d, p, key.counts, e.kinds, embed, s.groups.dp_cp,
+                                        s.groups.edp, dtype, links)
+                   : Zero3StageComm(key.counts, e.kinds, embed, s.groups.dp_cp, s.groups.edp, dtype,
+                                    links);
     if (p.kernels.Pytorch()) {
       // FSDP2 copies every gathered unit out of its buffer and every gradient into the
       // reduce-scatter input on the compute stream (zero3_comm.h, Fsdp2CopyBytes).

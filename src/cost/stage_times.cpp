@@ -89,7 +89,7 @@ void StageTimesOf(const CostGraph& d, const ParallelPlan& p, const PlanEvaluatio
   if (zero3.gather_s + zero3.reduce_scatter_s > 0) {
     if (busy) {
       busy->fwd_s[kCommZero3] = zero3.gather_s;
-      busy->bwd_s[kCommZero3] = zero3.gather_s + zero3.reduce_scatter_s;
+      busy->bwd_s[kCommZero3] = zero3.gather_bwd_s + zero3.reduce_scatter_s;
     }
     // ZeRO-3 gathers each layer's weights before its forward and again before its backward and
     // reduce-scatters its gradient after it; prefetching hides them under the compute
@@ -108,7 +108,7 @@ void StageTimesOf(const CostGraph& d, const ParallelPlan& p, const PlanEvaluatio
     const double loss_f = ConcurrentLossSeconds(zero3.gather_s - x.forward_s,
                                                 x.forward_s - fwd_floor, e.zero3_sm_share);
     const double loss_b =
-        ConcurrentLossSeconds(zero3.gather_s + zero3.reduce_scatter_s - x.backward_s,
+        ConcurrentLossSeconds(zero3.gather_bwd_s + zero3.reduce_scatter_s - x.backward_s,
                               x.backward_s - bwd_floor, e.zero3_sm_share);
     t.f += x.forward_s + loss_f;
     t.b += x.backward_s + loss_b;
@@ -158,6 +158,9 @@ StageTimes EvaluateChunkTimes(const CostGraph& d, const ParallelPlan& p, const P
   // The chunk's share of its stage's unit-by-unit ZeRO-3 traffic; the largest unit stays whole.
   Zero3Comm zero3 = e.dp[s].zero3;
   zero3.gather_s *= share;
+  zero3.gather_bwd_s *= share;
+  zero3.on_demand_fwd_s *= share;
+  zero3.on_demand_bwd_s *= share;
   zero3.reduce_scatter_s *= share;
   zero3.copy_fwd_s *= share;
   zero3.copy_bwd_s *= share;

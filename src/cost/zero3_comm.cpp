@@ -54,21 +54,25 @@ Zero3Comm Zero3StageComm(const std::array<int32_t, kLayerKinds>& counts,
         counts[k]);
   }
   if (embed_params > 0) add(Unit(embed_params, 0, dense, expert, grad_bytes, links), 1.0);
+  c.gather_bwd_s = c.gather_s;
   return c;
 }
 
 Zero3Exposed Zero3ExposedSeconds(const Zero3Comm& comm, double forward_compute_s,
                                  double backward_compute_s, bool overlap) {
   Zero3Exposed e;
-  const double backward_comm = comm.gather_s + comm.reduce_scatter_s;
+  const double backward_comm = comm.gather_bwd_s + comm.reduce_scatter_s;
   if (!overlap) {
     e.forward_s = comm.gather_s;
     e.backward_s = backward_comm;
     return e;
   }
-  e.forward_s = std::max(comm.first_gather_s, comm.gather_s - forward_compute_s);
-  e.backward_s = std::max(comm.first_gather_s + comm.last_reduce_scatter_s,
-                          backward_comm - backward_compute_s);
+  e.forward_s =
+      comm.on_demand_fwd_s +
+      std::max(comm.first_gather_s, comm.gather_s - comm.on_demand_fwd_s - forward_compute_s);
+  e.backward_s =
+      comm.on_demand_bwd_s + std::max(comm.first_gather_s + comm.last_reduce_scatter_s,
+                                      backward_comm - comm.on_demand_bwd_s - backward_compute_s);
   return e;
 }
 

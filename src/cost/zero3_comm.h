@@ -18,7 +18,10 @@
 namespace paraplan {
 
 struct Zero3Comm {
-  double gather_s = 0;               // one pass (forward or backward) of every unit's all-gather
+  double gather_s = 0;         // one pass (forward or backward) of every unit's all-gather
+  double gather_bwd_s = 0;     // the backward's gathers (DeepSpeed: recompute, re-gathers)
+  double on_demand_fwd_s = 0;  // gathers not prefetched (zero3_fetch.h): all exposed
+  double on_demand_bwd_s = 0;
   double reduce_scatter_s = 0;       // every unit's gradient reduce-scatter, one micro-batch
   double first_gather_s = 0;         // the largest unit's gather: waited for before the first layer
   double last_reduce_scatter_s = 0;  // the largest unit's reduce-scatter: after the last layer
@@ -53,8 +56,9 @@ Zero3Comm Zero3StageComm(const std::array<int32_t, kLayerKinds>& counts,
 // Exposed ZeRO-3 seconds of one micro-batch. With overlap (prefetch on a second stream) the
 // forward waits for the first unit and for whatever gathering outlasts the forward compute; the
 // backward's gathers and reduce-scatters share the group's links, so they queue behind each
-// other under the backward compute, and the last reduce-scatter follows it. Without overlap
-// every collective is on the critical path.
+// other under the backward compute, and the last reduce-scatter follows it. Gathers issued on
+// demand (DeepSpeed's coordinator past its live-parameter limit, zero3_fetch.h) are exposed
+// whole, the rest as above. Without overlap every collective is on the critical path.
 struct Zero3Exposed {
   double forward_s = 0;
   double backward_s = 0;

@@ -294,6 +294,14 @@ PlanConstraints RestrictToFramework(Framework f, PlanConstraints c) {
     Narrow(c.sequence_parallel, {false}, NoReason<bool>, f, "");
     Narrow(c.cp, {1}, NoReason<int64_t>, f, "");
     Narrow(c.etp, {1}, NoReason<int64_t>, f, "");
+    // ZeRO-3 through DeepSpeed's coordinator at the profile's limits unless the user set them.
+    const FrameworkProfile* profile = FindProfile(f);
+    KernelRecipe kernels = c.kernels.value_or(KernelRecipe{});
+    if (profile && !kernels.DeepSpeedZero3()) {
+      kernels.zero3_max_live_params = profile->runtime.zero3_max_live_params;
+      kernels.zero3_max_reuse_distance = profile->runtime.zero3_max_reuse_distance;
+      c.kernels = kernels;
+    }
   }
   return c;
 }

@@ -70,10 +70,18 @@ struct KernelRecipe {
   // reduce-scatter adds a full-size torch.cat copy (torch/distributed/_functional_collectives.py;
   // torchtitan's TP; cost/elementwise_cost.cpp, SequenceParallelCopies).
   bool sp_dim1_copies = false;
+  // ZeRO-3 as DeepSpeed's parameter coordinator issues it (cost/zero3_fetch.h): weights fetched
+  // module by module, prefetched up to stage3_max_live_parameters gathered elements and released
+  // unless reused within stage3_max_reuse_distance elements. 0 = unset; either one set selects
+  // DeepSpeed's coordinator, the other then taking DeepSpeed's default (1e9); both unset gather
+  // unit by unit as FSDP does (cost/zero3_comm.h). zero=3 only.
+  double zero3_max_live_params = 0;
+  double zero3_max_reuse_distance = 0;
 
   // Every bool member is a knob whose knob-table row names it (plan/recipe_switch.h; tested).
   bool operator==(const KernelRecipe&) const = default;
   bool IsDefault() const { return *this == KernelRecipe{}; }
+  bool DeepSpeedZero3() const { return zero3_max_live_params > 0 || zero3_max_reuse_distance > 0; }
   bool FlashAttention() const { return fusion != Fusion::kApex; }
   // PyTorch runs the layer (torchtitan, eager or compiled): SDPA's FlashAttention-2, torchtitan's
   // separate Linear per projection, torchao's float8 casts.

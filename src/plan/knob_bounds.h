@@ -21,6 +21,9 @@ inline constexpr double kMaxMoeFactor = 1024;
 // gradient byte.
 inline constexpr double kMinDpBucketMB = 1;
 inline constexpr double kMaxDpBucketMB = 1e6;
+// zero3_max_live_params, zero3_max_reuse_distance: elements, as DeepSpeed counts them; up to
+// 1e15 (far past any model's parameter count).
+inline constexpr double kMaxZero3Elements = 1e15;
 // Micro-batches per step (global_batch / (micro_batch * dp)): the simulator runs each one on
 // every stage. Real runs use tens to a few thousand (Llama 3 405B: 16 per step at dp = 128).
 inline constexpr int64_t kMaxMicroBatches = int64_t{1} << 14;  // 16,384

@@ -80,6 +80,8 @@ enum class Knob : int {
   kMoePermuteFusion,
   kMoePadToCapacity,
   kMoeDeepep,
+  kZero3MaxLiveParams,
+  kZero3MaxReuseDistance,
   kCount
 };
 inline constexpr size_t kKnobs = static_cast<size_t>(Knob::kCount);

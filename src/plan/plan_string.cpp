@@ -67,6 +67,12 @@ void AddRareKnobs(const ParallelPlan& p, KnobWriter& w) {
   if (rule.account_loss) w.Add(Knob::kPpAccountLoss, true);
   if (p.kernels.fusion != d.kernels.fusion) w.Add(Knob::kFusion, ToString(p.kernels.fusion));
   AddSwitches(p, RecipePart::kKernels, w);
+  if (p.zero == 3 && p.kernels.zero3_max_live_params > 0) {  // read under ZeRO-3 only
+    w.Add(Knob::kZero3MaxLiveParams, FormatShortest(p.kernels.zero3_max_live_params));
+  }
+  if (p.zero == 3 && p.kernels.zero3_max_reuse_distance > 0) {
+    w.Add(Knob::kZero3MaxReuseDistance, FormatShortest(p.kernels.zero3_max_reuse_distance));
+  }
   // The memory recipe (issue 17): a re-run must keep it.
   if (p.recipe.recompute_modules != 0) {
     w.Add(Knob::kRecomputeModules, RecomputeModulesToString(p.recipe.recompute_modules));

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "config/knob_text.h"
+#include "core/format.h"
 #include "core/strings.h"
 #include "plan/knob_table.h"
 
@@ -258,6 +259,23 @@ void DeepSpeedZeroOverlaps(PlanConstraints& c, std::vector<std::string>* notes) 
   }
 }
 
+// DeepSpeed's ZeRO-3 fetches through its parameter coordinator (cost/zero3_fetch.h) with the
+// config's stage3_max_live_parameters and stage3_max_reuse_distance; a run that states neither
+// runs the defaults (the profile's). Set unless zero is fixed below 3, where it changes nothing.
+void DeepSpeedCoordinator(const FrameworkRuntime& rt, PlanConstraints& c,
+                          std::vector<std::string>* notes) {
+  if ((IsFixed(c.zero) && c.zero->front() != 3) || (c.kernels && c.kernels->DeepSpeedZero3())) {
+    return;
+  }
+  KernelRecipe kernels = c.kernels.value_or(KernelRecipe{});
+  kernels.zero3_max_live_params = rt.zero3_max_live_params;
+  kernels.zero3_max_reuse_distance = rt.zero3_max_reuse_distance;
+  c.kernels = kernels;
+  Note(notes, "zero3_max_live_params=" + FormatShortest(rt.zero3_max_live_params) +
+                  ", zero3_max_reuse_distance=" + FormatShortest(rt.zero3_max_reuse_distance) +
+                  " (DeepSpeed's ZeRO-3 coordinator at its defaults)");
+}
+
 }  // namespace
 
 const FrameworkProfile* ProfileOfRun(const RunSpec& run) {
@@ -284,6 +302,7 @@ PlanConstraints ApplyFrameworkConventions(const FrameworkProfile* profile, const
   if (rt.repeat_kv) TorchtitanRepeatKv(model, plan, notes);
   if (rt.zero1_all_reduce) Zero1AllReduce(profile->framework, plan, notes);
   if (rt.fp32_grad_accum_pass) Fp32GradAccumPass(plan, notes);
+  if (rt.zero3_max_live_params > 0) DeepSpeedCoordinator(rt, plan, notes);
   return plan;
 }
 

@@ -24,8 +24,11 @@ TEST_CASE("Megatron-LM's names for the memory-recipe knobs are taken as they are
   CHECK(KnobForAcceptedAlias("--moe-pad-expert-input-to-capacity") == "moe_pad_to_capacity");
   CHECK(KnobForAcceptedAlias("--moe-enable-deepep") == "moe_deepep");
   CHECK(KnobForAcceptedAlias("--cross-entropy-loss-fusion") == "cross_entropy_fusion");
+  // DeepSpeed's zero_optimization keys for its ZeRO-3 coordinator (cost/zero3_fetch.h).
+  CHECK(KnobForAcceptedAlias("stage3_max_live_parameters") == "zero3_max_live_params");
+  CHECK(KnobForAcceptedAlias("stage3_max_reuse_distance") == "zero3_max_reuse_distance");
   CHECK(KnobForAcceptedAlias("mbs").empty());  // only a hint, not taken
-  CHECK(AcceptedAliasNames().size() == 8);
+  CHECK(AcceptedAliasNames().size() == 10);
 }
 
 TEST_CASE("knobs separated by spaces are refused with the corrected string", "[config]") {

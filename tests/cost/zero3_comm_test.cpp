@@ -35,6 +35,7 @@ TEST_CASE("ZeRO-3 gathers and reduce-scatters layer by layer", "[cost]") {
 TEST_CASE("ZeRO-3's backward gathers and reduce-scatters share the links", "[cost]") {
   Zero3Comm z;
   z.gather_s = 1.0;
+  z.gather_bwd_s = 1.0;
   z.reduce_scatter_s = 2.0;
   z.first_gather_s = 0.1;
   z.last_reduce_scatter_s = 0.2;

@@ -152,6 +152,31 @@ TEST_CASE("PlanString writes the kernel recipe's switches right after the fusion
   }
 }
 
+TEST_CASE("PlanString keeps DeepSpeed's ZeRO-3 coordinator limits", "[plan][zero3_fetch]") {
+  ParallelPlan p;
+  p.dp = 8;
+  p.zero = 3;
+  p.global_batch = 8;
+  CHECK(PlanString(p, 4096).find("zero3_max") == std::string::npos);  // unset: FSDP's units
+  p.kernels.zero3_max_live_params = 3e9;
+  p.kernels.zero3_max_reuse_distance = 1e9;
+  const std::string text = PlanString(p, 4096);
+  CHECK_THAT(text, Catch::Contains("zero3_max_live_params=3e+09"));
+  ModelSpec model;
+  model.layers = 32;
+  model.seq_len = 4096;
+  const ParallelPlan back = ResolvePlan(ParsePlanString(text), 8, model);
+  CHECK(back.kernels.zero3_max_live_params == 3e9);
+  CHECK(back.kernels.zero3_max_reuse_distance == 1e9);
+  CHECK(PlanString(back, 4096) == text);
+  // DeepSpeed's own key is taken as the knob; a negative or absurd limit is refused.
+  CHECK(ResolvePlan(ParsePlanString("dp=8,zero=3,global_batch=8,stage3_max_live_parameters=2e9"), 8,
+                    model)
+            .kernels.zero3_max_live_params == 2e9);
+  CHECK_THROWS_AS(ParsePlanString("zero3_max_live_params=-1"), InputError);
+  CHECK_THROWS_AS(ParsePlanString("zero3_max_reuse_distance=1e16"), InputError);
+}
+
 TEST_CASE("PlanString keeps a Megatron-LM layout's MTP stage", "[plan]") {
   ParallelPlan p;
   p.pp = 4;

@@ -378,3 +378,33 @@ TEST_CASE("torchtitan: DTensor's sequence-parallel collectives copy along dim 1"
   out = ApplyFrameworkConventions(Megatron(), m, c, nullptr);
   CHECK((!out.kernels || !out.kernels->sp_dim1_copies));
 }
+
+TEST_CASE("DeepSpeed's ZeRO-3 runs through its parameter coordinator at the config's defaults",
+          "[validate][framework][zero3_fetch]") {
+  // deepspeed/runtime/zero/config.py: stage3_max_live_parameters and stage3_max_reuse_distance
+  // 1e9 elements (v0.6.2 constants.py, v0.16 DeepSpeedZeroConfig).
+  for (Framework f : {Framework::kDeepSpeed, Framework::kMegatronDeepSpeed}) {
+    INFO(static_cast<int>(f));
+    PlanConstraints c;
+    c.zero = V<int>(3);
+    PlanConstraints out = ApplyFrameworkConventions(FindProfile(f), Layers(32), c, nullptr);
+    REQUIRE(out.kernels);
+    CHECK(out.kernels->zero3_max_live_params == 1e9);
+    CHECK(out.kernels->zero3_max_reuse_distance == 1e9);
+    KernelRecipe stated;  // a run's stated limits stand (the Azure recipes' 3e9)
+    stated.zero3_max_live_params = 3e9;
+    stated.zero3_max_reuse_distance = 3e9;
+    c.kernels = stated;
+    out = ApplyFrameworkConventions(FindProfile(f), Layers(32), c, nullptr);
+    CHECK(out.kernels->zero3_max_live_params == 3e9);
+    CHECK(out.kernels->zero3_max_reuse_distance == 3e9);
+    c = PlanConstraints{};
+    c.zero = V<int>(2);  // below ZeRO-3 the coordinator does not run
+    out = ApplyFrameworkConventions(FindProfile(f), Layers(32), c, nullptr);
+    CHECK((!out.kernels || !out.kernels->DeepSpeedZero3()));
+  }
+  PlanConstraints c;  // FSDP (torchtitan) gathers unit by unit
+  c.zero = V<int>(3);
+  const PlanConstraints out = ApplyFrameworkConventions(Titan(), Layers(32), c, nullptr);
+  CHECK((!out.kernels || !out.kernels->DeepSpeedZero3()));
+}
