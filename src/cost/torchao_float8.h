@@ -16,8 +16,9 @@
 //    (torchtitan/parallelisms/parallelize_llama.py at 9dec370, apply_tp with enable_float8): the
 //    attention's and the MLP's input are cast once, on the rank's sequence shard, before the
 //    all-gather, which then moves fp8; the row-parallel outputs' gradients are cast on the shard
-//    after the reduce-scatter's backward is reached, so the backward's all-gathers move fp8
-//    too. The reduce-scatters (partial sums, the inputs' gradients) stay bf16.
+//    too (NoopFwToFloat8BwDynamic after the output's redistribute), so the backward's all-gathers
+//    move fp8 (float8_ops.py gathers the fp8 _data). The reduce-scatters (partial sums, the
+//    inputs' gradients) stay bf16.
 // What is left out: the weight casts (with FSDP's float8 all-gather they run on the 1/dp shard,
 // fsdp_utils.py fsdp_pre_all_gather; without it on the whole local weight; which one a row ran
 // is rarely stated), the amax all-reduces over the TP group (latency-bound), and the routed
