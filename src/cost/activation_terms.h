@@ -47,8 +47,8 @@ ActivationTerms ComputeActivationTerms(const CostGraph& dims, int kind, const Pl
 // fp8 and saved; linear.py: saved_inputmat / saved_inputmat_t the fp8 cast, inputmat_no_fp8 not
 // saved). ComputeActivationTerms then counts norm_out, mlp_act_out, expert_in and expert_act_out
 // at 1 byte; attn_out at 2 + 1 (the core attention keeps its bf16 output for its backward, the
-// output projection its fp8 copy). torchao's Float8Linear (fusion eager / compile) saves the
-// bf16 inputs: unchanged.
+// output projection its fp8 copy). torchao's Float8Linear (fusion eager / compile) is counted
+// in bf16, unchanged (its tensorwise path saves the fp8 input: docs/cost-model.md).
 bool TeFp8LinearInputs(const PlanShape& shape);
 
 // What selective recompute with the plan's modules and FP8 caching keep, and the forward

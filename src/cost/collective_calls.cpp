@@ -8,6 +8,7 @@
 #include "cost/memory_model.h"
 #include "cost/moe_dispatch.h"
 #include "cost/stage_key.h"
+#include "cost/torchao_float8.h"
 #include "cost/zero3_fetch.h"
 #include "cost/zero3_schedule.h"
 #include "plan/parallel_plan.h"
@@ -209,8 +210,8 @@ std::vector<CollectiveCall> DescribeCollectives(const CostGraph& d, const Cluste
   const PlanShape& s = e.shape;
   const double act = kAct * s.tokens * d.hidden;
   if (p.sequence_parallel) {
-    w.Add(ToString(ParallelDim::kTp), "per layer, 2 per pass (SP)", CollectiveOp::kAllGather, act,
-          s.groups.tp);
+    w.Add(ToString(ParallelDim::kTp), "per layer, 2 per pass (SP)", CollectiveOp::kAllGather,
+          TpAllGatherBytesPerElement(s) * s.tokens * d.hidden, s.groups.tp);
     w.Add(ToString(ParallelDim::kTp), "per layer, 2 per pass (SP)", CollectiveOp::kReduceScatter,
           act, s.groups.tp);
   } else {

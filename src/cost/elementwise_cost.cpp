@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "cost/moe_ops.h"
+#include "cost/torchao_float8.h"
 
 namespace paraplan {
 
@@ -69,16 +70,16 @@ double ActivationElements(const CostGraph& d, int kind, const PlanShape& p) {
 // activation kernel writes in bf16 (Megatron-Core's TE layer spec: TELayerNormColumnParallelLinear,
 // the MLP's activation, TERowParallelLinear). The norm-fused cast keeps no transpose: for the
 // weight gradient LayerNormLinear transposes its saved (sequence-parallel: gathered) fp8 input in
-// the backward (TE 1.x layernorm_linear.py, tex.fp8_transpose, r1 w1). torchao's dynamic float8
-// (eager or compiled torchtitan) casts every Linear input with an amax pass (r2) and a cast (r2
-// w1), fused into one pass by torch.compile. The backward casts every GEMM's output gradient the
-// same way. An MoE layer's MLP is its experts: the routed copies reach the expert GEMMs after the
-// token permute, so no norm kernel can cast them; Megatron-Core's TEGroupedMLP hands bf16 tokens to
-// TransformerEngine's GroupedLinear, which casts (and transposes, for the weight gradient) the
-// fc1 input of every routed copy, and the fc2 input after Megatron's own activation kernel; the
-// shared experts' TE Linear layers cast theirs the same way (the MoE layer's norm is a separate
-// kernel, shared with the router). The backward casts each expert GEMM's output gradient.
+// the backward (TE 1.x layernorm_linear.py, tex.fp8_transpose, r1 w1). The backward casts every
+// GEMM's output gradient. An MoE layer's MLP is its experts: the routed copies reach the expert
+// GEMMs after the token permute, so no norm kernel can cast them; Megatron-Core's TEGroupedMLP
+// hands bf16 tokens to TransformerEngine's GroupedLinear, which casts (and transposes, for the
+// weight gradient) the fc1 input of every routed copy, and the fc2 input after Megatron's own
+// activation kernel; the shared experts' TE Linear layers cast theirs the same way (the MoE layer's
+// norm is a separate kernel, shared with the router). The backward casts each expert GEMM's output
+// gradient. torchao's dynamic float8 (eager or compiled torchtitan) is cost/torchao_float8.h's.
 ElementwiseOp Fp8Casts(const CostGraph& d, int kind, const PlanShape& p) {
+  if (p.kernels.Pytorch()) return TorchaoFloat8Casts(d, kind, p);
   const double heads = d.heads / p.tp, kv = ProjectedKvHeads(d, p);
   const double qkv_out = (heads + 2 * kv) * d.qk_head_dim, attn_out = heads * d.v_head_dim;
   const double attn_grads = p.tokens * (qkv_out + d.hidden);
@@ -101,20 +102,13 @@ ElementwiseOp Fp8Casts(const CostGraph& d, int kind, const PlanShape& p) {
     mlp_grads = p.tokens * (d.gate * f + d.hidden);
   }
   const double grads = attn_grads + mlp_grads;
-  if (!p.kernels.Pytorch()) {
-    const bool moe = (kind & 1) != 0;
-    const double fc2_input = moe ? 0 : p.tokens * d.ffn / p.tp;
-    const double fwd = p.tokens * attn_out + fc2_input + (moe ? mlp_inputs : 0);
-    const double norm_linears = moe ? 1 : 2;  // QKV; FC1 where the MLP is dense
-    const double transposed = norm_linears * p.tokens * d.hidden;
-    return {"fp8 cast", 4 * fwd, 4 * grads + 2 * transposed, 1 + (moe ? mlp_gemms : 1),
-            2 + mlp_gemms + norm_linears};
-  }
-  const double inputs = p.tokens * (d.hidden + attn_out) + mlp_inputs;
-  const double per = p.kernels.fusion == Fusion::kCompile ? 3.0 : 5.0;
-  const double per_linear = p.kernels.fusion == Fusion::kCompile ? 1.0 : 2.0;
-  const double kernels = per_linear * (2 + mlp_gemms);
-  return {"fp8 cast", per * inputs, per * grads, kernels, kernels};
+  const bool moe = (kind & 1) != 0;
+  const double fc2_input = moe ? 0 : p.tokens * d.ffn / p.tp;
+  const double fwd = p.tokens * attn_out + fc2_input + (moe ? mlp_inputs : 0);
+  const double norm_linears = moe ? 1 : 2;  // QKV; FC1 where the MLP is dense
+  const double transposed = norm_linears * p.tokens * d.hidden;
+  return {"fp8 cast", 4 * fwd, 4 * grads + 2 * transposed, 1 + (moe ? mlp_gemms : 1),
+          2 + mlp_gemms + norm_linears};
 }
 
 // PyTorch's async TP (torch.compile's micro-pipeline TP pass, torchtitan's

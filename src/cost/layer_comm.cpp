@@ -4,6 +4,7 @@
 
 #include "cost/moe_dispatch.h"
 #include "cost/overlap_sm.h"
+#include "cost/torchao_float8.h"
 #include "hardware/nccl_channels.h"
 
 namespace paraplan {
@@ -47,10 +48,12 @@ void TensorParallel(const CostGraph& d, int kind, const PlanShape& p, const Netw
   // Per layer: 2 all-reduces forward and 2 backward (Megatron-LM, Shoeybi et al. 2019), or as
   // many all-gather + reduce-scatter pairs with sequence parallelism; MoE layers keep only the
   // attention's pair (the experts exchange tokens by all-to-all).
+  // torchao's float8 TP gathers fp8 (cost/torchao_float8.h); the reduce-scatters stay bf16.
   const double bytes = kAct * p.tokens * d.hidden;
   double ag = 0, rs = 0;
   if (p.sequence_parallel) {
-    ag = CollectiveSeconds(CollectiveOp::kAllGather, bytes, p.groups.tp, links);
+    const double ag_bytes = TpAllGatherBytesPerElement(p) * p.tokens * d.hidden;
+    ag = CollectiveSeconds(CollectiveOp::kAllGather, ag_bytes, p.groups.tp, links);
     rs = CollectiveSeconds(CollectiveOp::kReduceScatter, bytes, p.groups.tp, links);
   } else {
     ag = rs = CollectiveSeconds(CollectiveOp::kAllReduce, bytes, p.groups.tp, links) / 2;

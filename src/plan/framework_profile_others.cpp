@@ -161,6 +161,14 @@ FrameworkProfile Nanotron() {
        "during the backward",
        "src/nanotron/helpers.py: register_comm_hook(get_fp32_accum_hook) (all_reduce_coalesced, "
        "async_op); src/nanotron/trainer.py: DistributedDataParallel(bucket_cap_mb=25)"},
+      // DDP's buckets hold 25 MiB of the bf16 gradients (ModelArgs.ddp_bucket_cap_mb = 25, as the
+      // sweep's examples/config_tiny_llama_bench.yaml); the fp32 hook all-reduces those
+      // parameters' fp32 accumulation buffers: 2 x 25 MiB = 52.4288 MB per bucket.
+      {KnobName(Knob::kDpBucketMB), "52.4288", W::kZero0,
+       "nanotron's DDP: bucket_cap_mb = 25 MiB of bf16 gradients, all-reduced as fp32 buffers",
+       "src/nanotron/config/config.py: ModelArgs.ddp_bucket_cap_mb = 25; src/nanotron/trainer.py: "
+       "DistributedDataParallel(bucket_cap_mb=...); src/nanotron/optim/gradient_accumulator.py: "
+       "get_fp32_accum_hook (all_reduce_coalesced of the fp32 buffers)"},
       {KnobName(Knob::kOverlapParamGather), "false", W::kZeroAbove0,
        "nanotron's ZeRO-1 all-gathers the updated parameters inside the optimizer step",
        "src/nanotron/optim/zero.py: ZeroDistributedOptimizer.step -> _all_gather_params "

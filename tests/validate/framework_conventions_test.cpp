@@ -230,6 +230,7 @@ TEST_CASE("nanotron c252843: ZeRO-1 reduces gradients after the backward, ZeRO-0
   CHECK(*out.grad_reduce_in_fp32 == V(true));
   CHECK(*out.overlap_grad_reduce == V(false));
   CHECK(*out.overlap_param_gather == V(false));
+  CHECK(!out.dp_bucket_MB);  // one all-reduce of the whole buffer: no DDP bucket
   // ... of the whole buffer (reduce_scatter=False), not a reduce-scatter: zero1_all_reduce.
   REQUIRE(out.kernels);
   CHECK(out.kernels->zero1_all_reduce);
@@ -244,6 +245,9 @@ TEST_CASE("nanotron c252843: ZeRO-1 reduces gradients after the backward, ZeRO-0
   REQUIRE(out.kernels);
   CHECK(!out.kernels->zero1_all_reduce);
   CHECK(out.kernels->fp32_grad_accum_pass);
+  // DDP's 25 MiB bf16 buckets, all-reduced as the parameters' fp32 buffers: 2 x 25 MiB.
+  REQUIRE(out.dp_bucket_MB);
+  CHECK(*out.dp_bucket_MB == V(2 * 25 * 1048576 / 1e6));
   // zero searched: neither overlap default applies, the search keeps both choices.
   c.zero.reset();
   out = ApplyFrameworkConventions(nanotron, Layers(16), c, nullptr);
