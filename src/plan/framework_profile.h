@@ -74,7 +74,11 @@ struct FrameworkRuntime {
   bool lockstep_multi_stage = false;         // multi-stage schedules wait at every time step
   bool zero1_all_reduce = false;  // ZeRO-1 all-reduces the whole gradient buffer (kernel_recipe.h)
   bool fp32_grad_accum_pass = false;  // a per-tensor fp32 add after each backward (kernel_recipe.h)
-  const char* collectives = "";       // what it issues, for docs and explain
+  // The same pass only without pipeline parallelism: NeMo 1.11 turns its weight-gradient
+  // accumulation fusion (wgrad GEMMs accumulating into the fp32 main_grad) off at pp 1, and apex's
+  // DistributedFusedAdam then copies every bf16 gradient into its fp32 buffer (docs/frameworks.md).
+  bool fp32_grad_accum_pass_without_pp = false;
+  const char* collectives = "";  // what it issues, for docs and explain
 };
 
 enum class ExportForm {
