@@ -180,8 +180,9 @@ StageDp StageDataParallel(const Cluster& c, const NetworkLinks& links, const Cos
   // _allreduce_word_embedding_grads over the embedding group; NeMo v1.11.0
   // megatron_gpt_model.py, allreduce_first_last_embeddings). A two-rank all-reduce of the local
   // embedding's gradient (its accumulation dtype) between stage 0 and stage pp - 1; charged with
-  // the optimizer on both, the first stage being the last to get there.
-  if (d.tied_embeddings && p.pp > 1 && (key.first || key.last) && embed > 0) {
+  // the optimizer on both, the first stage being the last to get there. A layout that puts the
+  // embedding and the head on one stage (a V-shaped schedule) keeps both copies on one rank.
+  if (d.tied_embeddings && p.pp > 1 && key.first != key.last && embed > 0) {
     const GroupPlacement pair = PlaceGroup(2, (p.pp - 1) * s.groups.pp.stride, c);
     dp.optimizer_s += CollectiveSeconds(CollectiveOp::kAllReduce, embed * dtype, pair, links);
   }
