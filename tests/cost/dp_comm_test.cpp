@@ -169,6 +169,17 @@ TEST_CASE("Tied embeddings split over the pipeline: one two-rank all-reduce befo
   CHECK(tied.dp[1].optimizer_s - untied.dp[1].optimizer_s == Approx(sync));
   CHECK(tied.optimizer_s - untied.optimizer_s == Approx(sync));
   CHECK(tied.step_s > untied.step_s);
+  // explain's table lists the call at the time charged.
+  int rows = 0;
+  for (const CollectiveCall& call : DescribeCollectives(d, c, links, p, tied)) {
+    if (call.what.find("tied embedding") == std::string::npos) continue;
+    ++rows;
+    CHECK(call.op == "all_reduce");
+    CHECK(call.ranks == 2);
+    CHECK(call.bytes == Approx(4.0 * 32000 * 1024));
+    CHECK(call.seconds == Approx(sync));
+  }
+  CHECK(rows == 1);
   // One stage: the head is the embedding's tensor, nothing to synchronize.
   p.pp = 1;
   p.dp = 16;
