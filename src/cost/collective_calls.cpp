@@ -262,6 +262,13 @@ std::vector<CollectiveCall> DescribeCollectives(const CostGraph& d, const Cluste
       if (w.out.size() > before) w.out.back().what += " (stages " + which + ")";
     }
   }
+  if (p.pp > 1 && d.tied_embeddings && e.layers.size() > 0 && !StageKeyOf(p, e, 0).last) {
+    // The tied embedding's gradient between stage 0 and stage pp - 1, once per step, with the
+    // optimizer (cost/dp_comm.cpp, StageDataParallel).
+    w.Add(ToString(ParallelDim::kPp), "tied embedding's gradient, first and last stage, per step",
+          CollectiveOp::kAllReduce, EmbedParamsLocal(d, p) * CommDtypeBytes(DpGradCommDtype(p)),
+          PlaceGroup(2, (p.pp - 1) * s.groups.pp.stride, cluster));
+  }
   DataParallelCalls(d, p, e, w);
   return w.out;
 }

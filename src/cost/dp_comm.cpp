@@ -178,6 +178,19 @@ StageDp StageDataParallel(const Cluster& c, const NetworkLinks& links, const Cos
   const double offload = p.recipe.optimizer_offload;
   dp.optimizer_s = MemoryBoundSeconds(
       c, local * (1 - offload) * OptimizerTrafficBytes(p.recipe.optimizer_moments));
+  // Tied embeddings split over the pipeline: the first stage's embedding and the last stage's
+  // output layer hold the one weight twice, and every pipeline framework all-reduces its gradient
+  // between the two after the data-parallel reduction and before the optimizer, blocking
+  // (Megatron-LM d98e8a6 megatron/core/distributed/finalize_model_grads.py,
+  // _allreduce_word_embedding_grads over the embedding group; NeMo v1.11.0
+  // megatron_gpt_model.py, allreduce_first_last_embeddings). A two-rank all-reduce of the local
+  // embedding's gradient (its accumulation dtype) between stage 0 and stage pp - 1; charged with
+  // the optimizer on both, the first stage being the last to get there. A layout that puts the
+  // embedding and the head on one stage (a V-shaped schedule) keeps both copies on one rank.
+  if (d.tied_embeddings && p.pp > 1 && key.first != key.last && embed > 0) {
+    const GroupPlacement pair = PlaceGroup(2, (p.pp - 1) * s.groups.pp.stride, c);
+    dp.optimizer_s += CollectiveSeconds(CollectiveOp::kAllReduce, embed * dtype, pair, links);
+  }
   // nanotron's fp32 accumulation after every micro-batch's backward: one add_ per parameter
   // tensor launched from Python, each reading the bf16 gradient (2 B) and the fp32 buffer (4 B)
   // and writing the buffer (4 B) (src/nanotron/optim/gradient_accumulator.py, _accumulate_grad).

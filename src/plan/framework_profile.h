@@ -78,6 +78,10 @@ struct FrameworkRuntime {
   // zero3_max_live_params / zero3_max_reuse_distance; 0: FSDP's unit-by-unit gathers).
   double zero3_max_live_params = 0;
   double zero3_max_reuse_distance = 0;
+  // The same pass only without pipeline parallelism: NeMo 1.11 turns its weight-gradient
+  // accumulation fusion (wgrad GEMMs accumulating into the fp32 main_grad) off at pp 1, and apex's
+  // DistributedFusedAdam then copies every bf16 gradient into its fp32 buffer (docs/frameworks.md).
+  bool fp32_grad_accum_pass_without_pp = false;
   const char* collectives = "";  // what it issues, for docs and explain
 };
 

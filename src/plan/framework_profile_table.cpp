@@ -154,9 +154,18 @@ FrameworkProfile Nemo2208() {
   p.runtime.fusion_why =
       "apex fused kernels (persist_layer_norm, FusedScaleMaskSoftmax, jit bias-GeLU and "
       "bias-dropout-add); no TransformerEngine or FlashAttention";
+  // Gradient accumulation: the launcher sets gradient_accumulation_fusion (the wgrad GEMM adds into
+  // param.main_grad, a view of distributed Adam's fp32 buffer: nemo/core/optim/optimizers.py,
+  // MegatronDistributedFusedAdam._init_param_state), but megatron_base_model.py's
+  // _validate_config turns it off at pipeline_model_parallel_size 1. Then every parameter's bf16
+  // gradient reaches DistributedFusedAdam's grad hook after each micro-batch's backward, which
+  // adds it into the fp32 bucket and frees it (apex/contrib/optimizers/distributed_fused_adam.py
+  // @ 21e4154: reduction_hook -> _grad_copy, grad_out.add_(grad_in); greedy_grad_copy is True,
+  // and NeMo's no_sync(greedy_grad_copy=True) keeps it so).
+  p.runtime.fp32_grad_accum_pass_without_pp = true;
   p.runtime.collectives =
       "TP all-gather/reduce-scatter (SP) or all-reduce on the compute stream, apex distributed "
-      "Adam's fp32 reduce-scatter and all-gather, P2P send/recv for PP";
+      "Adam's fp32 reduce-scatter and bf16 parameter all-gather, P2P send/recv for PP";
   p.export_form = ExportForm::kNone;
   return p;
 }

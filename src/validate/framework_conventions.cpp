@@ -201,16 +201,21 @@ void Zero1AllReduce(Framework framework, PlanConstraints& c, std::vector<std::st
   }
 }
 
-// nanotron c252843 with fp32 accumulation adds each bf16 gradient into the fp32 buffer after every
-// micro-batch's backward (kernel_recipe.h, fp32_grad_accum_pass). Set unless the run states it.
-void Fp32GradAccumPass(PlanConstraints& c, std::vector<std::string>* notes) {
+// A framework that adds each bf16 gradient into an fp32 buffer after every micro-batch's backward
+// (kernel_recipe.h, fp32_grad_accum_pass): nanotron c252843 with fp32 accumulation; NeMo 22.08
+// without pipeline parallelism, where its wgrad accumulation fusion is off. Set unless the run
+// states it.
+void Fp32GradAccumPass(Framework framework, PlanConstraints& c, std::vector<std::string>* notes) {
   if (c.kernels && c.kernels->fp32_grad_accum_pass) return;
   KernelRecipe kernels = c.kernels.value_or(KernelRecipe{});
   kernels.fp32_grad_accum_pass = true;
   c.kernels = kernels;
-  Note(notes,
-       "fp32_grad_accum_pass=true (nanotron adds every bf16 gradient into its fp32 buffer after "
-       "each micro-batch's backward)");
+  Note(notes, framework == Framework::kNanotron
+                  ? "fp32_grad_accum_pass=true (nanotron adds every bf16 gradient into its fp32 "
+                    "buffer after each micro-batch's backward)"
+                  : "fp32_grad_accum_pass=true (at pp 1 NeMo 1.11 turns gradient accumulation "
+                    "fusion off; apex's DistributedFusedAdam adds every bf16 gradient into its "
+                    "fp32 buffer after each micro-batch's backward)");
 }
 
 // A ZeRO stage the run leaves open and the profile gives no default is searched over the stages
@@ -301,7 +306,10 @@ PlanConstraints ApplyFrameworkConventions(const FrameworkProfile* profile, const
   if (rt.lockstep_multi_stage) TorchtitanLockstepPipeline(plan, notes);
   if (rt.repeat_kv) TorchtitanRepeatKv(model, plan, notes);
   if (rt.zero1_all_reduce) Zero1AllReduce(profile->framework, plan, notes);
-  if (rt.fp32_grad_accum_pass) Fp32GradAccumPass(plan, notes);
+  if (rt.fp32_grad_accum_pass ||
+      (rt.fp32_grad_accum_pass_without_pp && FixedTo<int64_t>(plan.pp, 1))) {
+    Fp32GradAccumPass(profile->framework, plan, notes);
+  }
   if (rt.zero3_max_live_params > 0) DeepSpeedCoordinator(rt, plan, notes);
   return plan;
 }

@@ -139,3 +139,56 @@ TEST_CASE("nanotron's fp32 accumulation pass runs after every micro-batch's back
   // One stage, eight micro-batches: the step grows by eight passes.
   CHECK(on.step_s - off.step_s == Approx(8 * pass).epsilon(1e-3));
 }
+
+TEST_CASE("Tied embeddings split over the pipeline: one two-rank all-reduce before the optimizer",
+          "[cost]") {
+  ModelSpec m = TwoLayers();
+  const Cluster c = test::DgxH100();
+  const NetworkLinks links = ResolveNetworkLinks(c);
+  ParallelPlan p;
+  p.pp = 2;
+  p.dp = 8;  // pp stride 8: stage 0 on node 0, stage 1 on node 1
+  p.micro_batch = 1;
+  p.global_batch = 16;
+  p.grad_reduce_in_fp32 = true;
+  PlanEvaluation untied;
+  EvaluatePlanTime(BuildCostGraph(m), c, links, p, &untied);
+  m.tied_embeddings = true;
+  const CostGraph d = BuildCostGraph(m);
+  PlanEvaluation tied;
+  EvaluatePlanTime(d, c, links, p, &tied);
+  // The embedding group {stage 0, stage 1} of each (tp, dp) rank: 2 ranks, 8 apart, across nodes;
+  // the local embedding's fp32 gradient, 32,000 x 1,024 x 4 B, all-reduced.
+  const GroupPlacement pair = PlaceGroup(2, 8, c);
+  CHECK(pair.tier >= 1);
+  const double sync = CollectiveSeconds(CollectiveOp::kAllReduce, 4.0 * 32000 * 1024, pair, links);
+  CHECK(sync > 0);
+  // Both stages pay it with their optimizer step; the untied model holds as many parameters per
+  // stage (its head is vocab x hidden too) and pays nothing of the kind.
+  CHECK(tied.dp[0].optimizer_s - untied.dp[0].optimizer_s == Approx(sync));
+  CHECK(tied.dp[1].optimizer_s - untied.dp[1].optimizer_s == Approx(sync));
+  CHECK(tied.optimizer_s - untied.optimizer_s == Approx(sync));
+  CHECK(tied.step_s > untied.step_s);
+  // explain's table lists the call at the time charged.
+  int rows = 0;
+  for (const CollectiveCall& call : DescribeCollectives(d, c, links, p, tied)) {
+    if (call.what.find("tied embedding") == std::string::npos) continue;
+    ++rows;
+    CHECK(call.op == "all_reduce");
+    CHECK(call.ranks == 2);
+    CHECK(call.bytes == Approx(4.0 * 32000 * 1024));
+    CHECK(call.seconds == Approx(sync));
+  }
+  CHECK(rows == 1);
+  // One stage: the head is the embedding's tensor, nothing to synchronize.
+  p.pp = 1;
+  p.dp = 16;
+  PlanEvaluation one;
+  EvaluatePlanTime(d, c, links, p, &one);
+  m.tied_embeddings = false;
+  PlanEvaluation one_untied;
+  EvaluatePlanTime(BuildCostGraph(m), c, links, p, &one_untied);
+  // One copy fewer of vocab x hidden, and no all-reduce added.
+  CHECK(one.dp[0].optimizer_s / one_untied.dp[0].optimizer_s ==
+        Approx((kParams - 32000.0 * 1024) / kParams));
+}

@@ -330,6 +330,8 @@ TEST_CASE("NeMo 22.08: apex kernels, no TP overlap, grad sync after the pipeline
   CHECK(*out.overlap_param_gather == V(false));  // all-gathered inside DistributedFusedAdam.step
   CHECK(*out.grad_reduce_in_fp32 == V(true));
   CHECK(*out.overlap_pp_comm == V(false));  // apex's blocking P2P (async_comm False)
+  // PP 8: the wgrad GEMMs accumulate into the fp32 main_grad (gradient_accumulation_fusion).
+  CHECK((!out.kernels || !out.kernels->fp32_grad_accum_pass));
   // SP alone also turns the overlapped grad sync off.
   c.pp = V<int64_t>(1);
   out = ApplyFrameworkConventions(nemo, Layers(96), c, nullptr);
@@ -340,6 +342,19 @@ TEST_CASE("NeMo 22.08: apex kernels, no TP overlap, grad sync after the pipeline
   out = ApplyFrameworkConventions(nemo, Layers(24), c, nullptr);
   CHECK(*out.overlap_grad_reduce == V(true));
   CHECK(*out.sequence_parallel == V(false));
+  // PP 1: NeMo turns the accumulation fusion off, DistributedFusedAdam's grad hook adds each bf16
+  // gradient into its fp32 buffer after every micro-batch.
+  REQUIRE(out.kernels);
+  CHECK(out.kernels->fp32_grad_accum_pass);
+  CHECK(out.kernels->fusion == Fusion::kApex);
+  // pp left open: the pass is not assumed.
+  c.pp.reset();
+  out = ApplyFrameworkConventions(nemo, Layers(24), c, nullptr);
+  CHECK((!out.kernels || !out.kernels->fp32_grad_accum_pass));
+  // The newest NeMo (Megatron-Core with TransformerEngine) has no such pass.
+  c.pp = V<int64_t>(1);
+  out = ApplyFrameworkConventions(FindProfile(Framework::kNemo), Layers(24), c, nullptr);
+  CHECK((!out.kernels || !out.kernels->fp32_grad_accum_pass));
   CHECK(RefusalReason(*nemo, "schedule", "interleaved").find("1F1B") != std::string::npos);
 }
 
