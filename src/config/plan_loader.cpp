@@ -290,6 +290,9 @@ const std::vector<KnobEntry>& KnobTable() {
       {"fusion", [](PlanConstraints& p,
                     const std::vector<std::string>&
                         v) { KernelsOf(p).fusion = ParseEnum(OneValue(v), FusionNames()); }},
+      {"fp8_recipe", [](PlanConstraints& p, const std::vector<std::string>& v) {
+         KernelsOf(p).fp8_recipe = ParseEnum(OneValue(v), Fp8RecipeNames());
+       }},
       {"cuda_graphs",
        [](PlanConstraints& p, const std::vector<std::string>&
                                   v) { KernelsOf(p).cuda_graphs = ParseBool(OneValue(v)); }},
@@ -398,14 +401,7 @@ std::string CanonicalKnob(const std::string& name) {
 // `written` and an earlier `before` set the same knob (one of them its Megatron-LM alias).
 std::string AliasClash(const std::string& written, const std::string& knob,
                        const std::string& before) {
-  std::string text = "'";
-  text += written;
-  text += "' sets ";
-  text += knob;
-  text += ", as '";
-  text += before;
-  text += "' does: give it once";
-  return text;
+  return "'" + written + "' sets " + knob + ", as '" + before + "' does: give it once";
 }
 
 }  // namespace

@@ -73,6 +73,8 @@ constexpr std::array<KnobRow, kKnobs> kTable = {{
     {Knob::kMoePermuteFusion, "moe_permute_fusion", false, L | X},
     {Knob::kMoePadToCapacity, "moe_pad_to_capacity", false, R | L | X},
     {Knob::kMoeDeepep, "moe_deepep", false, L | X},
+    // The casts are layer ops; the amax reductions are charged per chunk (cost/fp8_amax.h).
+    {Knob::kFp8Recipe, "fp8_recipe", false, L | S},
 }};
 
 constexpr bool InOrder() {

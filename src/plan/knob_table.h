@@ -78,6 +78,7 @@ enum class Knob : int {
   kMoePermuteFusion,
   kMoePadToCapacity,
   kMoeDeepep,
+  kFp8Recipe,
   kCount
 };
 inline constexpr size_t kKnobs = static_cast<size_t>(Knob::kCount);

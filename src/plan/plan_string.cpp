@@ -71,6 +71,9 @@ void AddRareKnobs(const ParallelPlan& p, KnobWriter& w) {
   if (p.kernels.moe_permute_fusion) w.Add(Knob::kMoePermuteFusion, true);
   if (p.kernels.moe_pad_to_capacity) w.Add(Knob::kMoePadToCapacity, true);
   if (p.kernels.moe_deepep) w.Add(Knob::kMoeDeepep, true);
+  if (p.kernels.fp8_recipe != d.kernels.fp8_recipe) {
+    w.Add(Knob::kFp8Recipe, ToString(p.kernels.fp8_recipe));
+  }
   // The memory recipe (issue 17): a re-run must keep it.
   if (p.recipe.recompute_modules != 0) {
     w.Add(Knob::kRecomputeModules, RecomputeModulesToString(p.recipe.recompute_modules));

@@ -49,6 +49,9 @@ Json PlanToJson(const ParallelPlan& p) {
     if (p.kernels.fp32_grad_accum_pass) j.Set(KnobName(Knob::kFp32GradAccumPass), true);
     if (p.kernels.fused_norm) j.Set(KnobName(Knob::kFusedNorm), true);
     if (p.kernels.sp_dim1_copies) j.Set(KnobName(Knob::kSpDim1Copies), true);
+    if (p.kernels.fp8_recipe != Fp8Recipe::kDelayed) {
+      j.Set(KnobName(Knob::kFp8Recipe), ToString(p.kernels.fp8_recipe));
+    }
     if (!p.kernels.MoeDefault()) {
       j.Set(KnobName(Knob::kMoeGroupedGemm), p.kernels.moe_grouped_gemm);
       j.Set(KnobName(Knob::kMoeRouterFusion), p.kernels.moe_router_fusion);
