@@ -65,33 +65,33 @@ double ActivationElements(const CostGraph& d, int kind, const PlanShape& p) {
 
 }  // namespace
 
-TeFp8Recipe TeFp8RecipeBytes(Fp8Recipe recipe, bool input_all_gather) {
-  switch (recipe) {
-    case Fp8Recipe::kTensorwise:
-      // nvte_compute_amax (r2), nvte_compute_scale_from_amax, nvte_quantize_v2 (r2 w1 w1). The
-      // norm writes bf16 and its amax (the unfused path), then one cast: rowwise only (r2 w1)
-      // when the input is all-gathered, the transpose of the gathered fp8 staying in the
-      // backward; else both copies (r2 w1 w1) and no backward transpose.
-      return {6,
-              3,
-              input_all_gather ? 3.0 : 4.0,
-              input_all_gather ? 2.0 : 0.0,
-              2,
-              input_all_gather ? 1.0 : 0.0};
-    case Fp8Recipe::kMxfp8: {
-      // One quantize kernel writes the row-wise and column-wise copies and a 1-byte E8M0 scale
-      // per 32 elements of each (r2 w1 w1 + 2/32). The norm writes bf16 (TE's unfused path
-      // unless NVTE_NORM_FWD_USE_CUDNN), then that quantize; the column-wise copy is gathered,
-      // never transposed.
-      const double mx = 4 + 2.0 / kMxfp8BlockElements;
-      return {mx, 1, mx, 0, 1, 0};
-    }
-    case Fp8Recipe::kDelayed:
-      break;
+TeFp8Recipe TeFp8RecipeBytes(Fp8Recipe recipe, bool input_all_gather, bool any_layout) {
+  if (recipe == Fp8Recipe::kMxfp8) {
+    // One quantize kernel writes the row-wise and column-wise copies and a 1-byte E8M0 scale per
+    // 32 elements of each (r2 w1 w1 + 2/32): the blocks run along the other dimension, so even a
+    // GPU that takes any layout needs both. The norm writes bf16 (TE's unfused path unless
+    // NVTE_NORM_FWD_USE_CUDNN), then that quantize; the column-wise copy is gathered, never
+    // transposed.
+    const double mx = 4 + 2.0 / kMxfp8BlockElements;
+    return {mx, 1, mx, 0, 1, 0};
   }
-  // The norm kernel writes fp8 itself (its bytes are the norm op's); the backward transposes the
-  // saved (gathered) fp8 input: r1 w1.
-  return {4, 1, 0, 2, 0, 1};
+  // Per-tensor scaling: on a GPU whose FP8 GEMMs take any operand layout (Blackwell) TE writes
+  // the row-wise copy only (quantizer.cpp: with_transpose = columnwise_usage &&
+  // !nvte_is_non_tn_fp8_gemm_supported()) and transposes nothing; on Hopper (TN only) it writes
+  // the transpose beside it.
+  const double copies = any_layout ? 1 : 2;
+  if (recipe == Fp8Recipe::kTensorwise) {
+    // nvte_compute_amax (r2), nvte_compute_scale_from_amax, nvte_quantize_v2 (r2 w1 [w1]). The
+    // norm writes bf16 and its amax (the unfused path), then one cast: row-wise only (r2 w1) when
+    // the input is all-gathered, the transpose of the gathered fp8 staying in the backward; else
+    // both copies and no backward transpose.
+    const bool one_copy = input_all_gather || any_layout;
+    const double transpose = input_all_gather && !any_layout ? 1 : 0;
+    return {4 + copies, 3, one_copy ? 3.0 : 4.0, 2 * transpose, 2, transpose};
+  }
+  // Delayed scaling: the norm kernel writes fp8 itself (its bytes are the norm op's); the
+  // backward transposes the saved (gathered) fp8 input (r1 w1) where the GPU needs TN operands.
+  return {2 + copies, 1, 0, any_layout ? 0.0 : 2.0, 0, any_layout ? 0.0 : 1.0};
 }
 
 namespace {
@@ -140,7 +140,8 @@ ElementwiseOp Fp8Casts(const CostGraph& d, int kind, const PlanShape& p) {
     const double fwd = p.tokens * attn_out + fc2_input + (moe ? mlp_inputs : 0);
     const double norm_linears = moe ? 1 : 2;  // QKV; FC1 where the MLP is dense
     const double fwd_casts = 1 + (moe ? mlp_gemms : 1), bwd_casts = 2 + mlp_gemms;
-    const TeFp8Recipe r = TeFp8RecipeBytes(p.kernels.fp8_recipe, p.norm_tokens < p.tokens);
+    const TeFp8Recipe r =
+        TeFp8RecipeBytes(p.kernels.fp8_recipe, p.norm_tokens < p.tokens, p.fp8_any_layout);
     const double norm_out = norm_linears * p.norm_tokens * d.hidden;
     const double gathered = norm_linears * p.tokens * d.hidden;
     return {"fp8 cast", r.cast * fwd + r.norm_cast * norm_out,

@@ -158,6 +158,35 @@ TEST_CASE("TE's FP8 recipes cast by what each computes (delayed, tensorwise, MXF
   CHECK(sp->bwd_bytes == Approx(6 * grads4 + 2 * 2 * t * h));
 }
 
+TEST_CASE("On Blackwell TE's per-tensor FP8 casts write no transposed copy", "[cost]") {
+  const CostGraph d = BuildCostGraph(test::Llama3_70B());
+  const double t = 8192, h = 8192;
+  const double fwd = t * (64 * 128 + 28672);
+  const double grads = t * (80 * 128 + 8192 + 2 * 28672 + 8192);
+  CHECK_FALSE(Fp8AnyLayout(test::DgxH100().gpu));
+  CHECK(Fp8AnyLayout(test::Nvl72().gpu));
+  ParallelPlan p = OneGpu(Fusion::kTe, Precision::kFp8);
+  const auto cast = [&](Fp8Recipe r) {
+    p.kernels.fp8_recipe = r;
+    const LayerElementwise ew = ComputeLayerElementwise(d, 0, MakePlanShape(d, p, test::Nvl72()));
+    const ElementwiseOp* op = Find(ew, "fp8 cast");
+    REQUIRE(op);
+    return *op;
+  };
+  // Delayed: r2 w1 per cast, no backward transpose of the norm-fused input.
+  const ElementwiseOp ds = cast(Fp8Recipe::kDelayed);
+  CHECK(ds.fwd_bytes == Approx(3 * fwd));
+  CHECK(ds.bwd_bytes == Approx(3 * grads));
+  CHECK(ds.bwd_kernels == 4);
+  // Current scaling: the amax pass and a row-wise cast; the norm output cast once (r2 w1).
+  const ElementwiseOp cs = cast(Fp8Recipe::kTensorwise);
+  CHECK(cs.fwd_bytes == Approx(5 * fwd + 3 * 2 * t * h));
+  CHECK(cs.bwd_bytes == Approx(5 * grads));
+  // MXFP8 needs both copies on any GPU: its blocks run along the other dimension.
+  const ElementwiseOp mx = cast(Fp8Recipe::kMxfp8);
+  CHECK(mx.fwd_bytes == Approx((4 + 2.0 / 32) * (fwd + 2 * t * h)));
+}
+
 TEST_CASE("PyTorch's async TP reduces its stacked partials and copies the local shard", "[cost]") {
   const ModelSpec m = test::Llama3_70B();  // h 8192
   ParallelPlan p = CompiledSpTp8();
