@@ -111,6 +111,8 @@ namespace {
 // fc1 input of every routed copy, and the fc2 input after Megatron's own activation kernel; the
 // shared experts' TE Linear layers cast theirs the same way (the MoE layer's norm is a separate
 // kernel, shared with the router). The backward casts each expert GEMM's output gradient.
+// That is delayed scaling on Hopper; the bytes and kernels per cast of each TE recipe, and on
+// Blackwell, are TeFp8RecipeBytes's (elementwise_cost.h).
 ElementwiseOp Fp8Casts(const CostGraph& d, int kind, const PlanShape& p) {
   const double heads = d.heads / p.tp, kv = ProjectedKvHeads(d, p);
   const double qkv_out = (heads + 2 * kv) * d.qk_head_dim, attn_out = heads * d.v_head_dim;
