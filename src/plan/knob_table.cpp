@@ -74,7 +74,7 @@ constexpr std::array<KnobRow, kKnobs> kTable = {{
     {Knob::kMoePadToCapacity, "moe_pad_to_capacity", false, R | L | X},
     {Knob::kMoeDeepep, "moe_deepep", false, L | X},
     // The casts are layer ops; the amax reductions are charged per chunk (cost/fp8_amax.h).
-    {Knob::kFp8Recipe, "fp8_recipe", false, L | S},
+    {Knob::kFp8Recipe, "fp8_recipe", false, L | S | X},
 }};
 
 constexpr bool InOrder() {
