@@ -151,6 +151,10 @@ std::vector<KnobSetter> MakeSetters() {
        [](PlanConstraints& p, const std::vector<std::string>& v) {
          KernelsOf(p).fusion = ParseEnum(OneValue(v), FusionNames());
        }},
+      {"fp8_recipe",
+       [](PlanConstraints& p, const std::vector<std::string>& v) {
+         KernelsOf(p).fp8_recipe = ParseEnum(OneValue(v), Fp8RecipeNames());
+       }},
   };
   setters.insert(setters.end(), middle.begin(), middle.end());
   AddSwitches(setters, RecipePart::kKernels);  // after fusion

@@ -64,6 +64,39 @@ double ActivationElements(const CostGraph& d, int kind, const PlanShape& p) {
   return out;
 }
 
+}  // namespace
+
+TeFp8Recipe TeFp8RecipeBytes(Fp8Recipe recipe, bool input_all_gather, bool any_layout) {
+  if (recipe == Fp8Recipe::kMxfp8) {
+    // One quantize kernel writes the row-wise and column-wise copies and a 1-byte E8M0 scale per
+    // 32 elements of each (r2 w1 w1 + 2/32): the blocks run along the other dimension, so even a
+    // GPU that takes any layout needs both. The norm writes bf16 (TE's unfused path unless
+    // NVTE_NORM_FWD_USE_CUDNN), then that quantize; the column-wise copy is gathered, never
+    // transposed.
+    const double mx = 4 + 2.0 / kMxfp8BlockElements;
+    return {mx, 1, mx, 0, 1, 0};
+  }
+  // Per-tensor scaling: on a GPU whose FP8 GEMMs take any operand layout (Blackwell) TE writes
+  // the row-wise copy only (quantizer.cpp: with_transpose = columnwise_usage &&
+  // !nvte_is_non_tn_fp8_gemm_supported()) and transposes nothing; on Hopper (TN only) it writes
+  // the transpose beside it.
+  const double copies = any_layout ? 1 : 2;
+  if (recipe == Fp8Recipe::kTensorwise) {
+    // nvte_compute_amax (r2), nvte_compute_scale_from_amax, nvte_quantize_v2 (r2 w1 [w1]). The
+    // norm writes bf16 and its amax (the unfused path), then one cast: row-wise only (r2 w1) when
+    // the input is all-gathered, the transpose of the gathered fp8 staying in the backward; else
+    // both copies and no backward transpose.
+    const bool one_copy = input_all_gather || any_layout;
+    const double transpose = input_all_gather && !any_layout ? 1 : 0;
+    return {4 + copies, 3, one_copy ? 3.0 : 4.0, 2 * transpose, 2, transpose};
+  }
+  // Delayed scaling: the norm kernel writes fp8 itself (its bytes are the norm op's); the
+  // backward transposes the saved (gathered) fp8 input (r1 w1) where the GPU needs TN operands.
+  return {2 + copies, 1, 0, any_layout ? 0.0 : 2.0, 0, any_layout ? 0.0 : 1.0};
+}
+
+namespace {
+
 // FP8 casts (precision fp8): TransformerEngine fuses the casts of the QKV and FC1 inputs into
 // the norm kernel of its LayerNormLinear, and cast-transposes (r2 w1 w1) the inputs of its
 // row-parallel Linear layers: the attention output and the FC2 input, which Megatron-Core's own
@@ -78,6 +111,8 @@ double ActivationElements(const CostGraph& d, int kind, const PlanShape& p) {
 // activation kernel; the shared experts' TE Linear layers cast theirs the same way (the MoE layer's
 // norm is a separate kernel, shared with the router). The backward casts each expert GEMM's output
 // gradient. torchao's dynamic float8 (eager or compiled torchtitan) is cost/torchao_float8.h's.
+// That is delayed scaling on Hopper; the bytes and kernels per cast of each TE recipe, and on
+// Blackwell, are TeFp8RecipeBytes's (elementwise_cost.h).
 ElementwiseOp Fp8Casts(const CostGraph& d, int kind, const PlanShape& p) {
   if (p.kernels.Pytorch()) return TorchaoFloat8Casts(d, kind, p);
   const double heads = d.heads / p.tp, kv = ProjectedKvHeads(d, p);
@@ -106,9 +141,15 @@ ElementwiseOp Fp8Casts(const CostGraph& d, int kind, const PlanShape& p) {
   const double fc2_input = moe ? 0 : p.tokens * d.ffn / p.tp;
   const double fwd = p.tokens * attn_out + fc2_input + (moe ? mlp_inputs : 0);
   const double norm_linears = moe ? 1 : 2;  // QKV; FC1 where the MLP is dense
-  const double transposed = norm_linears * p.tokens * d.hidden;
-  return {"fp8 cast", 4 * fwd, 4 * grads + 2 * transposed, 1 + (moe ? mlp_gemms : 1),
-          2 + mlp_gemms + norm_linears};
+  const double fwd_casts = 1 + (moe ? mlp_gemms : 1), bwd_casts = 2 + mlp_gemms;
+  const TeFp8Recipe r =
+      TeFp8RecipeBytes(p.kernels.fp8_recipe, p.norm_tokens < p.tokens, p.fp8_any_layout);
+  const double norm_out = norm_linears * p.norm_tokens * d.hidden;
+  const double gathered = norm_linears * p.tokens * d.hidden;
+  return {"fp8 cast", r.cast * fwd + r.norm_cast * norm_out,
+          r.cast * grads + r.norm_transpose * gathered,
+          r.cast_kernels * fwd_casts + r.norm_cast_kernels * norm_linears,
+          r.cast_kernels * bwd_casts + r.norm_transpose_kernels * norm_linears};
 }
 
 // PyTorch's async TP (torch.compile's micro-pipeline TP pass, torchtitan's

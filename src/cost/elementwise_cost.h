@@ -25,6 +25,26 @@ struct ElementwiseOp {
   bool eager = false;
 };
 
+// HBM bytes per element and kernels per cast of TransformerEngine's FP8 casts under `recipe`
+// (TE 2.x: transformer_engine/pytorch/csrc/quantizer.cpp, Float8CurrentScalingQuantizer::
+// quantize_impl; csrc/extensions/normalization.cpp, the fused norm for delayed scaling only;
+// module/layernorm_linear.py, the norm output's usages around the SP all-gather):
+//  cast / cast_kernels: one explicitly cast GEMM input or output gradient (row-wise and
+//    column-wise copies: the wgrad GEMM needs the transposed one);
+//  norm_cast / norm_cast_kernels: the norm output of a LayerNormLinear, per element of the
+//    (sequence-parallel: sharded) norm output, forward;
+//  norm_transpose / norm_transpose_kernels: its fp8 transpose, per element of the (gathered)
+//    input, backward.
+// input_all_gather: the norm output is all-gathered (sequence parallelism with tp > 1);
+// any_layout: the GPU's FP8 GEMMs take non-TN operands (PlanShape::fp8_any_layout), so the
+// per-tensor recipes keep no transposed copy.
+struct TeFp8Recipe {
+  double cast, cast_kernels, norm_cast, norm_transpose, norm_cast_kernels, norm_transpose_kernels;
+};
+// MXFP8's block: one E8M0 scale byte per 32 elements (OCP MX v1.0; TE's MXFP8BlockScaling).
+inline constexpr double kMxfp8BlockElements = 32;
+TeFp8Recipe TeFp8RecipeBytes(Fp8Recipe recipe, bool input_all_gather, bool any_layout);
+
 struct LayerElementwise {
   static constexpr size_t kMaxOps = 12;
   std::array<ElementwiseOp, kMaxOps> ops{};

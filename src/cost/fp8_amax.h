@@ -22,11 +22,22 @@ namespace paraplan {
 inline constexpr double kAmaxPerLayerFwd = 12, kAmaxPerLayerBwd = 8;
 inline constexpr double kAmaxUpdateKernels = 2;  // torch.cat of the buffer, the fused update
 
-// Seconds one chunk's forward (or backward) adds for the bookkeeping: the all-reduce of
-// kAmaxPerLayerFwd x layers float32 amaxes over tp x cp x dp ranks, and kAmaxUpdateKernels
-// launches. 0 unless the plan runs TransformerEngine FP8 (precision fp8, fusion te or apex); 0 for
-// DualPipe plans, whose DeepSeek-V3 recipe scales per tile and block inside the cast kernels
-// (report §3.3.2) with no delayed amax.
+// Current scaling (fp8_recipe tensorwise) keeps no history (TE 2.x fp8.py, fp8_autocast_exit:
+// the reduction is a no-op for every recipe but delayed); instead a sequence-parallel
+// LayerNormLinear's input cast (forward) and a row-parallel Linear's output-gradient cast
+// (backward) all-reduce their one float32 amax over the TP group, synchronously, before casting
+// (TE 2.x module/linear.py and layernorm_linear.py, _customize_quantizers_float8_current_scaling:
+// with_amax_reduction; csrc/quantizer.cpp, quantize_impl: allreduce(...)->wait()). Two per layer
+// and pass: QKV and FC1 forward, the attention projection and FC2 backward.
+inline constexpr double kTensorwiseAmaxReductionsPerLayer = 2;
+
+// Seconds one chunk's forward (or backward) adds for the bookkeeping. Delayed scaling: the
+// all-reduce of kAmaxPerLayerFwd x layers float32 amaxes over tp x cp x dp ranks, and
+// kAmaxUpdateKernels launches. Tensorwise: kTensorwiseAmaxReductionsPerLayer x layers all-reduces
+// of one float32 over TP (sequence parallelism with tp > 1; else 0). MXFP8: 0 (a scale per 32
+// elements inside the cast kernel). 0 unless the plan runs TransformerEngine FP8 (precision fp8,
+// fusion te or apex); 0 for DualPipe plans, whose DeepSeek-V3 recipe scales per tile and block
+// inside the cast kernels (report §3.3.2) with no delayed amax.
 double Fp8AmaxSeconds(const Cluster& cluster, const NetworkLinks& links, const ParallelPlan& plan,
                       const PlanShape& shape, double chunk_layers);
 

@@ -52,7 +52,7 @@ void FillLayerCosts(const CostGraph& d, const Cluster& c, const NetworkLinks& li
                     const ParallelPlan& p, const PlanPlacement& groups, PlanShape& shape,
                     std::array<LayerCost, kLayerKinds>& kinds,
                     std::array<bool, kLayerKinds>& present) {
-  shape = MakePlanShape(d, p, groups);
+  shape = MakePlanShape(d, p, groups, c.gpu);
   for (int k = 0; k < kLayerKinds; ++k) {
     present[k] = d.prefix[d.layers][k] > 0;
     const bool mtp = d.mtp_layers > 0 && k == d.mtp_kind;

@@ -2,13 +2,20 @@
 
 #include <algorithm>
 
+#include "hardware/gpu_family.h"
+
 namespace paraplan {
 
-PlanShape MakePlanShape(const CostGraph& d, const ParallelPlan& plan, const Cluster& cluster) {
-  return MakePlanShape(d, plan, PlacePlan(plan, cluster));
+bool Fp8AnyLayout(const GpuSpec& gpu) {
+  return GpuFamily(gpu.name) == kBlackwell;
 }
 
-PlanShape MakePlanShape(const CostGraph& d, const ParallelPlan& plan, const PlanPlacement& groups) {
+PlanShape MakePlanShape(const CostGraph& d, const ParallelPlan& plan, const Cluster& cluster) {
+  return MakePlanShape(d, plan, PlacePlan(plan, cluster), cluster.gpu);
+}
+
+PlanShape MakePlanShape(const CostGraph& d, const ParallelPlan& plan, const PlanPlacement& groups,
+                        const GpuSpec& gpu) {
   PlanShape p;
   p.seq = static_cast<double>(plan.seq_len > 0 ? plan.seq_len : d.seq_len);
   p.tp = static_cast<double>(plan.tp);
@@ -32,6 +39,7 @@ PlanShape MakePlanShape(const CostGraph& d, const ParallelPlan& plan, const Plan
   p.overlap_ep = plan.overlap_ep_comm;
   p.dualpipe = plan.schedule == Schedule::kDualPipe;
   p.groups = groups;
+  p.fp8_any_layout = Fp8AnyLayout(gpu);
   return p;
 }
 

@@ -33,6 +33,9 @@ struct PlanShape {
   Recompute recompute = Recompute::kNone;
   Precision precision = Precision::kBf16;
   bool overlap_tp = false, overlap_ep = false, dualpipe = false;
+  // The GPU's FP8 GEMMs take any operand layout (Fp8AnyLayout): TransformerEngine keeps no
+  // transposed FP8 copies (cost/elementwise_cost.h, TeFp8RecipeBytes).
+  bool fp8_any_layout = false;
   MemoryRecipe recipe;   // recompute modules, FP8 activation caching (cost/activation_terms.h)
   KernelRecipe kernels;  // fusion profile and CUDA graphs (cost/elementwise_cost.h)
   PlanPlacement groups;
@@ -58,10 +61,18 @@ inline double AttentionKvHeads(const CostGraph& d, const PlanShape& p) {
   return ProjectedKvHeads(d, p);
 }
 
+// Whether `gpu`'s FP8 tensor-core GEMMs take operands in any layout. Hopper's take only TN (A
+// row-major, B column-major: cuBLASLt's cublasLtMatmul FP8 layout requirement on compute
+// capability 9.0), so TransformerEngine writes an FP8 transpose beside every cast; Blackwell
+// (10.x) takes NN/NT/TN, and TransformerEngine >= 2.0 writes none (2.0's extensions/quantizer.cpp
+// and 2.7's csrc/quantizer.cpp: with_transpose = columnwise_usage &&
+// !nvte_is_non_tn_fp8_gemm_supported(); utils.py: capability 10.0-11.x or >= 13.0).
+bool Fp8AnyLayout(const GpuSpec& gpu);
+
 PlanShape MakePlanShape(const CostGraph& dims, const ParallelPlan& plan, const Cluster& cluster);
 // The same with the plan's groups already placed (PlacePlan(plan, cluster)): a caller that costs
 // many plans with the same sizes and placement order places them once.
 PlanShape MakePlanShape(const CostGraph& dims, const ParallelPlan& plan,
-                        const PlanPlacement& groups);
+                        const PlanPlacement& groups, const GpuSpec& gpu);
 
 }  // namespace paraplan

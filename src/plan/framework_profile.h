@@ -30,6 +30,7 @@ enum class DefaultWhen {
   kNotInterleaved,    // schedule fixed to another schedule
   kFp16,              // precision fixed to fp16
   kNotFp16,           // precision fixed to bf16 or fp8
+  kFp8,               // precision fixed to fp8
   kZero0,             // zero fixed to 0
   kZeroAbove0,        // zero fixed > 0
   kSequenceParallel,  // sequence_parallel fixed to true

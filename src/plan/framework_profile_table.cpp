@@ -89,6 +89,10 @@ FrameworkProfile MegatronD98e8a6() {
       {KnobName(Knob::kMoeRouting), "dropless", W::kAlways,
        "Megatron-LM default: no capacity factor",
        "megatron/core/transformer/transformer_config.py: moe_expert_capacity_factor = None"},
+      {KnobName(Knob::kFp8Recipe), "delayed", W::kFp8,
+       "Megatron-LM default: --fp8-recipe delayed (TransformerEngine's DelayedScaling)",
+       "megatron/core/transformer/transformer_config.py: fp8_recipe = 'delayed'; "
+       "megatron/core/fp8_utils.py: delayed -> TEDelayedScaling"},
   };
   p.defaults.insert(p.defaults.end(), rest.begin(), rest.end());
   p.refusals = MegatronRefusals();
@@ -183,6 +187,14 @@ FrameworkProfile NemoRecipes() {
       "Megatron-LM default",
       "megatron/training/arguments.py: --num-layers-per-virtual-pipeline-stage unset = no "
       "interleaving (NeMo passes virtual_pipeline_model_parallel_size through)");
+  // NeMo 2.x and its performance scripts (25.04-25.07: --fp8_recipe "ds" unless told) and the
+  // MLPerf NeMo configs (conf/custom.yaml: FP8_RECIPE unset = delayed) default to delayed
+  // scaling; MLPerf v5.1+ Llama 3.1 configs export FP8_RECIPE=tensorwise and v6.0's MoE configs
+  // MXFP8 (their rows state it).
+  p.defaults.push_back({KnobName(Knob::kFp8Recipe), "delayed", W::kFp8,
+                        "NeMo default: fp8_recipe delayed (TransformerEngine's DelayedScaling)",
+                        "scripts/performance/argument_parser.py @ v2.3.0-v2.4.0: --fp8_recipe "
+                        "default 'ds'; MLPerf NeMo conf/custom.yaml: FP8_RECIPE default delayed"});
   p.refusals = MegatronRefusals();
   p.runtime.fusion_why = "TransformerEngine modules";
   p.runtime.collectives = "as Megatron-LM";

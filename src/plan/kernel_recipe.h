@@ -16,6 +16,17 @@ enum class Fusion {
   kCompile,  // torch.compile (Inductor): element-wise chains fused per region
 };
 
+// TransformerEngine's FP8 scaling recipe (Megatron-Core's --fp8-recipe, NeMo's fp8_recipe;
+// megatron/core/fp8_utils.py maps each to a TE recipe). What each costs beyond the GEMMs is in
+// cost/elementwise_cost.cpp (the casts) and cost/fp8_amax.h (the amax reductions);
+// docs/cost-model.md, "FP8 scaling bookkeeping".
+enum class Fp8Recipe {
+  kDelayed,     // DelayedScaling: scales from the previous steps' amax history (the default)
+  kTensorwise,  // Float8CurrentScaling: each cast first reduces its own input's amax
+  kMxfp8,       // MXFP8BlockScaling (Blackwell): a power-of-two scale per 32 elements, row- and
+                // column-wise copies quantized from the bf16 source
+};
+
 // The MoE layer's kernels as Megatron-Core's flags choose them (megatron/core/transformer/
 // transformer_config.py; docs/framework-fusion.md, "MoE layer"):
 //  moe_grouped_gemm   --moe-grouped-gemm: the local experts' GEMMs as one grouped GEMM
@@ -70,6 +81,9 @@ struct KernelRecipe {
   // reduce-scatter adds a full-size torch.cat copy (torch/distributed/_functional_collectives.py;
   // torchtitan's TP; cost/elementwise_cost.cpp, SequenceParallelCopies).
   bool sp_dim1_copies = false;
+  // TransformerEngine's FP8 recipe (read under precision fp8 with fusion te or apex only).
+  Fp8Recipe fp8_recipe = Fp8Recipe::kDelayed;
+
   // ZeRO-3 as DeepSpeed's parameter coordinator issues it (cost/zero3_fetch.h): weights fetched
   // module by module, prefetched up to stage3_max_live_parameters gathered elements and released
   // unless reused within stage3_max_reuse_distance elements. 0 = unset; either one set selects
@@ -90,5 +104,7 @@ struct KernelRecipe {
 
 const NameTable<Fusion>& FusionNames();
 const char* ToString(Fusion v);
+const NameTable<Fp8Recipe>& Fp8RecipeNames();
+const char* ToString(Fp8Recipe v);
 
 }  // namespace paraplan

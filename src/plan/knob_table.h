@@ -82,6 +82,7 @@ enum class Knob : int {
   kMoeDeepep,
   kZero3MaxLiveParams,
   kZero3MaxReuseDistance,
+  kFp8Recipe,
   kCount
 };
 inline constexpr size_t kKnobs = static_cast<size_t>(Knob::kCount);

@@ -73,6 +73,9 @@ void AddRareKnobs(const ParallelPlan& p, KnobWriter& w) {
   if (p.zero == 3 && p.kernels.zero3_max_reuse_distance > 0) {
     w.Add(Knob::kZero3MaxReuseDistance, FormatShortest(p.kernels.zero3_max_reuse_distance));
   }
+  if (p.kernels.fp8_recipe != d.kernels.fp8_recipe) {
+    w.Add(Knob::kFp8Recipe, ToString(p.kernels.fp8_recipe));
+  }
   // The memory recipe (issue 17): a re-run must keep it.
   if (p.recipe.recompute_modules != 0) {
     w.Add(Knob::kRecomputeModules, RecomputeModulesToString(p.recipe.recompute_modules));

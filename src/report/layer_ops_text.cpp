@@ -11,7 +11,11 @@ std::string LayerOpsText(const ModelSpec& model, const Cluster& cluster, const P
   for (const LayerOpsTable& t : ComputeLayerOps(model, cluster, plan)) {
     out += "\nlayer ops: one " + t.kind + " layer (" + std::to_string(t.layers) +
            " in the model), one micro-batch, one GPU; fusion=" + ToString(plan.kernels.fusion) +
-           (plan.kernels.cuda_graphs ? ", cuda_graphs" : "") + " (docs/framework-fusion.md)\n";
+           (plan.kernels.cuda_graphs ? ", cuda_graphs" : "") +
+           (plan.precision == Precision::kFp8 && !plan.kernels.Pytorch()
+                ? std::string(", fp8_recipe=") + ToString(plan.kernels.fp8_recipe)
+                : std::string()) +
+           " (docs/framework-fusion.md)\n";
     TextTable table({"op", "GFLOP", "MB", "kernels", "fwd ms", "bwd ms", "bound"},
                     {false, true, true, true, true, true, false});
     double fwd = 0, bwd = 0;

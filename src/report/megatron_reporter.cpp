@@ -110,7 +110,13 @@ Flags BuildFlags(const StepResult& r, const PlanReportContext& ctx, Flags& notes
   } else {
     flags.push_back("--bf16");
   }
-  if (p.precision == Precision::kFp8) flags.push_back("--fp8-format hybrid");
+  if (p.precision == Precision::kFp8) {
+    flags.push_back("--fp8-format hybrid");
+    // Megatron-Core's default is delayed (transformer_config.py): written only when it differs.
+    if (p.kernels.fp8_recipe != Fp8Recipe::kDelayed) {
+      flags.push_back(std::string("--fp8-recipe ") + ToString(p.kernels.fp8_recipe));
+    }
+  }
   return flags;
 }
 

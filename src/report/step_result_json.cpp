@@ -66,6 +66,9 @@ Json PlanToJson(const ParallelPlan& p) {
   if (!p.kernels.IsDefault()) {  // written only when set (issue 14's framework profile)
     j.Set(KnobName(Knob::kFusion), ToString(p.kernels.fusion));
     AddSwitches(p, RecipePart::kKernels, j);
+    if (p.kernels.fp8_recipe != Fp8Recipe::kDelayed) {
+      j.Set(KnobName(Knob::kFp8Recipe), ToString(p.kernels.fp8_recipe));
+    }
     if (p.zero == 3 && p.kernels.DeepSpeedZero3()) {
       j.Set(KnobName(Knob::kZero3MaxLiveParams), p.kernels.zero3_max_live_params);
       j.Set(KnobName(Knob::kZero3MaxReuseDistance), p.kernels.zero3_max_reuse_distance);

@@ -47,6 +47,8 @@ bool Holds(DefaultWhen when, const PlanConstraints& c) {
       return FixedTo(c.precision, Precision::kFp16);
     case DefaultWhen::kNotFp16:
       return IsFixed(c.precision) && c.precision->front() != Precision::kFp16;
+    case DefaultWhen::kFp8:
+      return FixedTo(c.precision, Precision::kFp8);
     case DefaultWhen::kZero0:
       return FixedTo(c.zero, 0);
     case DefaultWhen::kZeroAbove0:

@@ -85,6 +85,17 @@ TEST_CASE("explain --format json gives advice as a list", "[cli]") {
   CHECK_THAT(run.out, Catch::Contains("\"changes\""));
 }
 
+TEST_CASE("explain names TransformerEngine's FP8 recipe above the layer's ops", "[cli]") {
+  const auto run = RunParaplan(
+      ExplainLlama8b("tp=1,pp=1,micro_batch=1,global_batch=8,recompute=none,zero=1,precision=fp8,"
+                     "fp8_recipe=tensorwise"));
+  INFO(run.err);
+  REQUIRE(run.code == 0);
+  CHECK_THAT(run.out, Catch::Contains("fusion=te, fp8_recipe=tensorwise"));
+  CHECK_THAT(run.out, Catch::Contains("fp8 cast"));
+  CHECK_THAT(run.out, Catch::Contains(",fp8_recipe=tensorwise"));  // the re-run keeps it
+}
+
 TEST_CASE("explain breaks a layer into ops, text and JSON, under the plan's fusion", "[cli]") {
   const std::vector<std::string> base =
       ExplainLlama8b("tp=1,pp=1,micro_batch=1,global_batch=8,recompute=none,zero=1,fusion=eager");

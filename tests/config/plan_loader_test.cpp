@@ -120,6 +120,19 @@ TEST_CASE("plan string: the memory recipe's knobs and their Megatron-LM names", 
              Contains("did you mean 'moe_probs'?"));
 }
 
+TEST_CASE("plan string: TransformerEngine's FP8 recipe and its mistakes", "[config]") {
+  CHECK_FALSE(ParsePlanString("tp=2").kernels);  // unset: the framework profile's default
+  const PlanConstraints p = ParsePlanString("precision=fp8,fp8_recipe=tensorwise");
+  REQUIRE(p.kernels);
+  CHECK(p.kernels->fp8_recipe == Fp8Recipe::kTensorwise);
+  CHECK(ParsePlanString("fp8_recipe=mxfp8").kernels->fp8_recipe == Fp8Recipe::kMxfp8);
+  CHECK_THAT(ErrorOf([] { ParsePlanString("fp8_recipe=current"); }),
+             Contains("fp8_recipe: 'current' is not one of: delayed, tensorwise, mxfp8"));
+  const YamlDocument bad = ParseYamlText("plan:\n  fp8_recipe: mxfp4\n", "r.yaml");
+  CHECK_THAT(ErrorOf([&] { ReadPlanConstraints(YamlMap(bad.Root(), {"plan"}).Required("plan")); }),
+             Contains("r.yaml:2:15: plan.fp8_recipe: 'mxfp4' is not one of"));
+}
+
 TEST_CASE("plan string: the MoE kernel knobs and their mistakes", "[config]") {
   const PlanConstraints p = ParsePlanString(
       "moe_grouped_gemm=false,moe_router_fusion=true,moe_permute_fusion=true,"

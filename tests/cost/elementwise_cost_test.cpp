@@ -111,6 +111,82 @@ TEST_CASE("FP8 adds cast-transposes, more of them under torchao", "[cost]") {
   CHECK(Find(eager, "fp8 cast")->fwd_bytes > te->fwd_bytes);
 }
 
+TEST_CASE("TE's FP8 recipes cast by what each computes (delayed, tensorwise, MXFP8)", "[cost]") {
+  const ModelSpec m = test::Llama3_70B();  // h 8192, QKV out 80 x 128, SwiGLU 28672
+  const double t = 8192, h = 8192;
+  const double fwd = t * (64 * 128 + 28672);                      // attention output, FC2 input
+  const double grads = t * (80 * 128 + 8192 + 2 * 28672 + 8192);  // every GEMM's output gradient
+  ParallelPlan p = OneGpu(Fusion::kTe, Precision::kFp8);
+  p.kernels.fp8_recipe = Fp8Recipe::kTensorwise;
+  const LayerElementwise cs_ops = Ops(m, p);
+  const ElementwiseOp* cs = Find(cs_ops, "fp8 cast");
+  REQUIRE(cs);
+  // Current scaling: an amax pass (r2) before each cast-transpose (r2 w1 w1); the QKV and FC1
+  // inputs leave the norm in bf16 and are cast-transposed in the forward, no backward transpose.
+  CHECK(cs->fwd_bytes == Approx(6 * fwd + 4 * 2 * t * h));
+  CHECK(cs->bwd_bytes == Approx(6 * grads));
+  CHECK(cs->fwd_kernels == 3 * 2 + 2 * 2);  // amax, scale, cast per cast; scale, cast per norm
+  CHECK(cs->bwd_kernels == 3 * 4);
+  p.kernels.fp8_recipe = Fp8Recipe::kMxfp8;
+  const LayerElementwise mx_ops = Ops(m, p);
+  const ElementwiseOp* mx = Find(mx_ops, "fp8 cast");
+  REQUIRE(mx);
+  // MXFP8: both copies and a scale byte per 32 elements of each, from the bf16 source.
+  const double per = 4 + 2.0 / 32;
+  CHECK(mx->fwd_bytes == Approx(per * (fwd + 2 * t * h)));
+  CHECK(mx->bwd_bytes == Approx(per * grads));
+  CHECK(mx->fwd_kernels == 2 + 2);
+  CHECK(mx->bwd_kernels == 4);
+  // Delayed scaling moves the fewest bytes (the norm writes fp8 itself).
+  p.kernels.fp8_recipe = Fp8Recipe::kDelayed;
+  const LayerElementwise ds_ops = Ops(m, p);
+  const ElementwiseOp* ds = Find(ds_ops, "fp8 cast");
+  REQUIRE(ds);
+  CHECK(ds->fwd_bytes + ds->bwd_bytes < mx->fwd_bytes + mx->bwd_bytes);
+  CHECK(mx->fwd_bytes + mx->bwd_bytes < cs->fwd_bytes + cs->bwd_bytes);
+  // Under sequence parallelism current scaling casts the sharded norm output row-wise only (r2
+  // w1) and transposes the gathered fp8 in the backward, as delayed scaling does.
+  p.tp = 4;
+  p.sequence_parallel = true;
+  p.kernels.fp8_recipe = Fp8Recipe::kTensorwise;
+  const LayerElementwise sp_ops = Ops(m, p);
+  const ElementwiseOp* sp = Find(sp_ops, "fp8 cast");
+  REQUIRE(sp);
+  const double fwd4 = t * (64 * 128 + 28672) / 4;
+  const double grads4 = t * (20 * 128 + 8192 + 2 * 28672 / 4 + 8192);
+  CHECK(sp->fwd_bytes == Approx(6 * fwd4 + 3 * 2 * (t / 4) * h));
+  CHECK(sp->bwd_bytes == Approx(6 * grads4 + 2 * 2 * t * h));
+}
+
+TEST_CASE("On Blackwell TE's per-tensor FP8 casts write no transposed copy", "[cost]") {
+  const CostGraph d = BuildCostGraph(test::Llama3_70B());
+  const double t = 8192, h = 8192;
+  const double fwd = t * (64 * 128 + 28672);
+  const double grads = t * (80 * 128 + 8192 + 2 * 28672 + 8192);
+  CHECK_FALSE(Fp8AnyLayout(test::DgxH100().gpu));
+  CHECK(Fp8AnyLayout(test::Nvl72().gpu));
+  ParallelPlan p = OneGpu(Fusion::kTe, Precision::kFp8);
+  const auto cast = [&](Fp8Recipe r) {
+    p.kernels.fp8_recipe = r;
+    const LayerElementwise ew = ComputeLayerElementwise(d, 0, MakePlanShape(d, p, test::Nvl72()));
+    const ElementwiseOp* op = Find(ew, "fp8 cast");
+    REQUIRE(op);
+    return *op;
+  };
+  // Delayed: r2 w1 per cast, no backward transpose of the norm-fused input.
+  const ElementwiseOp ds = cast(Fp8Recipe::kDelayed);
+  CHECK(ds.fwd_bytes == Approx(3 * fwd));
+  CHECK(ds.bwd_bytes == Approx(3 * grads));
+  CHECK(ds.bwd_kernels == 4);
+  // Current scaling: the amax pass and a row-wise cast; the norm output cast once (r2 w1).
+  const ElementwiseOp cs = cast(Fp8Recipe::kTensorwise);
+  CHECK(cs.fwd_bytes == Approx(5 * fwd + 3 * 2 * t * h));
+  CHECK(cs.bwd_bytes == Approx(5 * grads));
+  // MXFP8 needs both copies on any GPU: its blocks run along the other dimension.
+  const ElementwiseOp mx = cast(Fp8Recipe::kMxfp8);
+  CHECK(mx.fwd_bytes == Approx((4 + 2.0 / 32) * (fwd + 2 * t * h)));
+}
+
 TEST_CASE("PyTorch's async TP reduces its stacked partials and copies the local shard", "[cost]") {
   const ModelSpec m = test::Llama3_70B();  // h 8192
   ParallelPlan p = CompiledSpTp8();

@@ -58,3 +58,26 @@ TEST_CASE("TE's delayed scaling all-reduces each chunk's amaxes over tp x cp x d
   dualpipe.schedule = Schedule::kDualPipe;
   CHECK(Fp8AmaxSeconds(c, links, dualpipe, MakePlanShape(d, dualpipe, c), 20) == 0);
 }
+
+TEST_CASE("Current scaling all-reduces one amax per SP cast over TP; MXFP8 reduces none",
+          "[cost]") {
+  const CostGraph d = BuildCostGraph(test::Llama3_70B());
+  const Cluster c = test::DgxH100();
+  const NetworkLinks links = ResolveNetworkLinks(c);
+  ParallelPlan p = Fp8Plan();
+  p.kernels.fp8_recipe = Fp8Recipe::kTensorwise;
+  const PlanShape s = MakePlanShape(d, p, c);
+  // 20 layers a chunk, 2 sequence-parallel casts a layer and pass, one float32 over the 4 TP
+  // ranks of a node: no history, no update kernels.
+  const GroupPlacement tp = PlaceGroup(4, 1, c);
+  const double expected = 2 * 20 * CollectiveSeconds(CollectiveOp::kAllReduce, 4.0, tp, links);
+  CHECK(Fp8AmaxSeconds(c, links, p, s, 20) == Approx(expected));
+  CHECK(expected > 0);
+  // Without sequence parallelism each rank casts its whole input: nothing to reduce.
+  ParallelPlan no_sp = p;
+  no_sp.sequence_parallel = false;
+  CHECK(Fp8AmaxSeconds(c, links, no_sp, MakePlanShape(d, no_sp, c), 20) == 0);
+  ParallelPlan mx = p;
+  mx.kernels.fp8_recipe = Fp8Recipe::kMxfp8;
+  CHECK(Fp8AmaxSeconds(c, links, mx, MakePlanShape(d, mx, c), 20) == 0);
+}

@@ -177,6 +177,24 @@ TEST_CASE("PlanString keeps DeepSpeed's ZeRO-3 coordinator limits", "[plan][zero
   CHECK_THROWS_AS(ParsePlanString("zero3_max_reuse_distance=1e16"), InputError);
 }
 
+TEST_CASE("PlanString keeps TransformerEngine's FP8 recipe", "[plan]") {
+  ParallelPlan p;
+  p.global_batch = 8;
+  p.precision = Precision::kFp8;
+  CHECK(PlanString(p, 4096).find("fp8_recipe") == std::string::npos);  // delayed: the default
+  for (Fp8Recipe r : {Fp8Recipe::kTensorwise, Fp8Recipe::kMxfp8}) {
+    p.kernels.fp8_recipe = r;
+    const std::string text = PlanString(p, 4096);
+    CHECK_THAT(text, Catch::Contains(std::string("fp8_recipe=") + ToString(r)));
+    ModelSpec model;
+    model.layers = 32;
+    model.seq_len = 4096;
+    const ParallelPlan back = ResolvePlan(ParsePlanString(text), 1, model);
+    CHECK(back.kernels.fp8_recipe == r);
+    CHECK(PlanString(back, 4096) == text);
+  }
+}
+
 TEST_CASE("PlanString keeps a Megatron-LM layout's MTP stage", "[plan]") {
   ParallelPlan p;
   p.pp = 4;

@@ -199,6 +199,10 @@ TEST_CASE("Megatron flags express uneven stages and fp8", "[report]") {
   CHECK_THAT(megatron, Catch::Contains("--decoder-first-pipeline-num-layers 5"));
   CHECK_THAT(megatron, Catch::Contains("--decoder-last-pipeline-num-layers 5"));
   CHECK_THAT(megatron, Catch::Contains("--fp8-format hybrid"));
+  CHECK(megatron.find("--fp8-recipe") == std::string::npos);  // delayed: Megatron's default
+  result.plans[0].plan.kernels.fp8_recipe = Fp8Recipe::kMxfp8;
+  CHECK_THAT(Render("megatron", result, Context()), Catch::Contains("--fp8-recipe mxfp8"));
+  result.plans[0].plan.kernels.fp8_recipe = Fp8Recipe::kDelayed;
   ParallelPlan& p = result.plans[0].plan;  // as torchtitan runs it: per-op SAC, FSDP2
   p.recompute = Recompute::kOp;
   p.zero = 2;
