@@ -62,12 +62,16 @@ namespace {
 // size terms and PAT; DeepSpeed's 16-bit gradients; A100 on the tile-and-wave GEMM model with
 // batched waves; NeMo summary rows' recipes, torchtitan's SP copies and re-gathers; nanotron on
 // AWS p5's EFA profile with its fp32 accumulation pass): 8.1% over 696 (held out 8.2%); 682 fit.
+// Refitted at stop 39 (706 runs; DeepSpeed's ZeRO-3 coordinator, TE's FP8 recipes and Blackwell's
+// layout-free FP8 GEMMs, torchao float8, nanotron's DDP buckets, NeMo 22.08's fp32 gradient copy
+// at PP 1, the tied-embedding all-reduce): 8.1% over 702; 685 fit.
 constexpr double kStepTimeMapePct = 8.1 + 0.2;
 // Stop 39 (h41breadth, N01-N06, nothing refitted): 8.7% held out. The held-out subset is every
 // 4th run in id order, so the N rows shift it for every id after N (P-Z: 18 rows out, 17 in) and
-// add N01 (+34.7%) and N05 (+5.0%); the old subset still reads 8.2% with this binary.
+// add N01 (+34.7%) and N05 (+5.0%); the old subset still reads 8.2% with this binary. After
+// stop 39's refit: 8.7%.
 constexpr double kHeldOutMapePct = 8.7 + 0.2;
-constexpr int64_t kMinFits = 680;
+constexpr int64_t kMinFits = 683;
 // 700 + N01-N06 (stop 39, h41breadth: Nemotron-4 15B and 340B batch-ramp stages; N04-N06 do not
 // fit under Megatron-LM's defaults).
 constexpr size_t kPublicRuns = 706;     // + J01-J02 (stop 38, h40moe; J01 does not fit, as K04)
@@ -78,8 +82,8 @@ constexpr double kMemoryMapePct = 10.0 + 0.2;
 // 34.8% with the stop 23 refit (62 runs); 29.9% with stop 25's; 30.5% with stop 26's; 34.1% with
 // stop 27's (the tile GEMM model on Hopper: docs/validation/lessons.md, "Stop 27"); 33.1% with
 // stop 31's (270 runs); 31.7% with stop 33's (334 runs, Huber's loss); 31.3% with stop 34's;
-// 31.1% with stop 35's (367 runs), and with stop 37's.
-constexpr double kReservedShippedMapePct = 31.1 + 0.2;
+// 31.1% with stop 35's (367 runs), and with stop 37's; 31.3% with stop 39's (706 runs).
+constexpr double kReservedShippedMapePct = 31.3 + 0.2;
 
 std::string Failures(const ValidationReport& report) {
   std::string text;

@@ -21,9 +21,10 @@ namespace {
 using test::FixedKnob;
 
 // Measured when the rows joined (`paraplan validate docs/validation/public_runs.yaml`, the shipped
-// efficiencies of stop 38): N01 +34.7, N02 +32.9, N03 +20.4, N04 +4.3, N05 +5.0, N06 +5.2 (%).
+// efficiencies of stop 38): N01 +34.7, N02 +32.9, N03 +20.4, N04 +4.3, N05 +5.0, N06 +5.2 (%):
+// 17.1%; 17.0% after stop 39's refit.
 constexpr double kMarginPct = 0.5;
-constexpr double kNMapePct = 17.1 + kMarginPct;
+constexpr double kNMapePct = 17.0 + kMarginPct;
 
 }  // namespace
 
