@@ -141,7 +141,8 @@ TEST_CASE("Every recipe switch round-trips through the loader, the plan string a
     CHECK(PlanString(plain, 4096).find(name + "=") == std::string::npos);
 
     // The JSON writes it off its default, with its value; never for the default plan.
-    const Json* value = PlanToJson(p).Find(name);
+    const Json json = PlanToJson(p);  // held while `value` points into it
+    const Json* value = json.Find(name);
     REQUIRE(value != nullptr);
     CHECK(Text(*value) == KnobValueText(flipped));
     CHECK(PlanToJson(plain).Find(name) == nullptr);
