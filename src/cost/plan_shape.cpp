@@ -1,13 +1,23 @@
 #include "cost/plan_shape.h"
 
 #include <algorithm>
+#include <string>
 
 #include "hardware/gpu_family.h"
 
 namespace paraplan {
 
 bool Fp8AnyLayout(const GpuSpec& gpu) {
-  return GpuFamily(gpu.name) == kBlackwell;
+  // GpuFamily parses the name (a table lookup, upper-cased); a search asks about the same GPU for
+  // every plan it evaluates, so each thread keeps its last answer (cachegrind: ~0.17 G
+  // instructions of 19 G for DeepSeek-V3 on 131,072 GB200 without it).
+  thread_local std::string last_name;
+  thread_local bool last_any = false;
+  if (gpu.name != last_name) {
+    last_name = gpu.name;
+    last_any = GpuFamily(gpu.name) == kBlackwell;
+  }
+  return last_any;
 }
 
 PlanShape MakePlanShape(const CostGraph& d, const ParallelPlan& plan, const Cluster& cluster) {
