@@ -267,7 +267,7 @@ std::vector<CollectiveCall> DescribeCollectives(const CostGraph& d, const Cluste
     // optimizer (cost/dp_comm.cpp, StageDataParallel).
     w.Add(ToString(ParallelDim::kPp), "tied embedding's gradient, first and last stage, per step",
           CollectiveOp::kAllReduce, EmbedParamsLocal(d, p) * CommDtypeBytes(DpGradCommDtype(p)),
-          PlaceGroup(2, (p.pp - 1) * s.groups.pp.stride, cluster));
+          TiedEmbeddingPair(p, s, cluster));
   }
   DataParallelCalls(d, p, e, w);
   return w.out;

@@ -106,6 +106,10 @@ GatherCopies Zero1GatherCopies(const Cluster& c, double tensors, double dense, i
 }
 
 // Gradient reduction, distributed-optimizer gather, ZeRO-3 gathers and optimizer of one stage.
+GroupPlacement TiedEmbeddingPair(const ParallelPlan& p, const PlanShape& s, const Cluster& c) {
+  return PlaceGroup(2, (p.pp - 1) * s.groups.pp.stride, c);
+}
+
 StageDp StageDataParallel(const Cluster& c, const NetworkLinks& links, const CostGraph& d,
                           const ParallelPlan& p, const PlanEvaluation& e, const StageKey& key,
                           double embed, double dense, double expert) {
@@ -188,8 +192,8 @@ StageDp StageDataParallel(const Cluster& c, const NetworkLinks& links, const Cos
   // the optimizer on both, the first stage being the last to get there. A layout that puts the
   // embedding and the head on one stage (a V-shaped schedule) keeps both copies on one rank.
   if (d.tied_embeddings && p.pp > 1 && key.first != key.last && embed > 0) {
-    const GroupPlacement pair = PlaceGroup(2, (p.pp - 1) * s.groups.pp.stride, c);
-    dp.optimizer_s += CollectiveSeconds(CollectiveOp::kAllReduce, embed * dtype, pair, links);
+    dp.optimizer_s += CollectiveSeconds(CollectiveOp::kAllReduce, embed * dtype,
+                                        TiedEmbeddingPair(p, s, c), links);
   }
   // nanotron's fp32 accumulation after every micro-batch's backward: one add_ per parameter
   // tensor launched from Python, each reading the bf16 gradient (2 B) and the fp32 buffer (4 B)

@@ -18,6 +18,12 @@ StageDp StageDataParallel(const Cluster& cluster, const NetworkLinks& links, con
                           const ParallelPlan& plan, const PlanEvaluation& eval, const StageKey& key,
                           double embed, double dense, double expert);
 
+// The two ranks that hold a tied embedding split over the pipeline: stage 0's (the embedding) and
+// stage pp - 1's (the output layer) at the same position in their stages, whose gradients are
+// all-reduced once per step (Megatron-LM's embedding group; cost/dp_comm.cpp).
+GroupPlacement TiedEmbeddingPair(const ParallelPlan& plan, const PlanShape& shape,
+                                 const Cluster& cluster);
+
 // The parameter tensors a stage holds: per layer one per weight GEMM and its two norms' weights,
 // the embedding on the first stage, the final norm and the output layer on the last (the output
 // layer is the embedding's tensor when tied on a one-stage pipeline).

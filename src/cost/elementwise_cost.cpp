@@ -192,8 +192,7 @@ ElementwiseOp AsyncTpExtras(const CostGraph& d, int kind, const PlanShape& p) {
 ElementwiseOp SequenceParallelCopies(const CostGraph& d, int kind, const PlanShape& p) {
   const double pairs = (kind & 1) ? 1.0 : 2.0;  // MoE layers: the attention's pair only
   const double elems = p.tokens * d.hidden;
-  const double gather_bytes = p.precision == Precision::kFp8 ? 1.0 : kAct;
-  const double bytes = pairs * 2 * (gather_bytes + kAct) * elems;
+  const double bytes = pairs * 2 * (TpAllGatherBytesPerElement(p) + kAct) * elems;
   return {"SP dim-1 copies", bytes, bytes, 2 * pairs, 2 * pairs};
 }
 

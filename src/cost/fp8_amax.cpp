@@ -12,9 +12,8 @@ double Fp8AmaxSeconds(const Cluster& cluster, const NetworkLinks& links, const P
   if (plan.kernels.fp8_recipe == Fp8Recipe::kTensorwise) {
     // No history to reduce; a sequence-parallel cast all-reduces its own amax over TP first.
     if (plan.tp < 2 || !plan.sequence_parallel || chunk_layers <= 0) return 0.0;
-    const GroupPlacement tp = PlaceGroup(plan.tp, shape.groups.tp.stride, cluster);
     return kTensorwiseAmaxReductionsPerLayer * chunk_layers *
-           CollectiveSeconds(CollectiveOp::kAllReduce, 4.0, tp, links);
+           CollectiveSeconds(CollectiveOp::kAllReduce, 4.0, shape.groups.tp, links);
   }
   double seconds = kAmaxUpdateKernels * LaunchSeconds(cluster, shape);
   const int64_t ranks = plan.tp * plan.cp * plan.dp;

@@ -31,10 +31,10 @@
 namespace paraplan {
 
 struct DeepSpeedFetchSettings {
-  double max_live = 1e9;         // stage3_max_live_parameters
-  double max_reuse = 1e9;        // stage3_max_reuse_distance
-  double prefetch_bucket = 5e7;  // stage3_prefetch_bucket_size
-  double persistence = 1e5;      // stage3_param_persistence_threshold
+  double max_live = kDeepSpeedMaxLiveParams;      // stage3_max_live_parameters
+  double max_reuse = kDeepSpeedMaxReuseDistance;  // stage3_max_reuse_distance
+  double prefetch_bucket = 5e7;                   // stage3_prefetch_bucket_size
+  double persistence = 1e5;                       // stage3_param_persistence_threshold
 };
 
 // One weight gather of a layer's steady state.

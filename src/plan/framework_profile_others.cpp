@@ -76,11 +76,9 @@ FrameworkProfile DeepSpeed() {
        kDeepSpeedGradDtypeSource},
   };
   p.refusals = DeepSpeedRefusals();
-  // ZeRO-3's parameter coordinator at the config's defaults (zero/config.py:
-  // stage3_max_live_parameters and stage3_max_reuse_distance 1e9 elements, v0.6.2 constants.py
-  // and v0.16 DeepSpeedZeroConfig alike; cost/zero3_fetch.h).
-  p.runtime.zero3_max_live_params = 1e9;
-  p.runtime.zero3_max_reuse_distance = 1e9;
+  // ZeRO-3's parameter coordinator at the config's defaults (kernel_recipe.h; cost/zero3_fetch.h).
+  p.runtime.zero3_max_live_params = kDeepSpeedMaxLiveParams;
+  p.runtime.zero3_max_reuse_distance = kDeepSpeedMaxReuseDistance;
   p.runtime.collectives =
       "all-reduce (ZeRO-0/1) or reduce-scatter (ZeRO-2/3) of gradients, ZeRO-3 parameter "
       "all-gather with prefetch, blocking P2P for PP, all-to-all for MoE";
@@ -211,8 +209,8 @@ FrameworkProfile MegatronDeepSpeed() {
                               "gradient dtype under ZeRO (other unstated knobs are searched)");
   p.defaults = {{KnobName(Knob::kGradReduceInFp32), "false", W::kZeroAbove0, kDeepSpeedGradDtypeWhy,
                  kDeepSpeedGradDtypeSource}};
-  p.runtime.zero3_max_live_params = 1e9;  // its ZeRO-3 is DeepSpeed's engine (above)
-  p.runtime.zero3_max_reuse_distance = 1e9;
+  p.runtime.zero3_max_live_params = kDeepSpeedMaxLiveParams;  // its ZeRO-3 is DeepSpeed's
+  p.runtime.zero3_max_reuse_distance = kDeepSpeedMaxReuseDistance;
   return p;
 }
 

@@ -27,6 +27,12 @@ enum class Fp8Recipe {
                 // column-wise copies quantized from the bf16 source
 };
 
+// DeepSpeed's defaults for ZeRO-3's coordinator limits, in elements (deepspeed/runtime/zero/
+// config.py: stage3_max_live_parameters and stage3_max_reuse_distance, v0.6.2 constants.py and
+// v0.16 DeepSpeedZeroConfig alike; cost/zero3_fetch.h).
+inline constexpr double kDeepSpeedMaxLiveParams = 1e9;
+inline constexpr double kDeepSpeedMaxReuseDistance = 1e9;
+
 // The MoE layer's kernels as Megatron-Core's flags choose them (megatron/core/transformer/
 // transformer_config.py; docs/framework-fusion.md, "MoE layer"):
 //  moe_grouped_gemm   --moe-grouped-gemm: the local experts' GEMMs as one grouped GEMM
@@ -87,8 +93,8 @@ struct KernelRecipe {
   // ZeRO-3 as DeepSpeed's parameter coordinator issues it (cost/zero3_fetch.h): weights fetched
   // module by module, prefetched up to stage3_max_live_parameters gathered elements and released
   // unless reused within stage3_max_reuse_distance elements. 0 = unset; either one set selects
-  // DeepSpeed's coordinator, the other then taking DeepSpeed's default (1e9); both unset gather
-  // unit by unit as FSDP does (cost/zero3_comm.h). zero=3 only.
+  // DeepSpeed's coordinator, the other then taking DeepSpeed's default (kDeepSpeedMax*); both unset
+  // gather unit by unit as FSDP does (cost/zero3_comm.h). zero=3 only.
   double zero3_max_live_params = 0;
   double zero3_max_reuse_distance = 0;
 
