@@ -190,8 +190,7 @@ void DataParallelCalls(const CostGraph& d, const ParallelPlan& p, const PlanEval
   }
   const double bucket = std::max(DpBucketBytes(p), 1.0);
   const double n = std::max(std::ceil(grads / bucket), 1.0);
-  w.Add(ToString(ParallelDim::kDp), "gradient bucket",
-        p.zero == 0 ? CollectiveOp::kAllReduce : CollectiveOp::kReduceScatter, grads / n, g);
+  w.Add(ToString(ParallelDim::kDp), "gradient bucket", DpGradOp(p), grads / n, g);
   if (p.zero >= 1) {
     const double weights = dense * kAct;
     const double m = std::max(std::ceil(weights / bucket), 1.0);

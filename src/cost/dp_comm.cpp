@@ -79,6 +79,15 @@ double CommDtypeBytes(CommDtype t) {
   return 4;
 }
 
+CollectiveOp DpGradOp(const ParallelPlan& p) {
+  if (p.zero == 0) return CollectiveOp::kAllReduce;
+  if (p.zero == 1 && p.kernels.zero1_all_reduce) return CollectiveOp::kAllReduce;
+  if ((p.zero == 1 || p.zero == 2) && p.kernels.zero_bucket_all_reduce) {
+    return CollectiveOp::kAllReduce;
+  }
+  return CollectiveOp::kReduceScatter;
+}
+
 double StageParamTensors(const CostGraph& d, const StageKey& key) {
   double tensors = 0;
   for (int k = 0; k < kLayerKinds; ++k) {
@@ -122,8 +131,7 @@ StageDp StageDataParallel(const Cluster& c, const NetworkLinks& links, const Cos
   // _all_gather_params).
   const bool whole = p.zero == 1 && p.kernels.zero1_all_reduce;
   const double bucket = std::max(DpBucketBytes(p), 1.0);
-  const CollectiveOp grad_op =
-      p.zero == 0 || whole ? CollectiveOp::kAllReduce : CollectiveOp::kReduceScatter;
+  const CollectiveOp grad_op = DpGradOp(p);
   auto bucketed = [&](CollectiveOp op, double bytes, const GroupPlacement& g, int64_t* count) {
     if (bytes <= 0 || g.size < 2) return 0.0;
     const double n = whole ? 1.0 : std::ceil(bytes / bucket);

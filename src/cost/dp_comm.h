@@ -12,6 +12,12 @@ namespace paraplan {
 // Bytes of one element in the DP collectives' dtype.
 double CommDtypeBytes(CommDtype t);
 
+// The collective a gradient bucket (or nanotron's whole ZeRO-1 buffer) takes over the
+// data-parallel group: an all-reduce without ZeRO, under nanotron's ZeRO-1 (zero1_all_reduce) and
+// under DeepSpeed's ZeRO-1/2 (zero_bucket_all_reduce: each rank keeps its slice), else a
+// reduce-scatter. ZeRO-3's per-unit reduce-scatters are cost/zero3_comm.h's.
+CollectiveOp DpGradOp(const ParallelPlan& plan);
+
 // Gradient reduction, distributed-optimizer gather, ZeRO-3 gathers and optimizer of one stage
 // holding `dense` and `expert` parameters on one GPU, `embed` of them the embedding's.
 StageDp StageDataParallel(const Cluster& cluster, const NetworkLinks& links, const CostGraph& dims,

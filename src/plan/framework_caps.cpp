@@ -302,6 +302,12 @@ PlanConstraints RestrictToFramework(Framework f, PlanConstraints c) {
       kernels.zero3_max_reuse_distance = profile->runtime.zero3_max_reuse_distance;
       c.kernels = kernels;
     }
+    // ZeRO-1/2 gradient buckets all-reduced (kernel_recipe.h, zero_bucket_all_reduce).
+    if (profile && profile->runtime.zero_bucket_all_reduce) {
+      KernelRecipe k = c.kernels.value_or(KernelRecipe{});
+      k.zero_bucket_all_reduce = true;
+      c.kernels = k;
+    }
   }
   return c;
 }

@@ -79,9 +79,14 @@ FrameworkProfile DeepSpeed() {
   // ZeRO-3's parameter coordinator at the config's defaults (kernel_recipe.h; cost/zero3_fetch.h).
   p.runtime.zero3_max_live_params = kDeepSpeedMaxLiveParams;
   p.runtime.zero3_max_reuse_distance = kDeepSpeedMaxReuseDistance;
+  // ZeRO-1/2 all-reduce each reduce bucket and keep their own slice (v0.12.4 on:
+  // zero_optimization.use_multi_rank_bucket_allreduce defaults to true, runtime/zero/config.py;
+  // stage_1_and_2.py average_tensor -> allreduce_and_scatter -> dist.all_reduce at v0.16.0).
+  p.runtime.zero_bucket_all_reduce = true;
   p.runtime.collectives =
-      "all-reduce (ZeRO-0/1) or reduce-scatter (ZeRO-2/3) of gradients, ZeRO-3 parameter "
-      "all-gather with prefetch, blocking P2P for PP, all-to-all for MoE";
+      "all-reduce of gradient buckets (ZeRO-0/1/2: each rank keeps its partition's slice under "
+      "ZeRO-1/2) or reduce-scatter (ZeRO-3), ZeRO-3 parameter all-gather with prefetch, blocking "
+      "P2P for PP, all-to-all for MoE";
   p.export_form = ExportForm::kDeepSpeedJson;
   return p;
 }

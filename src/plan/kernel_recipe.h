@@ -71,6 +71,14 @@ struct KernelRecipe {
   // GradientAccumulator.sync_gradients_across_dp with reduce_scatter=False, "too memory hungry",
   // src/nanotron/trainer.py; cost/dp_comm.cpp). zero=1 only; false reduce-scatters in buckets.
   bool zero1_all_reduce = false;
+  // ZeRO-1/2 all-reduce each gradient bucket over the data-parallel group and every rank keeps its
+  // own partition's slice, instead of reduce-scattering the bucket: DeepSpeed from v0.12.4
+  // (commit 2afa1c7f2, "Communication Optimization for Large-Scale Training") with its default
+  // zero_optimization.use_multi_rank_bucket_allreduce = true (deepspeed/runtime/zero/
+  // stage_1_and_2.py at v0.16.0: average_tensor -> allreduce_and_scatter ->
+  // allreduce_and_copy_with_multiple_ranks -> allreduce_bucket -> dist.all_reduce). Twice a
+  // reduce-scatter's bytes per rank; buckets, overlap and memory as before (cost/dp_comm.cpp).
+  bool zero_bucket_all_reduce = false;
   // After every micro-batch's backward the host adds each parameter's bf16 gradient into its fp32
   // accumulation buffer, one add_ per tensor, on the compute stream (nanotron c252843:
   // FP32GradientAccumulator.backward -> _accumulate_grad, fp32_grad.add_(half_param.grad),

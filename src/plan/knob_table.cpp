@@ -88,6 +88,8 @@ constexpr std::array<KnobRow, kKnobs> kTable = {{
     {Knob::kZero3MaxReuseDistance, "zero3_max_reuse_distance", false, S},
     // The casts are layer ops; the amax reductions are charged per chunk (cost/fp8_amax.h).
     {Knob::kFp8Recipe, "fp8_recipe", false, L | S | X},
+    {Knob::kZeroBucketAllReduce, "zero_bucket_all_reduce", false, S,
+     KernelSwitch(&KernelRecipe::zero_bucket_all_reduce)},
 }};
 
 constexpr bool InOrder() {

@@ -83,6 +83,7 @@ enum class Knob : int {
   kZero3MaxLiveParams,
   kZero3MaxReuseDistance,
   kFp8Recipe,
+  kZeroBucketAllReduce,
   kCount
 };
 inline constexpr size_t kKnobs = static_cast<size_t>(Knob::kCount);

@@ -1,5 +1,6 @@
 #include "validate/framework_conventions.h"
 
+#include <algorithm>
 #include <string>
 #include <utility>
 
@@ -203,6 +204,22 @@ void Zero1AllReduce(Framework framework, PlanConstraints& c, std::vector<std::st
   }
 }
 
+// DeepSpeed from v0.12.4 under ZeRO-1/2 all-reduces each gradient bucket and keeps its own slice
+// (kernel_recipe.h, zero_bucket_all_reduce). Set unless zero is fixed to a stage without it.
+void ZeroBucketAllReduce(PlanConstraints& c, std::vector<std::string>* notes) {
+  if (c.kernels && c.kernels->zero_bucket_all_reduce) return;
+  if (c.zero &&
+      std::none_of(c.zero->begin(), c.zero->end(), [](int z) { return z == 1 || z == 2; })) {
+    return;
+  }
+  KernelRecipe kernels = c.kernels.value_or(KernelRecipe{});
+  kernels.zero_bucket_all_reduce = true;
+  c.kernels = kernels;
+  Note(notes,
+       "zero_bucket_all_reduce=true (DeepSpeed >= v0.12.4: ZeRO-1/2 all-reduce each gradient "
+       "bucket, use_multi_rank_bucket_allreduce)");
+}
+
 // A framework that adds each bf16 gradient into an fp32 buffer after every micro-batch's backward
 // (kernel_recipe.h, fp32_grad_accum_pass): nanotron c252843 with fp32 accumulation; NeMo 22.08
 // without pipeline parallelism, where its wgrad accumulation fusion is off. Set unless the run
@@ -308,6 +325,7 @@ PlanConstraints ApplyFrameworkConventions(const FrameworkProfile* profile, const
   if (rt.lockstep_multi_stage) TorchtitanLockstepPipeline(plan, notes);
   if (rt.repeat_kv) TorchtitanRepeatKv(model, plan, notes);
   if (rt.zero1_all_reduce) Zero1AllReduce(profile->framework, plan, notes);
+  if (rt.zero_bucket_all_reduce) ZeroBucketAllReduce(plan, notes);
   if (rt.fp32_grad_accum_pass ||
       (rt.fp32_grad_accum_pass_without_pp && FixedTo<int64_t>(plan.pp, 1))) {
     Fp32GradAccumPass(profile->framework, plan, notes);

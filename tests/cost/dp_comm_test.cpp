@@ -192,3 +192,66 @@ TEST_CASE("Tied embeddings split over the pipeline: one two-rank all-reduce befo
   CHECK(one.dp[0].optimizer_s / one_untied.dp[0].optimizer_s ==
         Approx((kParams - 32000.0 * 1024) / kParams));
 }
+
+TEST_CASE("DeepSpeed's ZeRO-1/2 all-reduce each gradient bucket instead of reduce-scattering it",
+          "[cost]") {
+  // deepspeed/runtime/zero/stage_1_and_2.py (v0.12.4 on, use_multi_rank_bucket_allreduce):
+  // average_tensor -> allreduce_and_scatter -> dist.all_reduce of the bucket; each rank copies
+  // out its own partition's slice.
+  const ModelSpec m = TwoLayers();
+  const Cluster c = test::DgxH100();
+  const CostGraph d = BuildCostGraph(m);
+  const NetworkLinks links = ResolveNetworkLinks(c);
+  for (int zero : {1, 2}) {
+    INFO("zero " << zero);
+    ParallelPlan p;
+    p.dp = 64;  // 8 nodes
+    p.zero = zero;
+    p.micro_batch = 1;
+    p.global_batch = 64;
+    p.grad_reduce_in_fp32 = false;  // DeepSpeed reduces in the training dtype
+    p.overlap_grad_reduce = false;
+    p.overlap_param_gather = false;
+    p.dp_bucket_MB = 40;  // ceil(2 B x 99,095,552 / 40 MB) = 5 buckets
+    PlanEvaluation rs;
+    EvaluatePlanTime(d, c, links, p, &rs);
+    p.kernels.zero_bucket_all_reduce = true;
+    PlanEvaluation ar;
+    EvaluatePlanTime(d, c, links, p, &ar);
+    const GroupPlacement& g = ar.shape.groups.dp_cp;
+    REQUIRE(g.size == 64);
+    CHECK(DpGradOp(p) == CollectiveOp::kAllReduce);
+    // Still bucketed (not nanotron's whole buffer): 5 calls either way.
+    CHECK(ar.dp[0].buckets == 5);
+    CHECK(rs.dp[0].buckets == 5);
+    CHECK(ar.dp[0].grad_s ==
+          Approx(5 * CollectiveSeconds(CollectiveOp::kAllReduce, 2 * kParams / 5, g, links)));
+    CHECK(rs.dp[0].grad_s ==
+          Approx(5 * CollectiveSeconds(CollectiveOp::kReduceScatter, 2 * kParams / 5, g, links)));
+    CHECK(ar.dp[0].grad_s > rs.dp[0].grad_s);  // twice the bytes on the wire
+    CHECK(ar.dp[0].param_gather_s == Approx(rs.dp[0].param_gather_s));  // gather unchanged
+    CHECK(ar.step_s > rs.step_s);
+    // explain lists the gradient bucket as the all-reduce it charges, no reduce-scatter.
+    bool listed = false;
+    for (const CollectiveCall& call : DescribeCollectives(d, c, links, p, ar)) {
+      if (call.group != "dp") continue;
+      CHECK(call.op != "reduce_scatter");
+      if (call.op == "all_reduce") listed = true;
+    }
+    CHECK(listed);
+  }
+  // ZeRO-0 all-reduces anyway and ZeRO-3 reduce-scatters per unit: the flag changes neither.
+  for (int zero : {0, 3}) {
+    ParallelPlan p;
+    p.dp = 64;
+    p.zero = zero;
+    p.micro_batch = 1;
+    p.global_batch = 64;
+    PlanEvaluation off;
+    EvaluatePlanTime(d, c, links, p, &off);
+    p.kernels.zero_bucket_all_reduce = true;
+    PlanEvaluation on;
+    EvaluatePlanTime(d, c, links, p, &on);
+    CHECK(on.step_s == off.step_s);
+  }
+}

@@ -427,3 +427,39 @@ TEST_CASE("DeepSpeed's ZeRO-3 runs through its parameter coordinator at the conf
   const PlanConstraints out = ApplyFrameworkConventions(Titan(), Layers(32), c, nullptr);
   CHECK((!out.kernels || !out.kernels->DeepSpeedZero3()));
 }
+
+TEST_CASE("DeepSpeed v0.16: ZeRO-1/2 all-reduce each gradient bucket, ZeRO-0/3 unchanged",
+          "[validate][framework]") {
+  // zero_optimization.use_multi_rank_bucket_allreduce defaults to true from v0.12.4
+  // (deepspeed/runtime/zero/config.py; stage_1_and_2.py average_tensor -> allreduce_and_scatter).
+  const FrameworkProfile* ds = FindProfile(Framework::kDeepSpeed, "v0.16");
+  REQUIRE(ds);
+  for (int zero : {1, 2}) {
+    INFO("zero " << zero);
+    PlanConstraints c;
+    c.zero = V(zero);
+    std::vector<std::string> notes;
+    const PlanConstraints out = ApplyFrameworkConventions(ds, Layers(32), c, &notes);
+    REQUIRE(out.kernels);
+    CHECK(out.kernels->zero_bucket_all_reduce);
+    CHECK(!out.kernels->zero1_all_reduce);  // buckets in the backward, not nanotron's whole buffer
+    CHECK(std::any_of(notes.begin(), notes.end(), [](const std::string& n) {
+      return n.rfind("zero_bucket_all_reduce=true", 0) == 0;
+    }));
+  }
+  for (int zero : {0, 3}) {  // ZeRO-0's engine all-reduces anyway; ZeRO-3 reduce-scatters
+    INFO("zero " << zero);
+    PlanConstraints c;
+    c.zero = V(zero);
+    const PlanConstraints out = ApplyFrameworkConventions(ds, Layers(32), c, nullptr);
+    CHECK((!out.kernels || !out.kernels->zero_bucket_all_reduce));
+  }
+  // Megatron-DeepSpeed's DeepSpeed version is not read (unread profile): no flag; nor Megatron-LM's
+  // distributed optimizer, which reduce-scatters.
+  for (Framework f : {Framework::kMegatronDeepSpeed, Framework::kMegatron}) {
+    PlanConstraints c;
+    c.zero = V(2);
+    const PlanConstraints out = ApplyFrameworkConventions(FindProfile(f), Layers(32), c, nullptr);
+    CHECK((!out.kernels || !out.kernels->zero_bucket_all_reduce));
+  }
+}
