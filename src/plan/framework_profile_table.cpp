@@ -97,6 +97,9 @@ FrameworkProfile MegatronD98e8a6() {
   p.defaults.insert(p.defaults.end(), rest.begin(), rest.end());
   p.refusals = MegatronRefusals();
   p.runtime.fusion_why = "TransformerEngine modules (megatron/core/models/gpt/gpt_layer_specs.py)";
+  // One gradient bucket unless --overlap-grad-reduce, and on pipeline ranks after the first
+  // (megatron/core/distributed/distributed_data_parallel.py, __init__: bucket_size None).
+  p.runtime.megatron_ddp_buckets = true;
   p.runtime.collectives =
       "NCCL all-gather/reduce-scatter for SP, all-reduce or reduce-scatter/all-gather for DP "
       "(distributed optimizer), all-to-all for EP, P2P send/recv for PP";
@@ -197,6 +200,9 @@ FrameworkProfile NemoRecipes() {
                         "default 'ds'; MLPerf NeMo conf/custom.yaml: FP8_RECIPE default delayed"});
   p.refusals = MegatronRefusals();
   p.runtime.fusion_why = "TransformerEngine modules";
+  // Megatron-Core's DDP, whose bucketing NeMo's recipes leave at its default (ddp_bucket_size
+  // unset): one bucket without overlap_grad_reduce and on pipeline ranks after the first.
+  p.runtime.megatron_ddp_buckets = true;
   p.runtime.collectives = "as Megatron-LM";
   p.export_form = ExportForm::kNone;
   return p;

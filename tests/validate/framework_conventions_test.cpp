@@ -427,3 +427,31 @@ TEST_CASE("DeepSpeed's ZeRO-3 runs through its parameter coordinator at the conf
   const PlanConstraints out = ApplyFrameworkConventions(Titan(), Layers(32), c, nullptr);
   CHECK((!out.kernels || !out.kernels->DeepSpeedZero3()));
 }
+
+TEST_CASE("Megatron-LM and NeMo's recipes bucket gradients as Megatron-Core's DDP does",
+          "[validate][dp_buckets]") {
+  PlanConstraints c;
+  c.zero = V(1);
+  // Megatron-LM d98e8a6 and NeMo's Megatron-Core recipes: DistributedDataParallel sets
+  // bucket_size None without overlap_grad_reduce and off pipeline rank 0.
+  for (const FrameworkProfile* profile :
+       {FindProfile(Framework::kMegatron), FindProfile(Framework::kNemo, "recipes")}) {
+    REQUIRE(profile);
+    std::vector<std::string> notes;
+    const PlanConstraints out = ApplyFrameworkConventions(profile, Layers(16), c, &notes);
+    REQUIRE(out.kernels);
+    CHECK(out.kernels->megatron_ddp_buckets);
+    CHECK(out.kernels->fusion == Fusion::kTe);  // nothing else of the kernels changes
+    bool noted = false;
+    for (const std::string& n : notes)
+      noted = noted || n.rfind("megatron_ddp_buckets=true", 0) == 0;
+    CHECK(noted);
+  }
+  // NeMo 22.08 ran apex's DistributedFusedAdam, nanotron its own DDP: not Megatron-Core's rules.
+  for (const FrameworkProfile* profile :
+       {FindProfile(Framework::kNemo, "22.08"), FindProfile(Framework::kNanotron)}) {
+    REQUIRE(profile);
+    const PlanConstraints out = ApplyFrameworkConventions(profile, Layers(16), c, nullptr);
+    CHECK((!out.kernels || !out.kernels->megatron_ddp_buckets));
+  }
+}
