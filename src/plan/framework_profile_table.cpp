@@ -151,6 +151,17 @@ FrameworkProfile Nemo2208() {
       {KnobName(Knob::kGradReduceInFp32), "true", W::kAlways,
        "apex DistributedFusedAdam reduces gradients in its state dtype (fp32)",
        "apex/contrib/optimizers/distributed_fused_adam.py @ 21e4154: grad_sync_dtype = dtype"},
+      // apex's buckets are a fixed 100 MiB of the fp32 gradients whatever the DP size (not
+      // Megatron-Core's max(40M, 1M x dp) elements): at large DP each rank's shard of a bucket
+      // shrinks, and each reduce-scatter pays the ring's per-call latency over the DP group. The
+      // parameter all-gathers use the same element count in bf16 (52.4 MB); paraplan's one
+      // bucket size gives them 104.9 MB, half as many calls.
+      {KnobName(Knob::kDpBucketMB), "104.8576", W::kAlways,
+       "apex DistributedFusedAdam (2022-08): buckets of bucket_cap_mb = 100 MiB of its fp32 "
+       "gradients; NeMo 1.11 and the launcher's GPT-3 configs pass none",
+       "apex/contrib/optimizers/distributed_fused_adam.py @ 21e4154: bucket_cap_mb=100, "
+       "bucket_size = 1024*1024*bucket_cap_mb / dtype_size; nemo/core/optim/optimizers.py @ "
+       "v1.11.0 (MegatronDistributedFusedAdam); conf/training/gpt3/*.yaml @ 3579cdb (optim)"},
   };
   p.refusals = MegatronRefusals();
   static const std::string inter =

@@ -455,3 +455,20 @@ TEST_CASE("Megatron-LM and NeMo's recipes bucket gradients as Megatron-Core's DD
     CHECK((!out.kernels || !out.kernels->megatron_ddp_buckets));
   }
 }
+
+TEST_CASE("NeMo 22.08's distributed Adam buckets 100 MiB of fp32 gradients at any DP size",
+          "[validate][dp_buckets]") {
+  const FrameworkProfile* nemo = FindProfile(Framework::kNemo, "22.08");
+  REQUIRE(nemo);
+  PlanConstraints c;
+  const PlanConstraints out = ApplyFrameworkConventions(nemo, Layers(16), c, nullptr);
+  // apex 21e4154: bucket_cap_mb = 100, bucket_size = 1024 * 1024 * 100 / 4 fp32 elements.
+  REQUIRE(out.dp_bucket_MB);
+  CHECK(*out.dp_bucket_MB == V(100 * 1048576 / 1e6));
+  // A stated bucket wins; Megatron-LM's profile leaves it to max(40M, 1M x dp) elements.
+  c.dp_bucket_MB = V(40.0);
+  CHECK(*ApplyFrameworkConventions(nemo, Layers(16), c, nullptr).dp_bucket_MB == V(40.0));
+  const PlanConstraints megatron =
+      ApplyFrameworkConventions(FindProfile(Framework::kMegatron), Layers(16), {}, nullptr);
+  CHECK(!megatron.dp_bucket_MB);
+}
