@@ -189,11 +189,11 @@ void DataParallelCalls(const CostGraph& d, const ParallelPlan& p, const PlanEval
     return;
   }
   const double bucket = std::max(DpBucketBytes(p), 1.0);
-  const double n = std::max(std::ceil(grads / bucket), 1.0);
+  const double n = std::max(DpBucketCount(p, true, grads, bucket), 1.0);
   w.Add(ToString(ParallelDim::kDp), "gradient bucket", DpGradOp(p), grads / n, g);
   if (p.zero >= 1) {
     const double weights = dense * kAct;
-    const double m = std::max(std::ceil(weights / bucket), 1.0);
+    const double m = std::max(DpBucketCount(p, true, weights, bucket), 1.0);
     w.Add(ToString(ParallelDim::kDp), "parameter all-gather bucket", CollectiveOp::kAllGather,
           weights / m, g);
   }

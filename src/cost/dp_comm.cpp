@@ -88,6 +88,14 @@ CollectiveOp DpGradOp(const ParallelPlan& p) {
   return CollectiveOp::kReduceScatter;
 }
 
+double DpBucketCount(const ParallelPlan& p, bool first_stage, double bytes, double bucket) {
+  if (bytes <= 0) return 0.0;
+  if (p.kernels.megatron_ddp_buckets && (!p.overlap_grad_reduce || !first_stage)) {
+    return p.schedule == Schedule::kInterleaved ? D(std::max<int64_t>(p.vpp, 1)) : 1.0;
+  }
+  return std::ceil(bytes / std::max(bucket, 1.0));
+}
+
 double StageParamTensors(const CostGraph& d, const StageKey& key) {
   double tensors = 0;
   for (int k = 0; k < kLayerKinds; ++k) {
@@ -134,7 +142,7 @@ StageDp StageDataParallel(const Cluster& c, const NetworkLinks& links, const Cos
   const CollectiveOp grad_op = DpGradOp(p);
   auto bucketed = [&](CollectiveOp op, double bytes, const GroupPlacement& g, int64_t* count) {
     if (bytes <= 0 || g.size < 2) return 0.0;
-    const double n = whole ? 1.0 : std::ceil(bytes / bucket);
+    const double n = whole ? 1.0 : DpBucketCount(p, key.first, bytes, bucket);
     if (count) *count += static_cast<int64_t>(n);
     return n * CollectiveSeconds(op, bytes / n, g, links);
   };

@@ -18,6 +18,12 @@ double CommDtypeBytes(CommDtype t);
 // reduce-scatter. ZeRO-3's per-unit reduce-scatters are cost/zero3_comm.h's.
 CollectiveOp DpGradOp(const ParallelPlan& plan);
 
+// The DP calls `bytes` of one stage's gradients (or gathered parameters) go in, `bucket` bytes
+// each: ceil(bytes / bucket); under Megatron-Core's DDP (kernels.megatron_ddp_buckets) one call
+// per model chunk without overlap_grad_reduce or off the first pipeline stage (`first_stage`
+// false), as its DistributedDataParallel sets bucket_size None there. 0 for no bytes.
+double DpBucketCount(const ParallelPlan& plan, bool first_stage, double bytes, double bucket);
+
 // Gradient reduction, distributed-optimizer gather, ZeRO-3 gathers and optimizer of one stage
 // holding `dense` and `expert` parameters on one GPU, `embed` of them the embedding's.
 StageDp StageDataParallel(const Cluster& cluster, const NetworkLinks& links, const CostGraph& dims,

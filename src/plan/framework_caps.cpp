@@ -285,6 +285,14 @@ PlanConstraints RestrictToFramework(Framework f, PlanConstraints c) {
     kernels.sp_dim1_copies = kernels.sp_dim1_copies || profile->runtime.sp_dim1_copies;
     c.kernels = kernels;
   }
+  // Megatron-Core's DDP bucketing (kernel_recipe.h, megatron_ddp_buckets) for Megatron-LM and
+  // NeMo's recipes.
+  if (const FrameworkProfile* profile = FindProfile(f);
+      profile && profile->runtime.megatron_ddp_buckets) {
+    KernelRecipe kernels = c.kernels.value_or(KernelRecipe{});
+    kernels.megatron_ddp_buckets = true;
+    c.kernels = kernels;
+  }
   if (speed) {
     Narrow(c.overlap_pp_comm, {false}, NoReason<bool>, f, "");
     Narrow(c.overlap_grad_reduce, {true, false}, NoReason<bool>, f, "");

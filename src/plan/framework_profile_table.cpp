@@ -97,6 +97,9 @@ FrameworkProfile MegatronD98e8a6() {
   p.defaults.insert(p.defaults.end(), rest.begin(), rest.end());
   p.refusals = MegatronRefusals();
   p.runtime.fusion_why = "TransformerEngine modules (megatron/core/models/gpt/gpt_layer_specs.py)";
+  // One gradient bucket unless --overlap-grad-reduce, and on pipeline ranks after the first
+  // (megatron/core/distributed/distributed_data_parallel.py, __init__: bucket_size None).
+  p.runtime.megatron_ddp_buckets = true;
   p.runtime.collectives =
       "NCCL all-gather/reduce-scatter for SP, all-reduce or reduce-scatter/all-gather for DP "
       "(distributed optimizer), all-to-all for EP, P2P send/recv for PP";
@@ -148,6 +151,17 @@ FrameworkProfile Nemo2208() {
       {KnobName(Knob::kGradReduceInFp32), "true", W::kAlways,
        "apex DistributedFusedAdam reduces gradients in its state dtype (fp32)",
        "apex/contrib/optimizers/distributed_fused_adam.py @ 21e4154: grad_sync_dtype = dtype"},
+      // apex's buckets are a fixed 100 MiB of the fp32 gradients whatever the DP size (not
+      // Megatron-Core's max(40M, 1M x dp) elements): at large DP each rank's shard of a bucket
+      // shrinks, and each reduce-scatter pays the ring's per-call latency over the DP group. The
+      // parameter all-gathers use the same element count in bf16 (52.4 MB); paraplan's one
+      // bucket size gives them 104.9 MB, half as many calls.
+      {KnobName(Knob::kDpBucketMB), "104.8576", W::kAlways,
+       "apex DistributedFusedAdam (2022-08): buckets of bucket_cap_mb = 100 MiB of its fp32 "
+       "gradients; NeMo 1.11 and the launcher's GPT-3 configs pass none",
+       "apex/contrib/optimizers/distributed_fused_adam.py @ 21e4154: bucket_cap_mb=100, "
+       "bucket_size = 1024*1024*bucket_cap_mb / dtype_size; nemo/core/optim/optimizers.py @ "
+       "v1.11.0 (MegatronDistributedFusedAdam); conf/training/gpt3/*.yaml @ 3579cdb (optim)"},
   };
   p.refusals = MegatronRefusals();
   static const std::string inter =
@@ -197,6 +211,9 @@ FrameworkProfile NemoRecipes() {
                         "default 'ds'; MLPerf NeMo conf/custom.yaml: FP8_RECIPE default delayed"});
   p.refusals = MegatronRefusals();
   p.runtime.fusion_why = "TransformerEngine modules";
+  // Megatron-Core's DDP, whose bucketing NeMo's recipes leave at its default (ddp_bucket_size
+  // unset): one bucket without overlap_grad_reduce and on pipeline ranks after the first.
+  p.runtime.megatron_ddp_buckets = true;
   p.runtime.collectives = "as Megatron-LM";
   p.export_form = ExportForm::kNone;
   return p;

@@ -85,6 +85,14 @@ struct KernelRecipe {
   // src/nanotron/optim/gradient_accumulator.py; cost/stage_times.cpp). Megatron-LM's wgrad GEMM
   // accumulates into main_grad instead (gradient_accumulation_fusion): no pass.
   bool fp32_grad_accum_pass = false;
+  // Megatron-Core's DDP bucketing (megatron/core/distributed/distributed_data_parallel.py: bucket
+  // size max(40M, 1M x dp) parameters at 5d745a7 (2023-10) and d98e8a6, set to None unless
+  // overlap_grad_reduce and on pipeline ranks after the first; training.py disable_bucketing for
+  // model chunks after the first): the gradients (and the distributed optimizer's parameter
+  // gather) go in one call per model chunk without overlap_grad_reduce and on every stage but
+  // the first, in DpBucketBytes buckets otherwise (cost/dp_comm.cpp, DpBucketCount). Megatron-LM
+  // 2021's contiguous-buffer DDP all-reduced the whole buffer at once, the same count.
+  bool megatron_ddp_buckets = false;
   // The norm runs as one fused kernel (reads x, writes y: 4 B per element in bf16) whatever the
   // fusion profile (a hand-written RMSNorm kernel in an otherwise eager PyTorch layer: Aleph Alpha
   // Scaling's "flash_attention2 + RMS kernel" runs, Hagemann et al. 2023;

@@ -72,6 +72,8 @@ constexpr std::array<KnobRow, kKnobs> kTable = {{
      KernelSwitch(&KernelRecipe::zero1_all_reduce)},
     {Knob::kFp32GradAccumPass, "fp32_grad_accum_pass", false, S,
      KernelSwitch(&KernelRecipe::fp32_grad_accum_pass)},
+    {Knob::kMegatronDdpBuckets, "megatron_ddp_buckets", false, S,
+     KernelSwitch(&KernelRecipe::megatron_ddp_buckets)},
     {Knob::kFusedNorm, "fused_norm", false, L, KernelSwitch(&KernelRecipe::fused_norm)},
     {Knob::kSpDim1Copies, "sp_dim1_copies", false, L, KernelSwitch(&KernelRecipe::sp_dim1_copies)},
     {Knob::kMoeGroupedGemm, "moe_grouped_gemm", false, L | X,

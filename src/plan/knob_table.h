@@ -73,6 +73,7 @@ enum class Knob : int {
   kRepeatKv,
   kZero1AllReduce,
   kFp32GradAccumPass,
+  kMegatronDdpBuckets,
   kFusedNorm,
   kSpDim1Copies,
   kMoeGroupedGemm,

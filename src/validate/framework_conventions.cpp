@@ -224,6 +224,20 @@ void ZeroBucketAllReduce(PlanConstraints& c, std::vector<std::string>* notes) {
 // (kernel_recipe.h, fp32_grad_accum_pass): nanotron c252843 with fp32 accumulation; NeMo 22.08
 // without pipeline parallelism, where its wgrad accumulation fusion is off. Set unless the run
 // states it.
+// Megatron-Core's DDP (Megatron-LM since 2023-10, NeMo's recipes) buckets the gradients only
+// under overlap_grad_reduce and on the first pipeline rank; otherwise one call per model chunk
+// (kernel_recipe.h, megatron_ddp_buckets). Set unless the run states a bucket size, which only
+// the overlapped first rank would read.
+void MegatronDdpBuckets(PlanConstraints& c, std::vector<std::string>* notes) {
+  if (c.kernels && c.kernels->megatron_ddp_buckets) return;
+  KernelRecipe kernels = c.kernels.value_or(KernelRecipe{});
+  kernels.megatron_ddp_buckets = true;
+  c.kernels = kernels;
+  Note(notes,
+       "megatron_ddp_buckets=true (Megatron-Core's DDP: one gradient bucket without "
+       "overlap_grad_reduce and on pipeline ranks after the first)");
+}
+
 void Fp32GradAccumPass(Framework framework, PlanConstraints& c, std::vector<std::string>* notes) {
   if (c.kernels && c.kernels->fp32_grad_accum_pass) return;
   KernelRecipe kernels = c.kernels.value_or(KernelRecipe{});
@@ -330,6 +344,7 @@ PlanConstraints ApplyFrameworkConventions(const FrameworkProfile* profile, const
       (rt.fp32_grad_accum_pass_without_pp && FixedTo<int64_t>(plan.pp, 1))) {
     Fp32GradAccumPass(profile->framework, plan, notes);
   }
+  if (rt.megatron_ddp_buckets) MegatronDdpBuckets(plan, notes);
   if (rt.zero3_max_live_params > 0) DeepSpeedCoordinator(rt, plan, notes);
   return plan;
 }

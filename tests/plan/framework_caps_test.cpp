@@ -127,10 +127,15 @@ TEST_CASE("constraints narrow to the framework, and a fixed impossible knob is a
 TEST_CASE("torchtitan plans are costed with PyTorch's kernels and repeated K/V",
           "[plan][framework]") {
   PlanConstraints c;
-  CHECK_FALSE(RestrictToFramework(F::kMegatron, c).kernels);  // TransformerEngine, the default
+  const PlanConstraints megatron = RestrictToFramework(F::kMegatron, c);
+  REQUIRE(megatron.kernels);
+  CHECK(megatron.kernels->fusion == Fusion::kTe);  // TransformerEngine, the default
+  CHECK(megatron.kernels->megatron_ddp_buckets);   // Megatron-Core's DDP bucketing
+  CHECK(megatron.kernels->repeat_kv == false);
   PlanConstraints titan = RestrictToFramework(F::kTorchtitan, c);
   REQUIRE(titan.kernels);
-  CHECK(titan.kernels->fusion == Fusion::kEager);  // training.compile defaults to false
+  CHECK_FALSE(titan.kernels->megatron_ddp_buckets);  // FSDP2, not Megatron's DDP
+  CHECK(titan.kernels->fusion == Fusion::kEager);    // training.compile defaults to false
   CHECK(titan.kernels->repeat_kv);
   c.kernels = KernelRecipe{Fusion::kCompile, false};  // the user's profile is kept
   titan = RestrictToFramework(F::kTorchtitan, c);
