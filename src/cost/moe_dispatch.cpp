@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstdint>
 
+#include "cost/deepep_rates.h"
+
 namespace paraplan {
 namespace {
 
@@ -165,8 +167,8 @@ double TwoHopPassPairSeconds(const TwoHopPasses& hops, const Cluster& c, const G
   if (!deepep) {
     return TwoHopSeconds(hops.dispatch, ep, links) + TwoHopSeconds(hops.combine, ep, links);
   }
-  const TwoHopRates to = TwoHopRatesOf(c, ep, kDeepEpDispatch);
-  const TwoHopRates back = TwoHopRatesOf(c, ep, kDeepEpCombine);
+  const TwoHopRates to = TwoHopRatesOf(c, ep, DeepEpFractions(ep, false));
+  const TwoHopRates back = TwoHopRatesOf(c, ep, DeepEpFractions(ep, true));
   return TwoHopSeconds(hops.dispatch, ep, links, &to) +
          TwoHopSeconds(hops.combine, ep, links, &back);
 }
