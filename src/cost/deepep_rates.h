@@ -16,7 +16,8 @@ namespace paraplan {
 // bandwidth: a token's bytes once per destination node, its own node included (DeepEP
 // tests/test_internode.py @ 92fe2de, `num_rdma_token_sent`); the NIC carries the other nodes'
 // share, E[remote nodes] / E[nodes hit] = (N − 1) / N under balanced routing, which is what the
-// fractions below divide out.
+// fractions below divide out (the own node's chunk is written straight into its receive buffer,
+// with no RDMA put: csrc/kernels/internode.cu @ 92fe2de, the `dst_rdma_rank != rdma_rank` test).
 struct DeepEpNicPoint {
   double nodes = 0, dispatch = 0, combine = 0;
 };
