@@ -229,13 +229,17 @@ std::vector<CollectiveCall> DescribeCollectives(const CostGraph& d, const Cluste
   if (d.experts > 0 && p.ep > 1) {
     if (UsesTwoHop(s)) {
       const TwoHopPasses hops = TwoHopPassesOf(d, s);
-      if (s.kernels.moe_deepep) {  // each pass at DeepEP's measured rates (cost/deepep_rates.h)
+      const TwoHopEngine engine = TwoHopEngineOf(s);
+      if (engine != TwoHopEngine::kLinks) {  // each pass at its library's measured rates
+        const bool hybrid = engine == TwoHopEngine::kHybridEp;
         const TwoHopRates to =
-            TwoHopRatesOf(cluster, s.groups.ep, DeepEpFractions(s.groups.ep, false));
+            TwoHopRatesOf(cluster, s.groups.ep, EngineFractions(engine, s.groups.ep, false));
         const TwoHopRates back =
-            TwoHopRatesOf(cluster, s.groups.ep, DeepEpFractions(s.groups.ep, true));
-        w.AddTwoHop("MoE dispatch (two-hop, DeepEP)", hops.dispatch, s.groups.ep, &to);
-        w.AddTwoHop("MoE combine (two-hop, DeepEP)", hops.combine, s.groups.ep, &back);
+            TwoHopRatesOf(cluster, s.groups.ep, EngineFractions(engine, s.groups.ep, true));
+        w.AddTwoHop(hybrid ? "MoE dispatch (two-hop, HybridEP)" : "MoE dispatch (two-hop, DeepEP)",
+                    hops.dispatch, s.groups.ep, &to);
+        w.AddTwoHop(hybrid ? "MoE combine (two-hop, HybridEP)" : "MoE combine (two-hop, DeepEP)",
+                    hops.combine, s.groups.ep, &back);
       } else if (hops.fp8_dispatch) {
         w.AddTwoHop("MoE dispatch (two-hop, FP8)", hops.dispatch, s.groups.ep);
         w.AddTwoHop("MoE combine (two-hop)", hops.combine, s.groups.ep);

@@ -32,4 +32,21 @@ TwoHopFractions DeepEpFractions(const GroupPlacement& ep, bool combine) {
   return f;
 }
 
+TwoHopFractions HybridEpFractions(const GroupPlacement& ep, bool combine) {
+  TwoHopFractions f = combine ? kHybridEpCombine : kHybridEpDispatch;
+  if (ep.tier < 1 || ep.size < 2) f.network = 0;
+  return f;
+}
+
+TwoHopFractions EngineFractions(TwoHopEngine engine, const GroupPlacement& ep, bool combine) {
+  switch (engine) {
+    case TwoHopEngine::kDeepEp:
+      return DeepEpFractions(ep, combine);
+    case TwoHopEngine::kHybridEp:
+      return HybridEpFractions(ep, combine);
+    default:
+      return {};
+  }
+}
+
 }  // namespace paraplan

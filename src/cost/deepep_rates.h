@@ -50,4 +50,18 @@ double DeepEpNicFraction(double nodes, bool combine);
 // Both legs' fractions for a dispatch (or combine) pass over the EP group `ep`.
 TwoHopFractions DeepEpFractions(const GroupPlacement& ep, bool combine);
 
+// HybridEP (NVIDIA's TMA-based dispatcher in deepseek-ai/DeepEP's hybrid-ep branch; Megatron-Core's
+// flex backend `hybridep`), measured on the same H100 cluster as DeepEP's 2-node point above
+// (NVIDIA-NeMo/Automodel docs/deepep_vs_hybridep_benchmark.md @ 60dfabfe3, hybrid-ep @ 17cfb81,
+// hidden 7168, BF16, 8 SMs, where it saturates): EP 8 dispatch 360-367 / combine 364 GB/s
+// logical (§3.1), 7/8 of it on NVLink: 0.71 / 0.71 of 450 GB/s; EP 16 over two nodes dispatch
+// 85.7 / combine 76.5 GB/s logical, half of it on the NIC: 0.86 / 0.77 (§3.2). One node count
+// measured: the network fractions apply at every size.
+inline constexpr TwoHopFractions kHybridEpDispatch{0.71, 0.86};
+inline constexpr TwoHopFractions kHybridEpCombine{0.71, 0.77};
+TwoHopFractions HybridEpFractions(const GroupPlacement& ep, bool combine);
+
+// The fractions of a pass under `engine` (kLinks: none, the links' all-to-all rates apply).
+TwoHopFractions EngineFractions(TwoHopEngine engine, const GroupPlacement& ep, bool combine);
+
 }  // namespace paraplan

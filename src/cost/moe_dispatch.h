@@ -69,7 +69,15 @@ double TwoHopSeconds(const TwoHopTraffic& traffic, const GroupPlacement& ep,
 
 // Whether a plan dispatches in two hops: DualPipe plans, and Megatron-Core's DeepEP dispatcher.
 inline bool UsesTwoHop(const PlanShape& p) {
-  return p.dualpipe || p.kernels.moe_deepep;
+  return p.dualpipe || p.kernels.moe_deepep || p.kernels.moe_hybridep;
+}
+
+// Whose kernels move a two-hop pass: HybridEP's or DeepEP's (their measured rates,
+// cost/deepep_rates.h; HybridEP takes precedence), else DualPipe's (the links' all-to-all rates).
+enum class TwoHopEngine { kLinks, kDeepEp, kHybridEp };
+inline TwoHopEngine TwoHopEngineOf(const PlanShape& p) {
+  if (p.kernels.moe_hybridep) return TwoHopEngine::kHybridEp;
+  return p.kernels.moe_deepep ? TwoHopEngine::kDeepEp : TwoHopEngine::kLinks;
 }
 
 // The two passes each way of a plan's two-hop dispatch, per GPU, for the t/tp local tokens at the
@@ -81,10 +89,11 @@ struct TwoHopPasses {
 };
 TwoHopPasses TwoHopPassesOf(const CostGraph& d, const PlanShape& p);
 
-// Seconds of one dispatch pass plus one combine pass: under DeepEP (`deepep`) each at DeepEP's
-// measured fractions of line rate (DeepEpFractions, by the nodes the group spans), otherwise
-// (DualPipe's kernels) at the links' all-to-all rates (DeepSeek-V3 report §3.2.2).
+// Seconds of one dispatch pass plus one combine pass: under DeepEP or HybridEP each at that
+// library's measured fractions of line rate (EngineFractions: DeepEpFractions, by the nodes the
+// group spans, or HybridEpFractions), otherwise (DualPipe's kernels) at the links' all-to-all
+// rates (DeepSeek-V3 report §3.2.2).
 double TwoHopPassPairSeconds(const TwoHopPasses& hops, const Cluster& c, const GroupPlacement& ep,
-                             const NetworkLinks& links, bool deepep);
+                             const NetworkLinks& links, TwoHopEngine engine);
 
 }  // namespace paraplan

@@ -80,6 +80,7 @@ enum class Knob : int {
   kMoePermuteFusion,
   kMoePadToCapacity,
   kMoeDeepep,
+  kMoeHybridep,
   kZero3MaxLiveParams,
   kZero3MaxReuseDistance,
   kFp8Recipe,

@@ -96,3 +96,23 @@ TEST_CASE("the two-hop model reproduces DeepEP's own H800 benchmark table", "[co
   CHECK(LogicalGBps(8, false) == Approx(51).epsilon(0.02));
   CHECK(LogicalGBps(8, true) == Approx(50).epsilon(0.02));
 }
+
+TEST_CASE("HybridEP's two-hop passes run at HybridEP's measured fractions", "[cost][moe][deepep]") {
+  const Cluster c = test::Dgx("H100", 80, 3350, 989, 1979, 450, 50);
+  const GroupPlacement one = PlaceGroup(8, 1, c), two = PlaceGroup(16, 1, c);
+  REQUIRE(two.tier == 1);
+  // The AutoModel report's 8-SM figures: 0.71 / 0.71 of NVLink, 0.86 / 0.77 of the NIC.
+  CHECK(HybridEpFractions(one, false).nvlink == Approx(0.71));
+  CHECK(HybridEpFractions(one, true).network == 0);
+  CHECK(HybridEpFractions(two, false).network == Approx(0.86));
+  CHECK(HybridEpFractions(two, true).network == Approx(0.77));
+  // The engines: HybridEP over DeepEP, DeepEP's curve, the links' rates for DualPipe's kernels.
+  CHECK(EngineFractions(TwoHopEngine::kHybridEp, two, true).network == Approx(0.77));
+  CHECK(EngineFractions(TwoHopEngine::kDeepEp, two, true).network == Approx(0.68));
+  CHECK(EngineFractions(TwoHopEngine::kLinks, two, true).network == 0);
+  // Two nodes: HybridEP's combine (0.77 of the NIC) beats DeepEP's (0.68), as measured
+  // (76.5 against 68.2 GB/s logical).
+  CHECK(EngineFractions(TwoHopEngine::kHybridEp, two, true).network /
+            EngineFractions(TwoHopEngine::kDeepEp, two, true).network ==
+        Approx(76.5 / 68.2).epsilon(0.01));
+}

@@ -76,8 +76,8 @@ constexpr double kHeldOutMapePct = 8.9 + 0.2;
 constexpr int64_t kMinFits = 683;
 // 700 + N01-N06 (stop 39, h41breadth: Nemotron-4 15B and 340B batch-ramp stages; N04-N06 do not
 // fit under Megatron-LM's defaults).
-constexpr size_t kPublicRuns =
-    711;  // + J01-J02 (stop 38, h40moe; J01 does not fit, as K04); + V01-V05 (stop 40, h42moe)
+// + J01-J02 (stop 38, h40moe; J01 does not fit, as K04); + V01-V05, J03-J04 (stop 40, h42moe).
+constexpr size_t kPublicRuns = 713;
 constexpr int64_t kTokensOnlyRuns = 4;  // R09-R12
 // torchtitan's measured peaks (Q01-Q14, W01-W02) and R13-R14: 10.0% at stop 36 and stop 37.
 constexpr double kMemoryMapePct = 10.0 + 0.2;
