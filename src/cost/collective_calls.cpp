@@ -4,6 +4,7 @@
 #include <cmath>
 #include <string>
 
+#include "cost/deepep_rates.h"
 #include "cost/dp_comm.h"
 #include "cost/memory_model.h"
 #include "cost/moe_dispatch.h"
@@ -227,11 +228,17 @@ std::vector<CollectiveCall> DescribeCollectives(const CostGraph& d, const Cluste
   if (d.experts > 0 && p.ep > 1) {
     if (UsesTwoHop(s)) {
       const TwoHopPasses hops = TwoHopPassesOf(d, s);
-      if (s.kernels.moe_deepep) {  // each pass at DeepEP's measured rates (cost/moe_dispatch.h)
-        const TwoHopRates to = TwoHopRatesOf(cluster, s.groups.ep, kDeepEpDispatch);
-        const TwoHopRates back = TwoHopRatesOf(cluster, s.groups.ep, kDeepEpCombine);
-        w.AddTwoHop("MoE dispatch (two-hop, DeepEP)", hops.dispatch, s.groups.ep, &to);
-        w.AddTwoHop("MoE combine (two-hop, DeepEP)", hops.combine, s.groups.ep, &back);
+      const TwoHopEngine engine = TwoHopEngineOf(s);
+      if (engine != TwoHopEngine::kLinks) {  // each pass at its library's measured rates
+        const bool hybrid = engine == TwoHopEngine::kHybridEp;
+        const TwoHopRates to =
+            TwoHopRatesOf(cluster, s.groups.ep, EngineFractions(engine, s.groups.ep, false));
+        const TwoHopRates back =
+            TwoHopRatesOf(cluster, s.groups.ep, EngineFractions(engine, s.groups.ep, true));
+        w.AddTwoHop(hybrid ? "MoE dispatch (two-hop, HybridEP)" : "MoE dispatch (two-hop, DeepEP)",
+                    hops.dispatch, s.groups.ep, &to);
+        w.AddTwoHop(hybrid ? "MoE combine (two-hop, HybridEP)" : "MoE combine (two-hop, DeepEP)",
+                    hops.combine, s.groups.ep, &back);
       } else if (hops.fp8_dispatch) {
         w.AddTwoHop("MoE dispatch (two-hop, FP8)", hops.dispatch, s.groups.ep);
         w.AddTwoHop("MoE combine (two-hop)", hops.combine, s.groups.ep);

@@ -172,8 +172,7 @@ void LayerCommunication(const CostGraph& d, int kind, const PlanShape& p, const 
     const bool two_hop = UsesTwoHop(p);
     double pass = 0;
     if (two_hop) {
-      pass =
-          TwoHopPassPairSeconds(TwoHopPassesOf(d, p), c, p.groups.ep, links, p.kernels.moe_deepep);
+      pass = TwoHopPassPairSeconds(TwoHopPassesOf(d, p), c, p.groups.ep, links, TwoHopEngineOf(p));
     } else {
       pass = 2 * CollectiveSeconds(CollectiveOp::kAllToAll, bytes, p.groups.ep, links);
     }
@@ -193,7 +192,8 @@ void LayerCommunication(const CostGraph& d, int kind, const PlanShape& p, const 
     const double share =
         p.dualpipe      ? SmShare(kDualPipeCommSms, c.gpu)
         : !p.overlap_ep ? 0.0
-                        : SmShare(p.kernels.moe_deepep
+                        : SmShare(p.kernels.moe_hybridep ? kHybridEpSms
+                                  : p.kernels.moe_deepep
                                       ? kDeepEpSms
                                       : NcclKernelCtas(CollectiveOp::kAllToAll, p.groups.ep, c),
                                   c.gpu);

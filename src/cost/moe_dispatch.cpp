@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstdint>
 
+#include "cost/deepep_rates.h"
+
 namespace paraplan {
 namespace {
 
@@ -161,12 +163,12 @@ double TwoHopSeconds(const TwoHopTraffic& traffic, const GroupPlacement& ep,
 }
 
 double TwoHopPassPairSeconds(const TwoHopPasses& hops, const Cluster& c, const GroupPlacement& ep,
-                             const NetworkLinks& links, bool deepep) {
-  if (!deepep) {
+                             const NetworkLinks& links, TwoHopEngine engine) {
+  if (engine == TwoHopEngine::kLinks) {
     return TwoHopSeconds(hops.dispatch, ep, links) + TwoHopSeconds(hops.combine, ep, links);
   }
-  const TwoHopRates to = TwoHopRatesOf(c, ep, kDeepEpDispatch);
-  const TwoHopRates back = TwoHopRatesOf(c, ep, kDeepEpCombine);
+  const TwoHopRates to = TwoHopRatesOf(c, ep, EngineFractions(engine, ep, false));
+  const TwoHopRates back = TwoHopRatesOf(c, ep, EngineFractions(engine, ep, true));
   return TwoHopSeconds(hops.dispatch, ep, links, &to) +
          TwoHopSeconds(hops.combine, ep, links, &back);
 }

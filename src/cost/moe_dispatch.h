@@ -47,23 +47,11 @@ struct TwoHopTraffic {
 TwoHopTraffic TwoHopBytes(const CostGraph& d, double tokens, double token_bytes,
                           const GroupPlacement& ep);
 
-// The fractions of each leg's line rate DeepEP's normal (high-throughput) kernels reach: they
-// move the NVLink leg with SM warp copies into peer buffers and drive the NIC with GPU-initiated
-// RDMA (NVSHMEM IBGDA), not with NCCL's kernels, so NCCL's link fractions do not apply. Measured:
-//  - NVLink, H100 (450 GB/s), EP 8, hidden 7168, BF16, 24 SMs: dispatch 335, combine 326 GB/s
-//    "logical" (the local rank's copies counted), 7/8 of it on NVLink: 293 and 285 GB/s, 0.65
-//    and 0.63 (NVIDIA-NeMo/Automodel docs/deepep_vs_hybridep_benchmark.md @ 60dfabfe3, §3.1,
-//    the DeepEP v1.2.1 column). The same kernels on H800 (~200 GB/s per direction) give 153 and
-//    158 GB/s logical, 0.67 and 0.69 (deepseek-ai/DeepEP docs/legacy.md @ 0297fc80); DeepEP V2 on
-//    SM100 (900 GB/s) at 24 SMs 643 and 675, 0.63 and 0.66 (README.md @ 0297fc80).
-//  - RDMA, H100 with one CX7 400 Gb/s (50 GB/s) per GPU, EP 16 over 2 nodes, 24 SMs: dispatch
-//    (BF16) 84.9, combine 68.2 GB/s logical with both nodes' copies counted (every token reaches
-//    both nodes), so 42.5 and 34.1 GB/s on the NIC: 0.85 and 0.68 (the same report, §3.2).
+// The fractions of each leg's line rate a pass moves at: DeepEP's measured ones are in
+// cost/deepep_rates.h (DeepEpFractions).
 struct TwoHopFractions {
   double nvlink = 0, network = 0;
 };
-inline constexpr TwoHopFractions kDeepEpDispatch{0.65, 0.85};
-inline constexpr TwoHopFractions kDeepEpCombine{0.63, 0.68};
 
 // The bytes per second of the two legs at `f` of their line rates: the innermost tier's, and the
 // slowest tier the group crosses beyond it (its oversubscription applied).
@@ -81,7 +69,15 @@ double TwoHopSeconds(const TwoHopTraffic& traffic, const GroupPlacement& ep,
 
 // Whether a plan dispatches in two hops: DualPipe plans, and Megatron-Core's DeepEP dispatcher.
 inline bool UsesTwoHop(const PlanShape& p) {
-  return p.dualpipe || p.kernels.moe_deepep;
+  return p.dualpipe || p.kernels.moe_deepep || p.kernels.moe_hybridep;
+}
+
+// Whose kernels move a two-hop pass: HybridEP's or DeepEP's (their measured rates,
+// cost/deepep_rates.h; HybridEP takes precedence), else DualPipe's (the links' all-to-all rates).
+enum class TwoHopEngine { kLinks, kDeepEp, kHybridEp };
+inline TwoHopEngine TwoHopEngineOf(const PlanShape& p) {
+  if (p.kernels.moe_hybridep) return TwoHopEngine::kHybridEp;
+  return p.kernels.moe_deepep ? TwoHopEngine::kDeepEp : TwoHopEngine::kLinks;
 }
 
 // The two passes each way of a plan's two-hop dispatch, per GPU, for the t/tp local tokens at the
@@ -93,10 +89,11 @@ struct TwoHopPasses {
 };
 TwoHopPasses TwoHopPassesOf(const CostGraph& d, const PlanShape& p);
 
-// Seconds of one dispatch pass plus one combine pass: under DeepEP (`deepep`) each at DeepEP's
-// measured fractions of line rate (kDeepEpDispatch, kDeepEpCombine), otherwise (DualPipe's
-// kernels) at the links' all-to-all rates (DeepSeek-V3 report §3.2.2).
+// Seconds of one dispatch pass plus one combine pass: under DeepEP or HybridEP each at that
+// library's measured fractions of line rate (EngineFractions: DeepEpFractions, by the nodes the
+// group spans, or HybridEpFractions), otherwise (DualPipe's kernels) at the links' all-to-all
+// rates (DeepSeek-V3 report §3.2.2).
 double TwoHopPassPairSeconds(const TwoHopPasses& hops, const Cluster& c, const GroupPlacement& ep,
-                             const NetworkLinks& links, bool deepep);
+                             const NetworkLinks& links, TwoHopEngine engine);
 
 }  // namespace paraplan

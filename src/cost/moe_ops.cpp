@@ -45,6 +45,9 @@ double MoeHostSyncs(const PlanShape& p) {
   // torchtitan's expert-parallel dispatch moves the all-to-all splits to the host (.tolist());
   // without EP its grouped GEMM takes device-side offsets.
   if (p.kernels.Pytorch()) return p.ep > 1 ? 1 : 0;
+  // HybridEP's blocking dispatch_with_permute sizes its output on the host once (AutoModel passes
+  // num_permuted_tokens=None, so non_blocking is false: fused_a2a.py @ 60dfabfe3); no permute.
+  if (HybridEpPermute(p)) return 1;
   // Megatron-Core's alltoall dispatcher: one D2H + event.synchronize() per layer
   // (MoEAlltoAllTokenDispatcher._maybe_dtoh_and_synchronize); the unfused permute's two
   // masked_select calls each size their output on the host (nonzero), two more.
@@ -99,6 +102,7 @@ ElementwiseOp MoeRouterOp(const CostGraph& d, const PlanShape& p) {
 //    no chunk sort. The same per-copy and per-token bytes as above, over the received copies,
 //    the received tokens (n · D_gpu, D_gpu the distinct GPUs a token reaches: ExpectedUnitsHit)
 //    and their map, without sort_chunks_by_idxs.
+//  HybridEP (moe_hybridep): none; its dispatch kernel writes per-expert order (HybridEpPermute).
 ElementwiseOp MoePermuteOp(const CostGraph& d, const PlanShape& p) {
   const double h = d.hidden;
   double n = p.tokens / p.tp, map = n * d.experts;
@@ -106,6 +110,7 @@ ElementwiseOp MoePermuteOp(const CostGraph& d, const PlanShape& p) {
   double sent = n * d.top_k * cf;
   const double received = RoutedTokens(d, p);
   bool sort = LocalExperts(d, p) > 1;
+  if (HybridEpPermute(p)) return {"moe permute", 0, 0, 0, 0};  // inside the dispatch kernel
   if (DeepEpPermute(p)) {
     n *= ExpectedUnitsHit(d.experts, d.top_k, d.router_groups, d.router_group_topk,
                           static_cast<double>(p.ep)) *

@@ -35,7 +35,16 @@ bool MoeExpertsOutsideGraph(const PlanShape& p);
 // dispatcher or AutoModel's port: moe_deepep with ep > 1; DualPipe plans keep the sender-side
 // accounting).
 inline bool DeepEpPermute(const PlanShape& p) {
-  return p.kernels.moe_deepep && !p.kernels.Pytorch() && !p.dualpipe && p.ep > 1;
+  return p.kernels.moe_deepep && !p.kernels.moe_hybridep && !p.kernels.Pytorch() && !p.dualpipe &&
+         p.ep > 1;
+}
+
+// True when HybridEP's dispatch writes the received tokens straight into per-expert order and its
+// combine reads them back from it (`dispatch_with_permute` / `combine_with_unpermute`; NeMo
+// AutoModel's _HybridEPManager.get_permuted_hidden_states_by_experts returns its input,
+// nemo_automodel/components/moe/megatron/token_dispatcher.py @ 60dfabfe3): no permute pass.
+inline bool HybridEpPermute(const PlanShape& p) {
+  return p.kernels.moe_hybridep && !p.kernels.Pytorch() && !p.dualpipe && p.ep > 1;
 }
 
 ElementwiseOp MoeRouterOp(const CostGraph& d, const PlanShape& p);

@@ -38,6 +38,9 @@ inline constexpr TeBlockSms kTeMlpSms{16, 2, 4};         // fc2_fprop; fc1_dgrad
 // DeepEP's normal (high-throughput) kernels: Buffer.num_sms = 20 (deep_ep/buffer.py; its README
 // tunes 20-24); Megatron-Core's flex dispatcher passes moe_deepep_num_sms = 20.
 inline constexpr int64_t kDeepEpSms = 20;
+// HybridEP's dispatch and combine (NeMo AutoModel's _HybridEPManager, moe_hybridep_num_sms = 24
+// at 60dfabfe3; Megatron-Core leaves it to the library's default).
+inline constexpr int64_t kHybridEpSms = 24;
 // DualPipe's dispatch and combine: "only 20 SMs are sufficient to fully utilize the bandwidths
 // of IB and NVLink" (DeepSeek-V3 report §3.2.2, 20 of the H800's 132).
 inline constexpr int64_t kDualPipeCommSms = 20;

@@ -48,6 +48,11 @@ inline constexpr double kDeepSpeedMaxReuseDistance = 1e9;
 //  moe_deepep         --moe-token-dispatcher-type flex --moe-enable-deepep (Megatron-Core >=
 //                     0.12): DeepEP's two-hop dispatch and combine (cost/moe_dispatch.h) instead
 //                     of the alltoall dispatcher's NCCL all-to-all; DualPipe plans always use it.
+//  moe_hybridep       --moe-token-dispatcher-type flex --moe-flex-dispatcher-backend hybridep
+//                     (Megatron-Core; NeMo AutoModel's `dispatcher: hybridep`): NVIDIA's HybridEP,
+//                     the same two-hop topology as DeepEP with TMA copies at its own measured
+//                     rates, the expert permute fused into the dispatch (cost/deepep_rates.h).
+//                     Takes precedence over moe_deepep.
 struct KernelRecipe {
   Fusion fusion = Fusion::kTe;
   bool cuda_graphs = false;  // kernels replayed from a CUDA graph: no per-kernel host launch
@@ -56,6 +61,7 @@ struct KernelRecipe {
   bool moe_permute_fusion = false;
   bool moe_pad_to_capacity = false;
   bool moe_deepep = false;
+  bool moe_hybridep = false;
   // The pipeline runtime of torch.distributed.pipelining's multi-stage schedules as PyTorch
   // shipped it until ScheduleInterleaved1F1B moved to _PipelineScheduleRuntime (torchtitan's Dec
   // 2024 runs): every rank walks a grid of time steps and waits at the end of each on that

@@ -86,6 +86,8 @@ constexpr std::array<KnobRow, kKnobs> kTable = {{
      KernelSwitch(&KernelRecipe::moe_pad_to_capacity, SwitchJson::kMoeGroup)},
     {Knob::kMoeDeepep, "moe_deepep", false, L | X,
      KernelSwitch(&KernelRecipe::moe_deepep, SwitchJson::kMoeGroup)},
+    {Knob::kMoeHybridep, "moe_hybridep", false, L | X,
+     KernelSwitch(&KernelRecipe::moe_hybridep, SwitchJson::kMoeGroup)},
     {Knob::kZero3MaxLiveParams, "zero3_max_live_params", false, S},
     {Knob::kZero3MaxReuseDistance, "zero3_max_reuse_distance", false, S},
     // The casts are layer ops; the amax reductions are charged per chunk (cost/fp8_amax.h).

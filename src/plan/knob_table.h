@@ -81,6 +81,7 @@ enum class Knob : int {
   kMoePermuteFusion,
   kMoePadToCapacity,
   kMoeDeepep,
+  kMoeHybridep,
   kZero3MaxLiveParams,
   kZero3MaxReuseDistance,
   kFp8Recipe,

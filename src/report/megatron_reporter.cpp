@@ -89,7 +89,10 @@ Flags BuildFlags(const StepResult& r, const PlanReportContext& ctx, Flags& notes
     if (p.moe_routing == MoeRouting::kDrop) {
       flags.push_back("--moe-expert-capacity-factor " + FormatShortest(p.moe_capacity_factor));
     }
-    if (p.kernels.moe_deepep) {
+    if (p.kernels.moe_hybridep) {
+      flags.push_back("--moe-token-dispatcher-type flex");
+      flags.push_back("--moe-flex-dispatcher-backend hybridep");
+    } else if (p.kernels.moe_deepep) {
       flags.push_back("--moe-token-dispatcher-type flex");
       flags.push_back("--moe-enable-deepep");
     } else {

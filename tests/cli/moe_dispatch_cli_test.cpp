@@ -61,3 +61,30 @@ TEST_CASE("moe_deepep sends DeepSeek-V3's tokens in two hops, and the step is fa
   CHECK(bad.code == 2);
   CHECK_THAT(bad.err, Contains("moe_deepep"));
 }
+
+TEST_CASE("moe_hybridep runs the two-hop dispatch as HybridEP and exports its backend",
+          "[cli][moe]") {
+  const std::string plan = std::string(kPlan) + ",moe_hybridep=true";
+  const auto json = RunParaplan({"simulate", "-m", "deepseek-v3", "-c", "hgx-h800", "-g", "2048",
+                                 "--plan", plan, "--format", "json"});
+  INFO(json.err);
+  REQUIRE(json.code == 0);
+  CHECK_THAT(json.out, Contains("\"moe_hybridep\": true"));
+  const auto text =
+      RunParaplan({"explain", "-m", "deepseek-v3", "-c", "hgx-h800", "-g", "2048", "--plan", plan});
+  REQUIRE(text.code == 0);
+  CHECK_THAT(text.out, Contains("HybridEP"));
+  CHECK_THAT(text.out, Contains("moe_hybridep=true"));  // the re-run string keeps it
+  // Megatron-Core's launch line: the flex dispatcher with the HybridEP backend.
+  const auto launch =
+      RunParaplan({"plan", "-m", "deepseek-v3", "-c", "hgx-h800", "-g", "2048", "--plan", plan,
+                   "--framework", "megatron", "--format", "megatron"});
+  INFO(launch.err);
+  REQUIRE(launch.code == 0);
+  CHECK_THAT(launch.out, Contains("--moe-token-dispatcher-type flex"));
+  CHECK_THAT(launch.out, Contains("--moe-flex-dispatcher-backend hybridep"));
+  const auto bad = RunParaplan({"simulate", "-m", "deepseek-v3", "-c", "hgx-h800", "-g", "2048",
+                                "--plan", std::string(kPlan) + ",moe_hybridep=2"});
+  CHECK(bad.code == 2);
+  CHECK_THAT(bad.err, Contains("moe_hybridep"));
+}

@@ -209,3 +209,24 @@ TEST_CASE("under CUDA graphs a dropless MoE layer launches its experts eagerly",
   c.efficiency.kernel_launch_us = 1;
   CHECK(padded.fwd_s == Approx(ComputeLayerCost(d, 1, Shape(d, p), c).fwd_s));
 }
+
+TEST_CASE("a HybridEP dispatch permutes inside its kernel and syncs with the host once", "[cost]") {
+  const CostGraph d = BuildCostGraph(test::Mixtral8x7B());
+  ParallelPlan p = OneGpu();
+  p.ep = 2;
+  p.dp = 2;
+  p.kernels.moe_hybridep = true;
+  // dispatch_with_permute writes the received tokens in per-expert order: no permute pass, and
+  // none of the unfused permute's masked_select syncs, only the blocking dispatch's own.
+  const ElementwiseOp permute = MoePermuteOp(d, Shape(d, p));
+  CHECK(permute.fwd_bytes == 0);
+  CHECK(permute.bwd_bytes == 0);
+  CHECK(permute.fwd_kernels == 0);
+  CHECK(MoeHostSyncs(Shape(d, p)) == 1);
+  // HybridEP takes precedence over DeepEP when both are set.
+  p.kernels.moe_deepep = true;
+  CHECK(MoePermuteOp(d, Shape(d, p)).fwd_bytes == 0);
+  // DeepEP alone permutes the received tokens (above), so it moves bytes.
+  p.kernels.moe_hybridep = false;
+  CHECK(MoePermuteOp(d, Shape(d, p)).fwd_bytes > 0);
+}

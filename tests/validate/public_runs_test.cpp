@@ -69,14 +69,17 @@ constexpr double kStepTimeMapePct = 8.1 + 0.2;
 // Stop 39 (h41breadth, N01-N06, nothing refitted): 8.7% held out. The held-out subset is every
 // 4th run in id order, so the N rows shift it for every id after N (P-Z: 18 rows out, 17 in) and
 // add N01 (+34.7%) and N05 (+5.0%); the old subset still reads 8.2% with this binary. After
-// stop 39's refit: 8.7%.
+// stop 39's refit: 8.7%. Stop 40 (h42moe, nothing refitted): 8.62% (V01-V05, B200 MoE rows at
+// -34%, put V04 in the subset; J03-J04 shift the H100 rows after J; DeepEP's 8-node combine at
+// its measured rate moves K08 and K12 faster).
 constexpr double kHeldOutMapePct = 8.7 + 0.2;
 constexpr int64_t kMinFits = 683;
 // 700 + N01-N06 (stop 39, h41breadth: Nemotron-4 15B and 340B batch-ramp stages; N04-N06 do not
 // fit under Megatron-LM's defaults) + C01-C17 (stop 40, h42breadth: NeMo's long-sequence tables,
 // every one fits; in-sample 8.06% over 702 -> 8.27% over 719, held out 8.5%, stop 39's
 // efficiencies).
-constexpr size_t kPublicRuns = 723;     // + J01-J02 (stop 38, h40moe; J01 does not fit, as K04)
+// + J01-J02 (stop 38, h40moe; J01 does not fit, as K04); + V01-V05, J03-J04 (stop 40, h42moe).
+constexpr size_t kPublicRuns = 730;
 constexpr int64_t kTokensOnlyRuns = 4;  // R09-R12
 // torchtitan's measured peaks (Q01-Q14, W01-W02) and R13-R14: 10.0% at stop 36 and stop 37.
 constexpr double kMemoryMapePct = 10.0 + 0.2;
