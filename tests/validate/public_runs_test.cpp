@@ -74,10 +74,10 @@ constexpr double kHeldOutMapePct = 8.7 + 0.2;
 constexpr int64_t kMinFits = 683;
 // 700 + N01-N06 (stop 39, h41breadth: Nemotron-4 15B and 340B batch-ramp stages; N04-N06 do not
 // fit under Megatron-LM's defaults).
-// + I01-I08, B01, C01-C10 (stop 40, h42a100: InternLM 7B on 128-1,024 A100, LLaMA-1 65B on 2,048,
+// + I01-I08, B01, U01-U10 (stop 40, h42a100: InternLM 7B on 128-1,024 A100, LLaMA-1 65B on 2,048,
 // Skywork-13B's layout sweep on 512 A800; nine C rows compare tokens/s/GPU only).
 constexpr size_t kPublicRuns = 725;      // + J01-J02 (stop 38, h40moe; J01 does not fit, as K04)
-constexpr int64_t kTokensOnlyRuns = 13;  // R09-R12, C01-C05, C07-C10
+constexpr int64_t kTokensOnlyRuns = 13;  // R09-R12, U01-U05, U07-U10
 // torchtitan's measured peaks (Q01-Q14, W01-W02) and R13-R14: 10.0% at stop 36 and stop 37.
 constexpr double kMemoryMapePct = 10.0 + 0.2;
 // The reserved runs with the shipped efficiencies, whose fit never saw them: measured 35.8%;

@@ -1,5 +1,5 @@
 // The rows of docs/validation/public_runs.yaml stop 40's A100-at-scale breadth added (README.md
-// beside it, "I01-I08, B01, C01-C10"): InternLM's 7B scaling table on 128-1,024 A100 (its own
+// beside it, "I01-I08, B01, U01-U10"): InternLM's 7B scaling table on 128-1,024 A100 (its own
 // trainer, zero1=-1), LLaMA-1 65B on 2,048 A100, and the Skywork-13B report's layout sweep on 512
 // A800. Each row states only what its source states; the set-wide bounds stay with the
 // public-runs tests.
@@ -20,7 +20,7 @@ using test::FixedKnob;
 
 // Measured when the rows joined (`paraplan validate docs/validation/public_runs.yaml`, the shipped
 // efficiencies of stop 39): step error I01-I08 -5.2, -13.0, -16.1, -13.5, -7.8, -13.0, -14.0,
-// -13.3 % (12.0 %; without zero1_broadcast -6.8 ... -40.7 %, 19.2 %); tokens/s/GPU error C01-C10
+// -13.3 % (12.0 %; without zero1_broadcast -6.8 ... -40.7 %, 19.2 %); tokens/s/GPU error U01-U10
 // +1.1, +5.0, +1.7, +1.3, +3.3, -0.2, +1.1, -1.2, -3.0, +14.5 % (3.2 %).
 constexpr double kMarginPct = 0.5;
 constexpr double kIMapePct = 12.0 + kMarginPct;
@@ -86,7 +86,7 @@ TEST_CASE("B01 and C runs: LLaMA-1 65B on 2,048 A100 and Skywork-13B's sweep on 
     CHECK(FixedKnob(run.plan.micro_batch) == -1);  // not stated: searched
     with_step += run.measured.count("step_time_s") ? 1 : 0;
   }
-  CHECK(with_step == 1);  // only the production run (C06) states its batch
+  CHECK(with_step == 1);  // only the production run (U06) states its batch
   std::vector<RunSpec> all = c;
   all.push_back(b[0]);
   const ValidationReport report = Validate(all);
