@@ -67,6 +67,20 @@ double NicRate(bool shared, double net_s, double busy_s) {
 
 }  // namespace
 
+// NCCL's tuning model (src/graph/tuning.cc, ncclTopoTuneModel) costs a ring broadcast of S bytes
+// over n ranks as nRanks latency steps (nNodes of them across nodes) plus S over the bus
+// bandwidth (bus factor 1), and a ring all-gather of output B as nRanks - 1 steps (nNodes - 1
+// across) plus (n - 1) / n B over the same bandwidth: the all-gather whose output is
+// n / (n - 1) S moves the broadcast's bytes and pays one step fewer. InternLM's
+// broadcast_params runs one broadcast per ZeRO rank, each of that rank's 1/n shard, queued on
+// one communicator: n such calls.
+double ShardBroadcastsSeconds(double bytes, const GroupPlacement& g, const NetworkLinks& links) {
+  if (bytes <= 0 || g.size < 2) return 0.0;
+  const double n = D(g.size);
+  const double shard = bytes / n;
+  return n * CollectiveSeconds(CollectiveOp::kAllGather, shard * n / (n - 1), g, links);
+}
+
 double CommDtypeBytes(CommDtype t) {
   switch (t) {
     case CommDtype::kFp32:
@@ -82,6 +96,7 @@ double CommDtypeBytes(CommDtype t) {
 CollectiveOp DpGradOp(const ParallelPlan& p) {
   if (p.zero == 0) return CollectiveOp::kAllReduce;
   if (p.zero == 1 && p.kernels.zero1_all_reduce) return CollectiveOp::kAllReduce;
+  if (p.zero == 1 && p.kernels.zero1_broadcast) return CollectiveOp::kAllReduce;  // InternLM
   if ((p.zero == 1 || p.zero == 2) && p.kernels.zero_bucket_all_reduce) {
     return CollectiveOp::kAllReduce;
   }
@@ -138,6 +153,8 @@ StageDp StageDataParallel(const Cluster& c, const NetworkLinks& links, const Cos
   // gradient_accumulator.py, sync_gradients_across_dp; src/nanotron/optim/zero.py,
   // _all_gather_params).
   const bool whole = p.zero == 1 && p.kernels.zero1_all_reduce;
+  // InternLM's HybridZeroOptimizer (zero1_broadcast): buckets all-reduced, shards broadcast.
+  const bool broadcast = p.zero == 1 && p.kernels.zero1_broadcast;
   const double bucket = std::max(DpBucketBytes(p), 1.0);
   const CollectiveOp grad_op = DpGradOp(p);
   auto bucketed = [&](CollectiveOp op, double bytes, const GroupPlacement& g, int64_t* count) {
@@ -169,6 +186,10 @@ StageDp StageDataParallel(const Cluster& c, const NetworkLinks& links, const Cos
   const double gather = bucketed(CollectiveOp::kAllGather, dense * kAct, s.groups.dp_cp, nullptr) +
                         bucketed(CollectiveOp::kAllGather, expert * kAct, s.groups.edp, nullptr);
   if (p.zero == 1 || p.zero == 2) dp.param_gather_s = gather;
+  if (broadcast) {
+    dp.param_gather_s = ShardBroadcastsSeconds(dense * kAct, s.groups.dp_cp, links) +
+                        ShardBroadcastsSeconds(expert * kAct, s.groups.edp, links);
+  }
   if (p.zero == 3 && p.zero3_keep_gathered) {
     dp.param_gather_s = gather;  // gathered once per step, like the distributed optimizer's
   } else if (p.zero == 3) {

@@ -30,6 +30,11 @@ StageDp StageDataParallel(const Cluster& cluster, const NetworkLinks& links, con
                           const ParallelPlan& plan, const PlanEvaluation& eval, const StageKey& key,
                           double embed, double dense, double expert);
 
+// InternLM's ZeRO-1 parameter sync (kernel_recipe.h, zero1_broadcast): one NCCL broadcast per
+// rank of `group`, each of 1/size of `bytes`, costed as NCCL's tuning model costs a ring
+// broadcast (cost/dp_comm.cpp). 0 for a group of one.
+double ShardBroadcastsSeconds(double bytes, const GroupPlacement& group, const NetworkLinks& links);
+
 // The two ranks that hold a tied embedding split over the pipeline: stage 0's (the embedding) and
 // stage pp - 1's (the output layer) at the same position in their stages, whose gradients are
 // all-reduced once per step (Megatron-LM's embedding group; cost/dp_comm.cpp).

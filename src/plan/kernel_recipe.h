@@ -85,6 +85,13 @@ struct KernelRecipe {
   // allreduce_and_copy_with_multiple_ranks -> allreduce_bucket -> dist.all_reduce). Twice a
   // reduce-scatter's bytes per rank; buckets, overlap and memory as before (cost/dp_comm.cpp).
   bool zero_bucket_all_reduce = false;
+  // ZeRO-1 as InternLM's HybridZeroOptimizer runs it at c18bec9 (2023-07-08;
+  // internlm/solver/optimizer/hybrid_zero_optim.py): every gradient bucket is all-reduced over the
+  // DP group (reduce_tensor with dst_rank None), not reduce-scattered, and after the step each
+  // ZeRO rank's updated bf16 shard goes to the others by its own dist.broadcast (broadcast_params,
+  // one call per ZeRO rank, waited before the next forward): dp broadcasts of 1/dp of the
+  // parameters each, so the ring latency is paid dp times (cost/dp_comm.cpp). zero=1 only.
+  bool zero1_broadcast = false;
   // After every micro-batch's backward the host adds each parameter's bf16 gradient into its fp32
   // accumulation buffer, one add_ per tensor, on the compute stream (nanotron c252843:
   // FP32GradientAccumulator.backward -> _accumulate_grad, fp32_grad.add_(half_param.grad),

@@ -70,6 +70,8 @@ constexpr std::array<KnobRow, kKnobs> kTable = {{
     {Knob::kRepeatKv, "repeat_kv", false, M | L, KernelSwitch(&KernelRecipe::repeat_kv)},
     {Knob::kZero1AllReduce, "zero1_all_reduce", false, S,
      KernelSwitch(&KernelRecipe::zero1_all_reduce)},
+    {Knob::kZero1Broadcast, "zero1_broadcast", false, S,
+     KernelSwitch(&KernelRecipe::zero1_broadcast)},
     {Knob::kFp32GradAccumPass, "fp32_grad_accum_pass", false, S,
      KernelSwitch(&KernelRecipe::fp32_grad_accum_pass)},
     {Knob::kMegatronDdpBuckets, "megatron_ddp_buckets", false, S,

@@ -72,6 +72,7 @@ enum class Knob : int {
   kPpLockstep,
   kRepeatKv,
   kZero1AllReduce,
+  kZero1Broadcast,
   kFp32GradAccumPass,
   kMegatronDdpBuckets,
   kFusedNorm,

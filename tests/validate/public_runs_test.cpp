@@ -79,8 +79,10 @@ constexpr int64_t kMinFits = 683;
 // every one fits; in-sample 8.06% over 702 -> 8.27% over 719, held out 8.5%, stop 39's
 // efficiencies).
 // + J01-J02 (stop 38, h40moe; J01 does not fit, as K04); + V01-V05, J03-J04 (stop 40, h42moe).
-constexpr size_t kPublicRuns = 730;
-constexpr int64_t kTokensOnlyRuns = 4;  // R09-R12
+// + I01-I08, B01, U01-U10 (stop 40, h42a100: InternLM 7B on 128-1,024 A100, LLaMA-1 65B on 2,048,
+// Skywork-13B's layout sweep on 512 A800; nine U rows compare tokens/s/GPU only).
+constexpr size_t kPublicRuns = 749;
+constexpr int64_t kTokensOnlyRuns = 13;  // R09-R12, U01-U05, U07-U10
 // torchtitan's measured peaks (Q01-Q14, W01-W02) and R13-R14: 10.0% at stop 36 and stop 37.
 constexpr double kMemoryMapePct = 10.0 + 0.2;
 // The reserved runs with the shipped efficiencies, whose fit never saw them: measured 35.8%;
