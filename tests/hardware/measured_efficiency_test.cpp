@@ -53,13 +53,11 @@ TEST_CASE("Blackwell parts take their GEMM ceilings from their files' MAMF rates
   const double h200_bf16 = 794.5 / 989.0, h200_fp8 = 1453.4 / 1979.0;
   struct Row {
     const char* cluster;
-    double bf16, fp8, hopper_fp8;
+    double bf16, fp8;
   };
-  // GB200's fp8 is Azure's cuBLASLt series at 16384^3 on both parts (2,906.9 of 5,000 against
-  // H200's 1,366.3 of 1,979), the same shape on both, preferred to MAMF's best-shape search.
-  for (const Row& row : {Row{"dgx-b200", 1745.0 / 2250, 3432.5 / 4500, h200_fp8},
-                         Row{"gb200-nvl72", 1822.0 / 2500, 2906.9 / 5000, 1366.3 / 1979},
-                         Row{"dgx-b300", 1769.0 / 2250, 3353.3 / 4500, h200_fp8}}) {
+  for (const Row& row : {Row{"dgx-b200", 1745.0 / 2250, 3432.5 / 4500},
+                         Row{"gb200-nvl72", 1822.0 / 2500, 3615.6 / 5000},
+                         Row{"dgx-b300", 1769.0 / 2250, 3353.3 / 4500}}) {
     INFO(row.cluster);
     const GpuSpec gpu = LoadCluster(row.cluster).gpu;
     const MeasuredEfficiency m = MeasuredKernelEfficiency(gpu);
@@ -71,7 +69,7 @@ TEST_CASE("Blackwell parts take their GEMM ceilings from their files' MAMF rates
     REQUIRE(fp8);
     CHECK_FALSE(gemm->carried);
     CHECK(gemm->value == Approx(kTileGemmTopBf16 * row.bf16 / h200_bf16));
-    CHECK(fp8->value == Approx(kTileGemmTopFp8 * row.fp8 / row.hopper_fp8));
+    CHECK(fp8->value == Approx(kTileGemmTopFp8 * row.fp8 / h200_fp8));
     CHECK(gemm->source.find("Maximum Achievable Matmul FLOPS") != std::string::npos);
     CHECK(gemm->source.find("torch") != std::string::npos);  // the software it ran
     // Memory and links are still Hopper's, carried per SM and clock.
@@ -93,13 +91,6 @@ TEST_CASE("Blackwell parts take their GEMM ceilings from their files' MAMF rates
   };
   CHECK(gemm("dgx-b200") == Approx(0.700).epsilon(1e-3));
   CHECK(gemm("gb200-nvl72") == Approx(0.658).epsilon(1e-3));
-  // GB200 fp8 by hand: 0.675 x 0.5814 / 0.6904 = 0.568 (MAMF's best shape gave 0.665).
-  const auto fp8 = [](const char* cluster) {
-    return MeasuredKernelEfficiency(LoadCluster(cluster).gpu).Find("fp8_gemm_max")->value;
-  };
-  CHECK(fp8("gb200-nvl72") == Approx(0.568).epsilon(1e-3));
-  CHECK(GemmFractionRange(LoadCluster("gb200-nvl72").gpu, "fp8_gemm_max").lo ==
-        Approx(0.51 * 0.568 / 0.675).epsilon(1e-3));
   // Hopper, Ampere and a Blackwell part with no GEMM rate keep their ranges.
   CHECK(GemmFractionRange("H100", "gemm_max").lo == 0.66);
   CHECK(GemmFractionRange("H100", "fp8_gemm_max").hi == 0.72);
