@@ -27,9 +27,10 @@ Efficiency PriorEfficiency(const GpuSpec& gpu, const std::vector<std::string>& t
   const std::string& family = gpu.name;
   // The measured values of each family (hardware/measured_efficiency.h, each with its source;
   // docs/cost-model.md, "Constants"), kept apart from the fit so that a refit does not start from,
-  // and pull toward, its own previous result. Blackwell has no measurement of its own: Hopper's
-  // fractions, each of the part's own datasheet peak, as a GPU nobody fitted takes them; the fit
-  // then moves the fitted values inside the same ranges.
+  // and pull toward, its own previous result. A part's hardware file may state its own measured
+  // rates (gpu.measured), which replace its family's; where it states none, Blackwell takes
+  // Hopper's fractions, each of the part's own datasheet peak, as a GPU nobody fitted takes them;
+  // the fit then moves the fitted values inside the same ranges.
   Efficiency e;
   const MeasuredEfficiency measured = MeasuredKernelEfficiency(gpu);
   for (const auto& [field, value] : measured.fields) {
