@@ -73,7 +73,9 @@ std::vector<std::string> ApplyFoldEfficiencies(std::vector<RunSpec>& test,
                                    .efficiency;
       (*transferred)[family] = transfer->fit->family;
     } else {
-      run.cluster.efficiency = PriorEfficiency(family, TierNames(run));
+      GpuSpec gpu = run.cluster.gpu;
+      gpu.name = family;
+      run.cluster.efficiency = PriorEfficiency(gpu, TierNames(run));
     }
     prior_families.insert(family);
   }

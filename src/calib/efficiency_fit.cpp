@@ -269,7 +269,9 @@ std::vector<FrozenRun> EvaluateFamily(const std::vector<const RunSpec*>& runs,
 Efficiency PriorFor(const std::string& family, const RunSpec& run) {
   std::vector<std::string> tiers;
   for (const auto& tier : run.cluster.network) tiers.push_back(tier.name);
-  return PriorEfficiency(family, tiers);
+  GpuSpec gpu = run.cluster.gpu;
+  gpu.name = family;
+  return PriorEfficiency(gpu, tiers);
 }
 
 std::vector<std::string> TierNames(const std::vector<const RunSpec*>& runs) {
@@ -288,7 +290,9 @@ FamilyFit FitFamily(const std::string& family, const FamilyRuns& runs,
   for (const RunSpec* run : runs.fitted) fit.fitted_ids.push_back(run->id);
   for (const RunSpec* run : runs.held_out) fit.held_out_ids.push_back(run->id);
   fit.prior = PriorFor(family, *runs.fitted.front());
-  fit.parameters = FittedParameters(family, TierNames(runs.fitted));
+  GpuSpec gpu = runs.fitted.front()->cluster.gpu;
+  gpu.name = family;
+  fit.parameters = FittedParameters(gpu, TierNames(runs.fitted));
   Efficiency current = fit.prior;
   std::vector<FrozenRun> previous;
   for (int outer = 0; outer < options.outer_iterations; ++outer) {

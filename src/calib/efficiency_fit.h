@@ -36,12 +36,17 @@ std::vector<EfficiencyParameter> EfficiencyParameters(const std::vector<std::str
 
 // The few a fit moves for a GPU family, bounded by their measured ranges; the others keep the
 // family's measured values (PriorEfficiency).
+// The GpuSpec forms read the part's own measured rates from its hardware file (`gpu.measured`,
+// hardware/measured_efficiency.h); the fit passes its first run's GPU.
 std::vector<EfficiencyParameter> FittedParameters(const std::string& family,
                                                   const std::vector<std::string>& tier_names);
+std::vector<EfficiencyParameter> FittedParameters(const GpuSpec& gpu,
+                                                  const std::vector<std::string>& tier_names);
 
-// The prior of a family: the sourced starting points (A100, Hopper), else the struct defaults;
-// one link fraction per tier name.
+// The prior of a family: the sourced starting points (A100, Hopper; a part's own measured rates),
+// else the struct defaults; one link fraction per tier name.
 Efficiency PriorEfficiency(const std::string& family, const std::vector<std::string>& tiers);
+Efficiency PriorEfficiency(const GpuSpec& gpu, const std::vector<std::string>& tiers);
 
 // Reading and writing one parameter of an Efficiency by its name (throws InputError if unknown).
 double GetEfficiencyValue(const Efficiency& efficiency, const std::string& name);

@@ -18,13 +18,21 @@ constexpr const char* kLinkPrefix = "link.";
 }  // namespace
 
 Efficiency PriorEfficiency(const std::string& family, const std::vector<std::string>& tiers) {
+  GpuSpec gpu;
+  gpu.name = family;
+  return PriorEfficiency(gpu, tiers);
+}
+
+Efficiency PriorEfficiency(const GpuSpec& gpu, const std::vector<std::string>& tiers) {
+  const std::string& family = gpu.name;
   // The measured values of each family (hardware/measured_efficiency.h, each with its source;
   // docs/cost-model.md, "Constants"), kept apart from the fit so that a refit does not start from,
-  // and pull toward, its own previous result. Blackwell has no measurement of its own: Hopper's
-  // fractions, each of the part's own datasheet peak, as a GPU nobody fitted takes them; the fit
-  // then moves the fitted values inside the same ranges.
+  // and pull toward, its own previous result. A part's hardware file may state its own measured
+  // rates (gpu.measured), which replace its family's; where it states none, Blackwell takes
+  // Hopper's fractions, each of the part's own datasheet peak, as a GPU nobody fitted takes them;
+  // the fit then moves the fitted values inside the same ranges.
   Efficiency e;
-  const MeasuredEfficiency measured = MeasuredKernelEfficiency(family);
+  const MeasuredEfficiency measured = MeasuredKernelEfficiency(gpu);
   for (const auto& [field, value] : measured.fields) {
     if (field.rfind(kLinkPrefix, 0) != 0) SetEfficiencyValue(e, field, value.value);
   }
@@ -64,6 +72,14 @@ std::vector<EfficiencyParameter> EfficiencyParameters(const std::vector<std::str
 
 std::vector<EfficiencyParameter> FittedParameters(const std::string& family,
                                                   const std::vector<std::string>& tier_names) {
+  GpuSpec gpu;
+  gpu.name = family;
+  return FittedParameters(gpu, tier_names);
+}
+
+std::vector<EfficiencyParameter> FittedParameters(const GpuSpec& gpu,
+                                                  const std::vector<std::string>& tier_names) {
+  const std::string& family = gpu.name;
   // Four per family, each inside the range measured for it (docs/cost-model.md): the large-GEMM
   // efficiency within what cuBLASLt reaches on the part, FlashAttention's backward within its
   // measured range, the per-kernel launch cost within what CUDA launches take, and the scale-out
@@ -74,8 +90,8 @@ std::vector<EfficiencyParameter> FittedParameters(const std::string& family,
   // (hardware/measured_efficiency.h, GemmFractionRange: a Blackwell part's are Hopper's scaled by
   // its measured ceiling).
   const bool a100 = GpuFamily(family) == kAmpere;
-  const MeasuredRange gemm = GemmFractionRange(family, "gemm_max");
-  const MeasuredRange fp8 = GemmFractionRange(family, "fp8_gemm_max");
+  const MeasuredRange gemm = GemmFractionRange(gpu, "gemm_max");
+  const MeasuredRange fp8 = GemmFractionRange(gpu, "fp8_gemm_max");
   std::vector<EfficiencyParameter> params = {
       EfficiencyParameter{"gemm_max", gemm.lo, gemm.hi, 0.05},
       a100 ? EfficiencyParameter{"attention_bwd", 0.40, 0.63, 0.05}

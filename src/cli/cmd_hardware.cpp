@@ -12,6 +12,7 @@
 #include "config/resolve.h"
 #include "core/format.h"
 #include "core/json.h"
+#include "hardware/measured_efficiency.h"
 
 namespace paraplan {
 
@@ -72,6 +73,27 @@ Json EfficiencyJson(const Cluster& c) {
   return out;
 }
 
+// The part's own measured rates (gpu.measured) with the ceiling each gives and where it comes
+// from (hardware/measured_efficiency.h).
+Json MeasuredJson(const GpuSpec& gpu) {
+  const MeasuredEfficiency ceilings = MeasuredKernelEfficiency(gpu);
+  Json out = Json::MakeObject();
+  for (const MeasuredRate& m : gpu.measured) {
+    Json entry = Json::MakeObject();
+    entry.Set("rate", m.rate).Set("datasheet", DatasheetRateFor(gpu, m.field));
+    if (m.hopper_rate > 0)
+      entry.Set("hopper_rate", m.hopper_rate).Set("hopper_peak", m.hopper_peak);
+    const MeasuredValue* ceiling = ceilings.Find(m.field);
+    entry.Set("ceiling", ceiling ? ceiling->value : 0.0)
+        .Set("source", m.source)
+        .Set("date", m.date)
+        .Set("software", m.software)
+        .Set("why", ceiling ? ceiling->source : "");
+    out.Set(m.field, std::move(entry));
+  }
+  return out;
+}
+
 Json ClusterToJson(const Cluster& c) {
   const PeakTflops& p = c.gpu.peak_tflops;
   Json peaks = Json::MakeObject();
@@ -86,6 +108,7 @@ Json ClusterToJson(const Cluster& c) {
   if (c.gpu.host_memory_GBps > 0) gpu.Set("host_memory_GBps", c.gpu.host_memory_GBps);
   if (c.gpu.sm_count > 0) gpu.Set("sm_count", c.gpu.sm_count);
   gpu.Set("gemm_model", c.gpu.gemm_model == GemmModel::kTile ? "tile" : "curve");
+  if (!c.gpu.measured.empty()) gpu.Set("measured", MeasuredJson(c.gpu));
   Json network = Json::MakeArray();
   for (const NetworkTier& t : c.network) {
     Json tier = Json::MakeObject();
@@ -134,6 +157,20 @@ void PrintTable(const Cluster& c, std::ostream& out) {
       << " (dense)\n";
   out << "profile   " << (c.profile ? c.profile->source_path : "none (built-in defaults)")
       << "\n\n";
+  if (!c.gpu.measured.empty()) {
+    // The part's own kernel ceilings (gpu.measured), each with its source, date and software.
+    const MeasuredEfficiency ceilings = MeasuredKernelEfficiency(c.gpu);
+    out << "measured kernel ceilings (gpu.measured; a GPU nobody fitted takes them, a fit starts "
+           "from them)\n";
+    for (const MeasuredRate& m : c.gpu.measured) {
+      const MeasuredValue* ceiling = ceilings.Find(m.field);
+      if (!ceiling) continue;
+      out << "  " << Pad(m.field, 20)
+          << Pad(FormatShortest(std::round(ceiling->value * 1e4) / 1e4), 9) << ceiling->source
+          << "\n";
+    }
+    out << "\n";
+  }
   out << Pad("tier", 12) << Pad("span (GPUs)", 13) << Pad("GB/s per GPU per dir", 22)
       << Pad("latency (us)", 14) << Pad("oversubscription", 18) << Pad("nvls", 6)
       << "NCCL channels\n";

@@ -5,6 +5,7 @@
 
 #include "config/count_bounds.h"
 #include "config/efficiency_loader.h"
+#include "config/measured_rate_loader.h"
 #include "config/overrides.h"
 #include "config/profile_io.h"
 #include "config/reliability_loader.h"
@@ -20,7 +21,8 @@ const std::vector<std::string> kClusterKeys = {"name",    "gpu",         "networ
 const std::vector<std::string> kGpuKeys = {
     "name",           "memory_GiB",       "memory_bandwidth_GBps",
     "host_link_GBps", "host_memory_GBps", "peak_tflops",
-    "sm_count",       "gemm_model",       "speed_sigma"};
+    "sm_count",       "gemm_model",       "speed_sigma",
+    "measured"};
 const std::vector<std::string> kPeakKeys = {"fp32", "tf32", "bf16", "fp16", "fp8"};
 const std::vector<std::string> kTierKeys = {
     "name", "span", "bandwidth_GBps", "latency_us", "oversubscription", "nvls", "nccl_channels"};
@@ -64,6 +66,7 @@ GpuSpec ReadGpu(const YamlNode& node) {
     }
     gpu.speed_sigma_source = "hardware file (gpu.speed_sigma)";
   }
+  if (const auto measured = map.Find("measured")) ReadMeasuredRates(*measured, gpu);
   return gpu;
 }
 

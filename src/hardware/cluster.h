@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "hardware/efficiency.h"
+#include "hardware/measured_rate.h"
 #include "hardware/profile.h"
 
 namespace paraplan {
@@ -42,6 +43,9 @@ struct GpuSpec {
   // cluster built in code keeps 0: no slowdown.
   double speed_sigma = 0;
   std::string speed_sigma_source;
+  // Kernel rates measured on this part outside any framework, with their sources (the file's
+  // `gpu.measured`; hardware/measured_rate.h). Empty: none stated, its family's are used.
+  std::vector<MeasuredRate> measured;
 };
 
 // One level of the network, innermost first. span = how many GPUs can talk inside this tier

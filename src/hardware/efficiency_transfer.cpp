@@ -36,8 +36,9 @@ TransferredEfficiency TransferEfficiency(const Efficiency& fitted, const std::st
   Efficiency& e = out.efficiency;
   e = fitted;
   auto& src = out.sources;
-  const MeasuredEfficiency from_measured = MeasuredKernelEfficiency(from.name);
-  const MeasuredEfficiency to_measured = MeasuredKernelEfficiency(to.name);
+  // Each GPU's measured values: its family's, with the rates its hardware file states.
+  const MeasuredEfficiency from_measured = MeasuredKernelEfficiency(from);
+  const MeasuredEfficiency to_measured = MeasuredKernelEfficiency(to);
   std::string per_clock = "per SM and clock: " + from_model +
                           "'s fitted fraction of its datasheet peak, of " + to.name +
                           "'s datasheet peak (its SMs at its power-limited clock)";

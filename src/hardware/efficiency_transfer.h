@@ -10,7 +10,9 @@
 // and link fraction is target_measured x reference_fitted / reference_measured, clamped to
 // (0, 1], where the target family has a measurement of its own.
 //
-// Where it has none (Blackwell today), the fitted fraction carries over per SM and clock: each
+// Each GPU's measured values are its family's with the rates its hardware file states
+// (`gpu.measured`, MeasuredKernelEfficiency(const GpuSpec&)). Where a field has none (Blackwell's
+// memory and link fractions today), the fitted fraction carries over per SM and clock: each
 // kernel fraction is of the GPU's own datasheet rate, and a datasheet peak is its SMs x
 // tensor-core FLOP per SM per clock x the clock it sustains under its power limit (the convention
 // every hardware file follows: hardware/grand-teton-h100.yaml derives a power-limited part's peak
@@ -56,9 +58,9 @@ TransferredValue TransferFraction(double fitted, const MeasuredValue* reference_
                                   const MeasuredValue* target_measured, bool target_own);
 
 // `fitted`: the reference model's fitted efficiencies; `from_model` its name ("H100");
-// `from`/`to`: the two GPUs' datasheet specs (their names pick their measured ceilings) (sm_count:
-// 0 = unknown, then gemm_half_dim is copied); `to_tiers`: the target cluster's tier names (a tier
-// the reference has no fraction for gets the reference's default 0.8 through
+// `from`/`to`: the two GPUs' specs (their families and `measured` rates give their ceilings)
+// (sm_count: 0 = unknown, then gemm_half_dim is copied); `to_tiers`: the target cluster's tier
+// names (a tier the reference has no fraction for gets the reference's default 0.8 through
 // Efficiency::LinkFraction).
 TransferredEfficiency TransferEfficiency(const Efficiency& fitted, const std::string& from_model,
                                          const GpuSpec& from, const GpuSpec& to,

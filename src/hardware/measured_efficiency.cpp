@@ -1,6 +1,7 @@
 #include "hardware/measured_efficiency.h"
 
-#include <array>
+#include <algorithm>
+#include <cmath>
 
 #include "core/format.h"
 #include "hardware/gpu_family.h"
@@ -54,66 +55,42 @@ MeasuredEfficiency Ampere() {
   return m;
 }
 
-// Maximum Achievable Matmul FLOPS (S. Bekman, ml-engineering, compute/accelerator/README.md,
-// "Maximum Achievable Matmul FLOPS comparison table", github.com/stas00/ml-engineering @ b9e2972):
-// torch.matmul over a brute-force shape search, mean of 100 iterations, TFLOP/s of the dense
-// peak. The same benchmark on Hopper and Blackwell, so its ratio carries our harness's ceiling
-// (measured on an H200) to each Blackwell part: ceiling = harness top x MAMF fraction / H200's.
-struct Mamf {
-  const char* model;
-  double bf16_tflops, bf16_peak, fp8_tflops, fp8_peak;
-};
-constexpr double kH200MamfBf16 = 794.5 / 989.0;   // "H100 SXM 794.5 ... H200 is the same"
-constexpr double kH200MamfFp8 = 1453.4 / 1979.0;  // H200 SXM fp8 (float8_e4m3fn)
-constexpr std::array<Mamf, 3> kBlackwellMamf = {{
-    {"B200", 1745.0, 2250.0, 3432.5, 4500.0},   // torch 2.7.1+cu128
-    {"GB200", 1822.0, 2500.0, 3615.6, 5000.0},  // torch 2.10.0.dev20250916+cu130
-    {"B300", 1769.0, 2250.0, 3353.3, 4500.0},   // torch 2.9.1+cu130
-}};
-constexpr const char* kMamfSource =
-    "Bekman's MAMF table (ml-engineering compute/accelerator, torch.matmul best shape)";
-
-const Mamf* FindMamf(const std::string& gpu_name) {
-  const std::string model = GpuModel(gpu_name);
-  for (const Mamf& m : kBlackwellMamf) {
-    if (model == m.model) return &m;
-  }
-  return nullptr;
-}
-
-// The measured ceiling over Hopper's on the same benchmark, bf16 or fp8 (1 where none).
-double MamfRatio(const Mamf* m, bool fp8) {
-  if (!m) return 1.0;
-  return fp8 ? (m->fp8_tflops / m->fp8_peak) / kH200MamfFp8
-             : (m->bf16_tflops / m->bf16_peak) / kH200MamfBf16;
-}
-
 // Blackwell: Hopper's values, each a fraction of the part's own datasheet peak, carried per SM
-// and clock; a part in the MAMF table has its own GEMM ceilings.
-MeasuredEfficiency Blackwell(const std::string& gpu_name) {
+// and clock. A part's hardware file may state its own measured rates (gpu.measured), which
+// replace them (MeasuredKernelEfficiency(const GpuSpec&)).
+MeasuredEfficiency Blackwell() {
   MeasuredEfficiency m = Hopper();
   m.family = kBlackwell;
+  m.own = false;
   for (auto& [field, value] : m.fields) {
     value.source = "none on Blackwell: Hopper's, per SM and clock (" + value.source + ")";
     value.carried = true;
   }
-  const Mamf* mamf = FindMamf(gpu_name);
-  m.own = mamf != nullptr;
-  if (mamf) {
-    const std::string model = mamf->model;
-    const auto ceiling = [&](double top, bool fp8, double tflops, double peak) {
-      const double ratio = MamfRatio(mamf, fp8);
-      return MeasuredValue{top * ratio,
-                           std::string(kMamfSource) + ": " + model + " " + FormatShortest(tflops) +
-                               " of " + FormatShortest(peak) + " TFLOP/s " +
-                               (fp8 ? "fp8" : "bf16") + " against H200's, x our harness's " +
-                               FormatShortest(top),
-                           false};
-    };
-    m.fields["gemm_max"] = ceiling(kTileGemmTopBf16, false, mamf->bf16_tflops, mamf->bf16_peak);
-    m.fields["fp8_gemm_max"] = ceiling(kTileGemmTopFp8, true, mamf->fp8_tflops, mamf->fp8_peak);
-  }
   return m;
+}
+
+std::string Rate(double rate, const std::string& field) {
+  return FormatShortest(rate) + (field == "memory_bandwidth" ? " GB/s" : " TFLOP/s");
+}
+
+// One stated rate as a ceiling: its fraction of the part's datasheet rate, carried through our
+// Hopper harness by the same benchmark's Hopper fraction where the file gives one.
+MeasuredValue CeilingOf(const MeasuredRate& m, const GpuSpec& gpu) {
+  const double peak = DatasheetRateFor(gpu, m.field);
+  const double fraction = peak > 0 ? m.rate / peak : 0;
+  std::string why = m.source + " (" + (m.date.empty() ? "" : m.date + ", ") + m.software +
+                    "): " + Rate(m.rate, m.field) + " of " + Rate(peak, m.field);
+  if (m.hopper_rate <= 0 || m.hopper_peak <= 0) {
+    return {std::clamp(fraction, 0.0, kMaxDatasheetFraction), why + ", its own ceiling", false};
+  }
+  const MeasuredValue* harness = Hopper().Find(m.field);
+  const double top = harness ? harness->value : 0;
+  const double ratio = fraction / (m.hopper_rate / m.hopper_peak);
+  why += " against Hopper's " + Rate(m.hopper_rate, m.field) + " of " +
+         Rate(m.hopper_peak, m.field) + " on the same benchmark (x" +
+         FormatShortest(std::round(ratio * 1000) / 1000) + "), x our harness's " +
+         FormatShortest(top);
+  return {std::clamp(top * ratio, 0.0, kMaxDatasheetFraction), why, false};
 }
 
 }  // namespace
@@ -122,20 +99,42 @@ MeasuredEfficiency MeasuredKernelEfficiency(const std::string& gpu_name) {
   const std::string family = GpuFamily(gpu_name);
   if (family == kHopper) return Hopper();
   if (family == kAmpere) return Ampere();
-  if (family == kBlackwell) return Blackwell(gpu_name);
+  if (family == kBlackwell) return Blackwell();
   return {};
+}
+
+double DatasheetRateFor(const GpuSpec& gpu, const std::string& field) {
+  if (field == "fp8_gemm_max") return gpu.peak_tflops.fp8;
+  if (field == "memory_bandwidth") return gpu.memory_bandwidth_GBps;
+  return gpu.peak_tflops.bf16;
+}
+
+MeasuredEfficiency MeasuredKernelEfficiency(const GpuSpec& gpu) {
+  MeasuredEfficiency m = MeasuredKernelEfficiency(gpu.name);
+  for (const MeasuredRate& rate : gpu.measured) {
+    m.fields[rate.field] = CeilingOf(rate, gpu);
+    m.own = true;
+  }
+  return m;
 }
 
 MeasuredRange GemmFractionRange(const std::string& gpu_name, const std::string& field) {
   const bool fp8 = field == "fp8_gemm_max";
-  const std::string family = GpuFamily(gpu_name);
-  if (family == kAmpere && !fp8) return {0.70, 0.90};  // NVIDIA's cuBLAS large GEMMs on A100
+  if (GpuFamily(gpu_name) == kAmpere && !fp8) return {0.70, 0.90};  // NVIDIA's cuBLAS on A100
   // Hopper: our harness's large GEMMs (bf16 650-830 TFLOP/s of 989; fp8 with every dimension
   // >= 4096, 0.51-0.72 of the fp8 peak).
-  const MeasuredRange hopper = fp8 ? MeasuredRange{0.51, 0.72} : MeasuredRange{0.66, 0.84};
-  if (family != kBlackwell) return hopper;
-  const double ratio = MamfRatio(FindMamf(gpu_name), fp8);
-  return {hopper.lo * ratio, hopper.hi * ratio};
+  return fp8 ? MeasuredRange{0.51, 0.72} : MeasuredRange{0.66, 0.84};
+}
+
+MeasuredRange GemmFractionRange(const GpuSpec& gpu, const std::string& field) {
+  const MeasuredRange family = GemmFractionRange(gpu.name, field);
+  for (const MeasuredRate& rate : gpu.measured) {
+    if (rate.field != field || GpuFamily(gpu.name) == kAmpere) continue;
+    // The part's own ceiling over Hopper's: Hopper's range scaled by it.
+    const double ratio = CeilingOf(rate, gpu).value / Hopper().Find(field)->value;
+    return {family.lo * ratio, family.hi * ratio};
+  }
+  return family;
 }
 
 }  // namespace paraplan

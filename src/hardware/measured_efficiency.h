@@ -4,15 +4,19 @@
 // a GPU nobody fitted takes its own measured ceiling times the shortfall the frameworks showed on
 // a fitted GPU against that GPU's ceiling (hardware/efficiency_transfer.h).
 //
-// Measured today: Hopper (our H200 harness, calibrate/data/h200-2026-11-29; FlashAttention-3's
+// Measured per family: Hopper (our H200 harness, calibrate/data/h200-2026-11-29; FlashAttention-3's
 // FA2 figures; nccl-tests) and Ampere (NVIDIA's Deep Learning Performance Guide, FlashAttention-2,
-// nccl-tests). Blackwell has no kernel measurement we could adopt (docs/cost-model.md, "A GPU
-// nobody fitted", says what was looked at): its values are Hopper's, carried per SM and clock
-// (each a fraction of the part's own datasheet peak), and marked so (`own` false).
+// nccl-tests). Blackwell's family values are Hopper's, carried per SM and clock (each a fraction
+// of the part's own datasheet peak), and marked so (`carried`). A part's own measurements live in
+// its hardware file (`gpu.measured`, hardware/measured_rate.h: B200, GB200, B300 GEMMs from one
+// benchmark run on H200 too; GB200 and GB300 attention from cuDNN's own benchmark, the same
+// release on H200) and replace the family's values field by field (the GpuSpec overloads below).
 #pragma once
 
 #include <map>
 #include <string>
+
+#include "hardware/cluster.h"
 
 namespace paraplan {
 
@@ -55,14 +59,26 @@ struct MeasuredEfficiency {
   }
 };
 
-// The measured values for a GPU name or model ("A100-SXM4-80GB", "H100", "B200"), by its family
-// (hardware/gpu_family.h). A GPU of no known family gets an empty set (`own` false).
+// The measured values of a GPU name or model's family ("A100-SXM4-80GB", "H100", "B200"; by
+// hardware/gpu_family.h). A GPU of no known family gets an empty set (`own` false).
 MeasuredEfficiency MeasuredKernelEfficiency(const std::string& gpu_name);
 
-// The range of large-GEMM fractions measured for `field` ("gemm_max" or "fp8_gemm_max") of a GPU
-// name or model: Hopper, our harness's large GEMMs (bf16 0.66-0.84, fp8 0.51-0.72 of the dense
-// peak); Ampere bf16 0.70-0.90; a Blackwell model with a measured ceiling, Hopper's range scaled
-// by its measured ceiling over Hopper's on the same benchmark; any other, Hopper's.
+// The part's datasheet rate a measured `field` is a fraction of: the bf16 dense peak (gemm_max,
+// attention_fwd/bwd), the fp8 dense peak (fp8_gemm_max), memory_bandwidth_GBps; 0 = not stated.
+double DatasheetRateFor(const GpuSpec& gpu, const std::string& field);
+
+// The measured values of a GPU as its hardware file describes it: its family's, with every rate
+// the file states (gpu.measured) replacing its field (`own` true, not `carried`): rate / peak,
+// or, with the same benchmark's Hopper rate, our harness's Hopper value x (rate / peak) /
+// (hopper_rate / hopper_peak), clamped to (0, 1].
+MeasuredEfficiency MeasuredKernelEfficiency(const GpuSpec& gpu);
+
+// The range of large-GEMM fractions measured for `field` ("gemm_max" or "fp8_gemm_max"): Hopper,
+// our harness's large GEMMs (bf16 0.66-0.84, fp8 0.51-0.72 of the dense peak); Ampere bf16
+// 0.70-0.90; any other family, Hopper's. The GpuSpec form scales Hopper's range by the part's
+// own measured ceiling over Hopper's where its file states one (not on Ampere, whose range is
+// its own).
 MeasuredRange GemmFractionRange(const std::string& gpu_name, const std::string& field);
+MeasuredRange GemmFractionRange(const GpuSpec& gpu, const std::string& field);
 
 }  // namespace paraplan

@@ -56,6 +56,26 @@ TEST_CASE("hardware show says where each efficiency comes from", "[config][cli]"
   CHECK_THAT(set.out, Contains("148 SMs / 132 SMs"));
 }
 
+TEST_CASE("hardware show prints each measured ceiling with its source", "[config][cli]") {
+  // GB200's file states cuDNN's attention rates against H200's on the same release.
+  const CliResult gb200 = Run({"hardware", "show", "gb200-nvl72"});
+  REQUIRE(gb200.code == 0);
+  CHECK_THAT(gb200.out, Contains("measured kernel ceilings"));
+  CHECK_THAT(gb200.out, Contains("attention_fwd       0.687"));
+  CHECK_THAT(gb200.out, Contains("cuDNN 9.19.1"));
+  CHECK_THAT(gb200.out, Contains("1720 TFLOP/s of 2500 TFLOP/s against Hopper's 688"));
+  const CliResult json = Run({"hardware", "show", "gb200-nvl72", "--format", "json"});
+  CHECK_THAT(json.out, Contains("\"measured\""));
+  CHECK_THAT(json.out, Contains("\"software\": \"cuDNN 9.19.1"));
+  CHECK_THAT(json.out, Contains("\"hopper_rate\": 688"));
+  // GB300 nobody fitted: its transferred attention names the measurement it came from.
+  const CliResult gb300 = Run({"hardware", "show", "gb300-nvl72"});
+  REQUIRE(gb300.code == 0);
+  CHECK_THAT(gb300.out, Contains("B300-GB300's measured 0.80"));
+  // A file with no measured rates prints no such section.
+  CHECK_THAT(Run({"hardware", "show", "dgx-h100"}).out, !Contains("measured kernel ceilings"));
+}
+
 TEST_CASE("hardware show: bad input exits 2 with the location", "[config][cli]") {
   const std::string bad = testing::WriteScratch(
       "cli/bad.yaml",

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 #include <string>
 
+#include "config/resolve.h"
 #include "hardware/measured_efficiency.h"
 
 using namespace paraplan;
@@ -133,18 +134,46 @@ TEST_CASE("A family with no measured ceiling takes the fitted fractions per SM a
 }
 
 TEST_CASE("B300 takes its MAMF ceiling times H100's shortfall, its other fractions per clock",
-          "[hardware]") {
+          "[hardware][config]") {
   Efficiency fitted;
   fitted.gemm_max = 0.66;
   fitted.fp8_gemm_max = 0.59;
   fitted.attention_fwd = 0.6;
-  const TransferredEfficiency t = TransferEfficiency(fitted, "H100", Gpu("H100-SXM5-80GB", 132),
-                                                     Gpu("B300-SXM-288GB", 160), {});
-  const MeasuredEfficiency b300 = MeasuredKernelEfficiency("B300");
-  CHECK(t.efficiency.gemm_max == Approx(b300.Find("gemm_max")->value * 0.66 / kTileGemmTopBf16));
+  const GpuSpec b300 = LoadCluster("dgx-b300").gpu;
+  const TransferredEfficiency t =
+      TransferEfficiency(fitted, "H100", Gpu("H100-SXM5-80GB", 132), b300, {});
+  const MeasuredEfficiency measured = MeasuredKernelEfficiency(b300);
+  CHECK(t.efficiency.gemm_max ==
+        Approx(measured.Find("gemm_max")->value * 0.66 / kTileGemmTopBf16));
   CHECK(t.efficiency.fp8_gemm_max ==
-        Approx(b300.Find("fp8_gemm_max")->value * 0.59 / kTileGemmTopFp8));
-  CHECK(t.efficiency.attention_fwd == 0.6);  // carried: no Blackwell attention measurement
-  CHECK(SourceOf(t, "gemm_max").find("MAMF") != std::string::npos);
+        Approx(measured.Find("fp8_gemm_max")->value * 0.59 / kTileGemmTopFp8));
+  CHECK(t.efficiency.attention_fwd == 0.6);  // carried: no B300 attention measurement
+  CHECK(SourceOf(t, "gemm_max").find("Maximum Achievable Matmul FLOPS") != std::string::npos);
   CHECK(SourceOf(t, "attention_fwd").find("per SM and clock") != std::string::npos);
+  // The same part without its file's rates (a GpuSpec built by name): Hopper's, per SM and clock.
+  const TransferredEfficiency bare = TransferEfficiency(fitted, "H100", Gpu("H100-SXM5-80GB", 132),
+                                                        Gpu("B300-SXM-288GB", 160), {});
+  CHECK(bare.efficiency.gemm_max == 0.66);
+  CHECK(SourceOf(bare, "gemm_max").find("per SM and clock") != std::string::npos);
+}
+
+TEST_CASE("A GPU nobody fitted takes its file's measured attention rate, else Hopper's per clock",
+          "[hardware][config]") {
+  Efficiency fitted;
+  fitted.attention_fwd = 0.60;
+  fitted.attention_bwd = 0.50;
+  // GB300's file states cuDNN's forward and backward rates against H200's on the same release.
+  const GpuSpec gb300 = LoadCluster("gb300-nvl72").gpu;
+  const TransferredEfficiency t =
+      TransferEfficiency(fitted, "H100", Gpu("H100-SXM5-80GB", 132), gb300, {});
+  const MeasuredEfficiency measured = MeasuredKernelEfficiency(gb300);
+  CHECK(t.efficiency.attention_fwd == Approx(measured.Find("attention_fwd")->value * 0.60 / 0.695));
+  CHECK(t.efficiency.attention_bwd == Approx(measured.Find("attention_bwd")->value * 0.50 / 0.535));
+  CHECK(t.efficiency.attention_fwd > 0.60);  // Blackwell Ultra's exponential unit
+  CHECK(SourceOf(t, "attention_fwd").find("cuDNN's SDPA training benchmark") != std::string::npos);
+  // Without it (B200's file states none): the fitted fraction, per SM and clock.
+  const TransferredEfficiency b200 = TransferEfficiency(fitted, "H100", Gpu("H100-SXM5-80GB", 132),
+                                                        LoadCluster("dgx-b200").gpu, {});
+  CHECK(b200.efficiency.attention_fwd == 0.60);
+  CHECK(SourceOf(b200, "attention_fwd").find("per SM and clock") != std::string::npos);
 }

@@ -68,7 +68,7 @@ TEST_CASE("The shipped B300 node takes the H100 fit transferred, never a hand-se
   CHECK(origin.entry == "transferred from H100");
   CHECK(e == b300.efficiency);
   // B300's own measured GEMM ceilings (MAMF) times H100's fitted / measured.
-  const MeasuredEfficiency measured = MeasuredKernelEfficiency(b300.gpu.name);
+  const MeasuredEfficiency measured = MeasuredKernelEfficiency(b300.gpu);
   CHECK(e.gemm_max ==
         Approx(measured.Find("gemm_max")->value * h100.efficiency.gemm_max / kTileGemmTopBf16));
   CHECK(e.fp8_gemm_max == Approx(measured.Find("fp8_gemm_max")->value *

@@ -2,6 +2,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "config/resolve.h"
+
 using namespace paraplan;
 
 TEST_CASE("Each family's measured kernel ceilings carry their sources", "[hardware]") {
@@ -43,20 +45,22 @@ TEST_CASE("Each family's measured kernel ceilings carry their sources", "[hardwa
 
 // Bekman's MAMF table (ml-engineering, compute/accelerator): TFLOP/s of the dense peak, B200 bf16
 // 1745 / 2250, fp8 3432.5 / 4500; GB200 1822 / 2500, 3615.6 / 5000; B300 1769 / 2250,
-// 3353.3 / 4500; H200 794.5 / 989 and 1453.4 / 1979. Each Blackwell ceiling is our harness's
-// Hopper top times the part's MAMF fraction over H200's, by hand below.
-TEST_CASE("Blackwell parts take their GEMM ceilings from the MAMF table, relative to H200",
-          "[hardware]") {
+// 3353.3 / 4500; H200 794.5 / 989 and 1453.4 / 1979, stated in each part's hardware file
+// (gpu.measured). Each Blackwell ceiling is our harness's Hopper top times the part's MAMF
+// fraction over H200's, by hand below.
+TEST_CASE("Blackwell parts take their GEMM ceilings from their files' MAMF rates, relative to H200",
+          "[hardware][config]") {
   const double h200_bf16 = 794.5 / 989.0, h200_fp8 = 1453.4 / 1979.0;
   struct Row {
-    const char* gpu;
+    const char* cluster;
     double bf16, fp8;
   };
-  for (const Row& row : {Row{"B200-SXM-180GB", 1745.0 / 2250, 3432.5 / 4500},
-                         Row{"B200-GB200", 1822.0 / 2500, 3615.6 / 5000},
-                         Row{"B300-SXM-288GB", 1769.0 / 2250, 3353.3 / 4500}}) {
-    INFO(row.gpu);
-    const MeasuredEfficiency m = MeasuredKernelEfficiency(row.gpu);
+  for (const Row& row : {Row{"dgx-b200", 1745.0 / 2250, 3432.5 / 4500},
+                         Row{"gb200-nvl72", 1822.0 / 2500, 3615.6 / 5000},
+                         Row{"dgx-b300", 1769.0 / 2250, 3353.3 / 4500}}) {
+    INFO(row.cluster);
+    const GpuSpec gpu = LoadCluster(row.cluster).gpu;
+    const MeasuredEfficiency m = MeasuredKernelEfficiency(gpu);
     CHECK(m.own);
     CHECK(m.family == "Blackwell");
     const MeasuredValue* gemm = m.Find("gemm_max");
@@ -66,23 +70,77 @@ TEST_CASE("Blackwell parts take their GEMM ceilings from the MAMF table, relativ
     CHECK_FALSE(gemm->carried);
     CHECK(gemm->value == Approx(kTileGemmTopBf16 * row.bf16 / h200_bf16));
     CHECK(fp8->value == Approx(kTileGemmTopFp8 * row.fp8 / h200_fp8));
-    CHECK(gemm->source.find("MAMF") != std::string::npos);
-    // Everything else is still Hopper's, carried per SM and clock.
-    CHECK(m.Find("attention_fwd")->carried);
+    CHECK(gemm->source.find("Maximum Achievable Matmul FLOPS") != std::string::npos);
+    CHECK(gemm->source.find("torch") != std::string::npos);  // the software it ran
+    // Memory and links are still Hopper's, carried per SM and clock.
+    CHECK(m.Find("memory_bandwidth")->carried);
     CHECK(m.Find("link.nvlink")->carried);
     // The fit's range scales with the ceiling.
-    const MeasuredRange range = GemmFractionRange(row.gpu, "gemm_max");
+    const MeasuredRange range = GemmFractionRange(gpu, "gemm_max");
     CHECK(range.lo == Approx(0.66 * row.bf16 / h200_bf16));
     CHECK(range.hi == Approx(0.84 * row.bf16 / h200_bf16));
     CHECK(range.lo < gemm->value);
     CHECK(gemm->value < range.hi);
+    // By name alone (no hardware file) the family's values: Hopper's, carried.
+    CHECK(MeasuredKernelEfficiency(gpu.name).Find("gemm_max")->carried);
+    CHECK(GemmFractionRange(gpu.name, "gemm_max").lo == 0.66);
   }
   // By hand: B200 0.725 x 0.7756 / 0.8033 = 0.700; GB200 0.725 x 0.7288 / 0.8033 = 0.658.
-  CHECK(MeasuredKernelEfficiency("B200").Find("gemm_max")->value == Approx(0.700).epsilon(1e-3));
-  CHECK(MeasuredKernelEfficiency("GB200").Find("gemm_max")->value == Approx(0.658).epsilon(1e-3));
-  // Hopper, Ampere and a Blackwell part with no MAMF row keep their ranges.
+  const auto gemm = [](const char* cluster) {
+    return MeasuredKernelEfficiency(LoadCluster(cluster).gpu).Find("gemm_max")->value;
+  };
+  CHECK(gemm("dgx-b200") == Approx(0.700).epsilon(1e-3));
+  CHECK(gemm("gb200-nvl72") == Approx(0.658).epsilon(1e-3));
+  // Hopper, Ampere and a Blackwell part with no GEMM rate keep their ranges.
   CHECK(GemmFractionRange("H100", "gemm_max").lo == 0.66);
   CHECK(GemmFractionRange("H100", "fp8_gemm_max").hi == 0.72);
   CHECK(GemmFractionRange("A100", "gemm_max").lo == 0.70);
-  CHECK(GemmFractionRange("GB300", "gemm_max").hi == 0.84);
+  CHECK(GemmFractionRange(LoadCluster("gb300-nvl72").gpu, "gemm_max").hi == 0.84);
+}
+
+// cuDNN's SDPA training benchmark (NVIDIA/cudnn-frontend @ df73764), cuDNN 9.19.1 on all three
+// parts, causal bf16 at 32K tokens: H200 688 / 581 TFLOP/s forward / backward of 989; GB200 1720
+// / 1473 of 2500; GB300 2014 / 1549 of 2500.
+TEST_CASE("GB200 and GB300 take their attention ceilings from cuDNN's benchmark, relative to H200",
+          "[hardware][config]") {
+  const MeasuredEfficiency gb200 = MeasuredKernelEfficiency(LoadCluster("gb200-nvl72").gpu);
+  const MeasuredValue* fwd = gb200.Find("attention_fwd");
+  const MeasuredValue* bwd = gb200.Find("attention_bwd");
+  REQUIRE(fwd);
+  REQUIRE(bwd);
+  CHECK_FALSE(fwd->carried);
+  // 0.695 x (1720 / 2500) / (688 / 989) = 0.687; 0.535 x (1473 / 2500) / (581 / 989) = 0.537.
+  CHECK(fwd->value == Approx(0.695 * (1720.0 / 2500) / (688.0 / 989)));
+  CHECK(fwd->value == Approx(0.687).epsilon(1e-3));
+  CHECK(bwd->value == Approx(0.537).epsilon(1e-3));
+  CHECK(fwd->source.find("cuDNN 9.19.1") != std::string::npos);
+  CHECK(fwd->source.find("2026-02-26") != std::string::npos);
+  // GB300's faster exponential unit shows in the forward: 0.695 x 0.8056 / 0.6956 = 0.805.
+  const MeasuredEfficiency gb300 = MeasuredKernelEfficiency(LoadCluster("gb300-nvl72").gpu);
+  CHECK(gb300.own);
+  CHECK(gb300.Find("attention_fwd")->value == Approx(0.805).epsilon(1e-3));
+  CHECK(gb300.Find("gemm_max")->carried);  // no GEMM rate of GB300's own
+  // B200's file states no attention rate: Hopper's, carried.
+  CHECK(MeasuredKernelEfficiency(LoadCluster("dgx-b200").gpu).Find("attention_fwd")->carried);
+}
+
+TEST_CASE("A measured rate is a fraction of the part's own datasheet rate", "[hardware]") {
+  GpuSpec gpu;
+  gpu.name = "B200-SXM-180GB";
+  gpu.peak_tflops.bf16 = 2000;
+  gpu.memory_bandwidth_GBps = 8000;
+  // No Hopper counterpart: the fraction itself is the ceiling.
+  gpu.measured.push_back({"memory_bandwidth", 7000, 0, 0, "a copy benchmark", "", "CUDA 12.8"});
+  // With one: our harness's Hopper value times the ratio of the two fractions.
+  gpu.measured.push_back({"gemm_max", 1500, 700, 1000, "a GEMM benchmark", "2026-01", "cuBLAS"});
+  const MeasuredEfficiency m = MeasuredKernelEfficiency(gpu);
+  CHECK(m.Find("memory_bandwidth")->value == Approx(0.875));
+  CHECK(m.Find("memory_bandwidth")->source.find("its own ceiling") != std::string::npos);
+  CHECK(m.Find("gemm_max")->value == Approx(kTileGemmTopBf16 * 0.75 / 0.7));
+  CHECK(m.Find("gemm_max")->source.find("2026-01, cuBLAS") != std::string::npos);
+  CHECK(m.Find("attention_fwd")->carried);
+  CHECK(DatasheetRateFor(gpu, "fp8_gemm_max") == 0);
+  // A ratio that would pass the datasheet peak is clamped to it.
+  gpu.measured[1].hopper_rate = 300;
+  CHECK(MeasuredKernelEfficiency(gpu).Find("gemm_max")->value == kMaxDatasheetFraction);
 }
