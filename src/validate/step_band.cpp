@@ -34,17 +34,17 @@ std::vector<StepTimeBand> ShippedStepTimeBands() {
   // Recomputed by tests/validate/public_runs_cv_test.cpp (it prints the new values when they
   // drift).
   return {
-      {"A100", "A100", 346, -18.6, 6.4},
-      {"B200", "B200", 29, -17.7, 2.7},
-      {"GB200", "GB200", 54, -23.9, 4.0},
-      {"H100", "H100", 266, -15.3, 8.1},  // with the H200 runs (their band is H100's)
+      {"A100", "A100", 356, -17.8, 7.0},
+      {"B200", "B200", 42, -33.8, 3.9},
+      {"GB200", "GB200", 54, -24.0, 4.0},
+      {"H100", "H100", 277, -15.9, 8.7},  // with the H200 runs (their band is H100's)
   };
 }
 
 StepTimeBand UnfittedStepTimeBand() {
   // Recomputed by tests/validate/public_runs_cv_test.cpp from `validate --cv gpu`'s pooled
   // residuals.
-  return {"", kUnfittedBandData, 695, -19.7, 6.5};
+  return {"", kUnfittedBandData, 729, -20.0, 6.6};
 }
 
 std::optional<StepTimeBand> StepTimeBandFor(const std::string& gpu_name) {
