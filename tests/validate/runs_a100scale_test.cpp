@@ -66,7 +66,7 @@ TEST_CASE("I runs: InternLM 7B at 16,384 tokens per GPU per step",
   CHECK(p1024 > 1.3 * p128);
 }
 
-TEST_CASE("B01 and C runs: LLaMA-1 65B on 2,048 A100 and Skywork-13B's sweep on 512 A800",
+TEST_CASE("B01 and U runs: LLaMA-1 65B on 2,048 A100 and Skywork-13B's sweep on 512 A800",
           "[validate][public][a100scale]") {
   const std::vector<RunSpec> b = test::PublicRowsWithPrefix('B');
   REQUIRE(b.size() == 1);
