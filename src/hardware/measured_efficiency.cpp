@@ -83,7 +83,8 @@ MeasuredValue CeilingOf(const MeasuredRate& m, const GpuSpec& gpu) {
   if (m.hopper_rate <= 0 || m.hopper_peak <= 0) {
     return {std::clamp(fraction, 0.0, kMaxDatasheetFraction), why + ", its own ceiling", false};
   }
-  const MeasuredValue* harness = Hopper().Find(m.field);
+  const MeasuredEfficiency hopper = Hopper();  // held: Find points into it
+  const MeasuredValue* harness = hopper.Find(m.field);
   const double top = harness ? harness->value : 0;
   const double ratio = fraction / (m.hopper_rate / m.hopper_peak);
   why += " against Hopper's " + Rate(m.hopper_rate, m.field) + " of " +
