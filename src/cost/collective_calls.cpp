@@ -192,16 +192,13 @@ void DataParallelCalls(const CostGraph& d, const ParallelPlan& p, const PlanEval
   const double bucket = std::max(DpBucketBytes(p), 1.0);
   const double n = std::max(DpBucketCount(p, true, grads, bucket), 1.0);
   w.Add(ToString(ParallelDim::kDp), "gradient bucket", DpGradOp(p), grads / n, g);
-  const bool broadcast = p.zero == 1 && p.kernels.zero1_broadcast;  // InternLM (cost/dp_comm.cpp)
-  if (broadcast && g.size > 1) {
+  if (Zero1Broadcasts(p) && g.size > 1) {  // InternLM (cost/dp_comm.cpp)
     // One broadcast per ZeRO rank of its shard of the first stage's whole buffer (embedding
     // included, as charged), costed as the all-gather that moves its bytes (dp_comm.h).
     double stage = 0, expert = 0;
     StageParams(d, p, e, StageLayersKeyOf(p, e, 0), &stage, &expert);
-    const double shard = stage * kAct / static_cast<double>(g.size);
     w.Add(ToString(ParallelDim::kDp), "parameter shard broadcast, one per ZeRO rank",
-          CollectiveOp::kAllGather,
-          shard * static_cast<double>(g.size) / static_cast<double>(g.size - 1), g);
+          CollectiveOp::kAllGather, ShardBroadcastCallBytes(stage * kAct, g.size), g);
     return;
   }
   if (p.zero >= 1) {

@@ -74,11 +74,20 @@ double NicRate(bool shared, double net_s, double busy_s) {
 // n / (n - 1) S moves the broadcast's bytes and pays one step fewer. InternLM's
 // broadcast_params runs one broadcast per ZeRO rank, each of that rank's 1/n shard, queued on
 // one communicator: n such calls.
+bool Zero1Broadcasts(const ParallelPlan& p) {
+  return p.zero == 1 && p.kernels.zero1_broadcast;
+}
+
+double ShardBroadcastCallBytes(double bytes, int64_t ranks) {
+  if (ranks < 2) return 0.0;
+  const double n = D(ranks);
+  return bytes / n * n / (n - 1);
+}
+
 double ShardBroadcastsSeconds(double bytes, const GroupPlacement& g, const NetworkLinks& links) {
   if (bytes <= 0 || g.size < 2) return 0.0;
-  const double n = D(g.size);
-  const double shard = bytes / n;
-  return n * CollectiveSeconds(CollectiveOp::kAllGather, shard * n / (n - 1), g, links);
+  return D(g.size) * CollectiveSeconds(CollectiveOp::kAllGather,
+                                       ShardBroadcastCallBytes(bytes, g.size), g, links);
 }
 
 double CommDtypeBytes(CommDtype t) {
@@ -96,7 +105,7 @@ double CommDtypeBytes(CommDtype t) {
 CollectiveOp DpGradOp(const ParallelPlan& p) {
   if (p.zero == 0) return CollectiveOp::kAllReduce;
   if (p.zero == 1 && p.kernels.zero1_all_reduce) return CollectiveOp::kAllReduce;
-  if (p.zero == 1 && p.kernels.zero1_broadcast) return CollectiveOp::kAllReduce;  // InternLM
+  if (Zero1Broadcasts(p)) return CollectiveOp::kAllReduce;  // InternLM
   if ((p.zero == 1 || p.zero == 2) && p.kernels.zero_bucket_all_reduce) {
     return CollectiveOp::kAllReduce;
   }
@@ -154,7 +163,7 @@ StageDp StageDataParallel(const Cluster& c, const NetworkLinks& links, const Cos
   // _all_gather_params).
   const bool whole = p.zero == 1 && p.kernels.zero1_all_reduce;
   // InternLM's HybridZeroOptimizer (zero1_broadcast): buckets all-reduced, shards broadcast.
-  const bool broadcast = p.zero == 1 && p.kernels.zero1_broadcast;
+  const bool broadcast = Zero1Broadcasts(p);
   const double bucket = std::max(DpBucketBytes(p), 1.0);
   const CollectiveOp grad_op = DpGradOp(p);
   auto bucketed = [&](CollectiveOp op, double bytes, const GroupPlacement& g, int64_t* count) {

@@ -30,9 +30,17 @@ StageDp StageDataParallel(const Cluster& cluster, const NetworkLinks& links, con
                           const ParallelPlan& plan, const PlanEvaluation& eval, const StageKey& key,
                           double embed, double dense, double expert);
 
-// InternLM's ZeRO-1 parameter sync (kernel_recipe.h, zero1_broadcast): one NCCL broadcast per
-// rank of `group`, each of 1/size of `bytes`, costed as NCCL's tuning model costs a ring
-// broadcast (cost/dp_comm.cpp). 0 for a group of one.
+// InternLM's ZeRO-1 (kernel_recipe.h, zero1_broadcast): gradient buckets all-reduced, updated
+// shards broadcast.
+bool Zero1Broadcasts(const ParallelPlan& plan);
+
+// The output bytes of the all-gather that moves one rank's 1/ranks shard of `bytes` as a ring
+// broadcast does (cost/dp_comm.cpp): bytes / (ranks - 1). 0 for fewer than two ranks.
+double ShardBroadcastCallBytes(double bytes, int64_t ranks);
+
+// InternLM's ZeRO-1 parameter sync: one NCCL broadcast per rank of `group`, each of 1/size of
+// `bytes` (ShardBroadcastCallBytes), costed as NCCL's tuning model costs a ring broadcast
+// (cost/dp_comm.cpp). 0 for a group of one.
 double ShardBroadcastsSeconds(double bytes, const GroupPlacement& group, const NetworkLinks& links);
 
 // The two ranks that hold a tied embedding split over the pipeline: stage 0's (the embedding) and

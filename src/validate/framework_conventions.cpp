@@ -220,14 +220,10 @@ void ZeroBucketAllReduce(PlanConstraints& c, std::vector<std::string>* notes) {
        "bucket, use_multi_rank_bucket_allreduce)");
 }
 
-// A framework that adds each bf16 gradient into an fp32 buffer after every micro-batch's backward
-// (kernel_recipe.h, fp32_grad_accum_pass): nanotron c252843 with fp32 accumulation; NeMo 22.08
-// without pipeline parallelism, where its wgrad accumulation fusion is off. Set unless the run
-// states it.
 // Megatron-Core's DDP (Megatron-LM since 2023-10, NeMo's recipes) buckets the gradients only
 // under overlap_grad_reduce and on the first pipeline rank; otherwise one call per model chunk
-// (kernel_recipe.h, megatron_ddp_buckets). Set unless the run states a bucket size, which only
-// the overlapped first rank would read.
+// (kernel_recipe.h, megatron_ddp_buckets). Always set; a stated bucket size still applies where
+// Megatron-Core buckets (the overlapped first rank).
 void MegatronDdpBuckets(PlanConstraints& c, std::vector<std::string>* notes) {
   if (c.kernels && c.kernels->megatron_ddp_buckets) return;
   KernelRecipe kernels = c.kernels.value_or(KernelRecipe{});
@@ -238,6 +234,10 @@ void MegatronDdpBuckets(PlanConstraints& c, std::vector<std::string>* notes) {
        "overlap_grad_reduce and on pipeline ranks after the first)");
 }
 
+// A framework that adds each bf16 gradient into an fp32 buffer after every micro-batch's backward
+// (kernel_recipe.h, fp32_grad_accum_pass): nanotron c252843 with fp32 accumulation; NeMo 22.08
+// without pipeline parallelism, where its wgrad accumulation fusion is off. Set unless the run
+// states it.
 void Fp32GradAccumPass(Framework framework, PlanConstraints& c, std::vector<std::string>* notes) {
   if (c.kernels && c.kernels->fp32_grad_accum_pass) return;
   KernelRecipe kernels = c.kernels.value_or(KernelRecipe{});
