@@ -85,7 +85,9 @@ constexpr int64_t kMinFits = 725;  // 727 fit at stop 40
 // + J01-J02 (stop 38, h40moe; J01 does not fit, as K04); + V01-V05, J03-J04 (stop 40, h42moe).
 // + I01-I08, B01, U01-U10 (stop 40, h42a100: InternLM 7B on 128-1,024 A100, LLaMA-1 65B on 2,048,
 // Skywork-13B's layout sweep on 512 A800; nine U rows compare tokens/s/GPU only).
-constexpr size_t kPublicRuns = 749;
+// + DS01-DS13 (stop 41, h43ds: DeepSpeed's DeepCompile benchmark, ZeRO-3 on 32 H100; the
+// Megatron-DeepSpeed rebase README's 2.7B on 8 A100).
+constexpr size_t kPublicRuns = 762;
 constexpr int64_t kTokensOnlyRuns = 13;  // R09-R12, U01-U05, U07-U10
 // torchtitan's measured peaks (Q01-Q14, W01-W02) and R13-R14: 10.0% at stop 36 and stop 37.
 constexpr double kMemoryMapePct = 10.0 + 0.2;
