@@ -209,11 +209,16 @@ StageDp StageDataParallel(const Cluster& c, const NetworkLinks& links, const Cos
                                         s.groups.edp, dtype, links)
                    : Zero3StageComm(key.counts, e.kinds, embed, s.groups.dp_cp, s.groups.edp, dtype,
                                     links);
-    if (p.kernels.Pytorch()) {
+    const double copied =
+        (s.groups.dp_cp.size > 1 ? dense : 0.0) + (s.groups.edp.size > 1 ? expert : 0.0);
+    if (p.kernels.DeepSpeedZero3()) {
+      // DeepSpeed's engine (its coordinator named), whatever runs the layers: the gradients'
+      // bucket copy, interleaving cat and pre-divide; a fetched parameter is gathered into its
+      // own buffer (zero3_comm.h, DeepSpeedZero3GradCopyBytes).
+      dp.zero3.copy_bwd_s = MemoryBoundSeconds(c, copied * DeepSpeedZero3GradCopyBytes(dtype));
+    } else if (p.kernels.Pytorch()) {
       // FSDP2 copies every gathered unit out of its buffer and every gradient into the
       // reduce-scatter input on the compute stream (zero3_comm.h, Fsdp2CopyBytes).
-      const double copied =
-          (s.groups.dp_cp.size > 1 ? dense : 0.0) + (s.groups.edp.size > 1 ? expert : 0.0);
       const Fsdp2Copy bytes = Fsdp2CopyBytes(dtype);
       dp.zero3.copy_fwd_s = MemoryBoundSeconds(c, copied * bytes.forward);
       dp.zero3.copy_bwd_s = MemoryBoundSeconds(c, copied * bytes.backward);

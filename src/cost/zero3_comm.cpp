@@ -37,6 +37,13 @@ Fsdp2Copy Fsdp2CopyBytes(double reduce_bytes) {
   return {copy_out, copy_out + copy_in};
 }
 
+double DeepSpeedZero3GradCopyBytes(double grad_bytes) {
+  const double bucket_copy = 2 * grad_bytes;  // copy_ into __ipg_bucket_flat_buffer
+  const double interleave = 2 * grad_bytes;   // torch.cat of the rank-interleaved partitions
+  const double pre_divide = 2 * grad_bytes;   // div_(world_sz) in place
+  return bucket_copy + interleave + pre_divide;
+}
+
 Zero3Comm Zero3StageComm(const std::array<int32_t, kLayerKinds>& counts,
                          const std::array<LayerCost, kLayerKinds>& kinds, double embed_params,
                          const GroupPlacement& dense, const GroupPlacement& expert,

@@ -25,8 +25,9 @@ struct Zero3Comm {
   double reduce_scatter_s = 0;       // every unit's gradient reduce-scatter, one micro-batch
   double first_gather_s = 0;         // the largest unit's gather: waited for before the first layer
   double last_reduce_scatter_s = 0;  // the largest unit's reduce-scatter: after the last layer
-  // FSDP2's copies on the compute stream (Fsdp2CopyBytes), forward and backward passes of one
-  // micro-batch; 0 where the framework gathers into the parameters' own storage.
+  // FSDP2's copies on the compute stream (Fsdp2CopyBytes), or DeepSpeed's gradient-path copies
+  // (DeepSpeedZero3GradCopyBytes, backward only), forward and backward passes of one micro-batch;
+  // 0 where the framework gathers into the parameters' own storage and reduces in place.
   double copy_fwd_s = 0;
   double copy_bwd_s = 0;
 };
@@ -44,6 +45,21 @@ struct Fsdp2Copy {
   double backward = 0;  // bytes per parameter, backward pass
 };
 Fsdp2Copy Fsdp2CopyBytes(double reduce_bytes);
+
+// HBM bytes per parameter that DeepSpeed's ZeRO-3 moves on its gradient path in every
+// micro-batch's backward (deepspeed/runtime/zero/stage3.py and runtime/comm/
+// coalesced_collectives.py, the same at v0.6.2 and v0.16.6; contiguous_gradients and
+// reduce_scatter default true in zero/config.py): __add_grad_to_ipg_bucket copies each gradient
+// into the flat reduce bucket (`grad_bytes` read and written); __avg_scatter_grads ->
+// reduce_scatter_coalesced interleaves the bucket's tensors rank by rank with torch.cat (read and
+// written) and pre-divides that buffer in place with div_(world_size) (read and written) before
+// the one reduce-scatter. 6 × `grad_bytes`. They run on reduce_and_partition_stream beside the
+// backward; elementwise kernels whose grids cover every SM, they cost the compute beside them
+// their whole time (overlap_sm.h's concurrent law with c = S), so they are charged on the pass
+// as FSDP2's are. The 1/dp-sized copy of the reduced partition into the fp32 gradient and the
+// coalesced gathers' torch.cat (only where a fetch gathers several parameters at once) are left
+// out.
+double DeepSpeedZero3GradCopyBytes(double grad_bytes);
 
 // `counts` layers of each kind, `kinds` their costs (params_local, expert_params_local), plus one
 // unit of `embed_params` (the stage's embedding and/or output layer, 0 for none). Dense weights

@@ -122,3 +122,49 @@ TEST_CASE("FSDP2 copies each gathered unit out and each gradient in on the compu
   EvaluatePlanTime(d, c, links, p, &single);
   CHECK(single.dp[0].zero3.copy_fwd_s == 0);
 }
+
+TEST_CASE(
+    "DeepSpeed's ZeRO-3 moves each gradient three times in the backward and skips FSDP2's copies",
+    "[cost]") {
+  // copy_ into the reduce bucket, reduce_scatter_coalesced's torch.cat and its div_: each reads
+  // and writes the gradient dtype once.
+  CHECK(DeepSpeedZero3GradCopyBytes(2.0) == Approx(12.0));
+  CHECK(DeepSpeedZero3GradCopyBytes(4.0) == Approx(24.0));
+
+  const ModelSpec m = test::Llama3_70B();
+  const Cluster c = test::DgxH100();
+  const CostGraph d = BuildCostGraph(m);
+  const NetworkLinks links = ResolveNetworkLinks(c);
+  ParallelPlan p;
+  p.dp = 8;
+  p.zero = 3;
+  p.micro_batch = 1;
+  p.global_batch = 8;
+  p.grad_reduce_in_fp32 = false;          // DeepSpeed's engine: bf16 gradients, bf16 reduction
+  p.kernels.fusion = Fusion::kEager;      // Hugging Face modelling code under DeepSpeed
+  p.kernels.zero3_max_live_params = 1e9;  // DeepSpeed's coordinator named
+  PlanEvaluation ds;
+  EvaluatePlanTime(d, c, links, p, &ds);
+  const double params =
+      static_cast<double>(d.layers) * ds.kinds[0].params_local + 2 * d.embedding_params;
+  CHECK(ds.dp[0].zero3.copy_fwd_s == 0);  // a fetched parameter is gathered into its own buffer
+  CHECK(ds.dp[0].zero3.copy_bwd_s == Approx(MemoryBoundSeconds(c, params * 12.0)));
+  // The same plan under FSDP2 (no coordinator): its forward copy-out, its backward 4 + 2 + 2 B.
+  p.kernels.zero3_max_live_params = 0;
+  PlanEvaluation fsdp2;
+  EvaluatePlanTime(d, c, links, p, &fsdp2);
+  CHECK(fsdp2.dp[0].zero3.copy_fwd_s == Approx(MemoryBoundSeconds(c, params * 4.0)));
+  CHECK(fsdp2.dp[0].zero3.copy_bwd_s == Approx(MemoryBoundSeconds(c, params * 8.0)));
+  // DeepSpeed under Megatron-DeepSpeed's layers (no PyTorch fusion profile) pays them too.
+  p.kernels.fusion = Fusion::kTe;
+  p.kernels.zero3_max_live_params = 1e9;
+  PlanEvaluation mds;
+  EvaluatePlanTime(d, c, links, p, &mds);
+  CHECK(mds.dp[0].zero3.copy_bwd_s == Approx(ds.dp[0].zero3.copy_bwd_s));
+  // Without data parallelism nothing is reduced and nothing copied.
+  p.dp = 1;
+  p.global_batch = 1;
+  PlanEvaluation single;
+  EvaluatePlanTime(d, c, links, p, &single);
+  CHECK(single.dp[0].zero3.copy_bwd_s == 0);
+}
