@@ -68,15 +68,19 @@ namespace {
 // Refitted at stop 40 (749 runs: InternLM, LLaMA-1, Skywork, NeMo long-sequence, torchtitan DeepEP
 // on B200; Megatron-Core's DDP buckets, DeepSpeed's bucket all-reduce, DeepEP's network leg by node
 // count): 8.45% over 736; 727 fit.
-constexpr double kStepTimeMapePct = 8.45 + 0.2;
+// Stop 41 (h43ds, nothing refitted): DS01-DS13 join at -13 ... -33% (DeepSpeed ZeRO-3 at small
+// batches on 32 H100, every row fast; Megatron-DeepSpeed 2.7B on 8 A100 -15%) and DeepSpeed's
+// ZeRO-3 gradient copies move S01-S03/P/Z30 toward measured: 8.72% over 749.
+constexpr double kStepTimeMapePct = 8.72 + 0.2;
 // Stop 39 (h41breadth, N01-N06, nothing refitted): 8.7% held out. The held-out subset is every
 // 4th run in id order, so the N rows shift it for every id after N (P-Z: 18 rows out, 17 in) and
 // add N01 (+34.7%) and N05 (+5.0%); the old subset still reads 8.2% with this binary. After
 // stop 39's refit: 8.7%. Stop 40 (h42moe, nothing refitted): 8.62% (V01-V05, B200 MoE rows at
 // -34%, put V04 in the subset; J03-J04 shift the H100 rows after J; DeepEP's 8-node combine at
 // its measured rate moves K08 and K12 faster).
-// After stop 40's refit (749 runs): 8.31% over 181.
-constexpr double kHeldOutMapePct = 8.3 + 0.2;
+// After stop 40's refit (749 runs): 8.31% over 181. Stop 41 (h43ds, nothing refitted): 8.90% over
+// 184 (DS03, DS07, DS11 and DS13 held out at -23, -20, -29, -15%; the rows after DS shift).
+constexpr double kHeldOutMapePct = 8.9 + 0.2;
 constexpr int64_t kMinFits = 725;  // 727 fit at stop 40
 // 700 + N01-N06 (stop 39, h41breadth: Nemotron-4 15B and 340B batch-ramp stages; N04-N06 do not
 // fit under Megatron-LM's defaults) + C01-C17 (stop 40, h42breadth: NeMo's long-sequence tables,
