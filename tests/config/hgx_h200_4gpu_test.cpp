@@ -1,0 +1,29 @@
+// hardware/hgx-h200-4gpu.yaml: the 4-GPU H200 SXM nodes of the KempnerForge runs (O02-O31,
+// docs/validation/README.md). The part is dgx-h200's, so the efficiency fit and the held-out
+// grouping treat these rows as H200; only the node differs.
+#include <catch2/catch.hpp>
+
+#include "config/resolve.h"
+#include "hardware/gpu_family.h"
+
+using namespace paraplan;
+
+TEST_CASE("hgx-h200-4gpu is dgx-h200's part in a four-GPU NVLink mesh", "[config]") {
+  const Cluster mesh = LoadCluster("hgx-h200-4gpu");
+  const Cluster dgx = LoadCluster("dgx-h200");
+  CHECK(mesh.gpu.name == dgx.gpu.name);
+  CHECK(GpuModel(mesh.gpu.name) == "H200");
+  CHECK(mesh.gpu.memory_GiB == dgx.gpu.memory_GiB);
+  CHECK(mesh.gpu.memory_bandwidth_GBps == dgx.gpu.memory_bandwidth_GBps);
+  CHECK(mesh.gpu.peak_tflops.bf16 == dgx.gpu.peak_tflops.bf16);
+  CHECK(mesh.gpu.peak_tflops.fp8 == dgx.gpu.peak_tflops.fp8);
+  CHECK(mesh.gpu.sm_count == dgx.gpu.sm_count);
+  REQUIRE(mesh.network.size() == 2);
+  // Four GPUs joined pairwise, no NVSwitch: no NVLink SHARP, and the tier's per-GPU rate is the
+  // three peers' links together (a GPU pair alone gets a third: the O03/O04/O07 overrides).
+  CHECK(mesh.network[0].span == 4);
+  CHECK_FALSE(mesh.network[0].nvls);
+  CHECK(mesh.network[0].bandwidth_GBps == dgx.network[0].bandwidth_GBps);
+  CHECK(mesh.network[1].bandwidth_GBps == 50);  // InfiniBand NDR 400 Gb/s, one NIC per GPU assumed
+  CHECK(mesh.power.gpus_per_node == 4);
+}
