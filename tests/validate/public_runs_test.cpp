@@ -76,7 +76,9 @@ constexpr double kStepTimeMapePct = 8.45 + 0.2;
 // -34%, put V04 in the subset; J03-J04 shift the H100 rows after J; DeepEP's 8-node combine at
 // its measured rate moves K08 and K12 faster).
 // After stop 40's refit (749 runs): 8.31% over 181.
-constexpr double kHeldOutMapePct = 8.3 + 0.2;
+// h43bw: BW01 sorts before every other Blackwell id, so the family's every-4th held-out rows move
+// by one (G03/G09/.../G39 in, G04/G10/... out): 8.53% over 181 with stop 40's efficiencies.
+constexpr double kHeldOutMapePct = 8.55 + 0.2;
 constexpr int64_t kMinFits = 725;  // 727 fit at stop 40
 // 700 + N01-N06 (stop 39, h41breadth: Nemotron-4 15B and 340B batch-ramp stages; N04-N06 do not
 // fit under Megatron-LM's defaults) + C01-C17 (stop 40, h42breadth: NeMo's long-sequence tables,
@@ -85,7 +87,9 @@ constexpr int64_t kMinFits = 725;  // 727 fit at stop 40
 // + J01-J02 (stop 38, h40moe; J01 does not fit, as K04); + V01-V05, J03-J04 (stop 40, h42moe).
 // + I01-I08, B01, U01-U10 (stop 40, h42a100: InternLM 7B on 128-1,024 A100, LLaMA-1 65B on 2,048,
 // Skywork-13B's layout sweep on 512 A800; nine U rows compare tokens/s/GPU only).
-constexpr size_t kPublicRuns = 749;
+// + BW01-BW02 (stop 41, h43bw: DeepSeek-V3 on 256 GB200 (Google) and 256 GB300 (NVIDIA Theia,
+// evaluation-only), MLPerf v6.0).
+constexpr size_t kPublicRuns = 751;
 constexpr int64_t kTokensOnlyRuns = 13;  // R09-R12, U01-U05, U07-U10
 // torchtitan's measured peaks (Q01-Q14, W01-W02) and R13-R14: 10.0% at stop 36 and stop 37.
 constexpr double kMemoryMapePct = 10.0 + 0.2;
@@ -136,7 +140,7 @@ TEST_CASE("Public runs: current in-sample error bounds", "[validate][public]") {
   CHECK(report.all.errors == 0);
   CHECK(step.n == static_cast<int64_t>(kPublicRuns) - kTokensOnlyRuns);
   // The B300/GB300 rows, evaluation-only inside the public file (a GPU kept unfitted on purpose).
-  CHECK(report.evaluation_only.fits_n == 7);
+  CHECK(report.evaluation_only.fits_n == 8);  // + BW02 (GB300, h43bw)
   CHECK(report.evaluation_only.errors == 0);
   CHECK(step.mape_pct <= kStepTimeMapePct);
   CHECK(report.all.fits_fit >= kMinFits);
