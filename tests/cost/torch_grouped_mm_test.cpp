@@ -5,7 +5,10 @@
 
 #include <catch2/catch.hpp>
 
+#include "calib/efficiency_fit.h"
+#include "config/resolve.h"
 #include "cost/layer_ops.h"
+#include "hardware/measured_efficiency.h"
 #include "test_specs.h"
 
 using namespace paraplan;
@@ -90,4 +93,21 @@ TEST_CASE("torch._grouped_mm's rate leaves Transformer Engine's experts and fp8 
   CHECK_FALSE(TorchGroupedMm(shape));
   CHECK(TorchGroupedMmFlops(B200(0)) == 0);
   CHECK(TorchGroupedMmFlops(B200(862.9)) == Approx(862.9e12));
+}
+
+TEST_CASE("dgx-b200.yaml states torch._grouped_mm's rate; it is no efficiency field",
+          "[cost][torch_grouped_mm]") {
+  const Cluster b200 = LoadCluster("dgx-b200");
+  // torchao's best bf16 fwd + bwd timing on B200 (pytorch/ao @ ff163084e): 0.38 of 2,250.
+  CHECK(TorchGroupedMmFlops(b200) == Approx(862.9e12));
+  CHECK(TorchGroupedMmFlops(LoadCluster("gb200-nvl72")) == 0);  // none published for GB200
+  // The fit's prior reads every measured field but this one (it would be no efficiency field).
+  const Efficiency prior = PriorEfficiency(b200.gpu, {"nvlink", "scaleout"});
+  CHECK(prior.gemm_max == Approx(MeasuredKernelEfficiency(b200.gpu).Find("gemm_max")->value));
+  // A part that states only this rate has no kernel ceiling of its own.
+  GpuSpec gpu = b200.gpu;
+  gpu.measured.erase(gpu.measured.begin(), gpu.measured.end() - 1);
+  REQUIRE(gpu.measured.size() == 1);
+  REQUIRE(gpu.measured[0].field == kTorchGroupedMmField);
+  CHECK_FALSE(MeasuredKernelEfficiency(gpu).own);
 }
