@@ -34,7 +34,11 @@ Efficiency PriorEfficiency(const GpuSpec& gpu, const std::vector<std::string>& t
   Efficiency e;
   const MeasuredEfficiency measured = MeasuredKernelEfficiency(gpu);
   for (const auto& [field, value] : measured.fields) {
-    if (field.rfind(kLinkPrefix, 0) != 0) SetEfficiencyValue(e, field, value.value);
+    // torch_grouped_mm is a framework kernel's rate, no efficiency field
+    // (hardware/measured_rate.h).
+    if (field.rfind(kLinkPrefix, 0) != 0 && field != "torch_grouped_mm") {
+      SetEfficiencyValue(e, field, value.value);
+    }
   }
   // Derived, not measured: the min-dimension curve's half-dimension scaled from Hopper's by the
   // SM count (A100 108 / 132, B200 148 / 132: wave quantisation scales with the SMs). A100 has no

@@ -8,6 +8,7 @@
 #include "cost/layer_comm.h"
 #include "cost/moe_ops.h"
 #include "cost/op_checkpoint.h"
+#include "cost/torch_grouped_mm.h"
 #include "hardware/collective_cost.h"
 
 namespace paraplan {
@@ -20,10 +21,13 @@ struct Work {
   AttentionShape attention_shape;
   std::vector<LayerOpRow>* rows = nullptr;  // explain's per-op table, when asked for
 
-  // `count` GEMMs of m x n x k: adds their forward seconds (and a row when rows are kept).
+  // `count` GEMMs of m x n x k: adds their forward seconds (and a row when rows are kept). A
+  // positive `ceiling_flops` caps their rate (a kernel's measured rate: cost/torch_grouped_mm.h).
   double Gemm(const Cluster& c, Precision pr, const char* name, double count, double m, double n,
-              double k) {
-    const double s = count * GemmSeconds(c, pr, m, n, k);
+              double k, double ceiling_flops = 0) {
+    double one = GemmSeconds(c, pr, m, n, k);
+    if (ceiling_flops > 0) one = std::max(one, 2 * m * n * k / ceiling_flops);
+    const double s = count * one;
     gemm_s += s;
     if (!rows || s <= 0) return s;
     const double bytes = count * GemmBytes(pr, m, n, k);
@@ -90,11 +94,13 @@ LocalGemm Split(const CostGraph& d, const LayerGemm& g, const PlanShape& p) {
 void LayerWork(const CostGraph& d, int kind, const PlanShape& p, const Cluster& c, Work& attn,
                Work& mlp) {
   const LayerGemms& gemms = d.gemms[static_cast<size_t>(kind)];
+  const double expert_ceiling = ExpertGemmCeilingFlops(p, c);
   for (size_t i = 0; i < gemms.size; ++i) {
     const LayerGemm& g = gemms.ops[i];
     const LocalGemm l = Split(d, g, p);
     Work& w = g.mlp_block ? mlp : attn;
-    const double s = w.Gemm(c, p.precision, g.name, l.count, l.rows, l.n, l.k);
+    const double s =
+        w.Gemm(c, p.precision, g.name, l.count, l.rows, l.n, l.k, g.expert ? expert_ceiling : 0.0);
     if (!g.expert && g.split == GemmSplit::kRow) w.row_gemm_s += s;
   }
   attn.attention_flops =

@@ -114,7 +114,8 @@ MeasuredEfficiency MeasuredKernelEfficiency(const GpuSpec& gpu) {
   MeasuredEfficiency m = MeasuredKernelEfficiency(gpu.name);
   for (const MeasuredRate& rate : gpu.measured) {
     m.fields[rate.field] = CeilingOf(rate, gpu);
-    m.own = true;
+    // A framework kernel's rate (torch_grouped_mm) is no measurement of the part's own kernels.
+    if (rate.field != "torch_grouped_mm") m.own = true;
   }
   return m;
 }

@@ -160,9 +160,10 @@ constexpr double kReservedMapePct = 22.0 + kMarginPct;
 // (stop 40, h42breadth: NeMo's long-sequence tables on H100 and B200) + V01-V05, J03-J04 (stop 40,
 // h42moe).
 constexpr int64_t kPublicRuns =
-    793;  // + J01-J02 (stop 38, h40moe); + I01-I08, B01, U01-U10 (h42a100); + DS01-DS13 (h43ds);
-          // + O01-O31 (h43breadth)
-constexpr int64_t kUnfittedGpuRuns = 7;  // B300/GB300, evaluation-only inside public_runs.yaml
+    796;  // + J01-J02 (stop 38, h40moe); + I01-I08, B01, U01-U10 (h42a100); + DS01-DS13 (h43ds);
+          // + O01-O31 (h43breadth); + BW01-BW03 (h43bw)
+constexpr int64_t kUnfittedGpuRuns =
+    9;  // B300/GB300, evaluation-only inside public_runs.yaml (+ BW02-BW03)
 constexpr int64_t kTokensOnlyRuns = 13;  // R09-R12, U01-U05, U07-U10: tokens/s, no step time
 
 // The shipped step-time bands (src/validate/step_band.cpp) are what the validation residuals give

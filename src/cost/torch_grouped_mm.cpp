@@ -1,0 +1,23 @@
+#include "cost/torch_grouped_mm.h"
+
+#include "core/units.h"
+
+namespace paraplan {
+
+bool TorchGroupedMm(const PlanShape& shape) {
+  return shape.kernels.Pytorch() && shape.kernels.moe_grouped_gemm &&
+         shape.precision == Precision::kBf16;
+}
+
+double TorchGroupedMmFlops(const Cluster& cluster) {
+  for (const MeasuredRate& m : cluster.gpu.measured) {
+    if (m.field == kTorchGroupedMmField) return TflopsToFlops(m.rate);
+  }
+  return 0.0;
+}
+
+double ExpertGemmCeilingFlops(const PlanShape& shape, const Cluster& cluster) {
+  return TorchGroupedMm(shape) ? TorchGroupedMmFlops(cluster) : 0.0;
+}
+
+}  // namespace paraplan
