@@ -85,7 +85,10 @@ constexpr int64_t kMinFits = 725;  // 727 fit at stop 40
 // + J01-J02 (stop 38, h40moe; J01 does not fit, as K04); + V01-V05, J03-J04 (stop 40, h42moe).
 // + I01-I08, B01, U01-U10 (stop 40, h42a100: InternLM 7B on 128-1,024 A100, LLaMA-1 65B on 2,048,
 // Skywork-13B's layout sweep on 512 A800; nine U rows compare tokens/s/GPU only).
-constexpr size_t kPublicRuns = 749;
+// + G40-G41 (stop 41, h43moe: DeepSeek-V3 on 512 and 1,024 H100, EP 64 > DP 32) + F01-F04 (stop 41,
+// h43moe: MLPerf v6.0 GPT-OSS 20B on 8 GB200, 8 and 64 B300, 72 GB300; F01 does not fit in the
+// memory model at the logged micro-batch 2).
+constexpr size_t kPublicRuns = 755;
 constexpr int64_t kTokensOnlyRuns = 13;  // R09-R12, U01-U05, U07-U10
 // torchtitan's measured peaks (Q01-Q14, W01-W02) and R13-R14: 10.0% at stop 36 and stop 37.
 constexpr double kMemoryMapePct = 10.0 + 0.2;
@@ -135,8 +138,9 @@ TEST_CASE("Public runs: current in-sample error bounds", "[validate][public]") {
                                          << report.all.fits_n);
   CHECK(report.all.errors == 0);
   CHECK(step.n == static_cast<int64_t>(kPublicRuns) - kTokensOnlyRuns);
-  // The B300/GB300 rows, evaluation-only inside the public file (a GPU kept unfitted on purpose).
-  CHECK(report.evaluation_only.fits_n == 7);
+  // The B300/GB300 rows, evaluation-only inside the public file (a GPU kept unfitted on purpose):
+  // M51-M55, M58, M63 and F02-F04 (stop 41).
+  CHECK(report.evaluation_only.fits_n == 10);
   CHECK(report.evaluation_only.errors == 0);
   CHECK(step.mape_pct <= kStepTimeMapePct);
   CHECK(report.all.fits_fit >= kMinFits);
