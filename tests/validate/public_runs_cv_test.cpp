@@ -159,11 +159,12 @@ constexpr double kReservedMapePct = 22.0 + kMarginPct;
 // 700 + N01-N06 (stop 39, h41breadth: Nemotron-4 15B and 340B batch-ramp stages) + C01-C17
 // (stop 40, h42breadth: NeMo's long-sequence tables on H100 and B200) + V01-V05, J03-J04 (stop 40,
 // h42moe).
+// + G40-G41, F01-F04 (stop 41, h43moe).
 constexpr int64_t kPublicRuns =
-    796;  // + J01-J02 (stop 38, h40moe); + I01-I08, B01, U01-U10 (h42a100); + DS01-DS13 (h43ds);
-          // + O01-O31 (h43breadth); + BW01-BW03 (h43bw)
+    802;  // + J01-J02 (stop 38, h40moe); + I01-I08, B01, U01-U10 (h42a100); + DS01-DS13 (h43ds);
+          // + O01-O31 (h43breadth); + BW01-BW03 (h43bw); + G40-G41, F01-F04 (h43moe)
 constexpr int64_t kUnfittedGpuRuns =
-    9;  // B300/GB300, evaluation-only inside public_runs.yaml (+ BW02-BW03)
+    12;  // B300/GB300, evaluation-only inside public_runs.yaml (+ BW02-BW03, F02-F04)
 constexpr int64_t kTokensOnlyRuns = 13;  // R09-R12, U01-U05, U07-U10: tokens/s, no step time
 
 // The shipped step-time bands (src/validate/step_band.cpp) are what the validation residuals give
