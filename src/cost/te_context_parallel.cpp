@@ -18,9 +18,9 @@ ElementwiseOp TeContextParallelPasses(const CostGraph& d, const PlanShape& p) {
   // Backward, rank 0: K/V into the send buffer (r w); q, out and dout contiguous over their
   // second half at each of the cp - 1 steps before the diagonal (r w over half); dQ copied over
   // half at step 0, added over half at steps 1 ... cp - 2, copied and added over a half each at
-  // the diagonal (2 + 3 (cp - 2) + 5 = 3 cp + 1 element passes of 2 B); dK/dV concatenated at
+  // the diagonal (2 + 3 (cp - 2) + 5 = 3 cp + 1 B per Q element); dK/dV concatenated at
   // every step (r w), copied at step 0, added at steps 1 ... cp - 2, added and copied over a half
-  // each at the diagonal (4 + 6 (cp - 2) + 5 = 6 cp - 3).
+  // each at the diagonal (4 + 6 (cp - 2) + 5 = 6 cp - 3 B per K/V element).
   op.bwd_bytes = b * (2 * kv + (cp - 1) * (q + 2 * o) + q * (1.5 * cp + 0.5) + 2 * kv * cp +
                       kv * (3 * cp - 1.5));
   // Its kernels: the copy, 3 (cp - 1) contiguous halves, cp + 1 dQ and cp + 1 dK/dV updates and
