@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "cost/moe_ops.h"
+#include "cost/te_context_parallel.h"
 #include "cost/torchao_float8.h"
 
 namespace paraplan {
@@ -307,6 +308,11 @@ LayerElementwise ComputeLayerElementwise(const CostGraph& d, int kind, const Pla
     out.Add(SequenceParallelCopies(d, kind, p));
   }
   if (p.kernels.Pytorch() && p.cp > 1) out.Add(RingAttentionMerge(d, p));
+  // Transformer Engine's ring (Megatron-Core, NeMo): its own per-step passes
+  // (te_context_parallel.h).
+  if (!p.kernels.Pytorch() && p.kernels.FlashAttention() && p.cp > 1) {
+    out.Add(TeContextParallelPasses(d, p));
+  }
   return out;
 }
 

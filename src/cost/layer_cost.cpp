@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "cost/activation_terms.h"
+#include "cost/attention_mask.h"
 #include "cost/compute_cost.h"
 #include "cost/elementwise_cost.h"
 #include "cost/layer_comm.h"
@@ -200,9 +201,12 @@ LayerCost ComputeLayerCost(const CostGraph& d, int kind, const PlanShape& p, con
   double attn_fwd = 0, attn_bwd = 0;
   if (p.kernels.FlashAttention()) {
     const bool fa2 = p.kernels.Pytorch();
-    attn_fwd = AttentionSeconds(c, attn.attention_flops, false, attn.attention_shape, fa2);
+    // Under a ring, cuDNN's unmasked blocks at their own rate (attention_mask.h).
+    attn_fwd =
+        RingAttentionSeconds(c, attn.attention_flops, false, attn.attention_shape, fa2, p.cp);
     // FlashAttention backward: 5 GEMM-like products to the forward's 2 (Dao 2023): 2.5x FLOPs.
-    attn_bwd = AttentionSeconds(c, 2.5 * attn.attention_flops, true, attn.attention_shape, fa2);
+    attn_bwd =
+        RingAttentionSeconds(c, 2.5 * attn.attention_flops, true, attn.attention_shape, fa2, p.cp);
   } else {
     attn_fwd = UnfusedAttentionSeconds(d, p, c);
     attn_bwd = 2 * attn_fwd;

@@ -246,7 +246,8 @@ TEST_CASE("PyTorch's ring attention merges each step's output in fp32", "[cost]"
   CHECK(copy->bwd_bytes == Approx(copy->fwd_bytes));         // the expand's sum back
   CHECK(copy->fwd_kernels == Approx(2));
   p.kernels.repeat_kv = false;
-  // One GPU per sequence: nothing to merge; Transformer Engine merges inside its CP kernels.
+  // One GPU per sequence: nothing to merge; Transformer Engine merges its own way
+  // (te_context_parallel.h).
   p.cp = 1;
   CHECK(Find(Ops(m, p), "ring-attention merge") == nullptr);
   p.cp = 4;
