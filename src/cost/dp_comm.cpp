@@ -146,6 +146,17 @@ GatherCopies Zero1GatherCopies(const Cluster& c, double tensors, double dense, i
   return g;
 }
 
+// Scaling 737f855's allreduce_and_copy (src/scaling/core/optimizer/allreduce.py), per bucket:
+// flatten_dense_tensors (one cat: read and write 2 B per element), div_ by dp (2 + 2), .to(float32)
+// (2 + 4), the fp32 all-reduce, copy_ back (4 + 2), then one buf.copy_ per gradient tensor out of
+// the flat result (2 + 2): 24 B per element (without ZeRO the buffer is the fp32 master gradient:
+// 8 + 8 + 8, the same 24), four kernels per bucket and one per tensor, launched from Python
+// inside optimizer.step() with nothing to hide them.
+double Fp32CopyPassesSeconds(const Cluster& c, double tensors, double buckets, double params) {
+  if (params <= 0) return 0.0;
+  return (tensors + 4.0 * buckets) * EagerLaunchSeconds(c) + MemoryBoundSeconds(c, 24.0 * params);
+}
+
 // Gradient reduction, distributed-optimizer gather, ZeRO-3 gathers and optimizer of one stage.
 GroupPlacement TiedEmbeddingPair(const ParallelPlan& p, const PlanShape& s, const Cluster& c) {
   return PlaceGroup(2, (p.pp - 1) * s.groups.pp.stride, c);
@@ -252,6 +263,10 @@ StageDp StageDataParallel(const Cluster& c, const NetworkLinks& links, const Cos
   if (p.kernels.fp32_grad_accum_pass) {
     dp.grad_accum_s = StageParamTensors(d, key) * EagerLaunchSeconds(c) +
                       MemoryBoundSeconds(c, (dense + expert) * (2.0 + 4.0 + 4.0));
+  }
+  if (p.kernels.dp_reduce_fp32_copy && s.groups.dp_cp.size > 1) {
+    dp.optimizer_s +=
+        Fp32CopyPassesSeconds(c, StageParamTensors(d, key), D(dp.buckets), dense + expert);
   }
   // nanotron's gather copies run inside optimizer.step(), after the all-gather.
   if (whole)

@@ -63,6 +63,11 @@ struct GatherCopies {
 };
 GatherCopies Zero1GatherCopies(const Cluster& cluster, double tensors, double dense, int64_t dp);
 
+// Aleph Alpha Scaling's fp32 bucket copies (kernel_recipe.h, dp_reduce_fp32_copy) on a stage of
+// `tensors` parameter tensors and `params` parameters reduced in `buckets` calls: the seconds of
+// their five element-wise passes (24 B per parameter) and launches (cost/dp_comm.cpp).
+double Fp32CopyPassesSeconds(const Cluster& cluster, double tensors, double buckets, double params);
+
 // The stage's own exposed gradient reduction and parameter gather, given its times (into dp).
 void StageDpExposure(const ParallelPlan& plan, const StageTimes& t, const StageComm& comm,
                      StageDp& dp);

@@ -77,6 +77,7 @@ struct FrameworkRuntime {
   bool zero_bucket_all_reduce =
       false;                          // ZeRO-1/2 all-reduce each gradient bucket (kernel_recipe.h)
   bool fp32_grad_accum_pass = false;  // a per-tensor fp32 add after each backward (kernel_recipe.h)
+  bool dp_reduce_fp32_copy = false;   // bf16 buckets all-reduced as fp32 copies (kernel_recipe.h)
   bool megatron_ddp_buckets = false;  // Megatron-Core DDP bucketing rules (kernel_recipe.h)
   // ZeRO-3 through DeepSpeed's parameter coordinator with these limits (kernel_recipe.h,
   // zero3_max_live_params / zero3_max_reuse_distance; 0: FSDP's unit-by-unit gathers).

@@ -89,14 +89,13 @@ FrameworkProfile ScalingProfile() {
        "src/scaling/core/optimizer/parameter_group.py: ParameterGroup.step_sequel "
        "(torch.distributed.all_gather per shard)"},
       // Gradients accumulate in the parameters' bf16 (param.grad) over the micro-batches; the
-      // step casts each bucket to an fp32 copy and all-reduces that (allreduce.py). paraplan's
-      // grad_reduce_in_fp32 is one dtype for the accumulation buffer and the reduction, and the
-      // buffer is what decides memory: false, so the DP all-reduce is charged at bf16 bytes, half
-      // the trainer's (docs/frameworks.md; stating true puts 16 sweep runs that ran over 80 GiB
-      // and moves the Hagemann step MAPE by 0.01 point).
+      // step casts each bucket to an fp32 copy and all-reduces that (allreduce.py). The buffer
+      // is what decides memory: grad_reduce_in_fp32 false (stating true puts 16 sweep runs that
+      // ran over 80 GiB); the fp32 reduction and its copies are the runtime's dp_reduce_fp32_copy,
+      // below.
       {KnobName(Knob::kGradReduceInFp32), "false", W::kAlways,
        "Scaling accumulates gradients in the parameters' bf16 (each bucket is reduced in an fp32 "
-       "copy, not modelled)",
+       "copy: dp_reduce_fp32_copy)",
        "src/scaling/core/optimizer/optimizer.py: Optimizer.backward (loss.backward into "
        "param.grad); src/scaling/core/optimizer/allreduce.py: allreduce_tensor_in_float32"},
       // 500,000,000 floats per bucket (allreduce_bucket_size), reduced in fp32: 2,000 MB.
@@ -116,6 +115,11 @@ FrameworkProfile ScalingProfile() {
   // (src/scaling/core/optimizer/optimizer.py, Optimizer.step: allreduce_gradients(
   // optimized_grads=False) when config.zero): no reduce-scatter.
   p.runtime.zero1_all_reduce = true;
+  // With or without ZeRO each bf16 gradient bucket is flattened, divided by dp, cast to an fp32
+  // copy, all-reduced and copied back (src/scaling/core/optimizer/allreduce.py: allreduce_and_copy
+  // -> allreduce_bucket -> allreduce_tensor_in_float32; without ZeRO the gradients are the fp32
+  // master copies already): the wire carries fp32 (kernel_recipe.h, dp_reduce_fp32_copy).
+  p.runtime.dp_reduce_fp32_copy = true;
   p.runtime.collectives =
       "all-reduce of fp32 gradient buckets inside the optimizer step (ZeRO-1 too: it "
       "all-reduces, then all-gathers the updated bf16 parameters), blocking TP all-reduce or "

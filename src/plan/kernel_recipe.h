@@ -85,6 +85,15 @@ struct KernelRecipe {
   // allreduce_and_copy_with_multiple_ranks -> allreduce_bucket -> dist.all_reduce). Twice a
   // reduce-scatter's bytes per rank; buckets, overlap and memory as before (cost/dp_comm.cpp).
   bool zero_bucket_all_reduce = false;
+  // The DP reduction all-reduces an fp32 copy of each bf16 gradient bucket and copies the result
+  // back, the accumulation buffer staying bf16 (Aleph Alpha Scaling 737f855,
+  // src/scaling/core/optimizer/allreduce.py: allreduce_and_copy -> allreduce_bucket flattens the
+  // bucket's gradients, divides by dp, allreduce_tensor_in_float32 casts with .to(torch.float32),
+  // all-reduces and copy_s back, then each gradient is copied out of the flat tensor).
+  // dp_comm_dtype fp32 then moves 4 B per element although grad_reduce_in_fp32 is false
+  // (DpGradCommDtype), and the five element-wise passes are memory-bound ops of the step
+  // (cost/dp_comm.cpp).
+  bool dp_reduce_fp32_copy = false;
   // ZeRO-1 as InternLM's HybridZeroOptimizer runs it at c18bec9 (2023-07-08;
   // internlm/solver/optimizer/hybrid_zero_optim.py): every gradient bucket is all-reduced over the
   // DP group (reduce_tensor with dst_rank None), not reduce-scattered, and after the step each

@@ -96,6 +96,8 @@ constexpr std::array<KnobRow, kKnobs> kTable = {{
     {Knob::kFp8Recipe, "fp8_recipe", false, L | S | X},
     {Knob::kZeroBucketAllReduce, "zero_bucket_all_reduce", false, S,
      KernelSwitch(&KernelRecipe::zero_bucket_all_reduce)},
+    {Knob::kDpReduceFp32Copy, "dp_reduce_fp32_copy", false, S,
+     KernelSwitch(&KernelRecipe::dp_reduce_fp32_copy)},
 }};
 
 constexpr bool InOrder() {

@@ -87,6 +87,7 @@ enum class Knob : int {
   kZero3MaxReuseDistance,
   kFp8Recipe,
   kZeroBucketAllReduce,
+  kDpReduceFp32Copy,
   kCount
 };
 inline constexpr size_t kKnobs = static_cast<size_t>(Knob::kCount);

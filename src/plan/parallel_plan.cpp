@@ -5,7 +5,12 @@
 namespace paraplan {
 
 CommDtype DpGradCommDtype(const ParallelPlan& plan) {
-  if (!plan.grad_reduce_in_fp32 && plan.dp_comm_dtype == CommDtype::kFp32) return CommDtype::kBf16;
+  // Scaling's fp32 copy of a bf16 bucket (kernel_recipe.h, dp_reduce_fp32_copy) is wider than
+  // the buffer; Megatron-Core reduces the buffer in place.
+  if (!plan.grad_reduce_in_fp32 && plan.dp_comm_dtype == CommDtype::kFp32 &&
+      !plan.kernels.dp_reduce_fp32_copy) {
+    return CommDtype::kBf16;
+  }
   return plan.dp_comm_dtype;
 }
 

@@ -76,7 +76,8 @@ double DpBucketBytes(const ParallelPlan& plan);
 // The dtype the DP gradient reduction moves: dp_comm_dtype, but never wider than the gradient
 // buffer it reduces (Megatron-Core reduces the buffer in place: param_and_grad_buffer.py, grad
 // dtype = fp32 if grad_reduce_in_fp32 else the parameters' dtype), so bf16 when
-// grad_reduce_in_fp32 is false and dp_comm_dtype is fp32.
+// grad_reduce_in_fp32 is false and dp_comm_dtype is fp32 — unless the framework reduces an fp32
+// copy of each bucket (kernels.dp_reduce_fp32_copy: Aleph Alpha Scaling).
 CommDtype DpGradCommDtype(const ParallelPlan& plan);
 
 // Names as they appear in files, flags and JSON ("1f1b", "selective", ...), one table per enum

@@ -204,6 +204,19 @@ void Zero1AllReduce(Framework framework, PlanConstraints& c, std::vector<std::st
   }
 }
 
+// Aleph Alpha Scaling 737f855 all-reduces an fp32 copy of each bf16 gradient bucket
+// (kernel_recipe.h, dp_reduce_fp32_copy), with or without ZeRO. A switch inside the kernel recipe,
+// so set here: a run that states its fusion states the recipe, and a profile default would not
+// reach it.
+void DpReduceFp32Copy(Framework framework, PlanConstraints& c, std::vector<std::string>* notes) {
+  if (c.kernels && c.kernels->dp_reduce_fp32_copy) return;
+  KernelRecipe kernels = c.kernels.value_or(KernelRecipe{});
+  kernels.dp_reduce_fp32_copy = true;
+  c.kernels = kernels;
+  Note(notes, std::string("dp_reduce_fp32_copy=true (") + ToString(framework) +
+                  " all-reduces an fp32 copy of each bf16 gradient bucket)");
+}
+
 // DeepSpeed from v0.12.4 under ZeRO-1/2 all-reduces each gradient bucket and keeps its own slice
 // (kernel_recipe.h, zero_bucket_all_reduce). Set unless zero is fixed to a stage without it.
 void ZeroBucketAllReduce(PlanConstraints& c, std::vector<std::string>* notes) {
@@ -340,6 +353,7 @@ PlanConstraints ApplyFrameworkConventions(const FrameworkProfile* profile, const
   if (rt.repeat_kv) TorchtitanRepeatKv(model, plan, notes);
   if (rt.zero1_all_reduce) Zero1AllReduce(profile->framework, plan, notes);
   if (rt.zero_bucket_all_reduce) ZeroBucketAllReduce(plan, notes);
+  if (rt.dp_reduce_fp32_copy) DpReduceFp32Copy(profile->framework, plan, notes);
   if (rt.fp32_grad_accum_pass ||
       (rt.fp32_grad_accum_pass_without_pp && FixedTo<int64_t>(plan.pp, 1))) {
     Fp32GradAccumPass(profile->framework, plan, notes);

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "hardware/efficiency.h"
 #include "validate/public_rows.h"
 #include "validate/run_errors.h"
 #include "validate/validation_report.h"
@@ -44,6 +45,15 @@ TEST_CASE("I runs: InternLM 7B at 16,384 tokens per GPU per step",
     INFO(run.id);
     CHECK(run.framework == Framework::kDeepSpeed);
     CHECK(run.cluster.gpu.name == "A100-SXM4-80GB");
+    // Their own network (hardware/internlm-a100-roce.yaml): 4 x 100 Gb/s RoCE a node in a tier of
+    // its own name, so A100's fitted InfiniBand `link.scaleout` neither applies to nor is fitted
+    // on them (stop 41, h43a100).
+    CHECK(run.cluster.name == "internlm-a100-roce");
+    REQUIRE(run.cluster.network.size() == 2);
+    CHECK(run.cluster.network[1].name == "roce");
+    CHECK(run.cluster.network[1].bandwidth_GBps == 6.25);
+    // No measured or fitted fraction for it: the one every such link takes.
+    CHECK(run.cluster.efficiency.LinkFraction("roce") == Efficiency{}.LinkFraction("roce"));
     CHECK(run.gpus >= 128);
     const int64_t tp = FixedKnob(run.plan.tp), dp = FixedKnob(run.plan.dp);
     CHECK(tp * dp == run.gpus);
