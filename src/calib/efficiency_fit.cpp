@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <set>
 
 #include "core/error.h"
@@ -44,6 +45,32 @@ double PredictStepSeconds(const FrozenRun& frozen, const Efficiency& efficiency)
   const StepResult result =
       frozen.simulate ? model.Simulate(frozen.plan) : model.Estimate(frozen.plan);
   return TimedStepSeconds(*frozen.run, result);
+}
+
+// The pipeline tasks a run's simulation steps through (stages x chunks x micro-batches): what
+// its step time costs to predict, within a few times. A simulated run of a thousand micro-batches
+// through 14 stages of 9 chunks costs 20 ms, most runs well under 1 ms (docs/performance.md,
+// "Stop 41").
+double SimulatedTasks(const FrozenRun& frozen) {
+  if (!frozen.simulate) return 0;
+  const ParallelPlan& p = frozen.plan;
+  return static_cast<double>(p.pp) * static_cast<double>(p.vpp) *
+         static_cast<double>(std::max<int64_t>(p.MicroBatches(), 1));
+}
+
+// The runs' indices, the costliest prediction first (ties in index order): the workers take the
+// long ones before the short ones, so none starts a family's longest run while the others idle.
+// Each prediction is written by its index; the order changes nothing else.
+std::vector<size_t> LongestFirst(const std::vector<FrozenRun>& runs) {
+  std::vector<size_t> order(runs.size());
+  std::vector<double> tasks(runs.size());
+  for (size_t i = 0; i < runs.size(); ++i) {
+    order[i] = i;
+    tasks[i] = SimulatedTasks(runs[i]);
+  }
+  std::stable_sort(order.begin(), order.end(),
+                   [&tasks](size_t a, size_t b) { return tasks[a] > tasks[b]; });
+  return order;
 }
 
 bool HasParameter(const std::vector<EfficiencyParameter>& params, const std::string& name) {
@@ -112,15 +139,22 @@ double Median(std::vector<double> values) {
 
 // The least-squares problem of one family: data rows sqrt(w) x Huber(log(pred/meas)), then
 // ridge rows. w is the run's source weight (SourceWeights).
+// `memo`, when set, holds the step times of these runs' plans, searched with `searched_with`, that
+// every fit from the same start computes (FitMemo): the problem takes them from it, and records
+// its first evaluations there (the start and the first Jacobian).
 class FitProblem {
  public:
   FitProblem(std::vector<FrozenRun> runs, Efficiency prior, std::vector<EfficiencyParameter> params,
-             const EfficiencyFitOptions& options)
+             const EfficiencyFitOptions& options, FitMemo* memo = nullptr,
+             const Efficiency* searched_with = nullptr)
       : runs_(std::move(runs)),
         prior_(std::move(prior)),
         params_(std::move(params)),
         prior_x_(ToVector(prior_, params_)),
-        options_(options) {
+        options_(options),
+        memo_(searched_with ? memo : nullptr),
+        searched_with_(searched_with),
+        order_(LongestFirst(runs_)) {
     std::vector<const RunSpec*> specs;
     specs.reserve(runs_.size());
     for (const FrozenRun& frozen : runs_) specs.push_back(frozen.run);
@@ -175,13 +209,29 @@ class FitProblem {
   }
 
  private:
+  // The log errors at `efficiency`. The last call's are kept: a solve starts with SetHuberScale and
+  // then Residuals at the same point.
   std::vector<double> LogErrors(const Efficiency& efficiency) const {
+    if (last_errors_ && last_efficiency_ == efficiency) return *last_errors_;
+    // The start and one Jacobian column per parameter: the evaluations every fit from the same
+    // start makes.
+    const bool record = memo_ && evaluations_ <= params_.size();
+    ++evaluations_;
     std::vector<double> errors(runs_.size());
-    ParallelFor(runs_.size(), options_.threads, [&](size_t i) {
-      const double predicted =
-          std::max(PredictStepSeconds(runs_[i], efficiency), kMinPredictedSeconds);
+    ParallelFor(runs_.size(), options_.threads, [&](size_t k) {
+      const size_t i = order_[k];
+      const std::string& id = runs_[i].run->id;
+      std::optional<double> seconds;
+      if (memo_) seconds = memo_->Step(id, *searched_with_, efficiency);
+      if (!seconds) {
+        seconds = PredictStepSeconds(runs_[i], efficiency);
+        if (record) memo_->RecordStep(id, *searched_with_, efficiency, *seconds);
+      }
+      const double predicted = std::max(*seconds, kMinPredictedSeconds);
       errors[i] = std::log(predicted / runs_[i].measured_step_s);
     });
+    last_efficiency_ = efficiency;
+    last_errors_ = errors;
     return errors;
   }
 
@@ -192,6 +242,12 @@ class FitProblem {
   std::vector<EfficiencyParameter> params_;
   Eigen::VectorXd prior_x_;
   const EfficiencyFitOptions& options_;
+  FitMemo* memo_ = nullptr;
+  const Efficiency* searched_with_ = nullptr;
+  std::vector<size_t> order_;  // LongestFirst(runs_)
+  mutable size_t evaluations_ = 0;
+  mutable Efficiency last_efficiency_;
+  mutable std::optional<std::vector<double>> last_errors_;
 };
 
 // Levenberg–Marquardt from x (clamped to the bounds); returns the iterations taken.
@@ -240,27 +296,50 @@ bool SamePlans(const std::vector<FrozenRun>& a, const std::vector<FrozenRun>& b)
   return true;
 }
 
+// One run's search with `efficiency`: what the fit reads from it.
+FitSearch SearchRun(const RunSpec& spec, const Efficiency& efficiency,
+                    const EfficiencyFitOptions& options) {
+  RunSpec run = spec;
+  run.cluster.efficiency = efficiency;
+  const RunOutcome outcome = EvaluateRun(run, options.run);
+  FitSearch search;
+  auto measured = spec.measured.find("step_time_s");
+  if (outcome.status != RunStatus::kOk || !outcome.result || measured == spec.measured.end() ||
+      measured->second <= 0) {
+    return search;
+  }
+  search.usable = true;
+  search.error_pct = outcome.error_pct.at("step_time_s");
+  search.plan = outcome.result->plan;
+  search.simulated = outcome.result->simulated;
+  search.measured_step_s = measured->second;
+  return search;
+}
+
 // Searches every run with `efficiency`; fills the step-time error summary and the frozen plans.
+// `memo`, when set, gives the searches it holds and records the others (FitMemo).
 std::vector<FrozenRun> EvaluateFamily(const std::vector<const RunSpec*>& runs,
                                       const Efficiency& efficiency,
-                                      const EfficiencyFitOptions& options, MetricSummary* summary) {
-  std::vector<RunOutcome> outcomes(runs.size());
+                                      const EfficiencyFitOptions& options, MetricSummary* summary,
+                                      FitMemo* memo = nullptr) {
+  std::vector<FitSearch> searches(runs.size());
   ParallelFor(runs.size(), options.threads, [&](size_t i) {
-    RunSpec run = *runs[i];
-    run.cluster.efficiency = efficiency;
-    outcomes[i] = EvaluateRun(run, options.run);
+    if (memo) {
+      if (std::optional<FitSearch> known = memo->Search(runs[i]->id, efficiency)) {
+        searches[i] = std::move(*known);
+        return;
+      }
+    }
+    searches[i] = SearchRun(*runs[i], efficiency, options);
+    if (memo) memo->RecordSearch(runs[i]->id, efficiency, searches[i]);
   });
   std::vector<FrozenRun> frozen;
   std::vector<double> errors;
   for (size_t i = 0; i < runs.size(); ++i) {
-    const RunOutcome& outcome = outcomes[i];
-    auto measured = runs[i]->measured.find("step_time_s");
-    if (outcome.status != RunStatus::kOk || !outcome.result ||
-        measured == runs[i]->measured.end() || measured->second <= 0) {
-      continue;
-    }
-    errors.push_back(outcome.error_pct.at("step_time_s"));
-    frozen.push_back({runs[i], outcome.result->plan, outcome.result->simulated, measured->second});
+    FitSearch& search = searches[i];
+    if (!search.usable) continue;
+    errors.push_back(search.error_pct);
+    frozen.push_back({runs[i], std::move(search.plan), search.simulated, search.measured_step_s});
   }
   if (summary) *summary = Summarize(errors);
   return frozen;
@@ -293,13 +372,23 @@ FamilyFit FitFamily(const std::string& family, const FamilyRuns& runs,
   GpuSpec gpu = runs.fitted.front()->cluster.gpu;
   gpu.name = family;
   fit.parameters = FittedParameters(gpu, TierNames(runs.fitted));
+  // The searches and first step times at the prior are the same in every fit of these runs.
+  FitMemo* memo = options.cache ? &options.cache->memo : nullptr;
   Efficiency current = fit.prior;
   std::vector<FrozenRun> previous;
+  // The summary of the last search when it was made with `current` (it ended the loop).
+  std::optional<MetricSummary> searched_current;
   for (int outer = 0; outer < options.outer_iterations; ++outer) {
+    MetricSummary summary;
     std::vector<FrozenRun> frozen =
-        EvaluateFamily(runs.fitted, current, options, outer == 0 ? &fit.fitted_before : nullptr);
-    if (frozen.empty() || (outer > 0 && SamePlans(frozen, previous))) break;
-    FitProblem problem(frozen, fit.prior, fit.parameters, options);
+        EvaluateFamily(runs.fitted, current, options, &summary, outer == 0 ? memo : nullptr);
+    if (outer == 0) fit.fitted_before = summary;
+    if (frozen.empty() || (outer > 0 && SamePlans(frozen, previous))) {
+      searched_current = summary;
+      break;
+    }
+    FitProblem problem(frozen, fit.prior, fit.parameters, options, memo,
+                       outer == 0 ? &fit.prior : nullptr);
     Eigen::VectorXd x = ToVector(current, fit.parameters);
     problem.SetHuberScale(x);
     fit.lm_iterations += LevenbergMarquardt(problem, x, options.lm_iterations);
@@ -309,8 +398,12 @@ FamilyFit FitFamily(const std::string& family, const FamilyRuns& runs,
     step(static_cast<double>(outer + 1) / options.outer_iterations);
   }
   fit.fitted = current;
-  EvaluateFamily(runs.fitted, current, options, &fit.fitted_after);
-  EvaluateFamily(runs.held_out, fit.prior, options, &fit.held_out_before);
+  if (searched_current) {
+    fit.fitted_after = *searched_current;
+  } else {
+    EvaluateFamily(runs.fitted, current, options, &fit.fitted_after);
+  }
+  EvaluateFamily(runs.held_out, fit.prior, options, &fit.held_out_before, memo);
   EvaluateFamily(runs.held_out, current, options, &fit.held_out_after);
   return fit;
 }
@@ -338,23 +431,6 @@ FamilyFit CachedFitFamily(const std::string& family, const FamilyRuns& runs,
 }
 
 }  // namespace
-
-std::vector<double> SourceWeights(const std::vector<const RunSpec*>& runs, double exponent) {
-  std::vector<std::string> groups;
-  groups.reserve(runs.size());
-  std::map<std::string, int64_t> per_source;
-  for (const RunSpec* run : runs) ++per_source[groups.emplace_back(SourceGroup(run->source))];
-  std::vector<double> weights;
-  weights.reserve(runs.size());
-  double sum = 0;
-  for (const std::string& group : groups) {
-    const auto n = static_cast<double>(per_source.at(group));
-    weights.push_back(std::pow(n, -exponent));
-    sum += weights.back();
-  }
-  for (double& w : weights) w *= static_cast<double>(runs.size()) / sum;
-  return weights;
-}
 
 EfficiencyFitResult FitEfficiencies(const std::vector<RunSpec>& runs,
                                     const EfficiencyFitOptions& options) {

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "calib/fit_memo.h"
 #include "config/runs_file.h"
 #include "hardware/efficiency.h"
 #include "validate/metric_summary.h"
@@ -88,11 +89,12 @@ struct FamilyFit {
   int lm_iterations = 0;
 };
 
-// Family fits by family name and the ids of their fitted and held-out runs; safe to share
-// between threads.
+// Family fits by family name and the ids of their fitted and held-out runs, and what every fit of
+// a family computes at its prior (FitMemo); safe to share between threads.
 struct FamilyFitCache {
   std::mutex mutex;
   std::map<std::string, FamilyFit> fits;
+  FitMemo memo;
 };
 
 struct EfficiencyFitResult {
