@@ -60,7 +60,8 @@ TEST_CASE(
   }
   // One plan (CP 2, EP 4, one sequence per GPU) measures 0.1773 s on 64 B300 in 8-GPU nodes with
   // DP 32 over the network (F03) and 0.1656 s in a GB200 NVL72 rack (M57): the HGX run is the
-  // slower one, and the prediction orders them so (both predicted fast: lessons-stop41-h43moe.md).
+  // slower one, and the prediction orders them so (both predicted fast: lessons.md, stop 41
+  // h43moe).
   std::vector<RunSpec> pair = {test::FindRow(rows, "F03")};
   for (RunSpec& run : test::PublicRowsWithPrefix('M')) {
     if (run.id == "M57") pair.push_back(std::move(run));
