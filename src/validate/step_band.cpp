@@ -34,17 +34,17 @@ std::vector<StepTimeBand> ShippedStepTimeBands() {
   // Recomputed by tests/validate/public_runs_cv_test.cpp (it prints the new values when they
   // drift).
   return {
-      {"A100", "A100", 356, -17.8, 7.0},
-      {"B200", "B200", 42, -33.8, 3.9},
-      {"GB200", "GB200", 54, -24.0, 4.0},
-      {"H100", "H100", 277, -15.9, 8.7},  // with the H200 runs (their band is H100's)
+      {"A100", "A100", 358, -16.8, 7.1},
+      {"B200", "B200", 42, -27.6, 3.8},
+      {"GB200", "GB200", 56, -23.8, 4.1},
+      {"H100", "H100", 321, -21.0, 10.6},  // with the H200 runs (their band is H100's)
   };
 }
 
 StepTimeBand UnfittedStepTimeBand() {
   // Recomputed by tests/validate/public_runs_cv_test.cpp from `validate --cv gpu`'s pooled
   // residuals.
-  return {"", kUnfittedBandData, 729, -20.0, 6.6};
+  return {"", kUnfittedBandData, 777, -20.7, 7.4};
 }
 
 std::optional<StepTimeBand> StepTimeBandFor(const std::string& gpu_name) {

@@ -70,8 +70,9 @@ namespace {
 // count): 8.45% over 736; 727 fit.
 // Stop 41 (h43ds, nothing refitted): DS01-DS13 join at -13 ... -33% (DeepSpeed ZeRO-3 at small
 // batches on 32 H100, every row fast; Megatron-DeepSpeed 2.7B on 8 A100 -15%) and DeepSpeed's
-// ZeRO-3 gradient copies move S01-S03/P/Z30 toward measured: 8.72% over 749.
-constexpr double kStepTimeMapePct = 8.72 + 0.2;
+// ZeRO-3 gradient copies move S01-S03/P/Z30 toward measured: 8.72% over 749. After stop 41's
+// merge and refit (802 runs, 53 new; the new rows are harder than the old): 8.83% over 789.
+constexpr double kStepTimeMapePct = 8.83 + 0.2;
 // Stop 39 (h41breadth, N01-N06, nothing refitted): 8.7% held out. The held-out subset is every
 // 4th run in id order, so the N rows shift it for every id after N (P-Z: 18 rows out, 17 in) and
 // add N01 (+34.7%) and N05 (+5.0%); the old subset still reads 8.2% with this binary. After
@@ -80,11 +81,12 @@ constexpr double kStepTimeMapePct = 8.72 + 0.2;
 // its measured rate moves K08 and K12 faster).
 // After stop 40's refit (749 runs): 8.31% over 181. Stop 41 (h43ds, nothing refitted): 8.90% over
 // 184 (DS03, DS07, DS11 and DS13 held out at -23, -20, -29, -15%; the rows after DS shift).
-// 727 fit at stop 40; 758 with O01-O31 (stop 41, h43breadth: all fit).
-constexpr int64_t kMinFits = 756;
+// 727 fit at stop 40; 758 with O01-O31 (stop 41, h43breadth: all fit); 780 of 802 after stop 41.
+constexpr int64_t kMinFits = 778;
 // h43bw: BW01 sorts before every other Blackwell id, so the family's every-4th held-out rows move
 // by one (G03/G09/.../G39 in, G04/G10/... out): 8.53% over 181 with stop 40's efficiencies.
-constexpr double kHeldOutMapePct = 8.9 + 0.2;
+// After stop 41's refit (802 runs): 8.14% over 191.
+constexpr double kHeldOutMapePct = 8.14 + 0.2;
 // 700 + N01-N06 (stop 39, h41breadth: Nemotron-4 15B and 340B batch-ramp stages; N04-N06 do not
 // fit under Megatron-LM's defaults) + C01-C17 (stop 40, h42breadth: NeMo's long-sequence tables,
 // every one fits; in-sample 8.06% over 702 -> 8.27% over 719, held out 8.5%, stop 39's
