@@ -289,9 +289,7 @@ PlanConstraints RestrictToFramework(Framework f, PlanConstraints c) {
   // NeMo's recipes.
   if (const FrameworkProfile* profile = FindProfile(f);
       profile && profile->runtime.megatron_ddp_buckets) {
-    KernelRecipe kernels = c.kernels.value_or(KernelRecipe{});
-    kernels.megatron_ddp_buckets = true;
-    c.kernels = kernels;
+    SetKernelSwitch(c, &KernelRecipe::megatron_ddp_buckets);
   }
   if (speed) {
     Narrow(c.overlap_pp_comm, {false}, NoReason<bool>, f, "");
@@ -312,9 +310,7 @@ PlanConstraints RestrictToFramework(Framework f, PlanConstraints c) {
     }
     // ZeRO-1/2 gradient buckets all-reduced (kernel_recipe.h, zero_bucket_all_reduce).
     if (profile && profile->runtime.zero_bucket_all_reduce) {
-      KernelRecipe k = c.kernels.value_or(KernelRecipe{});
-      k.zero_bucket_all_reduce = true;
-      c.kernels = k;
+      SetKernelSwitch(c, &KernelRecipe::zero_bucket_all_reduce);
     }
   }
   return c;

@@ -34,4 +34,13 @@ struct PlanConstraints {
       overlap_pp_comm, zero3_keep_gathered, grad_reduce_in_fp32;
 };
 
+// Turns one bool switch of the fixed kernel recipe on (the default recipe where none is fixed).
+// False, and nothing changed, where it was on already.
+inline bool SetKernelSwitch(PlanConstraints& c, bool KernelRecipe::*member) {
+  if (c.kernels && (*c.kernels).*member) return false;
+  if (!c.kernels) c.kernels = KernelRecipe{};
+  (*c.kernels).*member = true;
+  return true;
+}
+
 }  // namespace paraplan

@@ -191,10 +191,7 @@ void SelectiveIsOpSac(PlanConstraints& c, std::vector<std::string>* notes) {
 // after the backward instead of reduce-scattering them (kernel_recipe.h, zero1_all_reduce). Set
 // unless the run fixes zero to 0, where it changes nothing.
 void Zero1AllReduce(Framework framework, PlanConstraints& c, std::vector<std::string>* notes) {
-  if (FixedTo(c.zero, 0) || (c.kernels && c.kernels->zero1_all_reduce)) return;
-  KernelRecipe kernels = c.kernels.value_or(KernelRecipe{});
-  kernels.zero1_all_reduce = true;
-  c.kernels = kernels;
+  if (FixedTo(c.zero, 0) || !SetKernelSwitch(c, &KernelRecipe::zero1_all_reduce)) return;
   if (framework == Framework::kNanotron) {
     Note(notes,
          "zero1_all_reduce=true (nanotron's ZeRO-1 all-reduces the whole fp32 gradient buffer)");
@@ -209,10 +206,7 @@ void Zero1AllReduce(Framework framework, PlanConstraints& c, std::vector<std::st
 // so set here: a run that states its fusion states the recipe, and a profile default would not
 // reach it.
 void DpReduceFp32Copy(Framework framework, PlanConstraints& c, std::vector<std::string>* notes) {
-  if (c.kernels && c.kernels->dp_reduce_fp32_copy) return;
-  KernelRecipe kernels = c.kernels.value_or(KernelRecipe{});
-  kernels.dp_reduce_fp32_copy = true;
-  c.kernels = kernels;
+  if (!SetKernelSwitch(c, &KernelRecipe::dp_reduce_fp32_copy)) return;
   Note(notes, std::string("dp_reduce_fp32_copy=true (") + ToString(framework) +
                   " all-reduces an fp32 copy of each bf16 gradient bucket)");
 }
@@ -220,14 +214,11 @@ void DpReduceFp32Copy(Framework framework, PlanConstraints& c, std::vector<std::
 // DeepSpeed from v0.12.4 under ZeRO-1/2 all-reduces each gradient bucket and keeps its own slice
 // (kernel_recipe.h, zero_bucket_all_reduce). Set unless zero is fixed to a stage without it.
 void ZeroBucketAllReduce(PlanConstraints& c, std::vector<std::string>* notes) {
-  if (c.kernels && c.kernels->zero_bucket_all_reduce) return;
   if (c.zero &&
       std::none_of(c.zero->begin(), c.zero->end(), [](int z) { return z == 1 || z == 2; })) {
     return;
   }
-  KernelRecipe kernels = c.kernels.value_or(KernelRecipe{});
-  kernels.zero_bucket_all_reduce = true;
-  c.kernels = kernels;
+  if (!SetKernelSwitch(c, &KernelRecipe::zero_bucket_all_reduce)) return;
   Note(notes,
        "zero_bucket_all_reduce=true (DeepSpeed >= v0.12.4: ZeRO-1/2 all-reduce each gradient "
        "bucket, use_multi_rank_bucket_allreduce)");
@@ -238,10 +229,7 @@ void ZeroBucketAllReduce(PlanConstraints& c, std::vector<std::string>* notes) {
 // (kernel_recipe.h, megatron_ddp_buckets). Always set; a stated bucket size still applies where
 // Megatron-Core buckets (the overlapped first rank).
 void MegatronDdpBuckets(PlanConstraints& c, std::vector<std::string>* notes) {
-  if (c.kernels && c.kernels->megatron_ddp_buckets) return;
-  KernelRecipe kernels = c.kernels.value_or(KernelRecipe{});
-  kernels.megatron_ddp_buckets = true;
-  c.kernels = kernels;
+  if (!SetKernelSwitch(c, &KernelRecipe::megatron_ddp_buckets)) return;
   Note(notes,
        "megatron_ddp_buckets=true (Megatron-Core's DDP: one gradient bucket without "
        "overlap_grad_reduce and on pipeline ranks after the first)");
@@ -252,10 +240,7 @@ void MegatronDdpBuckets(PlanConstraints& c, std::vector<std::string>* notes) {
 // without pipeline parallelism, where its wgrad accumulation fusion is off. Set unless the run
 // states it.
 void Fp32GradAccumPass(Framework framework, PlanConstraints& c, std::vector<std::string>* notes) {
-  if (c.kernels && c.kernels->fp32_grad_accum_pass) return;
-  KernelRecipe kernels = c.kernels.value_or(KernelRecipe{});
-  kernels.fp32_grad_accum_pass = true;
-  c.kernels = kernels;
+  if (!SetKernelSwitch(c, &KernelRecipe::fp32_grad_accum_pass)) return;
   Note(notes, framework == Framework::kNanotron
                   ? "fp32_grad_accum_pass=true (nanotron adds every bf16 gradient into its fp32 "
                     "buffer after each micro-batch's backward)"
