@@ -193,6 +193,8 @@ std::vector<KnobSetter> MakeSetters() {
 void SetSwitch(const RecipeSwitch& s, PlanConstraints& p, bool value) {
   if (s.kernels != nullptr) {
     KernelsOf(p).*s.kernels = value;
+    std::erase(p.kernel_switches_off, s.kernels);
+    if (!value) p.kernel_switches_off.push_back(s.kernels);
   } else {
     RecipeOf(p).*s.memory = value;
   }

@@ -281,9 +281,9 @@ PlanConstraints RestrictToFramework(Framework f, PlanConstraints c) {
   // kept.
   if (const FrameworkProfile* profile = FindProfile(f); profile && profile->runtime.fusion) {
     KernelRecipe kernels = c.kernels.value_or(KernelRecipe{*profile->runtime.fusion, false});
-    kernels.repeat_kv = kernels.repeat_kv || profile->runtime.repeat_kv;
-    kernels.sp_dim1_copies = kernels.sp_dim1_copies || profile->runtime.sp_dim1_copies;
     c.kernels = kernels;
+    if (profile->runtime.repeat_kv) SetKernelSwitch(c, &KernelRecipe::repeat_kv);
+    if (profile->runtime.sp_dim1_copies) SetKernelSwitch(c, &KernelRecipe::sp_dim1_copies);
   }
   // Megatron-Core's DDP bucketing (kernel_recipe.h, megatron_ddp_buckets) for Megatron-LM and
   // NeMo's recipes.

@@ -32,11 +32,22 @@ struct PlanConstraints {
   std::optional<KernelRecipe> kernels;            // one fixed fusion profile, or absent
   Choice<bool> overlap_grad_reduce, overlap_param_gather, overlap_tp_comm, overlap_ep_comm,
       overlap_pp_comm, zero3_keep_gathered, grad_reduce_in_fp32;
+  // Kernel-recipe switches the user stated false (`megatron_ddp_buckets: false`): a framework's
+  // convention or capability that turns a switch on (SetKernelSwitch) leaves these off.
+  std::vector<bool KernelRecipe::*> kernel_switches_off;
+
+  bool StatedOff(bool KernelRecipe::*member) const {
+    for (bool KernelRecipe::*off : kernel_switches_off) {
+      if (off == member) return true;
+    }
+    return false;
+  }
 };
 
 // Turns one bool switch of the fixed kernel recipe on (the default recipe where none is fixed).
-// False, and nothing changed, where it was on already.
+// False, and nothing changed, where it was on already or the user stated it off.
 inline bool SetKernelSwitch(PlanConstraints& c, bool KernelRecipe::*member) {
+  if (c.StatedOff(member)) return false;
   if (c.kernels && (*c.kernels).*member) return false;
   if (!c.kernels) c.kernels = KernelRecipe{};
   (*c.kernels).*member = true;

@@ -148,9 +148,9 @@ void RuntimeKernels(const FrameworkRuntime& runtime, PlanConstraints& c,
 // and wait at the end of each on that step's batched sends and receives
 // (torch/distributed/pipelining/schedules.py, PipelineScheduleMulti._step_microbatches).
 void TorchtitanLockstepPipeline(PlanConstraints& c, std::vector<std::string>* notes) {
-  if (!c.kernels || c.kernels->pp_lockstep || !IsFixed(c.pp) || c.pp->front() < 2) return;
+  if (!c.kernels || !IsFixed(c.pp) || c.pp->front() < 2) return;
   if (!IsFixed(c.schedule) || c.schedule->front() != Schedule::kInterleaved) return;
-  c.kernels->pp_lockstep = true;
+  if (!SetKernelSwitch(c, &KernelRecipe::pp_lockstep)) return;
   Note(notes, "pp_lockstep=true (PyTorch's multi-stage runtime waits at every time step)");
 }
 
@@ -158,10 +158,8 @@ void TorchtitanLockstepPipeline(PlanConstraints& c, std::vector<std::string>* no
 // query heads (`repeat_kv`) and calls F.scaled_dot_product_attention without enable_gqa.
 void TorchtitanRepeatKv(const ModelSpec& m, PlanConstraints& c, std::vector<std::string>* notes) {
   const bool grouped = m.kv_heads > 0 && m.kv_heads < m.heads;
-  if (!c.kernels || c.kernels->repeat_kv || !grouped || m.attention_kind == AttentionKind::kMla) {
-    return;
-  }
-  c.kernels->repeat_kv = true;
+  if (!c.kernels || !grouped || m.attention_kind == AttentionKind::kMla) return;
+  if (!SetKernelSwitch(c, &KernelRecipe::repeat_kv)) return;
   Note(notes, "repeat_kv=true (torchtitan's Llama repeats K/V to the query heads before SDPA)");
 }
 
@@ -169,8 +167,8 @@ void TorchtitanRepeatKv(const ModelSpec& m, PlanConstraints& c, std::vector<std:
 // reduce-scatters run through PyTorch's functional collectives along dim 1
 // (torch/distributed/_functional_collectives.py; kernel_recipe.h, sp_dim1_copies).
 void TorchtitanSpCopies(PlanConstraints& c, std::vector<std::string>* notes) {
-  if (!c.kernels || c.kernels->sp_dim1_copies || FixedTo(c.tp, int64_t{1})) return;
-  c.kernels->sp_dim1_copies = true;
+  if (!c.kernels || FixedTo(c.tp, int64_t{1})) return;
+  if (!SetKernelSwitch(c, &KernelRecipe::sp_dim1_copies)) return;
   Note(notes, "sp_dim1_copies=true (DTensor's sequence-parallel collectives copy along dim 1)");
 }
 

@@ -4,6 +4,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "config/resolve.h"
 #include "core/error.h"
 
 namespace paraplan {
@@ -141,6 +142,26 @@ TEST_CASE("torchtitan plans are costed with PyTorch's kernels and repeated K/V",
   titan = RestrictToFramework(F::kTorchtitan, c);
   CHECK(titan.kernels->fusion == Fusion::kCompile);
   CHECK(titan.kernels->repeat_kv);
+}
+
+TEST_CASE("a switch the user states off stays off under the framework's conventions",
+          "[plan][framework]") {
+  // Unstated, Megatron-LM's profile turns its DDP bucketing on and torchtitan's repeats K/V.
+  CHECK(RestrictToFramework(F::kMegatron, ParsePlanString("tp=2")).kernels->megatron_ddp_buckets);
+  CHECK(RestrictToFramework(F::kTorchtitan, ParsePlanString("tp=2")).kernels->repeat_kv);
+  // Stated false, on the command line or in a runs file, it is kept false.
+  const PlanConstraints megatron =
+      RestrictToFramework(F::kMegatron, ParsePlanString("tp=2,megatron_ddp_buckets=false"));
+  REQUIRE(megatron.kernels);
+  CHECK_FALSE(megatron.kernels->megatron_ddp_buckets);
+  const PlanConstraints titan =
+      RestrictToFramework(F::kTorchtitan, ParsePlanString("tp=2,repeat_kv=false"));
+  REQUIRE(titan.kernels);
+  CHECK_FALSE(titan.kernels->repeat_kv);
+  CHECK(titan.kernels->sp_dim1_copies);  // the switches it did not state still follow the profile
+  // Stated true, it is on whatever the profile says.
+  CHECK(RestrictToFramework(F::kTorchtitan, ParsePlanString("megatron_ddp_buckets=true"))
+            .kernels->megatron_ddp_buckets);
 }
 
 }  // namespace
