@@ -82,7 +82,7 @@ constexpr double kStepTimeMapePct = 8.83 + 0.2;
 // After stop 40's refit (749 runs): 8.31% over 181. Stop 41 (h43ds, nothing refitted): 8.90% over
 // 184 (DS03, DS07, DS11 and DS13 held out at -23, -20, -29, -15%; the rows after DS shift).
 // 727 fit at stop 40; 758 with O01-O31 (stop 41, h43breadth: all fit); 780 of 802 after stop 41.
-constexpr int64_t kMinFits = 781;  // + HG01-HG03 (stop 42, h44h200: all fit)
+constexpr int64_t kMinFits = 782;  // + HG01-HG03 (stop 42, h44h200: all fit), + MX02 (h44moe)
 // h43bw: BW01 sorts before every other Blackwell id, so the family's every-4th held-out rows move
 // by one (G03/G09/.../G39 in, G04/G10/... out): 8.53% over 181 with stop 40's efficiencies.
 // After stop 41's refit (802 runs): 8.14% over 191. h44h200 (stop 42): HG01-HG03 sort after the
@@ -105,7 +105,9 @@ constexpr double kHeldOutMapePct = 8.61 + 0.2;
 // + G40-G41 (stop 41, h43moe: DeepSeek-V3 on 512 and 1,024 H100, EP 64 > DP 32) + F01-F04 (stop 41,
 // h43moe: MLPerf v6.0 GPT-OSS 20B on 8 GB200, 8 and 64 B300, 72 GB300; F01 does not fit in the
 // memory model at the logged micro-batch 2).
-constexpr size_t kPublicRuns = 805;      // + HG01-HG03 (stop 42, h44h200)
+// + MX01-MX02 (stop 42, h44moe: Mixtral 8x7B on 64 H100 from Megatron-Core v0.8's MoE README,
+// Llama 4 Scout on 64 GB200 from the NeMo 25.07 summary; both fit). + HG01-HG03 (stop 42, h44h200).
+constexpr size_t kPublicRuns = 807;
 constexpr int64_t kTokensOnlyRuns = 13;  // R09-R12, U01-U05, U07-U10
 // torchtitan's measured peaks (Q01-Q14, W01-W02) and R13-R14: 10.0% at stop 36 and stop 37.
 constexpr double kMemoryMapePct = 10.0 + 0.2;
