@@ -119,6 +119,7 @@ Json ClusterToJson(const Cluster& c) {
         .Set("oversubscription", t.oversubscription)
         .Set("nvls", t.nvls);
     if (t.nccl_channels > 0) tier.Set("nccl_channels", t.nccl_channels);
+    if (t.nvls_algbw_GBps > 0) tier.Set("nvls_algbw_GBps", t.nvls_algbw_GBps);
     network.Push(std::move(tier));
   }
   Json out = Json::MakeObject();

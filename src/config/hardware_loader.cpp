@@ -25,7 +25,8 @@ const std::vector<std::string> kGpuKeys = {
     "measured"};
 const std::vector<std::string> kPeakKeys = {"fp32", "tf32", "bf16", "fp16", "fp8"};
 const std::vector<std::string> kTierKeys = {
-    "name", "span", "bandwidth_GBps", "latency_us", "oversubscription", "nvls", "nccl_channels"};
+    "name", "span",          "bandwidth_GBps", "latency_us", "oversubscription",
+    "nvls", "nccl_channels", "nvls_algbw_GBps"};
 
 PeakTflops ReadPeaks(const YamlNode& node) {
   const YamlMap map(node, kPeakKeys);
@@ -99,6 +100,10 @@ NetworkTier ReadTier(const YamlNode& node) {
         .Fail("must be >= 1 (1 = full bisection), got " + FormatShortest(tier.oversubscription));
   }
   tier.nvls = map.Bool("nvls", false);
+  tier.nvls_algbw_GBps = map.PositiveDouble("nvls_algbw_GBps", 0.0);
+  if (tier.nvls_algbw_GBps > 0 && !tier.nvls) {
+    map.Required("nvls_algbw_GBps").Fail("needs nvls: true (it measures NVLink SHARP)");
+  }
   tier.nccl_channels = map.PositiveInt("nccl_channels", 0);
   CheckCounts(map, {{"nccl_channels", tier.nccl_channels, kMaxNcclChannels}});
   return tier;

@@ -5,6 +5,7 @@
 
 #include "cost/compute_cost.h"
 #include "cost/elementwise_cost.h"
+#include "cost/megatron_step_passes.h"
 #include "cost/memory_model.h"
 #include "cost/overlap_sm.h"
 #include "cost/zero3_fetch.h"
@@ -244,6 +245,14 @@ StageDp StageDataParallel(const Cluster& c, const NetworkLinks& links, const Cos
   const double offload = p.recipe.optimizer_offload;
   dp.optimizer_s = MemoryBoundSeconds(
       c, local * (1 - offload) * OptimizerTrafficBytes(p.recipe.optimizer_moments));
+  // Megatron-Core's DDP and mixed-precision optimizer (zero 0 and its distributed optimizer):
+  // the per-step memset of the gradient buffer and the optimizer's passes beside the Adam
+  // kernel (cost/megatron_step_passes.h).
+  if (p.kernels.megatron_ddp_buckets && p.zero <= 1) {
+    dp.optimizer_s += MegatronStepPassesOf(c, dense + expert, local * (1 - offload),
+                                           GradBufferBytes(p), p.recipe.optimizer_moments)
+                          .Total();
+  }
   // Tied embeddings split over the pipeline: the first stage's embedding and the last stage's
   // output layer hold the one weight twice, and every pipeline framework all-reduces its gradient
   // between the two after the data-parallel reduction and before the optimizer, blocking

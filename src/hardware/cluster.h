@@ -57,6 +57,10 @@ struct NetworkTier {
   double latency_us = 0;
   double oversubscription = 1.0;  // ≥ 1; the tier's bandwidth is divided by it
   bool nvls = false;              // NVLink SHARP in-switch reduction available
+  // Measured algorithm bandwidth of NCCL's NVLS all-reduce over the whole NVLink domain at its
+  // largest sizes (nccl-tests all_reduce_perf algbw), GB/s; caps the NVLS and NVLS-tree rate of
+  // every collective on this tier (hardware/nccl_algorithms.h). 0 = none measured.
+  double nvls_algbw_GBps = 0;
   // Channels (CTAs, one SM each) NCCL's ring/tree collectives launch on a communicator whose
   // outermost tier is this one (hardware/nccl_channels.h); 0 = unknown: no SM cost.
   int64_t nccl_channels = 0;

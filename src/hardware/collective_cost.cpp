@@ -64,7 +64,8 @@ double TierLineBytesPerSecond(const Cluster& cluster, int tier) {
 
 TierLink ResolveTierLink(CollectiveOp op, const Cluster& cluster, int tier) {
   const NetworkTier& t = cluster.network[tier];
-  TierLink link{UsToSeconds(t.latency_us), TierBytesPerSecond(cluster, tier), false, t.nvls};
+  TierLink link{UsToSeconds(t.latency_us), TierBytesPerSecond(cluster, tier), false, t.nvls,
+                GBpsToBytesPerSecond(t.nvls_algbw_GBps)};
   if (cluster.profile) {
     auto op_it = cluster.profile->collectives.find(ToString(op));
     if (op_it != cluster.profile->collectives.end()) {
@@ -74,7 +75,11 @@ TierLink ResolveTierLink(CollectiveOp op, const Cluster& cluster, int tier) {
         // latency step here, so that latency_s × LatencySteps gives it back at those ranks.
         const double steps = fit->second.ranks >= 2 ? LatencySteps(op, fit->second.ranks) : 1.0;
         link = {UsToSeconds(fit->second.latency_us) / std::max(steps, 1.0),
-                GBpsToBytesPerSecond(fit->second.bandwidth_GBps), true, t.nvls, &fit->second};
+                GBpsToBytesPerSecond(fit->second.bandwidth_GBps),
+                true,
+                t.nvls,
+                GBpsToBytesPerSecond(t.nvls_algbw_GBps),
+                &fit->second};
       }
     }
   }
@@ -127,6 +132,7 @@ NcclFabric NcclFabricOf(const GroupPlacement& g, CollectiveOp op, const LinkAt& 
   f.inter_bytes_per_s = inner.bytes_per_s;
   f.inter_hop_us = f.intra_hop_us;
   f.nvls = inner.nvls;
+  f.nvls_algo_bytes_per_s = inner.nvls_algo_bytes_per_s;
   for (int t = 1; t <= g.tier; ++t) {
     const TierLink& link = link_at(op, t);
     f.inter_bytes_per_s =

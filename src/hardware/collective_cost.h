@@ -57,6 +57,7 @@ struct TierLink {
   double bytes_per_s = 1;
   bool measured = false;
   bool nvls = false;
+  double nvls_algo_bytes_per_s = 0;  // the tier's nvls_algbw_GBps (0 = none)
   const CollectiveFit* fit = nullptr;
   int64_t nccl_channels = 0;  // the tier's `nccl_channels` (0 = not stated)
 };

@@ -169,6 +169,9 @@ NcclCost BasePair(const Context& x, NcclAlgorithm a, NcclProtocol p, const NcclF
   bus *= NcclProtocolFraction(a, p, x.all_reduce, x.nodes, x.ppn);
   if (!(bus > 0)) return c;
   c.algo_bytes_per_s = bus / TrafficFactor(x, a);
+  if ((a == NcclAlgorithm::kNvls || a == NcclAlgorithm::kNvlsTree) && f.nvls_algo_bytes_per_s > 0) {
+    c.algo_bytes_per_s = std::min(c.algo_bytes_per_s, f.nvls_algo_bytes_per_s);
+  }
   c.latency_s = LatencyUs(x, a, p) * 1e-6;
   c.seconds = 0;
   return c;
@@ -199,6 +202,7 @@ struct Prepared {
     double latency_s, traffic, frac;
     NcclProtocol protocol;
     bool tree, ring_simple;
+    double cap_bytes_per_s;  // NVLS's measured ceiling (NcclFabric::nvls_algo_bytes_per_s), or 0
   };
   std::array<Term, 2 * kNcclProtocols + 2> terms{};
   int nterms = 0;
@@ -214,7 +218,8 @@ struct Prepared {
 bool SameFabric(const NcclFabric& a, const NcclFabric& b) {
   return a.ranks == b.ranks && a.ppn == b.ppn && a.intra_bytes_per_s == b.intra_bytes_per_s &&
          a.inter_bytes_per_s == b.inter_bytes_per_s && a.intra_hop_us == b.intra_hop_us &&
-         a.inter_hop_us == b.inter_hop_us && a.nvls == b.nvls && a.channels == b.channels;
+         a.inter_hop_us == b.inter_hop_us && a.nvls == b.nvls && a.channels == b.channels &&
+         a.nvls_algo_bytes_per_s == b.nvls_algo_bytes_per_s;
 }
 
 void Prepare(CollectiveOp op, const NcclFabric& f, Prepared& out) {
@@ -232,7 +237,8 @@ void Prepare(CollectiveOp op, const NcclFabric& f, Prepared& out) {
                                NcclProtocolFraction(a, p, x.all_reduce, x.nodes, x.ppn),
                                p,
                                a == A::kTree,
-                               a == A::kRing && p == P::kSimple};
+                               a == A::kRing && p == P::kSimple,
+                               a == A::kNvls ? f.nvls_algo_bytes_per_s : 0.0};
   };
   for (int p = 0; p < kNcclProtocols; ++p) {
     const auto proto = static_cast<P>(p);
@@ -323,7 +329,8 @@ double NcclFastestSeconds(CollectiveOp op, double bytes, const NcclFabric& f) {
                                ? term.latency_s * kRingPlateau
                                : term.latency_s;
     const double frac = term.tree ? term.frac * TreeCorrection(term.protocol, bytes) : term.frac;
-    const double t = latency + per_bus_byte * term.traffic / frac;
+    double t = latency + per_bus_byte * term.traffic / frac;
+    if (term.cap_bytes_per_s > 0) t = std::max(t, latency + bytes / term.cap_bytes_per_s);
     if (best < 0 || t < best) best = t;
   }
   if (prepared.nvls_tree) {

@@ -28,6 +28,9 @@ struct NcclFabric {
   double intra_hop_us = 3.4;
   double inter_hop_us = 14.0;
   bool nvls = false;  // the NVLink domain reduces in the switch (NVLink SHARP)
+  // A measured ceiling on NVLS's algorithm bandwidth (the NVLink tier's nvls_algbw_GBps, bytes/s):
+  // NVLS and NVLS-tree run at the lower of NCCL's model rate and it; 0 = no ceiling.
+  double nvls_algo_bytes_per_s = 0;
   // The communicator's ring channels (the outermost tier's `nccl_channels`); 0 = unknown, read as
   // NCCL's MAXCHANNELS, 32. Only the ring's plateau threshold reads it.
   int64_t channels = 0;

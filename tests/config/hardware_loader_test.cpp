@@ -38,6 +38,28 @@ TEST_CASE("hardware loader reads tiers and defaults", "[config]") {
   CHECK(c.profile == nullptr);
 }
 
+TEST_CASE("hardware loader reads a measured NVLS ceiling on an nvls tier only",
+          "[config][nvls_algbw]") {
+  const Cluster c = FromText(
+      "network:\n"
+      "  - {name: nvlink, span: 72, bandwidth_GBps: 900, latency_us: 3, nvls: true, "
+      "nvls_algbw_GBps: 425.5}\n");
+  CHECK(c.network[0].nvls_algbw_GBps == 425.5);
+  CHECK(FromText(kTwoTiers).network[0].nvls_algbw_GBps == 0);  // not stated: no ceiling
+  CHECK_THAT(ErrorOf([] {
+               FromText(
+                   "network:\n  - {name: a, span: 8, bandwidth_GBps: 1, latency_us: 1, "
+                   "nvls_algbw_GBps: 300}\n");
+             }),
+             Contains("network[0].nvls_algbw_GBps: needs nvls: true"));
+  CHECK_THAT(ErrorOf([] {
+               FromText(
+                   "network:\n  - {name: a, span: 8, bandwidth_GBps: 1, latency_us: 1, "
+                   "nvls: true, nvls_algbw_GBps: -1}\n");
+             }),
+             Contains("nvls_algbw_GBps"));
+}
+
 TEST_CASE("hardware loader rejects bad tiers", "[config]") {
   CHECK_THAT(ErrorOf([] {
                FromText(

@@ -265,3 +265,35 @@ TEST_CASE("answers are the same bit for bit whatever was asked before (the per-t
     }
   }
 }
+
+TEST_CASE("a measured NVLS ceiling caps NVLS and NVLS-tree, not the ring",
+          "[hardware][nvls_algbw]") {
+  const double s = 512e6;
+  NcclFabric node = Node(72, 72, true);
+  const double model = 360e9 * 5.0 / 6.0;  // B · 5/6 = 300 GB/s
+  CHECK(Seconds(kAR, NcclAlgorithm::kNvls, NcclProtocol::kSimple, s, node) ==
+        Approx(23e-6 + s / model));
+  node.nvls_algo_bytes_per_s = 200e9;  // below the model's rate: it rules
+  for (const CollectiveOp op : {kAR, kRS, kAG}) {
+    INFO(static_cast<int>(op));
+    CHECK(Seconds(op, NcclAlgorithm::kNvls, NcclProtocol::kSimple, s, node) ==
+          Approx(23e-6 + s / 200e9));
+  }
+  // The ring is untouched; the fast path (NcclFastestSeconds) and the pair table agree.
+  CHECK(Seconds(kAR, NcclAlgorithm::kRing, NcclProtocol::kSimple, s, node) ==
+        Approx(Seconds(kAR, NcclAlgorithm::kRing, NcclProtocol::kSimple, s, Node(72, 72, true))));
+  for (const CollectiveOp op : {kAR, kRS, kAG}) {
+    CHECK(NcclFastestSeconds(op, s, node) == Approx(NcclFastest(op, s, node).seconds));
+  }
+  // With NVLS slowed the ring may win; never faster than before.
+  CHECK(NcclFastestSeconds(kAR, s, node) >= NcclFastestSeconds(kAR, s, Node(72, 72, true)));
+  // A ceiling above the model's rate changes nothing.
+  NcclFabric high = Node(72, 72, true);
+  high.nvls_algo_bytes_per_s = 1e12;
+  CHECK(NcclFastestSeconds(kAR, s, high) == Approx(NcclFastestSeconds(kAR, s, Node(72, 72, true))));
+  // NVLS-tree across racks takes the ceiling too.
+  NcclFabric racks = Node(144, 72, true);
+  const double before = Seconds(kAR, NcclAlgorithm::kNvlsTree, NcclProtocol::kSimple, s, racks);
+  racks.nvls_algo_bytes_per_s = 100e9;
+  CHECK(Seconds(kAR, NcclAlgorithm::kNvlsTree, NcclProtocol::kSimple, s, racks) > before);
+}
