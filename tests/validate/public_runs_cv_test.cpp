@@ -153,10 +153,9 @@ const std::map<std::string, double> kSourceMapePct = {
     {"DeepSpeed DeepCompile benchmark", 25.4 + kMarginPct},
     {"Megatron-DeepSpeed rebase README", 15.3 + kMarginPct},
     // Stop 42 (h44ds, not refitted): DeepSpeed's bf16_master_weight example (README.md, "DZ01"),
-    // ZeRO-3 on 4 H100 at 512 tokens per GPU, one row: -73.9% in-sample and -74.2% with every
-    // DeepSpeed row held out (--cv framework); its own --cv source fold was not run on this branch
-    // (a shared 2-core machine), so this bound is the framework fold's figure until the refit.
-    {"DeepSpeed bf16_master_weight example", 74.2 + kMarginPct},
+    // ZeRO-3 on 4 H100 at 512 tokens per GPU, one row: -73.9% held out (in-sample -73.9%; -74.2%
+    // with every DeepSpeed row held out). Pooled with it: 9.3% over 778.
+    {"DeepSpeed bf16_master_weight example", 73.9 + kMarginPct},
 };
 // The evaluation-only runs, never fitted: the two reserved runs and, from stop 35, the seven
 // B300/GB300 MLPerf rows (a GPU kept unfitted on purpose): 25.8% over 9 at stop 35; the two
