@@ -107,7 +107,9 @@ constexpr double kHeldOutMapePct = 8.61 + 0.2;
 // memory model at the logged micro-batch 2).
 // + MX02 (stop 42, h44moe: Llama 4 Scout on 64 GB200 from the NeMo 25.07 summary; it fits; MX01,
 // from Megatron-Core v0.8's MoE README, is csv-only: reserved). + HG01-HG03 (stop 42, h44h200).
-constexpr size_t kPublicRuns = 806;
+// + DZ01 (stop 42, h44ds: DeepSpeed's bf16_master_weight example, ZeRO-3 on 4 H100 in one node at
+// 512 tokens per GPU; -74% in-sample, the small-batch ZeRO-3 gap on a single node).
+constexpr size_t kPublicRuns = 807;
 constexpr int64_t kTokensOnlyRuns = 13;  // R09-R12, U01-U05, U07-U10
 // torchtitan's measured peaks (Q01-Q14, W01-W02) and R13-R14: 10.0% at stop 36 and stop 37.
 constexpr double kMemoryMapePct = 10.0 + 0.2;
