@@ -159,6 +159,11 @@ const std::map<std::string, double> kSourceMapePct = {
     // ZeRO-3 on 4 H100 at 512 tokens per GPU, one row: -73.9% held out (in-sample -73.9%; -74.2%
     // with every DeepSpeed row held out). Pooled with it: 9.3% over 778.
     {"DeepSpeed bf16_master_weight example", 73.9 + kMarginPct},
+    // Stop 42 (h44breadth, README.md "TG01-TG27", stop-41 efficiencies refitted per fold): Together
+    // AI's reruns of the dgxc-benchmarking recipes on B200, GB200 (B300: evaluation-only). With
+    // them the Blackwell folds of MLPerf v5.1 (11.6), the NeMo summary (9.1) and gpu-recipes
+    // (10.4) read above their stop-41 bounds: the refit after merging sets them.
+    {"Together AI dgxc-benchmarking reruns", 16.9 + kMarginPct},
 };
 // The evaluation-only runs, never fitted: the two reserved runs and, from stop 35, the seven
 // B300/GB300 MLPerf rows (a GPU kept unfitted on purpose): 25.8% over 9 at stop 35; the two
@@ -174,11 +179,12 @@ constexpr double kReservedMapePct = 24.1 + kMarginPct;
 // h42moe).
 // + G40-G41, F01-F04 (stop 41, h43moe).
 constexpr int64_t kPublicRuns =
-    807;  // + J01-J02 (stop 38, h40moe); + I01-I08, B01, U01-U10 (h42a100); + DS01-DS13 (h43ds);
+    834;  // + J01-J02 (stop 38, h40moe); + I01-I08, B01, U01-U10 (h42a100); + DS01-DS13 (h43ds);
           // + O01-O31 (h43breadth); + BW01-BW03 (h43bw); + G40-G41, F01-F04 (h43moe);
-          // + HG01-HG03 (stop 42, h44h200); + MX02 (stop 42, h44moe; MX01 csv-only); + DZ01 (h44ds)
+          // + HG01-HG03 (stop 42, h44h200); + MX02 (stop 42, h44moe; MX01 csv-only); + DZ01 (h44ds);
+          // + TG01-TG27 (h44breadth)
 constexpr int64_t kUnfittedGpuRuns =
-    12;  // B300/GB300, evaluation-only inside public_runs.yaml (+ BW02-BW03, F02-F04)
+    13;  // B300/GB300, evaluation-only inside public_runs.yaml (+ BW02-BW03, F02-F04, TG27)
 constexpr int64_t kTokensOnlyRuns = 13;  // R09-R12, U01-U05, U07-U10: tokens/s, no step time
 
 // The shipped step-time bands (src/validate/step_band.cpp) are what the validation residuals give

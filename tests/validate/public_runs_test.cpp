@@ -72,7 +72,10 @@ namespace {
 // batches on 32 H100, every row fast; Megatron-DeepSpeed 2.7B on 8 A100 -15%) and DeepSpeed's
 // ZeRO-3 gradient copies move S01-S03/P/Z30 toward measured: 8.72% over 749. After stop 41's
 // merge and refit (802 runs, 53 new; the new rows are harder than the old): 8.83% over 789.
-constexpr double kStepTimeMapePct = 8.83 + 0.2;
+// Stop 42 (h44breadth, nothing refitted): TG01-TG27 join at 17.6% (Nemotron-4 15B on B200
+// predicted slow, the 70B FSDP weak scaling flat where the cluster loses 20%, GB200/MoE rows
+// 30-58% fast): 9.12% over 816. The refit after merging resets it.
+constexpr double kStepTimeMapePct = 9.12 + 0.2;
 // Stop 39 (h41breadth, N01-N06, nothing refitted): 8.7% held out. The held-out subset is every
 // 4th run in id order, so the N rows shift it for every id after N (P-Z: 18 rows out, 17 in) and
 // add N01 (+34.7%) and N05 (+5.0%); the old subset still reads 8.2% with this binary. After
@@ -82,13 +85,15 @@ constexpr double kStepTimeMapePct = 8.83 + 0.2;
 // After stop 40's refit (749 runs): 8.31% over 181. Stop 41 (h43ds, nothing refitted): 8.90% over
 // 184 (DS03, DS07, DS11 and DS13 held out at -23, -20, -29, -15%; the rows after DS shift).
 // 727 fit at stop 40; 758 with O01-O31 (stop 41, h43breadth: all fit); 780 of 802 after stop 41.
-constexpr int64_t kMinFits = 782;  // + HG01-HG03 (stop 42, h44h200: all fit), + MX02 (h44moe)
+// + HG01-HG03 (stop 42, h44h200: all fit), + MX02 (h44moe), + DZ01 (h44ds), + TG01-TG27
+// (h44breadth: all fit).
+constexpr int64_t kMinFits = 810;
 // h43bw: BW01 sorts before every other Blackwell id, so the family's every-4th held-out rows move
 // by one (G03/G09/.../G39 in, G04/G10/... out): 8.53% over 181 with stop 40's efficiencies.
-// After stop 41's refit (802 runs): 8.14% over 191. h44h200 (stop 42): HG01-HG03 sort after the
-// H<digit> ids and before every I..Z id, so the Hopper and Ampere every-4th held-out rows move by
-// one (a different subset, no efficiency changed): 8.61% over 194 with stop 41's efficiencies.
-constexpr double kHeldOutMapePct = 8.61 + 0.2;
+// After stop 41's refit (802 runs): 8.14% over 191. Stop 42 (h44breadth, nothing refitted): 8.77%
+// over 197 (TG08 +32.7, TG12 +11.5, TG16 +2.4, TG20 +13.2, TG26 -58.4% held out; the Blackwell rows
+// after TG shift). The refit after merging resets it.
+constexpr double kHeldOutMapePct = 8.77 + 0.2;
 // 700 + N01-N06 (stop 39, h41breadth: Nemotron-4 15B and 340B batch-ramp stages; N04-N06 do not
 // fit under Megatron-LM's defaults) + C01-C17 (stop 40, h42breadth: NeMo's long-sequence tables,
 // every one fits; in-sample 8.06% over 702 -> 8.27% over 719, held out 8.5%, stop 39's
@@ -109,7 +114,9 @@ constexpr double kHeldOutMapePct = 8.61 + 0.2;
 // from Megatron-Core v0.8's MoE README, is csv-only: reserved). + HG01-HG03 (stop 42, h44h200).
 // + DZ01 (stop 42, h44ds: DeepSpeed's bf16_master_weight example, ZeRO-3 on 4 H100 in one node at
 // 512 tokens per GPU; -74% in-sample, the small-batch ZeRO-3 gap on a single node).
-constexpr size_t kPublicRuns = 807;
+// + TG01-TG27 (stop 42, h44breadth: Together AI's reruns of the dgxc-benchmarking recipes on its
+// own B200 cluster (8-592 GPUs) and GB200 racks, one B300 node (TG27, evaluation-only); all fit).
+constexpr size_t kPublicRuns = 834;
 constexpr int64_t kTokensOnlyRuns = 13;  // R09-R12, U01-U05, U07-U10
 // torchtitan's measured peaks (Q01-Q14, W01-W02) and R13-R14: 10.0% at stop 36 and stop 37.
 constexpr double kMemoryMapePct = 10.0 + 0.2;
@@ -160,8 +167,8 @@ TEST_CASE("Public runs: current in-sample error bounds", "[validate][public]") {
   CHECK(report.all.errors == 0);
   CHECK(step.n == static_cast<int64_t>(kPublicRuns) - kTokensOnlyRuns);
   // The B300/GB300 rows, evaluation-only inside the public file (a GPU kept unfitted on purpose):
-  // M51-M55, M58, M63, BW02-BW03 and F02-F04 (stop 41).
-  CHECK(report.evaluation_only.fits_n == 12);
+  // M51-M55, M58, M63, BW02-BW03 and F02-F04 (stop 41), TG27 (stop 42, h44breadth).
+  CHECK(report.evaluation_only.fits_n == 13);
   CHECK(report.evaluation_only.errors == 0);
   CHECK(step.mape_pct <= kStepTimeMapePct);
   CHECK(report.all.fits_fit >= kMinFits);
