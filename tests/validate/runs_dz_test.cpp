@@ -2,8 +2,8 @@
 // "DZ01"): DeepSpeed's bf16_master_weight example, ZeRO-3 on one node of 4 H100 at 512 tokens per
 // GPU. The row states the plan its README and config give; the memory model meets the measured
 // peak (torch.cuda.max_memory_allocated, 31.38 GiB), and the step, far faster predicted than
-// measured (the small-batch ZeRO-3 gap; lessons-stop42-h44ds.md), stays within the error measured
-// at conversion. Tighten, never loosen silently.
+// measured (the small-batch ZeRO-3 gap; docs/validation/lessons.md, stop 42 h44ds), stays within
+// the error measured at conversion. Tighten, never loosen silently.
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <vector>
