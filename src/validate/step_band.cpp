@@ -34,17 +34,17 @@ std::vector<StepTimeBand> ShippedStepTimeBands() {
   // Recomputed by tests/validate/public_runs_cv_test.cpp (it prints the new values when they
   // drift).
   return {
-      {"A100", "A100", 358, -16.8, 7.1},
-      {"B200", "B200", 42, -27.6, 3.8},
-      {"GB200", "GB200", 56, -23.8, 4.1},
-      {"H100", "H100", 321, -21.0, 10.6},  // with the H200 runs (their band is H100's)
+      {"A100", "A100", 359, -17.2, 7.1},
+      {"B200", "B200", 66, -27.5, 16.2},
+      {"GB200", "GB200", 59, -30.4, 5.1},
+      {"H100", "H100", 324, -21.0, 10.8},  // with the H200 runs (their band is H100's)
   };
 }
 
 StepTimeBand UnfittedStepTimeBand() {
   // Recomputed by tests/validate/public_runs_cv_test.cpp from `validate --cv gpu`'s pooled
   // residuals.
-  return {"", kUnfittedBandData, 777, -20.7, 7.4};
+  return {"", kUnfittedBandData, 808, -21.1, 8.0};
 }
 
 std::optional<StepTimeBand> StepTimeBandFor(const std::string& gpu_name) {
