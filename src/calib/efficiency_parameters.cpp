@@ -34,9 +34,8 @@ Efficiency PriorEfficiency(const GpuSpec& gpu, const std::vector<std::string>& t
   Efficiency e;
   const MeasuredEfficiency measured = MeasuredKernelEfficiency(gpu);
   for (const auto& [field, value] : measured.fields) {
-    // torch_grouped_mm is a framework kernel's rate, no efficiency field
-    // (hardware/measured_rate.h).
-    if (field.rfind(kLinkPrefix, 0) != 0 && field != "torch_grouped_mm") {
+    // A framework kernel's rate is no efficiency field (hardware/measured_rate.h).
+    if (field.rfind(kLinkPrefix, 0) != 0 && !IsFrameworkKernelRate(field)) {
       SetEfficiencyValue(e, field, value.value);
     }
   }

@@ -21,11 +21,9 @@
 
 #include "cost/plan_shape.h"
 #include "hardware/cluster.h"
+#include "hardware/measured_rate.h"
 
 namespace paraplan {
-
-// The hardware file's field name for the rate (hardware/measured_rate.h).
-inline constexpr const char* kTorchGroupedMmField = "torch_grouped_mm";
 
 // True when the plan's routed experts run through torch._grouped_mm: a PyTorch fusion profile
 // (eager or compile), grouped GEMMs on (moe_grouped_gemm), bf16 (torchao's fp8 MoE training

@@ -114,8 +114,8 @@ MeasuredEfficiency MeasuredKernelEfficiency(const GpuSpec& gpu) {
   MeasuredEfficiency m = MeasuredKernelEfficiency(gpu.name);
   for (const MeasuredRate& rate : gpu.measured) {
     m.fields[rate.field] = CeilingOf(rate, gpu);
-    // A framework kernel's rate (torch_grouped_mm) is no measurement of the part's own kernels.
-    if (rate.field != "torch_grouped_mm") m.own = true;
+    // A framework kernel's rate is no measurement of the part's own kernels.
+    if (!IsFrameworkKernelRate(rate.field)) m.own = true;
   }
   return m;
 }

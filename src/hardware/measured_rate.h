@@ -32,7 +32,15 @@ struct MeasuredRate {
   std::string software;  // the library / framework versions it ran (as the source states them)
 };
 
-// The fields a measured rate may name, in the order Efficiency declares them.
+// One framework kernel's measured rate that is no efficiency field of the part: PyTorch's
+// grouped GEMM (TFLOP/s of the bf16 peak, forward + backward), a ceiling on routed experts run
+// through it (cost/torch_grouped_mm.h). The fit and the transfer ignore it.
+inline constexpr const char* kTorchGroupedMmField = "torch_grouped_mm";
+
+// True for a field that rates a framework's kernel (kTorchGroupedMmField), not the part's own.
+bool IsFrameworkKernelRate(const std::string& field);
+
+// The fields a measured rate may name: Efficiency's, in its order, then the framework kernels'.
 const std::vector<std::string>& MeasuredRateFields();
 
 }  // namespace paraplan
