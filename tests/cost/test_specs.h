@@ -40,6 +40,26 @@ inline ModelSpec Llama3_70B() {
   return m;
 }
 
+// A two-layer Llama-style model small enough to count by hand: per layer q, k, v, o 4 x 1024^2 =
+// 4,194,304, the SwiGLU MLP 3 x 1024 x 4096 = 12,582,912 and two RMSNorms 2,048 (16,779,264);
+// untied embedding and head 2 x 32,000 x 1024 = 65,536,000, the final norm 1,024. Total
+// 2 x 16,779,264 + 65,536,000 + 1,024 = kTwoLayerParams.
+inline ModelSpec TwoLayers() {
+  ModelSpec m = Llama3_70B();
+  m.name = "two-layers";
+  m.layers = 2;
+  m.hidden = 1024;
+  m.heads = 8;
+  m.kv_heads = 8;
+  m.head_dim = 128;
+  m.ffn_hidden = 4096;
+  m.vocab = 32000;
+  m.seq_len = 4096;
+  m.attention_kind = AttentionKind::kMha;
+  return m;
+}
+inline constexpr double kTwoLayerParams = 99095552.0;
+
 // Mixtral 8x7B: 32 layers, 8 experts top-2, expert width 14336.
 inline ModelSpec Mixtral8x7B() {
   ModelSpec m = Llama3_70B();

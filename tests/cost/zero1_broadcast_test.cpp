@@ -13,22 +13,9 @@ using namespace paraplan;
 
 namespace {
 
-// Two Llama-style layers (tests/cost/dp_comm_test.cpp counts them): 99,095,552 parameters.
-ModelSpec TwoLayers() {
-  ModelSpec m = test::Llama3_70B();
-  m.name = "two-layers";
-  m.layers = 2;
-  m.hidden = 1024;
-  m.heads = 8;
-  m.kv_heads = 8;
-  m.head_dim = 128;
-  m.ffn_hidden = 4096;
-  m.vocab = 32000;
-  m.seq_len = 4096;
-  m.attention_kind = AttentionKind::kMha;
-  return m;
-}
-constexpr double kParams = 99095552.0;
+// The two-layer model of test_specs.h (99,095,552 parameters, counted there).
+using test::TwoLayers;
+constexpr double kParams = test::kTwoLayerParams;
 
 ParallelPlan Zero1(int64_t dp) {
   ParallelPlan p;

@@ -31,6 +31,15 @@ inline const RunSpec& FindRow(const std::vector<RunSpec>& runs, const std::strin
   return runs.front();
 }
 
+// `validate` over the rows as CI runs it (2 threads, the best two plans simulated), the shipped
+// efficiencies.
+inline ValidationReport ValidateRows(const std::vector<RunSpec>& runs) {
+  ValidationOptions options;
+  options.threads = 2;  // CI has 2 cores
+  options.run.simulate_top = 2;
+  return ValidateRuns(runs, options);
+}
+
 // The step `validate` predicts for one row (its stated plan, the shipped efficiencies).
 inline double PredictedStep(const std::vector<RunSpec>& runs, const std::string& id) {
   ValidationOptions options;

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "core/format.h"
+#include "validate/public_rows.h"
 #include "validate/validation_report.h"
 
 using namespace paraplan;
@@ -149,10 +150,7 @@ ValidationReport ValidateFile(const char* name, size_t expected_runs) {
   const std::vector<RunSpec> runs =
       LoadValidationRuns(std::string(PARAPLAN_SOURCE_DIR "/docs/validation/") + name);
   REQUIRE(runs.size() == expected_runs);
-  ValidationOptions options;
-  options.threads = 2;  // CI has 2 cores
-  options.run.simulate_top = 2;
-  return ValidateRuns(runs, options);
+  return test::ValidateRows(runs);
 }
 
 }  // namespace

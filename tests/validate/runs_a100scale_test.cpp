@@ -28,13 +28,6 @@ constexpr double kMarginPct = 0.5;
 constexpr double kIMapePct = 12.0 + kMarginPct;
 constexpr double kUTokensMapePct = 3.2 + kMarginPct;
 
-ValidationReport Validate(const std::vector<RunSpec>& runs) {
-  ValidationOptions options;
-  options.threads = 2;  // CI has 2 cores
-  options.run.simulate_top = 2;
-  return ValidateRuns(runs, options);
-}
-
 }  // namespace
 
 TEST_CASE("I runs: InternLM 7B at 16,384 tokens per GPU per step",
@@ -65,7 +58,7 @@ TEST_CASE("I runs: InternLM 7B at 16,384 tokens per GPU per step",
     const double tokens = 16384.0 / run.measured.at("step_time_s");
     CHECK(std::abs(tokens - run.measured.at("tokens_per_s_per_gpu")) < 0.5);
   }
-  const ValidationReport report = Validate(runs);
+  const ValidationReport report = test::ValidateRows(runs);
   INFO(StepTimeErrors(report));
   CHECK(report.all.errors == 0);
   const auto& step = report.all.metrics.at("step_time_s");
@@ -105,7 +98,7 @@ TEST_CASE("B01 and U runs: LLaMA-1 65B on 2,048 A100 and Skywork-13B's sweep on 
   CHECK(with_step == 1);  // only the production run (U06) states its batch
   std::vector<RunSpec> all = c;
   all.push_back(b[0]);
-  const ValidationReport report = Validate(all);
+  const ValidationReport report = test::ValidateRows(all);
   INFO(StepTimeErrors(report));
   CHECK(report.all.errors == 0);
   const auto& tokens = report.all.metrics.at("tokens_per_s_per_gpu");

@@ -31,13 +31,6 @@ constexpr double kYMapePct = 10.0 + kMarginPct;
 // profile, its fp32 accumulation pass); 15.5% after stop 39's (nanotron's DDP buckets, h41tt).
 constexpr double kZMapePct = 15.5 + kMarginPct;
 
-ValidationReport Validate(const std::vector<RunSpec>& runs) {
-  ValidationOptions options;
-  options.threads = 2;  // CI has 2 cores
-  options.run.simulate_top = 2;
-  return ValidateRuns(runs, options);
-}
-
 }  // namespace
 
 TEST_CASE("Y runs (H200, Blackwell, A100): all predict on their GPUs, error within bounds",
@@ -48,7 +41,7 @@ TEST_CASE("Y runs (H200, Blackwell, A100): all predict on their GPUs, error with
     INFO(run.id);
     CHECK(run.framework != Framework::kUnstated);
   }
-  const ValidationReport report = Validate(runs);
+  const ValidationReport report = test::ValidateRows(runs);
   INFO(StepTimeErrors(report));
   CHECK(report.all.errors == 0);
   const auto& step = report.all.metrics.at("step_time_s");
@@ -92,7 +85,7 @@ TEST_CASE(
   CHECK(nanotron == 26);           // Z01-Z26, the Ultra-Scale Playbook's best configurations
   CHECK(deepspeed == 2);           // Z30 (Accelerate + DeepSpeed ZeRO-3), Z32 (Colossal-AI)
   CHECK(megatron_deepspeed == 8);  // Z40-Z47, long sequences at TP 32
-  const ValidationReport report = Validate(runs);
+  const ValidationReport report = test::ValidateRows(runs);
   INFO(StepTimeErrors(report));
   CHECK(report.all.errors == 0);
   const auto& step = report.all.metrics.at("step_time_s");

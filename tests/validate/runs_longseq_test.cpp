@@ -79,10 +79,7 @@ TEST_CASE("C runs: NeMo long-sequence rows state the printed plan; step from NeM
 TEST_CASE("C runs: predicted with the shipped efficiencies, all fast, worse as attention grows",
           "[validate][public]") {
   const std::vector<RunSpec> runs = test::PublicRowsWithPrefix('C');
-  ValidationOptions options;
-  options.threads = 2;  // CI has 2 cores
-  options.run.simulate_top = 2;
-  const ValidationReport report = ValidateRuns(runs, options);
+  const ValidationReport report = test::ValidateRows(runs);
   INFO(StepTimeErrors(report));
   CHECK(report.all.errors == 0);
   const auto& step = report.all.metrics.at("step_time_s");

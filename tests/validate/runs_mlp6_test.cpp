@@ -82,10 +82,7 @@ TEST_CASE("MLPerf breadth rows (B300, GB300, v6.0): all predict, B300/GB300 neve
   CHECK(unfitted_gpu_rows == 7);
   CHECK(deepseek_gb200_rows == 4);
 
-  ValidationOptions options;
-  options.threads = 2;  // CI has 2 cores
-  options.run.simulate_top = 2;
-  const ValidationReport report = ValidateRuns(runs, options);
+  const ValidationReport report = test::ValidateRows(runs);
   INFO(StepTimeErrors(report));
   CHECK(report.all.errors == 0);
   CHECK(report.all.fits_fit == 13);

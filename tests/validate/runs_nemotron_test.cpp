@@ -58,10 +58,7 @@ TEST_CASE("N runs: Nemotron-4 batch-ramp stages state only their reports' knobs"
 TEST_CASE("N runs: predicted with the shipped efficiencies; 340B does not fit on the defaults",
           "[validate][public]") {
   const std::vector<RunSpec> runs = test::PublicRowsWithPrefix('N');
-  ValidationOptions options;
-  options.threads = 2;  // CI has 2 cores
-  options.run.simulate_top = 2;
-  const ValidationReport report = ValidateRuns(runs, options);
+  const ValidationReport report = test::ValidateRows(runs);
   INFO(StepTimeErrors(report));
   CHECK(report.all.errors == 0);
   const auto& step = report.all.metrics.at("step_time_s");

@@ -51,10 +51,7 @@ TEST_CASE("TG runs (Together's dgxc reruns on B200, GB200, B300): all predict, e
   }
   CHECK(evaluation_only == 1);  // TG27: B300 stays a GPU nobody fitted
 
-  ValidationOptions options;
-  options.threads = 2;  // CI has 2 cores
-  options.run.simulate_top = 2;
-  const ValidationReport report = ValidateRuns(runs, options);
+  const ValidationReport report = test::ValidateRows(runs);
   INFO(StepTimeErrors(report));
   CHECK(report.all.errors == 0);
   CHECK(report.all.fits_fit == 27);
