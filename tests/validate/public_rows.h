@@ -5,6 +5,7 @@
 #pragma once
 
 #include <catch2/catch.hpp>
+#include <cctype>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -29,6 +30,16 @@ inline const RunSpec& FindRow(const std::vector<RunSpec>& runs, const std::strin
   }
   FAIL("no run " << id);
   return runs.front();
+}
+
+// The number of a row id of one letter and digits ("M51" -> 51); 0 for any other id, such as a
+// later conversion's two-letter prefix under the same first letter (MX02, DS13).
+inline int RowNumber(const std::string& id) {
+  if (id.size() < 2) return 0;
+  for (size_t i = 1; i < id.size(); ++i) {
+    if (!std::isdigit(static_cast<unsigned char>(id[i]))) return 0;
+  }
+  return std::stoi(id.substr(1));
 }
 
 // `validate` over the rows as CI runs it (2 threads, the best two plans simulated), the shipped

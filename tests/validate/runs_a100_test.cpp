@@ -48,7 +48,8 @@ TEST_CASE("L runs: A100 layout sweeps, every parallel size and batch stated",
     CHECK(gbs % (dp * mb) == 0);  // whole micro-batches per data-parallel rank
     CHECK(run.measured.at("step_time_s") > 0);
     // L01-L248: Aleph Alpha's trainer (no Megatron-LM profile applies); the rest Megatron-LM.
-    const bool hagemann = std::stoi(run.id.substr(1)) <= 248;
+    const int row = test::RowNumber(run.id);
+    const bool hagemann = row >= 1 && row <= 248;
     CHECK(run.framework == (hagemann ? Framework::kScaling : Framework::kMegatron));
   }
   CHECK(groups == std::set<std::string>{"Hagemann et al.", "Qi et al."});

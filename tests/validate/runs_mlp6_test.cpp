@@ -7,7 +7,6 @@
 // step-time error with the shipped efficiencies stays within the figure measured when they were
 // converted. Tighten, never loosen silently.
 #include <catch2/catch.hpp>
-#include <cctype>
 #include <string>
 #include <vector>
 
@@ -35,8 +34,7 @@ constexpr double kEvaluationMapePct = 20.3 + kMarginPct;
 std::vector<RunSpec> SecondPassRuns() {
   std::vector<RunSpec> picked;
   for (RunSpec& run : test::PublicRowsWithPrefix('M')) {
-    const bool numbered = run.id.size() > 1 && std::isdigit(static_cast<unsigned char>(run.id[1]));
-    if (numbered && std::stoi(run.id.substr(1)) >= 51) picked.push_back(std::move(run));
+    if (test::RowNumber(run.id) >= 51) picked.push_back(std::move(run));
   }
   return picked;
 }
@@ -69,7 +67,7 @@ TEST_CASE("MLPerf breadth rows (B300, GB300, v6.0): all predict, B300/GB300 neve
     // full_cg.sh: LIMIT_VAL_BATCHES=1, VAL_CHECK_INTERVAL=1; conf/deepseekv3_671b.yaml:
     // eval_batch_size = min(1024, GBS)) inside the timed step; the llama31_8b and GPT-OSS
     // configs validate every 192 steps (VAL_CHECK_INTERVAL=192), outside the median step.
-    const int row = std::stoi(run.id.substr(1));
+    const int row = test::RowNumber(run.id);
     CHECK(run.eval_sequences_per_step == (row >= 59 ? 1024 : 0));
     const bool blackwell_ultra = run.cluster.gpu.name.find("B300") != std::string::npos;
     // A run on a GPU with no fitted efficiencies is evaluation-only, and only those are.

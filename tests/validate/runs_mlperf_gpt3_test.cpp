@@ -20,7 +20,8 @@ namespace {
 std::vector<RunSpec> Gpt3Rows() {
   std::vector<RunSpec> picked;
   for (RunSpec& run : test::PublicRowsWithPrefix('M')) {
-    if (std::stoi(run.id.substr(1)) <= 21) picked.push_back(std::move(run));
+    const int row = test::RowNumber(run.id);  // M01-M21, not MX02
+    if (row >= 1 && row <= 21) picked.push_back(std::move(run));
   }
   for (RunSpec& run : test::PublicRowsWithPrefix('Y')) {
     if (run.id == "Y11") picked.push_back(std::move(run));
