@@ -294,7 +294,7 @@ TEST_CASE("Evaluation-only runs are in no fold and no fit, and are predicted by 
   }
 }
 
-TEST_CASE("A fold refits only the families its left-out runs change; the cache changes nothing",
+TEST_CASE("A fold refits only the families its left-out runs change, the cache changes nothing",
           "[validate]") {
   const std::vector<RunSpec> runs = SyntheticRuns();
   const CrossValidationResult fresh = CrossValidateBySource(runs, Options(2));

@@ -42,7 +42,7 @@ TEST_CASE("Llama 3 405B's 8,192-GPU plan fits on 80 GB H100 with its sharding", 
   CHECK(peak > 60);  // the margin is real, not an empty model
 }
 
-TEST_CASE("DeepSeek-V3's recipe cuts its plan's memory; what is left is stated", "[cli][memory]") {
+TEST_CASE("DeepSeek-V3's recipe cuts its plan's memory, what is left is stated", "[cli][memory]") {
   const auto plain = RunParaplan({"simulate", "-m", "deepseek-v3", "-c", "hgx-h800", "-g", "2048",
                                   "--plan", kDeepSeekPlan, "--format", "json"});
   const auto recipe =

@@ -127,7 +127,7 @@ TEST_CASE("a GPU-count sweep shows the best plan, scaling and cost per count", "
   CHECK(RunParaplan(args).code == 2);
 }
 
-TEST_CASE("plan --framework keeps the export runnable; any says when it is not",
+TEST_CASE("plan --framework keeps the export runnable, any says when it is not",
           "[cli][framework]") {
   const auto refused =
       RunParaplan(Small({"--framework", "megatron", "--plan", "pp=2,schedule=dualpipe"}));

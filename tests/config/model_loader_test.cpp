@@ -122,7 +122,7 @@ TEST_CASE("every shipped model loads by name", "[config]") {
   CHECK(oss.sliding_window_every == 2);
 }
 
-TEST_CASE("model names resolve with suggestions; paths work too", "[config]") {
+TEST_CASE("model names resolve with suggestions, paths work too", "[config]") {
   CHECK_THAT(ErrorOf([] { LoadModel("llama3-70"); }), Contains("did you mean 'llama3-70b'?"));
   CHECK(LoadModel(testing::SourcePath("models/llama3-8b.yaml")).layers == 32);
 }

@@ -59,7 +59,7 @@ TEST_CASE("TE's delayed scaling all-reduces each chunk's amaxes over tp x cp x d
   CHECK(Fp8AmaxSeconds(c, links, dualpipe, MakePlanShape(d, dualpipe, c), 20) == 0);
 }
 
-TEST_CASE("Current scaling all-reduces one amax per SP cast over TP; MXFP8 reduces none",
+TEST_CASE("Current scaling all-reduces one amax per SP cast over TP, MXFP8 reduces none",
           "[cost]") {
   const CostGraph d = BuildCostGraph(test::Llama3_70B());
   const Cluster c = test::DgxH100();

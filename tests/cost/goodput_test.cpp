@@ -59,7 +59,7 @@ TEST_CASE("async checkpoints stall only for the copy to host memory", "[cost][go
   CHECK(f.Run().stall_s == Approx(1.0));
 }
 
-TEST_CASE("a given checkpoint interval is kept; more GPUs lower goodput", "[cost][goodput]") {
+TEST_CASE("a given checkpoint interval is kept, more GPUs lower goodput", "[cost][goodput]") {
   Fixture f;
   f.in.interval_s = 600;
   const Goodput given = f.Run();

@@ -37,7 +37,7 @@ TEST_CASE("zero-bubble and DualPipe bubbles are smaller than 1F1B's", "[cost]") 
   CHECK(dual < zb);
 }
 
-TEST_CASE("the slowest stage decides; others add fill and drain", "[cost]") {
+TEST_CASE("the slowest stage decides, others add fill and drain", "[cost]") {
   auto st = Uniform(4, 1.0, 2.0, 0.0);
   st[2] = {2.0, 4.0, 0.0};
   const PipelineTime t = PipelineMakespan(Schedule::k1F1B, 4, 1, 16, st.data());

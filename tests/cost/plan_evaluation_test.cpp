@@ -119,7 +119,7 @@ TEST_CASE("the peak from the candidate stages is the peak, for every plan sharin
   CHECK(sharing > 0);  // some layouts have stages that cannot be the peak
 }
 
-TEST_CASE("stages with the same layers get the same times; uneven pp_layers are kept", "[cost]") {
+TEST_CASE("stages with the same layers get the same times, uneven pp_layers are kept", "[cost]") {
   const Cluster c = test::DgxH100();
   ParallelPlan p = Plan(4, 2, Schedule::k1F1B, 1);
   p.pp_layers = {3, 9, 9, 9};
@@ -194,7 +194,7 @@ TEST_CASE("Megatron-LM 2021 sends 1/tp of a stage's output and all-gathers it ov
   CHECK(apex.eval.p2p_s < te.eval.p2p_s);  // the stages sit on different nodes: 1/8 on the NIC
 }
 
-TEST_CASE("PyTorch's ring passes K/V gradients in fp32; repeat_kv passes the query heads",
+TEST_CASE("PyTorch's ring passes K/V gradients in fp32, repeat_kv passes the query heads",
           "[cost]") {
   const ModelSpec m = test::Llama3_70B();  // 64 q / 8 kv heads x 128, 8192 tokens
   const Cluster c = test::DgxH100();

@@ -95,7 +95,7 @@ TEST_CASE("torch._grouped_mm's rate leaves Transformer Engine's experts and fp8 
   CHECK(TorchGroupedMmFlops(B200(862.9)) == Approx(862.9e12));
 }
 
-TEST_CASE("dgx-b200.yaml states torch._grouped_mm's rate; it is no efficiency field",
+TEST_CASE("dgx-b200.yaml states torch._grouped_mm's rate, it is no efficiency field",
           "[cost][torch_grouped_mm]") {
   const Cluster b200 = LoadCluster("dgx-b200");
   // torchao's best bf16 fwd + bwd timing on B200 (pytorch/ao @ ff163084e): 0.38 of 2,250.

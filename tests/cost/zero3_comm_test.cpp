@@ -51,7 +51,7 @@ TEST_CASE("ZeRO-3's backward gathers and reduce-scatters share the links", "[cos
   CHECK(serial.backward_s == Approx(3.0));
 }
 
-TEST_CASE("TP across nodes keeps the NICs busy; a ZeRO-3 group crossing them shares that",
+TEST_CASE("TP across nodes keeps the NICs busy, a ZeRO-3 group crossing them shares that",
           "[cost]") {
   const ModelSpec m = test::Gpt3_175B();
   const Cluster c = test::DgxH100();

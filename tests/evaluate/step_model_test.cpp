@@ -175,7 +175,7 @@ TEST_CASE("tensor parallelism beyond the NVLink domain is costly", "[cost]") {
   CHECK(nv.time.tp_comm_s < out.time.tp_comm_s);
 }
 
-TEST_CASE("expert imbalance slows MoE; drop routing caps it", "[cost]") {
+TEST_CASE("expert imbalance slows MoE, drop routing caps it", "[cost]") {
   const ModelSpec m = test::Mixtral8x7B();
   const Cluster c = test::DgxH100();
   ParallelPlan p = Plan(1, 1, 16, 64);

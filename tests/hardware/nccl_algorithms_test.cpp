@@ -44,7 +44,7 @@ TEST_CASE("ring all-reduce in one node: NCCL's latency and bandwidth terms", "[h
         Approx(14e-6 + 14 * 1.9e-6 + s * 1.75 / (360e9 * 0.92)));
 }
 
-TEST_CASE("all-gather and reduce-scatter rings take n-1 steps; LL is a third", "[hardware]") {
+TEST_CASE("all-gather and reduce-scatter rings take n-1 steps, LL is a third", "[hardware]") {
   const NcclFabric f = Node(8, 8, false);
   const double s = 8e6;
   CHECK(Seconds(kAG, NcclAlgorithm::kRing, NcclProtocol::kSimple, s, f) ==
@@ -179,7 +179,7 @@ TEST_CASE("NCCL's size terms: the ring's plateau from 64 bytes per channel and r
         Approx(1.4 * lat));
 }
 
-TEST_CASE("PAT's latency grows linearly with the ranks; the ring's more", "[hardware]") {
+TEST_CASE("PAT's latency grows linearly with the ranks, the ring's more", "[hardware]") {
   // 2.8 µs per rank against the ring's 14 µs per node: over 4,096 nodes at one GPU per node,
   // PAT starts 11.5 ms, the ring 57 ms; both grow with the rank count.
   const double pat_1k =

@@ -129,7 +129,7 @@ TEST_CASE("the HTML memory bars print whole labels with units, inside the figure
   CHECK(std::stod(label[1]) + 60 <= std::stod(width[1]));
 }
 
-TEST_CASE("the HTML timeline boxes carry their times; a deep pipeline is aggregated and says so",
+TEST_CASE("the HTML timeline boxes carry their times, a deep pipeline is aggregated and says so",
           "[report][html]") {
   std::vector<TimelineEvent> small;
   small.push_back({0, "compute", "F0", 0, 0, 0, 400'000'000});

@@ -129,7 +129,7 @@ TEST_CASE("Plan reporters mark front points left to the analytical estimate", "[
              Catch::Contains("over the simulator's budget): rank 2.</p>"));
 }
 
-TEST_CASE("Plan reporters say which memory recipe the search needed; megatron sets it",
+TEST_CASE("Plan reporters say which memory recipe the search needed, megatron sets it",
           "[report]") {
   SearchResult result = FixedResult();
   const PlanReportContext ctx = Context();

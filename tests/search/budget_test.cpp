@@ -62,7 +62,7 @@ TEST_CASE("a wall-clock budget fixes the cost and bands the tokens", "[search][b
   CHECK(b.tokens.high == Approx(tokens / 0.8));
 }
 
-TEST_CASE("goodput stretches the time to train; a wall-clock budget trains fewer tokens",
+TEST_CASE("goodput stretches the time to train, a wall-clock budget trains fewer tokens",
           "[search][budget]") {
   BudgetRequest request;
   request.tokens = 1e12;

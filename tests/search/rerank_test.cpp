@@ -40,7 +40,7 @@ TEST_CASE("plan --tokens ranks by wall-clock time: a big checkpoint can lose its
   CHECK(result.plans.front().step_time_s == 10);
 }
 
-TEST_CASE("plan --headroom ranks plans inside it first; equal steps put less memory first",
+TEST_CASE("plan --headroom ranks plans inside it first, equal steps put less memory first",
           "[search][headroom]") {
   CHECK(InsideHeadroom(Plan(1, 71.2), 11));  // 89 % of 80 GiB
   CHECK_FALSE(InsideHeadroom(Plan(1, 79.9), 11));

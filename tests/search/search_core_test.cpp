@@ -158,7 +158,7 @@ TEST_CASE("The Pareto front is cut at pareto_max_slowdown times its fastest poin
   for (const StepResult& r : by_default.pareto) CHECK(r.step_time_s <= 2 * fastest);
 }
 
-TEST_CASE("Front points over the simulator's task budget keep their estimate; the best N never",
+TEST_CASE("Front points over the simulator's task budget keep their estimate, the best N never",
           "[search]") {
   // 2^22 sequences per step on 16 GPUs: a plan with dp = 1 and micro-batch 1 runs 4 M
   // micro-batches, a schedule of 2 · pp · 4 M tasks, far over the budget on its own.

@@ -45,7 +45,7 @@ constexpr double kCMapePct = 16.9 + kMarginPct;
 
 }  // namespace
 
-TEST_CASE("C runs: NeMo long-sequence rows state the printed plan; step from NeMo's FLOPs",
+TEST_CASE("C runs: NeMo long-sequence rows state the printed plan, step from NeMo's FLOPs",
           "[validate][public]") {
   const std::vector<RunSpec> runs = test::PublicRowsWithPrefix('C');
   REQUIRE(runs.size() == 17);

@@ -32,7 +32,7 @@ std::vector<RunSpec> Gpt3Rows() {
 }  // namespace
 
 TEST_CASE(
-    "MLPerf GPT-3 rows: apex's bf16 gradient sync, both overlaps; faster than fp32 at 10,240 H100",
+    "MLPerf GPT-3 rows: apex's bf16 gradient sync, both overlaps, faster than fp32 at 10,240 H100",
     "[validate][public]") {
   const std::vector<RunSpec> runs = Gpt3Rows();
   REQUIRE(runs.size() == 22);

@@ -48,7 +48,7 @@ TEST_CASE("K runs: MoE with EP >= 8 on DGX H100, every parallel size stated",
   CHECK(sources.size() == 3);  // NeMo AutoModel, Megatron-MoE-ModelZoo, dgxc-benchmarking
 }
 
-TEST_CASE("K runs: the EP-overlap pair predicts in the measured direction; the layout row runs",
+TEST_CASE("K runs: the EP-overlap pair predicts in the measured direction, the layout row runs",
           "[validate][public]") {
   const std::vector<RunSpec> runs = KRuns();
   // K07 / K08: the same plan without and with the EP all-to-all hidden under the other

@@ -26,7 +26,7 @@ std::vector<RunSpec> MxRows() {
 
 }  // namespace
 
-TEST_CASE("MX02: Llama 4 Scout from NeMo 25.07's summary; MX01 stays out of the runs file",
+TEST_CASE("MX02: Llama 4 Scout from NeMo 25.07's summary, MX01 stays out of the runs file",
           "[validate][public]") {
   const std::vector<RunSpec> rows = MxRows();
   REQUIRE(rows.size() == 1);

@@ -55,7 +55,7 @@ TEST_CASE("N runs: Nemotron-4 batch-ramp stages state only their reports' knobs"
   CHECK(sources.size() == 6);  // one source line per Table 2 row, two --cv source groups
 }
 
-TEST_CASE("N runs: predicted with the shipped efficiencies; 340B does not fit on the defaults",
+TEST_CASE("N runs: predicted with the shipped efficiencies, 340B does not fit on the defaults",
           "[validate][public]") {
   const std::vector<RunSpec> runs = test::PublicRowsWithPrefix('N');
   const ValidationReport report = test::ValidateRows(runs);
