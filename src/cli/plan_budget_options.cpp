@@ -17,8 +17,10 @@ std::string BandNote(const std::optional<StepTimeBand>& band, const std::string&
                      FormatFixed((band->HighFactor() - 1) * 100, 1) + " %, from " +
                      std::to_string(band->runs) + " ";
   if (band->data_family == kUnfittedBandData) {
-    return note + "runs each predicted as a GPU nobody fitted (" + band->family +
-           " has no fitted runs): " + kUnfittedBandSource;
+    note += (band->fold.empty() ? "" : band->fold + " ") +
+            "runs each predicted as a GPU nobody fitted (" + band->family +
+            " has no fitted runs): ";
+    return note + (band->fold.empty() ? kUnfittedBandSource : kUnfittedFamilyBandSource);
   }
   note += band->data_family + " runs";
   if (band->data_family != band->family) note += " (" + band->family + " has none)";

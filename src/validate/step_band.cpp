@@ -34,17 +34,26 @@ std::vector<StepTimeBand> ShippedStepTimeBands() {
   // Recomputed by tests/validate/public_runs_cv_test.cpp (it prints the new values when they
   // drift).
   return {
-      {"A100", "A100", 359, -17.2, 7.1},
-      {"B200", "B200", 66, -27.5, 16.2},
-      {"GB200", "GB200", 59, -30.4, 5.1},
-      {"H100", "H100", 324, -21.0, 10.8},  // with the H200 runs (their band is H100's)
+      {"A100", "A100", "", 359, -17.2, 7.1},
+      {"B200", "B200", "", 66, -27.5, 16.2},
+      {"GB200", "GB200", "", 59, -30.4, 5.1},
+      {"H100", "H100", "", 324, -21.0, 10.8},  // with the H200 runs (their band is H100's)
   };
 }
 
 StepTimeBand UnfittedStepTimeBand() {
   // Recomputed by tests/validate/public_runs_cv_test.cpp from `validate --cv gpu`'s pooled
   // residuals.
-  return {"", kUnfittedBandData, 808, -21.1, 8.0};
+  return {"", kUnfittedBandData, "", 808, -21.1, 8.0};
+}
+
+std::vector<StepTimeBand> UnfittedFamilyStepTimeBands() {
+  // Recomputed by tests/validate/public_runs_cv_test.cpp from `validate --cv gpu`'s folds.
+  return {
+      {"", kUnfittedBandData, kAmpere, 359, -18.9, 2.1},
+      {"", kUnfittedBandData, kBlackwell, 125, -26.7, 6.5},
+      {"", kUnfittedBandData, kHopper, 324, -20.6, 11.6},
+  };
 }
 
 std::optional<StepTimeBand> StepTimeBandFor(const std::string& gpu_name) {
@@ -57,7 +66,13 @@ std::optional<StepTimeBand> StepTimeBandFor(const std::string& gpu_name) {
     band.family = family;
     return band;
   }
-  if (GpuFamily(gpu_name) != gpu_name) {
+  const std::string generation = GpuFamily(gpu_name);
+  if (generation != gpu_name) {
+    for (StepTimeBand band : UnfittedFamilyStepTimeBands()) {
+      if (band.fold != generation) continue;
+      band.family = family;
+      return band;
+    }
     StepTimeBand band = UnfittedStepTimeBand();
     band.family = family;
     return band;

@@ -31,12 +31,21 @@ inline constexpr const char* kUnfittedBandSource =
     "nobody fitted, its family left out of the fit (paraplan validate "
     "docs/validation/public_runs.yaml --cv gpu; docs/validation.md)";
 
+// The same for a GPU of a family with a `--cv gpu` fold of its own: that fold's residuals only.
+inline constexpr const char* kUnfittedFamilyBandSource =
+    "10th-90th percentile of step-time error over the published runs of its family predicted as "
+    "GPUs nobody fitted, the family left out of the fit (paraplan validate "
+    "docs/validation/public_runs.yaml --cv gpu, the family's fold; docs/validation.md)";
+
 // The data_family of the band a GPU nobody fitted gets.
 inline constexpr const char* kUnfittedBandData = "leave-one-GPU-family-out";
 
 struct StepTimeBand {
   std::string family;       // the GPU family asked about ("H200")
   std::string data_family;  // the family whose runs give the band ("H100"), or kUnfittedBandData
+  // For kUnfittedBandData: the `--cv gpu` fold whose residuals give it ("Blackwell"), or "" for
+  // every fold pooled.
+  std::string fold;
   int64_t runs = 0;
   double error_p10_pct = 0;  // (predicted - measured) / measured x 100
   double error_p90_pct = 0;
@@ -52,8 +61,15 @@ StepTimeBand ComputeStepTimeBand(const std::string& family, std::vector<double> 
 // The shipped bands, one per family with validation runs.
 std::vector<StepTimeBand> ShippedStepTimeBands();
 
-// The shipped band of a GPU nobody fitted (family "", data_family kUnfittedBandData).
+// The shipped band of a GPU nobody fitted (family "", data_family kUnfittedBandData), every
+// `--cv gpu` fold pooled.
 StepTimeBand UnfittedStepTimeBand();
+
+// The shipped bands of a GPU nobody fitted, one per `--cv gpu` fold (fold "Ampere", "Hopper",
+// "Blackwell"): what the model's error was when that chip generation was nobody fitted. A new
+// part of a generation (B300, GB300) takes its generation's; one of a generation without a fold
+// takes the pooled band.
+std::vector<StepTimeBand> UnfittedFamilyStepTimeBands();
 
 // The band for a GPU by name ("H100-SXM5-80GB"), or nothing when no validation data covers it.
 std::optional<StepTimeBand> StepTimeBandFor(const std::string& gpu_name);

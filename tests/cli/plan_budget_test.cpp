@@ -43,6 +43,17 @@ TEST_CASE("plan --tokens on a GPU nobody fitted gives the leave-one-GPU-family-o
   CHECK_THAT(run.out, !Catch::Contains("band: none"));
   CHECK_THAT(run.out, Catch::Contains("B300 has no fitted runs"));
   CHECK_THAT(run.out, Catch::Contains("--cv gpu"));
+  // B300 is Blackwell: its band is the Blackwell fold's, not every fold pooled.
+  CHECK_THAT(run.out, Catch::Contains("Blackwell runs each predicted as a GPU nobody fitted"));
+  CHECK_THAT(run.out, Catch::Contains("the family's fold"));
+  // GB300 NVL72 (B300-GB300), the other Blackwell part nobody fitted, gets the same band.
+  const auto gb300 =
+      RunParaplan({"plan", "-m", "llama3-8b", "-c", "gb300-nvl72", "-g", "8", "--global-batch",
+                   "16", "--threads", "2", "--top", "1", "--tokens", "1T"});
+  INFO(gb300.err);
+  REQUIRE(gb300.code == 0);
+  CHECK_THAT(gb300.out, Catch::Contains("GB300 has no fitted runs"));
+  CHECK_THAT(gb300.out, Catch::Contains("Blackwell runs each predicted as a GPU nobody fitted"));
 }
 
 TEST_CASE("plan --tokens shows goodput, interruptions, the checkpoint interval and energy",
