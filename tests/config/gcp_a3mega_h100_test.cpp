@@ -24,7 +24,9 @@ TEST_CASE("gcp-a3mega-h100 is dgx-h100's part with half its scale-out bandwidth"
   CHECK(a3mega.network[0].span == dgx.network[0].span);
   CHECK(a3mega.network[0].bandwidth_GBps == dgx.network[0].bandwidth_GBps);
   CHECK(a3mega.network[0].nvls == dgx.network[0].nvls);
-  // Eight 200 Gb/s TCPXO NICs per VM: 25 GB/s per GPU, half of one 400 Gb/s NDR NIC per GPU.
+  // Eight 200 Gb/s TCPXO NICs per VM: 25 GB/s per GPU, half of one 400 Gb/s NDR NIC per GPU, in a
+  // tier of its own name, so it takes no bus-bandwidth fraction fitted on InfiniBand.
+  CHECK(a3mega.network[1].name == "tcpxo");
   CHECK(a3mega.network[1].bandwidth_GBps == 25);
   CHECK(a3mega.network[1].bandwidth_GBps * 2 == dgx.network[1].bandwidth_GBps);
 }
