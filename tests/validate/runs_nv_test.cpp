@@ -1,5 +1,5 @@
 // Stop 43's third-party Hopper and Blackwell rows (branch h45hopper; docs/validation/README.md,
-// "NV01-NV11"): Google's A3 Mega NeMo examples on H100 over GPUDirect-TCPXO, and MLPerf v6.0's
+// "NV01-NV12"): Google's A3 Mega NeMo examples on H100 over GPUDirect-TCPXO, and MLPerf v6.0's
 // GPT-OSS 20B as Lambda, Dell, Supermicro and HPE measured it on their own machines.
 #include <catch2/catch.hpp>
 #include <string>
@@ -25,7 +25,7 @@ std::vector<RunSpec> NvRows() {
 TEST_CASE("NV01-NV03: A3 Mega's H100 NeMo examples load on the TCPXO cluster and predict near",
           "[validate][public][nv]") {
   const std::vector<RunSpec> rows = NvRows();
-  REQUIRE(rows.size() == 11);
+  REQUIRE(rows.size() == 12);
   for (const char* id : {"NV01", "NV02", "NV03"}) {
     INFO(id);
     const RunSpec& run = test::FindRow(rows, id);
@@ -60,9 +60,9 @@ TEST_CASE("NV04-NV06: three submitters' one-node B200 GPT-OSS runs agree, and pa
   CHECK(predicted / lambda < 0.90);
 }
 
-TEST_CASE("NV07-NV11: GB300 and B300 rows stay out of the fit", "[validate][public][nv]") {
+TEST_CASE("NV07-NV12: GB300 and B300 rows stay out of the fit", "[validate][public][nv]") {
   const std::vector<RunSpec> rows = NvRows();
-  for (const char* id : {"NV07", "NV08", "NV09", "NV10", "NV11"}) {
+  for (const char* id : {"NV07", "NV08", "NV09", "NV10", "NV11", "NV12"}) {
     INFO(id);
     CHECK(test::FindRow(rows, id).evaluation_only);
   }
