@@ -160,9 +160,12 @@ TEST_CASE("every shipped hardware file loads with nvlink and scaleout tiers", "[
     REQUIRE(c.network.size() >= 2);
     CHECK(c.network[0].name == "nvlink");
     // InternLM's RoCE cluster names its scale-out tier `roce`: a fabric of its own, which takes
-    // no fitted `link.scaleout` fraction (hardware/internlm-a100-roce.yaml).
+    // no fitted `link.scaleout` fraction (hardware/internlm-a100-roce.yaml); Google Cloud's A3 Mega
+    // names its GPUDirect-TCPXO tier `tcpxo` for the same reason (hardware/gcp-a3mega-h100.yaml).
     if (c.name == "internlm-a100-roce") {
       CHECK(c.network[1].name == "roce");
+    } else if (c.name == "gcp-a3mega-h100") {
+      CHECK(c.network[1].name == "tcpxo");
     } else {
       CHECK(c.network[1].name == "scaleout");
     }
