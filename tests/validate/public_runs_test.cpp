@@ -119,7 +119,8 @@ constexpr double kHeldOutMapePct = 9.25 + 0.2;
 // 512 tokens per GPU; -74% in-sample, the small-batch ZeRO-3 gap on a single node).
 // + TG01-TG27 (stop 42, h44breadth: Together AI's reruns of the dgxc-benchmarking recipes on its
 // own B200 cluster (8-592 GPUs) and GB200 racks, one B300 node (TG27, evaluation-only); all fit).
-constexpr size_t kPublicRuns = 834;
+// + EP01-EP02 (stop 43, h45moe: Qwen3-30B-A3B FP8 on 16 and 32 B200, Google Cloud A4 job logs).
+constexpr size_t kPublicRuns = 836;
 constexpr int64_t kTokensOnlyRuns = 13;  // R09-R12, U01-U05, U07-U10
 // torchtitan's measured peaks (Q01-Q14, W01-W02) and R13-R14: 10.0% at stop 36 and stop 37.
 constexpr double kMemoryMapePct = 10.0 + 0.2;
