@@ -77,6 +77,8 @@ enum class Knob : int {
   kMegatronDdpBuckets,
   kFusedNorm,
   kSpDim1Copies,
+  kSdpaCudnn,
+  kFsdpFloat8AllGather,
   kMoeGroupedGemm,
   kMoeRouterFusion,
   kMoePermuteFusion,
