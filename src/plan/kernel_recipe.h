@@ -134,6 +134,11 @@ struct KernelRecipe {
   // first otherwise; a context manager (sdpa_kernel) overrides either. Stated per run from
   // its stack or a trace, not assumed from a version (docs/formats.md).
   bool sdpa_cudnn = false;
+  // The core attention is Dao-AILab's FlashAttention-2 package called directly (flash_attn's
+  // flash_attn_varlen_func: nanotron c252843, src/nanotron/models/llama.py CoreAttention) whatever
+  // the fusion profile: priced at fa2_attention_fwd / _bwd where the GPU's family sets them,
+  // not at the fused (cuDNN) rate TransformerEngine's profile implies (cost/layer_cost.cpp).
+  bool flash_attn2 = false;
   // torchao's float8 all-gather under FSDP2 (torchtitan `enable_fsdp_float8_all_gather`; torchao
   // eab345c torchao/float8/fsdp_utils.py, WeightWithDynamicFloat8CastTensor): each Float8Linear
   // weight's 1/dp shard is cast to float8 before its all-gather (fsdp_pre_all_gather), FSDP2

@@ -78,6 +78,7 @@ enum class Knob : int {
   kFusedNorm,
   kSpDim1Copies,
   kSdpaCudnn,
+  kFlashAttn2,
   kFsdpFloat8AllGather,
   kMoeGroupedGemm,
   kMoeRouterFusion,

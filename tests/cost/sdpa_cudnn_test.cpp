@@ -24,7 +24,7 @@ Cluster Hopper() {
   return c;
 }
 
-LayerOpRow CoreAttention(Fusion fusion, bool sdpa_cudnn) {
+LayerOpRow CoreAttention(Fusion fusion, bool sdpa_cudnn, bool flash_attn2 = false) {
   const CostGraph d = BuildCostGraph(test::Llama3_70B());
   const Cluster c = Hopper();
   ParallelPlan p;
@@ -32,6 +32,7 @@ LayerOpRow CoreAttention(Fusion fusion, bool sdpa_cudnn) {
   p.global_batch = 1;
   p.kernels.fusion = fusion;
   p.kernels.sdpa_cudnn = sdpa_cudnn;
+  p.kernels.flash_attn2 = flash_attn2;
   std::vector<LayerOpRow> rows;
   ComputeLayerCost(d, 0, MakePlanShape(d, p, c), c, ResolveNetworkLinks(c), &rows);
   for (const LayerOpRow& r : rows) {
@@ -54,4 +55,13 @@ TEST_CASE("SDPA stated on cuDNN runs at the fused-attention rate, FlashAttention
   CHECK(CoreAttention(Fusion::kEager, true).fwd_s == Approx(cudnn.fwd_s));
   CHECK(CoreAttention(Fusion::kTe, true).fwd_s == Approx(CoreAttention(Fusion::kTe, false).fwd_s));
   CHECK(CoreAttention(Fusion::kTe, false).fwd_s == Approx(cudnn.fwd_s));
+}
+
+TEST_CASE("flash-attn called directly runs at FlashAttention-2's rate under any profile",
+          "[cost][attention]") {
+  // nanotron's CoreAttention (flash_attn_varlen_func) beside TransformerEngine-like kernels.
+  const LayerOpRow te = CoreAttention(Fusion::kTe, false);
+  const LayerOpRow fa2 = CoreAttention(Fusion::kTe, false, true);
+  CHECK(fa2.fwd_s / te.fwd_s == Approx(0.695 / 0.36));
+  CHECK(fa2.fwd_s == Approx(CoreAttention(Fusion::kCompile, false).fwd_s));
 }
