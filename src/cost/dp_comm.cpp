@@ -8,6 +8,7 @@
 #include "cost/megatron_step_passes.h"
 #include "cost/memory_model.h"
 #include "cost/overlap_sm.h"
+#include "cost/torchao_float8.h"
 #include "cost/zero3_fetch.h"
 #include "hardware/collective_cost.h"
 #include "hardware/nccl_channels.h"
@@ -204,8 +205,13 @@ StageDp StageDataParallel(const Cluster& c, const NetworkLinks& links, const Cos
   }
   dp.shared_nic = s.groups.dp_cp.tier >= 1 || s.groups.edp.tier >= 1;
   dp.buckets = std::max<int64_t>(dp.buckets, 1);
-  const double gather = bucketed(CollectiveOp::kAllGather, dense * kAct, s.groups.dp_cp, nullptr) +
-                        bucketed(CollectiveOp::kAllGather, expert * kAct, s.groups.edp, nullptr);
+  // torchao's float8 all-gather moves the layers' dense weights in 1 B (cost/torchao_float8.h).
+  const double layer_gather = p.zero == 3 ? FsdpLayerGatherBytesPerElement(s) : kAct;
+  const double layer_dense = std::max(dense - embed, 0.0);
+  const double dense_gather_bytes = layer_dense * layer_gather + (dense - layer_dense) * kAct;
+  const double gather =
+      bucketed(CollectiveOp::kAllGather, dense_gather_bytes, s.groups.dp_cp, nullptr) +
+      bucketed(CollectiveOp::kAllGather, expert * kAct, s.groups.edp, nullptr);
   if (p.zero == 1 || p.zero == 2) dp.param_gather_s = gather;
   if (broadcast) {
     dp.param_gather_s = ShardBroadcastsSeconds(dense * kAct, s.groups.dp_cp, links) +
@@ -220,7 +226,7 @@ StageDp StageDataParallel(const Cluster& c, const NetworkLinks& links, const Cos
                    ? DeepSpeedStageComm(d, p, key.counts, e.kinds, embed, s.groups.dp_cp,
                                         s.groups.edp, dtype, links)
                    : Zero3StageComm(key.counts, e.kinds, embed, s.groups.dp_cp, s.groups.edp, dtype,
-                                    links);
+                                    links, layer_gather);
     const double copied =
         (s.groups.dp_cp.size > 1 ? dense : 0.0) + (s.groups.edp.size > 1 ? expert : 0.0);
     if (p.kernels.DeepSpeedZero3()) {
@@ -231,9 +237,15 @@ StageDp StageDataParallel(const Cluster& c, const NetworkLinks& links, const Cos
     } else if (p.kernels.Pytorch()) {
       // FSDP2 copies every gathered unit out of its buffer and every gradient into the
       // reduce-scatter input on the compute stream (zero3_comm.h, Fsdp2CopyBytes).
+      // The layers' weights copied out at the float8 all-gather's byte, the rest in bf16.
       const Fsdp2Copy bytes = Fsdp2CopyBytes(dtype);
-      dp.zero3.copy_fwd_s = MemoryBoundSeconds(c, copied * bytes.forward);
-      dp.zero3.copy_bwd_s = MemoryBoundSeconds(c, copied * bytes.backward);
+      const Fsdp2Copy layer_bytes = Fsdp2CopyBytes(dtype, layer_gather);
+      const double layer_copied = s.groups.dp_cp.size > 1 ? layer_dense : 0.0;
+      const double rest = copied - layer_copied;
+      dp.zero3.copy_fwd_s =
+          MemoryBoundSeconds(c, layer_copied * layer_bytes.forward + rest * bytes.forward);
+      dp.zero3.copy_bwd_s =
+          MemoryBoundSeconds(c, layer_copied * layer_bytes.backward + rest * bytes.backward);
     }
     dp.zero3_gather_s = dp.zero3.gather_s;
     dp.grad_s = 0;

@@ -200,7 +200,9 @@ LayerCost ComputeLayerCost(const CostGraph& d, int kind, const PlanShape& p, con
   const double matmul_kernels = LayerMatmulKernels(d, kind, p);
   double attn_fwd = 0, attn_bwd = 0;
   if (p.kernels.FlashAttention()) {
-    const bool fa2 = p.kernels.Pytorch();
+    // PyTorch's SDPA runs FlashAttention-2 unless the run states cuDNN; flash-attn called
+    // directly is FlashAttention-2 under any profile (kernel_recipe.h).
+    const bool fa2 = (p.kernels.Pytorch() && !p.kernels.sdpa_cudnn) || p.kernels.flash_attn2;
     // Under a ring, cuDNN's unmasked blocks at their own rate (attention_mask.h).
     attn_fwd =
         RingAttentionSeconds(c, attn.attention_flops, false, attn.attention_shape, fa2, p.cp);

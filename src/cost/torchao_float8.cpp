@@ -1,5 +1,7 @@
 #include "cost/torchao_float8.h"
 
+#include <algorithm>
+
 #include "cost/moe_ops.h"
 
 namespace paraplan {
@@ -10,6 +12,10 @@ namespace {
 constexpr double kLayoutCopyBytes = 2.0;
 // Layout copies one Linear's backward makes: its weight, its output gradient, its saved input.
 constexpr double kLayoutCopiesPerLinear = 3.0;
+// A dynamic tensorwise scale: the amax pass reads the bf16 tensor (tensor_to_amax); the cast
+// reads it again and writes one byte (hp_tensor_and_scale_to_float8).
+constexpr double kAmaxBytes = 2.0;
+constexpr double kCastBytes = 3.0;
 
 // A block whose column-parallel Linears share one input (the attention's wq, wk, wv; the MLP's
 // w1 and w3, or w1 alone) and whose row-parallel Linear (wo, w2) writes the block's output.
@@ -28,6 +34,10 @@ bool TorchaoFloat8(const PlanShape& p) {
 
 double TpAllGatherBytesPerElement(const PlanShape& p) {
   return TorchaoFloat8(p) && p.sequence_parallel ? 1.0 : kAct;
+}
+
+double FsdpLayerGatherBytesPerElement(const PlanShape& p) {
+  return TorchaoFloat8(p) && p.kernels.fsdp_float8_all_gather ? 1.0 : kAct;
 }
 
 ElementwiseOp TorchaoFloat8Casts(const CostGraph& d, int kind, const PlanShape& p) {
@@ -83,9 +93,21 @@ ElementwiseOp TorchaoFloat8Casts(const CostGraph& d, int kind, const PlanShape& 
     casts_fwd += expert_gemms;
     casts_bwd += expert_gemms;
   }
-  const double bwd_bytes = per * bwd_elems + kLayoutCopyBytes * copy_elems;
-  return {"fp8 cast", per * fwd_elems, bwd_bytes, per_cast_kernels * casts_fwd,
-          per_cast_kernels * casts_bwd + kLayoutCopiesPerLinear * linears};
+  // The weights (torchao_float8.h): an amax pass and a cast of the gathered local weight every
+  // forward, or a cast of the 1/dp shard before every gather under the float8 all-gather.
+  double weights = 0;
+  for (int i = 0; i < n; ++i) weights += blocks[i].weights;
+  double weight_fwd_bytes = kAmaxBytes * weights + kCastBytes * weights, weight_bwd_bytes = 0;
+  double weight_kernels_fwd = 2.0 * linears, weight_kernels_bwd = 0;
+  if (p.kernels.fsdp_float8_all_gather) {
+    const double shard = weights / std::max(static_cast<double>(p.groups.dp_cp.size), 1.0);
+    weight_fwd_bytes = weight_bwd_bytes = kCastBytes * shard;
+    weight_kernels_fwd = weight_kernels_bwd = linears;
+  }
+  const double bwd_bytes = per * bwd_elems + kLayoutCopyBytes * copy_elems + weight_bwd_bytes;
+  return {"fp8 cast", per * fwd_elems + weight_fwd_bytes, bwd_bytes,
+          per_cast_kernels * casts_fwd + weight_kernels_fwd,
+          per_cast_kernels * casts_bwd + kLayoutCopiesPerLinear * linears + weight_kernels_bwd};
 }
 
 }  // namespace paraplan

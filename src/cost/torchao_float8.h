@@ -19,10 +19,17 @@
 //    too (NoopFwToFloat8BwDynamic after the output's redistribute), so the backward's all-gathers
 //    move fp8 (float8_ops.py gathers the fp8 _data). The reduce-scatters (partial sums, the
 //    inputs' gradients) stay bf16.
-// What is left out: the weight casts (with FSDP's float8 all-gather they run on the 1/dp shard,
-// fsdp_utils.py fsdp_pre_all_gather; without it on the whole local weight; which one a row ran
-// is rarely stated), the amax all-reduces over the TP group (latency-bound), and the routed
-// experts' layouts (torchtitan's float8 MoE came later, with its own grouped GEMM).
+//  - the weights (float8_linear.py, tensorwise forward): every forward takes the weight's amax
+//    (get_weight_scale -> tensor_to_scale) and casts it (cast_weight_to_float8_t); the backward
+//    reuses the saved weight_fp8_t. FSDP2's unsharded weight is a graph input, so torch.compile
+//    has no producer to fuse that amax into: an amax pass and a cast in either mode. With FSDP's
+//    float8 all-gather (fsdp_float8_all_gather; fsdp_utils.py, fsdp_pre_all_gather) the cast
+//    runs on the rank's 1/dp shard before each gather and the gathered weight is already float8
+//    (tensor_already_casted_to_fp8): a cast of the shard per gather, forward and backward.
+// What is left out: the amax all-reduces over the TP group (latency-bound), the per-step scale
+// of precompute_float8_dynamic_scale_for_fsdp (one _foreach_norm and one all-reduce), and the
+// routed experts' weights and layouts (torchtitan's float8 MoE came later, with its own grouped
+// GEMM).
 #pragma once
 
 #include "cost/cost_graph.h"
@@ -38,6 +45,11 @@ bool TorchaoFloat8(const PlanShape& shape);
 // Bytes per element of a sequence-parallel TP all-gather (the attention's and MLP's inputs
 // forward, the row-parallel outputs' gradients backward): 1 under torchao's float8 TP, else bf16.
 double TpAllGatherBytesPerElement(const PlanShape& shape);
+
+// Bytes per element FSDP2 gathers (and copies out) of a layer's dense weights: 1 under torchao's
+// float8 all-gather (kernel_recipe.h, fsdp_float8_all_gather), else bf16. The embedding and
+// output layers are not Float8Linear and stay bf16.
+double FsdpLayerGatherBytesPerElement(const PlanShape& shape);
 
 // The float8 casts and the backward's fp8 layout copies of one layer of `kind` (one micro-batch,
 // one GPU): op "fp8 cast".

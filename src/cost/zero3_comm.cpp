@@ -12,11 +12,12 @@ struct UnitComm {
 };
 
 UnitComm Unit(double dense_params, double expert_params, const GroupPlacement& dense,
-              const GroupPlacement& expert, double grad_bytes, const NetworkLinks& links) {
+              const GroupPlacement& expert, double grad_bytes, const NetworkLinks& links,
+              double dense_weight_bytes = kWeightBytes) {
   UnitComm u;
   if (dense.size > 1 && dense_params > 0) {
-    u.gather_s +=
-        CollectiveSeconds(CollectiveOp::kAllGather, dense_params * kWeightBytes, dense, links);
+    u.gather_s += CollectiveSeconds(CollectiveOp::kAllGather, dense_params * dense_weight_bytes,
+                                    dense, links);
     u.reduce_scatter_s +=
         CollectiveSeconds(CollectiveOp::kReduceScatter, dense_params * grad_bytes, dense, links);
   }
@@ -31,8 +32,8 @@ UnitComm Unit(double dense_params, double expert_params, const GroupPlacement& d
 
 }  // namespace
 
-Fsdp2Copy Fsdp2CopyBytes(double reduce_bytes) {
-  const double copy_out = 2 * kWeightBytes;            // gathered buffer -> unsharded parameters
+Fsdp2Copy Fsdp2CopyBytes(double reduce_bytes, double gather_bytes) {
+  const double copy_out = 2 * gather_bytes;            // gathered buffer -> unsharded parameters
   const double copy_in = kWeightBytes + reduce_bytes;  // bf16 gradients -> reduce-scatter input
   return {copy_out, copy_out + copy_in};
 }
@@ -47,7 +48,7 @@ double DeepSpeedZero3GradCopyBytes(double grad_bytes) {
 Zero3Comm Zero3StageComm(const std::array<int32_t, kLayerKinds>& counts,
                          const std::array<LayerCost, kLayerKinds>& kinds, double embed_params,
                          const GroupPlacement& dense, const GroupPlacement& expert,
-                         double grad_bytes, const NetworkLinks& links) {
+                         double grad_bytes, const NetworkLinks& links, double layer_weight_bytes) {
   Zero3Comm c;
   auto add = [&c](const UnitComm& u, double n) {
     c.gather_s += n * u.gather_s;
@@ -57,7 +58,8 @@ Zero3Comm Zero3StageComm(const std::array<int32_t, kLayerKinds>& counts,
   };
   for (int k = 0; k < kLayerKinds; ++k) {
     if (counts[k] == 0) continue;
-    add(Unit(kinds[k].params_local, kinds[k].expert_params_local, dense, expert, grad_bytes, links),
+    add(Unit(kinds[k].params_local, kinds[k].expert_params_local, dense, expert, grad_bytes, links,
+             layer_weight_bytes),
         counts[k]);
   }
   if (embed_params > 0) add(Unit(embed_params, 0, dense, expert, grad_bytes, links), 1.0);

@@ -44,7 +44,8 @@ struct Fsdp2Copy {
   double forward = 0;   // bytes per parameter, forward pass
   double backward = 0;  // bytes per parameter, backward pass
 };
-Fsdp2Copy Fsdp2CopyBytes(double reduce_bytes);
+// `gather_bytes`: bytes per gathered element (1 under torchao's float8 all-gather).
+Fsdp2Copy Fsdp2CopyBytes(double reduce_bytes, double gather_bytes = kAct);
 
 // HBM bytes per parameter that DeepSpeed's ZeRO-3 moves on its gradient path in every
 // micro-batch's backward (deepspeed/runtime/zero/stage3.py and runtime/comm/
@@ -63,11 +64,14 @@ double DeepSpeedZero3GradCopyBytes(double grad_bytes);
 
 // `counts` layers of each kind, `kinds` their costs (params_local, expert_params_local), plus one
 // unit of `embed_params` (the stage's embedding and/or output layer, 0 for none). Dense weights
-// over `dense`, expert weights over `expert`; gradients of `grad_bytes` bytes per parameter.
+// over `dense`, expert weights over `expert`; gradients of `grad_bytes` bytes per parameter; the
+// layers' dense weights gathered at `layer_weight_bytes` per element (1 under torchao's float8
+// all-gather, cost/torchao_float8.h), the rest in bf16.
 Zero3Comm Zero3StageComm(const std::array<int32_t, kLayerKinds>& counts,
                          const std::array<LayerCost, kLayerKinds>& kinds, double embed_params,
                          const GroupPlacement& dense, const GroupPlacement& expert,
-                         double grad_bytes, const NetworkLinks& links);
+                         double grad_bytes, const NetworkLinks& links,
+                         double layer_weight_bytes = kAct);
 
 // Exposed ZeRO-3 seconds of one micro-batch. With overlap (prefetch on a second stream) the
 // forward waits for the first unit and for whatever gathering outlasts the forward compute; the

@@ -285,6 +285,10 @@ PlanConstraints RestrictToFramework(Framework f, PlanConstraints c) {
     if (profile->runtime.repeat_kv) SetKernelSwitch(c, &KernelRecipe::repeat_kv);
     if (profile->runtime.sp_dim1_copies) SetKernelSwitch(c, &KernelRecipe::sp_dim1_copies);
   }
+  // Attention through flash-attn's FlashAttention-2 kernel (kernel_recipe.h, flash_attn2).
+  if (const FrameworkProfile* profile = FindProfile(f); profile && profile->runtime.flash_attn2) {
+    SetKernelSwitch(c, &KernelRecipe::flash_attn2);
+  }
   // Megatron-Core's DDP bucketing (kernel_recipe.h, megatron_ddp_buckets) for Megatron-LM and
   // NeMo's recipes.
   if (const FrameworkProfile* profile = FindProfile(f);

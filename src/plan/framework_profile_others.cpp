@@ -189,6 +189,9 @@ FrameworkProfile Nanotron() {
   // gradient into the fp32 buffer after loss.backward(), one add_ per tensor and micro-batch
   // (src/nanotron/optim/gradient_accumulator.py, _accumulate_grad).
   p.runtime.fp32_grad_accum_pass = true;
+  // CoreAttention calls flash-attn's flash_attn_varlen_func (FlashAttention-2;
+  // src/nanotron/models/llama.py), not TransformerEngine's cuDNN attention.
+  p.runtime.flash_attn2 = true;
   p.runtime.collectives =
       "all-reduce of fp32 gradients (ZeRO-0: DDP buckets in the backward; ZeRO-1: the whole "
       "buffer after it, then one all-gather of the updated parameters), TP all-reduce or "

@@ -125,6 +125,28 @@ struct KernelRecipe {
   // reduce-scatter adds a full-size torch.cat copy (torch/distributed/_functional_collectives.py;
   // torchtitan's TP; cost/elementwise_cost.cpp, SequenceParallelCopies).
   bool sp_dim1_copies = false;
+  // PyTorch's SDPA dispatched to cuDNN's fused attention, not FlashAttention-2 (fusion eager /
+  // compile only): priced at the GPU's fused-attention rate (attention_fwd / _bwd, cuDNN's
+  // measured curve) instead of fa2_attention_fwd / _bwd (cost/layer_cost.cpp). PyTorch puts
+  // cuDNN first on sm90 / sm100 when the runtime cuDNN is newer than 9.15.0
+  // (aten/src/ATen/native/transformers/cuda/sdp_utils.cpp, check_prefer_cudnn_attention, at
+  // pytorch/pytorch 001f694; TORCH_CUDNN_SDPA_DEPRIORITIZED turns it off), FlashAttention-2
+  // first otherwise; a context manager (sdpa_kernel) overrides either. Stated per run from
+  // its stack or a trace, not assumed from a version (docs/formats.md).
+  bool sdpa_cudnn = false;
+  // The core attention is Dao-AILab's FlashAttention-2 package called directly (flash_attn's
+  // flash_attn_varlen_func: nanotron c252843, src/nanotron/models/llama.py CoreAttention) whatever
+  // the fusion profile: priced at fa2_attention_fwd / _bwd where the GPU's family sets them,
+  // not at the fused (cuDNN) rate TransformerEngine's profile implies (cost/layer_cost.cpp).
+  bool flash_attn2 = false;
+  // torchao's float8 all-gather under FSDP2 (torchtitan `enable_fsdp_float8_all_gather`; torchao
+  // eab345c torchao/float8/fsdp_utils.py, WeightWithDynamicFloat8CastTensor): each Float8Linear
+  // weight's 1/dp shard is cast to float8 before its all-gather (fsdp_pre_all_gather), FSDP2
+  // gathers and copies out 1 B per element, and the gathered weight is not cast again
+  // (tensor_already_casted_to_fp8). Off, every forward casts the whole gathered weight (amax and
+  // cast). precision fp8 under fusion eager / compile with zero 3 only (cost/torchao_float8.h,
+  // cost/dp_comm.cpp).
+  bool fsdp_float8_all_gather = false;
   // TransformerEngine's FP8 recipe (read under precision fp8 with fusion te or apex only).
   Fp8Recipe fp8_recipe = Fp8Recipe::kDelayed;
 

@@ -247,6 +247,13 @@ void Fp32GradAccumPass(Framework framework, PlanConstraints& c, std::vector<std:
                     "fp32 buffer after each micro-batch's backward)");
 }
 
+// A framework that calls flash-attn's FlashAttention-2 kernel itself (kernel_recipe.h,
+// flash_attn2): nanotron c252843's CoreAttention, flash_attn_varlen_func. Set unless stated.
+void FlashAttn2(PlanConstraints& c, std::vector<std::string>* notes) {
+  if (!SetKernelSwitch(c, &KernelRecipe::flash_attn2)) return;
+  Note(notes, "flash_attn2=true (its attention calls flash-attn's FlashAttention-2 kernel)");
+}
+
 // A ZeRO stage the run leaves open and the profile gives no default is searched over the stages
 // the framework runs, never one it refuses (Aleph Alpha Scaling 737f855 has ZeRO-1 only).
 void SearchOnlyStagesItRuns(const FrameworkProfile& profile, PlanConstraints& c,
@@ -342,6 +349,7 @@ PlanConstraints ApplyFrameworkConventions(const FrameworkProfile* profile, const
     Fp32GradAccumPass(profile->framework, plan, notes);
   }
   if (rt.megatron_ddp_buckets) MegatronDdpBuckets(plan, notes);
+  if (rt.flash_attn2) FlashAttn2(plan, notes);
   if (rt.zero3_max_live_params > 0) DeepSpeedCoordinator(rt, plan, notes);
   return plan;
 }

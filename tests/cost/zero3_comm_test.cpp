@@ -168,3 +168,22 @@ TEST_CASE(
   EvaluatePlanTime(d, c, links, p, &single);
   CHECK(single.dp[0].zero3.copy_bwd_s == 0);
 }
+
+TEST_CASE("ZeRO-3 gathers the layers' weights at their byte, the embedding in bf16", "[cost]") {
+  const Cluster c = test::DgxH100();
+  const NetworkLinks links = ResolveNetworkLinks(c);
+  const GroupPlacement dp = PlaceGroup(64, 8, c);
+  const GroupPlacement one = PlaceGroup(1, 1, c);
+  std::array<LayerCost, kLayerKinds> kinds{};
+  kinds[0].params_local = 100e6;
+  const std::array<int32_t, kLayerKinds> counts{10, 0, 0, 0};
+  // torchao's float8 all-gather: 1 B per layer weight, the embedding unit still 2 B.
+  const Zero3Comm z = Zero3StageComm(counts, kinds, 50e6, dp, one, 4.0, links, 1.0);
+  const double layer = CollectiveSeconds(CollectiveOp::kAllGather, 100e6, dp, links);
+  const double embed = CollectiveSeconds(CollectiveOp::kAllGather, 100e6, dp, links);
+  CHECK(z.gather_s == Approx(10 * layer + embed));
+  // FSDP2's copy-out moves the gathered byte; the gradients' copy-in stays bf16 in.
+  CHECK(Fsdp2CopyBytes(4.0, 1.0).forward == Approx(2.0));
+  CHECK(Fsdp2CopyBytes(4.0, 1.0).backward == Approx(2.0 + 2.0 + 4.0));
+  CHECK(Fsdp2CopyBytes(4.0).forward == Approx(4.0));
+}

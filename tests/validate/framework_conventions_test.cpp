@@ -245,6 +245,8 @@ TEST_CASE("nanotron c252843: ZeRO-1 reduces gradients after the backward, ZeRO-0
   REQUIRE(out.kernels);
   CHECK(!out.kernels->zero1_all_reduce);
   CHECK(out.kernels->fp32_grad_accum_pass);
+  // CoreAttention calls flash-attn's FlashAttention-2 (flash_attn_varlen_func), whatever the zero.
+  CHECK(out.kernels->flash_attn2);
   // DDP's 25 MiB bf16 buckets, all-reduced as the parameters' fp32 buffers: 2 x 25 MiB.
   REQUIRE(out.dp_bucket_MB);
   CHECK(*out.dp_bucket_MB == V(2 * 25 * 1048576 / 1e6));
@@ -260,6 +262,7 @@ TEST_CASE("nanotron c252843: ZeRO-1 reduces gradients after the backward, ZeRO-0
   out = ApplyFrameworkConventions(megatron, Layers(16), c, nullptr);
   CHECK((!out.kernels || !out.kernels->zero1_all_reduce));
   CHECK((!out.kernels || !out.kernels->fp32_grad_accum_pass));  // wgrad accumulates into main_grad
+  CHECK((!out.kernels || !out.kernels->flash_attn2));  // TransformerEngine's cuDNN attention
   c.zero.reset();
   // A stated knob wins.
   c.zero = V(1);
