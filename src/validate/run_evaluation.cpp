@@ -4,6 +4,7 @@
 #include <exception>
 
 #include "core/error.h"
+#include "core/format.h"
 #include "core/strings.h"
 #include "core/units.h"
 #include "cost/eval_pass.h"
@@ -159,6 +160,13 @@ RunOutcome EvaluateRun(const RunSpec& run, const RunEvaluationOptions& options) 
   out.gpu_name = run.cluster.gpu.name;
   out.gpu_family = GpuModel(run.cluster.gpu.name);
   out.gpus = run.gpus;
+  out.cluster = run.cluster.name + " (" + run.cluster.gpu.name + ", " +
+                FormatShortest(run.cluster.gpu.memory_GiB) + " GiB)";
+  out.seq_len = run.plan.seq_len && run.plan.seq_len->size() == 1 ? run.plan.seq_len->front()
+                                                                  : run.model.seq_len;
+  if (run.plan.global_batch && run.plan.global_batch->size() == 1) {
+    out.global_batch_tokens = run.plan.global_batch->front() * out.seq_len;
+  }
   out.measured = run.measured;
   out.evaluation_only = run.evaluation_only;
   if (!run.error.empty()) {

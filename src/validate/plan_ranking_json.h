@@ -1,0 +1,20 @@
+// The JSON of `validate`'s ranking figure (validate/plan_ranking.h; docs/cli.md, "validate"):
+// the "ranking" object beside "summary", and inside `--cv`'s object and each of its folds.
+#pragma once
+
+#include "core/json.h"
+#include "validate/plan_ranking.h"
+
+namespace paraplan {
+
+// {"groups", "runs", "pairs", "concordant", "discordant", "tied", "agreement", "top1_groups",
+// "top1_hits", "mean_regret_pct"}
+Json RankingSummaryJson(const RankingSummary& summary);
+
+// {"tolerance", "pooled": summary, "sources": [{"source", ...summary}], "groups": [{"source",
+// "job", "metric", "ids", "pairs", "concordant", "discordant", "tied", "agreement",
+// "measured_best", "predicted_best", "top1", "regret_pct", "misordered": [{"faster", "slower",
+// "tied"}]}]}; "top1" is null for a job without an ordered pair.
+Json RankingReportJson(const RankingReport& report);
+
+}  // namespace paraplan
