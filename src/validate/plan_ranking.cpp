@@ -6,6 +6,7 @@
 #include <map>
 
 #include "core/format.h"
+#include "core/text_table.h"
 #include "validate/validation_text.h"
 
 namespace paraplan {
@@ -29,7 +30,7 @@ bool Has(const std::map<std::string, double>& values, const char* metric) {
 std::string JobText(const RunOutcome& run) {
   std::string text = run.model_name + " on " + run.cluster + ", " + std::to_string(run.gpus) +
                      " GPUs, seq " + std::to_string(run.seq_len) + ", ";
-  text += run.global_batch_tokens > 0 ? std::to_string(run.global_batch_tokens) + " tokens per step"
+  text += run.global_batch_tokens > 0 ? GroupThousands(run.global_batch_tokens) + " tokens per step"
                                       : std::string("batch not stated");
   return text;
 }
@@ -80,17 +81,18 @@ void RankGroup(RankingGroup& g, double tolerance) {
     if (g.runs[i].predicted < g.runs[predicted_best].predicted) predicted_best = i;
   }
   g.measured_best = g.runs[measured_best].id;
-  g.predicted_best = g.runs[predicted_best].id;
+  const double predicted_min = g.runs[predicted_best].predicted;
+  double worst_pick = 0;
+  for (const RankedRun& r : g.runs) {
+    if (!PredictedTie(r.predicted, predicted_min)) continue;
+    g.predicted_best.push_back(r.id);
+    worst_pick = std::max(worst_pick, r.measured);
+  }
   g.top1_counted = g.pairs > 0;
   if (!g.top1_counted) return;
   // Every run tied for predicted fastest is judged: the pick is a hit only when none of them
   // measured more than the tolerance slower than the fastest.
   const double best = g.runs[measured_best].measured;
-  const double predicted_min = g.runs[predicted_best].predicted;
-  double worst_pick = 0;
-  for (const RankedRun& r : g.runs) {
-    if (PredictedTie(r.predicted, predicted_min)) worst_pick = std::max(worst_pick, r.measured);
-  }
   g.top1_hit = worst_pick - best <= tolerance * best;
   g.regret_pct = (worst_pick / best - 1.0) * 100.0;
 }
@@ -109,6 +111,7 @@ double RankingGroup::Agreement() const {
 
 std::string RankingJobKey(const RunOutcome& run) {
   return SourceGroup(run.source) + "\n" + run.model_name + "\n" + run.cluster + "\n" +
+         run.gpu_name + "\n" + FormatShortest(run.gpu_memory_GiB) + "\n" +
          std::to_string(run.gpus) + "\n" + std::to_string(run.seq_len) + "\n" +
          std::to_string(run.global_batch_tokens);
 }
@@ -134,6 +137,17 @@ RankingSummary SummarizeRanking(const std::vector<const RankingGroup*>& groups) 
   }
   if (s.top1_groups > 0) s.mean_regret_pct = regret / static_cast<double>(s.top1_groups);
   return s;
+}
+
+double SourceMeanAgreement(const std::vector<std::pair<std::string, RankingSummary>>& sources) {
+  double sum = 0;
+  int64_t n = 0;
+  for (const auto& [source, summary] : sources) {
+    if (summary.pairs == 0) continue;
+    sum += summary.agreement;
+    ++n;
+  }
+  return n > 0 ? sum / static_cast<double>(n) : 0.0;
 }
 
 RankingReport RankPlans(const std::vector<RunOutcome>& runs, double tolerance) {
@@ -179,6 +193,7 @@ RankingReport RankPlans(const std::vector<RunOutcome>& runs, double tolerance) {
   for (const std::string& source : source_order) {
     report.sources.emplace_back(source, SummarizeRanking(by_source[source]));
   }
+  report.source_mean_agreement = SourceMeanAgreement(report.sources);
   return report;
 }
 

@@ -51,11 +51,11 @@ struct RankingGroup {
   int64_t discordant = 0;
   int64_t tied = 0;  // predicted tie
   std::vector<MisorderedPair> misordered;
-  bool top1_counted = false;   // pairs > 0
-  bool top1_hit = false;       // the predicted fastest is within tolerance of the measured fastest
-  std::string measured_best;   // the measured fastest run (first of equals)
-  std::string predicted_best;  // the predicted fastest run (first of equals)
-  double regret_pct = 0;       // measured time of the predicted fastest over the fastest, - 1
+  bool top1_counted = false;  // pairs > 0
+  bool top1_hit = false;      // the predicted fastest is within tolerance of the measured fastest
+  std::string measured_best;  // the measured fastest run (first of equals)
+  std::vector<std::string> predicted_best;  // the runs tied for predicted fastest, file order
+  double regret_pct = 0;  // measured time of the predicted fastest over the fastest, - 1
   // (concordant + tied / 2) / pairs; 0 when pairs == 0.
   double Agreement() const;
 };
@@ -73,11 +73,16 @@ struct RankingSummary {
   double mean_regret_pct = 0;  // over the top1_groups
 };
 
+// The unweighted mean of `sources`' agreement (those with pairs): one large sweep does not decide
+// it; 0 when none has pairs.
+double SourceMeanAgreement(const std::vector<std::pair<std::string, RankingSummary>>& sources);
+
 struct RankingReport {
   double tolerance = kRankTolerance;
   std::vector<RankingGroup> groups;  // by first appearance of the job in the runs
   RankingSummary pooled;
   std::vector<std::pair<std::string, RankingSummary>> sources;  // by first appearance
+  double source_mean_agreement = 0;                             // SourceMeanAgreement(sources)
 };
 
 // The job key of a run: runs with equal keys are alternative plans for the same job.

@@ -28,7 +28,9 @@ Json GroupJson(const RankingGroup& g) {
   out.Set("ids", std::move(ids));
   out.Set("pairs", g.pairs).Set("concordant", g.concordant).Set("discordant", g.discordant);
   out.Set("tied", g.tied).Set("agreement", g.Agreement());
-  out.Set("measured_best", g.measured_best).Set("predicted_best", g.predicted_best);
+  Json predicted_best = Json::MakeArray();
+  for (const std::string& id : g.predicted_best) predicted_best.Push(id);
+  out.Set("measured_best", g.measured_best).Set("predicted_best", std::move(predicted_best));
   out.Set("top1", g.top1_counted ? Json(g.top1_hit) : Json());
   out.Set("regret_pct", g.regret_pct);
   out.Set("misordered", std::move(misordered));
@@ -49,6 +51,7 @@ Json RankingReportJson(const RankingReport& report) {
   Json out = Json::MakeObject();
   out.Set("tolerance", report.tolerance);
   out.Set("pooled", RankingSummaryJson(report.pooled));
+  out.Set("source_mean_agreement", report.source_mean_agreement);
   out.Set("sources", std::move(sources));
   out.Set("groups", std::move(groups));
   return out;

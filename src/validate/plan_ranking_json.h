@@ -11,10 +11,11 @@ namespace paraplan {
 // "top1_hits", "mean_regret_pct"}
 Json RankingSummaryJson(const RankingSummary& summary);
 
-// {"tolerance", "pooled": summary, "sources": [{"source", ...summary}], "groups": [{"source",
-// "job", "metric", "ids", "pairs", "concordant", "discordant", "tied", "agreement",
-// "measured_best", "predicted_best", "top1", "regret_pct", "misordered": [{"faster", "slower",
-// "tied"}]}]}; "top1" is null for a job without an ordered pair.
+// {"tolerance", "pooled": summary, "source_mean_agreement", "sources": [{"source", ...summary}],
+// "groups": [{"source", "job", "metric", "ids", "pairs", "concordant", "discordant", "tied",
+// "agreement", "measured_best", "predicted_best": [ids tied for fastest], "top1", "regret_pct",
+// "misordered": [{"faster", "slower", "tied"}]}]}; "top1" is null for a job without an ordered
+// pair.
 Json RankingReportJson(const RankingReport& report);
 
 }  // namespace paraplan

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "core/format.h"
+#include "core/strings.h"
 #include "core/text_table.h"
 
 namespace paraplan {
@@ -71,7 +72,7 @@ std::string GroupLine(const RankingGroup& g, size_t max_pairs) {
                     " over " + std::to_string(g.pairs) + " pairs";
   if (g.top1_counted) {
     out += "; top-1 " + std::string(g.top1_hit ? "hit" : "miss") + " (measured fastest " +
-           g.measured_best + ", predicted fastest " + g.predicted_best + ", regret " +
+           g.measured_best + ", predicted fastest " + Join(g.predicted_best, " = ") + ", regret " +
            FormatFixed(g.regret_pct, 1) + "%)";
   }
   out += ".";
@@ -91,7 +92,8 @@ std::string RankingLine(const RankingReport& report) {
   return "ranking: " + std::to_string(s.groups) + " jobs, " + std::to_string(s.pairs) +
          " pairs > " + FormatShortest(report.tolerance * 100.0) + "% apart, agreement " +
          (s.pairs > 0 ? Pct(s.agreement) : std::string("-")) + " (reversed " +
-         std::to_string(s.discordant) + ", tied " + std::to_string(s.tied) + "); top-1 " +
+         std::to_string(s.discordant) + ", tied " + std::to_string(s.tied) +
+         "; unweighted mean over sources " + Pct(report.source_mean_agreement) + "); top-1 " +
          Top1Cell(s) + " jobs, mean regret " + FormatFixed(s.mean_regret_pct, 1) + "%\n";
 }
 

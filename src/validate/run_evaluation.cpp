@@ -4,7 +4,6 @@
 #include <exception>
 
 #include "core/error.h"
-#include "core/format.h"
 #include "core/strings.h"
 #include "core/units.h"
 #include "cost/eval_pass.h"
@@ -160,8 +159,8 @@ RunOutcome EvaluateRun(const RunSpec& run, const RunEvaluationOptions& options) 
   out.gpu_name = run.cluster.gpu.name;
   out.gpu_family = GpuModel(run.cluster.gpu.name);
   out.gpus = run.gpus;
-  out.cluster = run.cluster.name + " (" + run.cluster.gpu.name + ", " +
-                FormatShortest(run.cluster.gpu.memory_GiB) + " GiB)";
+  out.cluster = run.cluster.name;
+  out.gpu_memory_GiB = run.cluster.gpu.memory_GiB;
   out.seq_len = run.plan.seq_len && run.plan.seq_len->size() == 1 ? run.plan.seq_len->front()
                                                                   : run.model.seq_len;
   if (run.plan.global_batch && run.plan.global_batch->size() == 1) {

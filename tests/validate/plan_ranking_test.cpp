@@ -18,7 +18,9 @@ RunOutcome Run(const std::string& id, double measured_s, double predicted_s) {
   r.id = id;
   r.source = "Paper A, Table 3";
   r.model_name = "m";
-  r.cluster = "c (H100, 80 GiB)";
+  r.cluster = "c";
+  r.gpu_name = "H100";
+  r.gpu_memory_GiB = 80;
   r.gpus = 8;
   r.seq_len = 4096;
   r.global_batch_tokens = 1 << 20;
@@ -33,8 +35,7 @@ RunOutcome Run(const std::string& id, double measured_s, double predicted_s) {
 TEST_CASE("RankPlans counts the measured pairs the prediction orders the same way",
           "[validate][ranking]") {
   // Measured a < b < c; predicted a < c < b: (a,b) and (a,c) agree, (b,c) is reversed.
-  const std::vector<RunOutcome> runs = {Run("a", 1.0, 2.0), Run("b", 1.5, 3.0),
-                                        Run("c", 2.0, 2.5)};
+  const std::vector<RunOutcome> runs = {Run("a", 1.0, 2.0), Run("b", 1.5, 3.0), Run("c", 2.0, 2.5)};
   const RankingReport report = RankPlans(runs);
   REQUIRE(report.groups.size() == 1);
   const RankingGroup& g = report.groups.front();
@@ -51,7 +52,7 @@ TEST_CASE("RankPlans counts the measured pairs the prediction orders the same wa
   CHECK(g.top1_counted);
   CHECK(g.top1_hit);
   CHECK(g.measured_best == "a");
-  CHECK(g.predicted_best == "a");
+  CHECK(g.predicted_best == std::vector<std::string>{"a"});
   CHECK(g.regret_pct == Approx(0.0));
   CHECK(report.pooled.groups == 1);
   CHECK(report.pooled.runs == 3);
@@ -70,7 +71,7 @@ TEST_CASE("RankPlans leaves pairs inside the tolerance unordered and counts pred
   CHECK(g.concordant == 1);  // b predicted faster than c
   CHECK(g.Agreement() == Approx(0.75));
   // b is predicted fastest and measured within 3 % of a: a hit, with its 2 % regret.
-  CHECK(g.predicted_best == "b");
+  CHECK(g.predicted_best == std::vector<std::string>{"b"});
   CHECK(g.top1_hit);
   CHECK(g.regret_pct == Approx(2.0));
   // A tolerance of 1 % orders (a,b) too, which the prediction reverses.
@@ -82,10 +83,10 @@ TEST_CASE("RankPlans leaves pairs inside the tolerance unordered and counts pred
 
 TEST_CASE("RankPlans judges every run tied for predicted fastest", "[validate][ranking]") {
   // a and c predicted equal and fastest; c measured 20 % slower than a: a miss.
-  const std::vector<RunOutcome> runs = {Run("a", 1.0, 1.0), Run("b", 1.1, 1.5),
-                                        Run("c", 1.2, 1.0)};
+  const std::vector<RunOutcome> runs = {Run("a", 1.0, 1.0), Run("b", 1.1, 1.5), Run("c", 1.2, 1.0)};
   const RankingGroup g = RankPlans(runs).groups.at(0);
   CHECK(g.top1_counted);
+  CHECK(g.predicted_best == std::vector<std::string>{"a", "c"});
   CHECK_FALSE(g.top1_hit);
   CHECK(g.regret_pct == Approx(20.0));
 }
@@ -100,7 +101,7 @@ TEST_CASE("RankPlans groups by source, model, cluster, GPUs, sequence and batch"
   RunOutcome other_batch = Run("e", 5.0, 0.1);
   other_batch.global_batch_tokens = 1 << 21;
   RunOutcome other_cluster = Run("f", 5.0, 0.1);
-  other_cluster.cluster = "c (H100, 96 GiB)";
+  other_cluster.gpu_memory_GiB = 96;  // a memory override: another cluster
   RunOutcome other_seq = Run("g", 5.0, 0.1);
   other_seq.seq_len = 8192;
   RunOutcome failed = Run("h", 5.0, 0.1);
@@ -118,6 +119,7 @@ TEST_CASE("RankPlans groups by source, model, cluster, GPUs, sequence and batch"
   CHECK(report.groups.front().runs.back().id == "i");
   CHECK(report.pooled.agreement == Approx(1.0));
   CHECK(report.sources.size() == 1);
+  CHECK(report.source_mean_agreement == Approx(1.0));
 }
 
 TEST_CASE("RankPlans ranks a job by throughput where its runs state no step time",
@@ -134,14 +136,13 @@ TEST_CASE("RankPlans ranks a job by throughput where its runs state no step time
   CHECK(g.pairs == 1);
   CHECK(g.discordant == 1);
   CHECK(g.measured_best == "a");
-  CHECK(g.predicted_best == "b");
+  CHECK(g.predicted_best == std::vector<std::string>{"b"});
   CHECK(g.regret_pct == Approx(100.0));
 }
 
 TEST_CASE("The ranking's JSON and text report the pooled figure and the mis-ordered jobs",
           "[validate][ranking]") {
-  const std::vector<RunOutcome> runs = {Run("a", 1.0, 2.0), Run("b", 1.5, 3.0),
-                                        Run("c", 2.0, 2.5)};
+  const std::vector<RunOutcome> runs = {Run("a", 1.0, 2.0), Run("b", 1.5, 3.0), Run("c", 2.0, 2.5)};
   const RankingReport report = RankPlans(runs);
   const std::string json = RankingReportJson(report).Dump(-1);
   CHECK(json.find("\"pooled\":{\"groups\":1,\"runs\":3,\"pairs\":3,\"concordant\":2,"
@@ -153,4 +154,5 @@ TEST_CASE("The ranking's JSON and text report the pooled figure and the mis-orde
   CHECK(md.find("b (measured 1.50 s, predicted 3.00 s) faster than c") != std::string::npos);
   CHECK(RankingMarkdown(RankPlans({}), "## Ranking", 5).empty());
   CHECK(RankingLine(report).find("agreement 66.7%") != std::string::npos);
+  CHECK(json.find("\"predicted_best\":[\"a\"]") != std::string::npos);
 }
