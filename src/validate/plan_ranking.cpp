@@ -7,6 +7,7 @@
 
 #include "core/format.h"
 #include "core/text_table.h"
+#include "plan/plan_string.h"
 #include "validate/validation_text.h"
 
 namespace paraplan {
@@ -50,10 +51,6 @@ std::string JobMetric(const std::vector<const RunOutcome*>& runs) {
   return best;
 }
 
-bool PredictedTie(double a, double b) {
-  return std::fabs(a - b) <= kRankPredictedTie * std::max(std::fabs(a), std::fabs(b));
-}
-
 void RankGroup(RankingGroup& g, double tolerance) {
   const size_t n = g.runs.size();
   for (size_t i = 0; i < n; ++i) {
@@ -63,7 +60,7 @@ void RankGroup(RankingGroup& g, double tolerance) {
       if (slow->measured < fast->measured) std::swap(fast, slow);
       if (slow->measured - fast->measured <= tolerance * fast->measured) continue;
       ++g.pairs;
-      if (PredictedTie(fast->predicted, slow->predicted)) {
+      if (RankPredictedTie(fast->predicted, slow->predicted)) {
         ++g.tied;
         g.misordered.push_back({fast->id, slow->id, true});
       } else if (fast->predicted < slow->predicted) {
@@ -84,7 +81,7 @@ void RankGroup(RankingGroup& g, double tolerance) {
   const double predicted_min = g.runs[predicted_best].predicted;
   double worst_pick = 0;
   for (const RankedRun& r : g.runs) {
-    if (!PredictedTie(r.predicted, predicted_min)) continue;
+    if (!RankPredictedTie(r.predicted, predicted_min)) continue;
     g.predicted_best.push_back(r.id);
     worst_pick = std::max(worst_pick, r.measured);
   }
@@ -103,7 +100,28 @@ double MisorderedShare(const RankingGroup& g) {
                      : 0.0;
 }
 
+// PlanString's "tp=8,pp=2,..." as (knob, value) items.
+std::vector<std::pair<std::string, std::string>> PlanKnobs(const RunOutcome& run) {
+  std::vector<std::pair<std::string, std::string>> out;
+  if (!run.result) return out;
+  const std::string text = PlanString(run.result->plan, run.seq_len);
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = text.find(',', start);
+    if (end == std::string::npos) end = text.size();
+    const std::string item = text.substr(start, end - start);
+    const size_t eq = item.find('=');
+    if (eq != std::string::npos) out.emplace_back(item.substr(0, eq), item.substr(eq + 1));
+    start = end + 1;
+  }
+  return out;
+}
+
 }  // namespace
+
+bool RankPredictedTie(double a, double b) {
+  return std::fabs(a - b) <= kRankPredictedTie * std::max(std::fabs(a), std::fabs(b));
+}
 
 double RankingGroup::Agreement() const {
   return pairs > 0 ? 1.0 - MisorderedShare(*this) : 0.0;
@@ -174,7 +192,7 @@ RankingReport RankPlans(const std::vector<RunOutcome>& runs, double tolerance) {
     for (const RunOutcome* r : members) {
       if (!Has(r->measured, metric.c_str()) || !Has(r->predicted, metric.c_str())) continue;
       g.runs.push_back({r->id, TimeLike(metric, r->measured.at(metric)),
-                        TimeLike(metric, r->predicted.at(metric))});
+                        TimeLike(metric, r->predicted.at(metric)), PlanKnobs(*r)});
     }
     if (g.runs.size() < 2) continue;
     RankGroup(g, tolerance);

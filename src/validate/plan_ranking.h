@@ -26,12 +26,17 @@ inline constexpr double kRankTolerance = 0.03;
 // Predicted times within this fraction of each other are a tie (the same plan predicted twice).
 inline constexpr double kRankPredictedTie = 1e-9;
 
+// Whether two predicted times are a tie (kRankPredictedTie).
+bool RankPredictedTie(double a, double b);
+
 // One run's place in its job: the time-like value (seconds per step, or 1 / throughput when the
 // job is ranked by throughput), measured and predicted; lower is faster.
 struct RankedRun {
   std::string id;
   double measured = 0;
   double predicted = 0;
+  // The chosen plan as PlanString's "knob=value" items, split (ranking_by_knob.h).
+  std::vector<std::pair<std::string, std::string>> knobs;
 };
 
 // A measured pair the prediction orders the other way round (or ties): `faster` measured faster.

@@ -1,5 +1,7 @@
 #include "validate/plan_ranking_json.h"
 
+#include "validate/ranking_by_knob.h"
+
 namespace paraplan {
 
 Json RankingSummaryJson(const RankingSummary& s) {
@@ -37,6 +39,18 @@ Json GroupJson(const RankingGroup& g) {
   return out;
 }
 
+Json KnobChangeJson(const KnobChange& c) {
+  Json sources = Json::MakeArray();
+  for (const std::string& source : c.sources) sources.Push(source);
+  Json out = Json::MakeObject();
+  out.Set("knob", c.knob).Set("from", c.from).Set("to", c.to);
+  out.Set("pairs", c.pairs).Set("ordered", c.ordered).Set("concordant", c.concordant);
+  out.Set("tied", c.tied).Set("agreement", c.Agreement());
+  out.Set("ratio_error_pct", c.ratio_error_pct);
+  out.Set("sources", std::move(sources));
+  return out;
+}
+
 }  // namespace
 
 Json RankingReportJson(const RankingReport& report) {
@@ -54,6 +68,9 @@ Json RankingReportJson(const RankingReport& report) {
   out.Set("source_mean_agreement", report.source_mean_agreement);
   out.Set("sources", std::move(sources));
   out.Set("groups", std::move(groups));
+  Json by_knob = Json::MakeArray();
+  for (const KnobChange& c : RankingByKnob(report)) by_knob.Push(KnobChangeJson(c));
+  out.Set("by_knob", std::move(by_knob));
   return out;
 }
 

@@ -14,7 +14,9 @@ Json RankingSummaryJson(const RankingSummary& summary);
 // {"tolerance", "pooled": summary, "source_mean_agreement", "sources": [{"source", ...summary}],
 // "groups": [{"source", "job", "metric", "ids", "pairs", "concordant", "discordant", "tied",
 // "agreement", "measured_best", "predicted_best": [ids tied for fastest], "top1", "regret_pct",
-// "misordered": [{"faster", "slower", "tied"}]}]}; "top1" is null for a job without an ordered
+// "misordered": [{"faster", "slower", "tied"}]}], "by_knob": [{"knob", "from", "to", "pairs",
+// "ordered", "concordant", "tied", "agreement", "ratio_error_pct", "sources"}]
+// (validate/ranking_by_knob.h)}; "top1" is null for a job without an ordered
 // pair.
 Json RankingReportJson(const RankingReport& report);
 

@@ -6,6 +6,7 @@
 #include "core/format.h"
 #include "core/strings.h"
 #include "core/text_table.h"
+#include "validate/ranking_by_knob.h"
 
 namespace paraplan {
 
@@ -84,6 +85,22 @@ std::string GroupLine(const RankingGroup& g, size_t max_pairs) {
   return out;
 }
 
+// The knob changes with at least `min_pairs` pairs, one row each.
+std::vector<Row> KnobRows(const RankingReport& report, int64_t min_pairs) {
+  std::vector<Row> rows = {
+      {"knob change", "pairs", "ordered", "agreement", "predicted / measured ratio", "sources"}};
+  for (const KnobChange& c : RankingByKnob(report)) {
+    if (c.pairs < min_pairs) continue;
+    std::string sources = c.sources.front();
+    if (c.sources.size() > 1) sources += " +" + std::to_string(c.sources.size() - 1);
+    rows.push_back({c.knob + " " + c.from + " -> " + c.to, std::to_string(c.pairs),
+                    std::to_string(c.ordered), c.ordered > 0 ? Pct(c.Agreement()) : "-",
+                    (c.ratio_error_pct >= 0 ? "+" : "") + FormatFixed(c.ratio_error_pct, 1) + "%",
+                    sources});
+  }
+  return rows;
+}
+
 }  // namespace
 
 std::string RankingLine(const RankingReport& report) {
@@ -116,6 +133,15 @@ std::string RankingMarkdown(const RankingReport& report, const std::string& head
       "state no step time (docs/validation/README.md, \"Ranking of alternative plans\").\n\n";
   out += RankingLine(report) + "\n";
   out += MarkdownTable(SourceRows(report)) + "\n";
+  const std::vector<Row> knob_rows = KnobRows(report, 2);
+  if (knob_rows.size() > 1) {
+    out +=
+        "By the one knob two plans of a job differ in (dp and the batch aside; pairs of two "
+        "or more): *predicted / measured ratio* is the geometric mean of the predicted time "
+        "ratio (after / before the change) over the measured one, minus 1: below 0 the change "
+        "measured slower than predicted, above 0 faster (validate/ranking_by_knob.h).\n\n" +
+        MarkdownTable(knob_rows) + "\n";
+  }
   const auto groups = MostMisordered(report, worst);
   if (!groups.empty()) {
     out += "Most mis-ordered jobs:\n\n";
