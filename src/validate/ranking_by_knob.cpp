@@ -6,6 +6,8 @@
 #include <map>
 #include <tuple>
 
+#include "plan/knob_table.h"
+
 namespace paraplan {
 
 namespace {
@@ -36,12 +38,16 @@ std::string Value(const Knobs& knobs, const std::string& name) {
 
 // The one knob two plans differ in ("" when none or several), dp and the batch aside.
 std::string OnlyDifference(const Knobs& a, const Knobs& b) {
-  const bool pp_differs = Value(a, "pp") != Value(b, "pp");
+  const std::string pp = KnobName(Knob::kPp);
+  const bool pp_differs = Value(a, pp) != Value(b, pp);
   std::vector<std::string> names;
   for (const Knobs* side : {&a, &b}) {
     for (const auto& [key, value] : *side) {
-      if (key == "dp" || key == "global_batch" || key == "seq_len") continue;
-      if (pp_differs && key.rfind("pp_", 0) == 0) continue;
+      if (key == KnobName(Knob::kDp) || key == KnobName(Knob::kGlobalBatch) ||
+          key == KnobName(Knob::kSeqLen)) {
+        continue;
+      }
+      if (pp_differs && key.rfind(pp + "_", 0) == 0) continue;
       if (Value(a, key) == Value(b, key)) continue;
       if (std::find(names.begin(), names.end(), key) == names.end()) names.push_back(key);
     }
