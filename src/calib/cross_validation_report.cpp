@@ -427,6 +427,8 @@ std::string CrossValidationMarkdown(const CrossValidationResult& cv,
   out += RankingMarkdown(
       cv.ranking,
       std::string("### Ranking of alternative plans, held out (`--cv ") + ToString(cv.by) + "`)",
+      "The ranking figure (defined in the in-sample section) over every fold's held-out "
+      "predictions: each run as predicted by the fold that left it out.\n\n",
       10);
   out += EvaluationMarkdown(cv, in_sample);
   return out;

@@ -114,23 +114,27 @@ std::string RankingLine(const RankingReport& report) {
          Top1Cell(s) + " jobs, mean regret " + FormatFixed(s.mean_regret_pct, 1) + "%\n";
 }
 
-std::string RankingMarkdown(const RankingReport& report, const std::string& heading, size_t worst) {
+std::string RankingDefinition(double tolerance) {
+  const std::string tol = FormatShortest(tolerance * 100.0) + " %";
+  return "Does paraplan order alternative plans as they measured? Runs of one *job* (the same "
+         "source, model, cluster, GPU count, sequence length and global batch in tokens) are "
+         "alternative plans for it. Within each job of two or more runs, every pair whose measured "
+         "times differ by more than " +
+         tol +
+         " of the faster is checked: *agreement* is the share the prediction orders the same way "
+         "(a predicted tie counts half, so 50 % is chance); *top-1* counts the jobs whose "
+         "predicted "
+         "fastest run measured within " +
+         tol +
+         " of the fastest; *regret* is how much slower the predicted fastest measured than the "
+         "fastest. A job is ranked by step time, or by throughput or MFU where most of its runs "
+         "state no step time (docs/validation/README.md, \"Ranking of alternative plans\").\n\n";
+}
+
+std::string RankingMarkdown(const RankingReport& report, const std::string& heading,
+                            const std::string& intro, size_t worst) {
   if (report.pooled.groups == 0) return "";
-  const std::string tol = FormatShortest(report.tolerance * 100.0) + " %";
-  std::string out = heading + "\n\n";
-  out +=
-      "Does paraplan order alternative plans as they measured? Runs of one *job* (the same "
-      "source, model, cluster, GPU count, sequence length and global batch in tokens) are "
-      "alternative plans for it. Within each job of two or more runs, every pair whose measured "
-      "times differ by more than " +
-      tol +
-      " of the faster is checked: *agreement* is the share the prediction orders the same way "
-      "(a predicted tie counts half, so 50 % is chance); *top-1* counts the jobs whose predicted "
-      "fastest run measured within " +
-      tol +
-      " of the fastest; *regret* is how much slower the predicted fastest measured than the "
-      "fastest. A job is ranked by step time, or by throughput or MFU where most of its runs "
-      "state no step time (docs/validation/README.md, \"Ranking of alternative plans\").\n\n";
+  std::string out = heading + "\n\n" + intro;
   out += RankingLine(report) + "\n";
   out += MarkdownTable(SourceRows(report)) + "\n";
   const std::vector<Row> knob_rows = KnobRows(report, 2);

@@ -12,9 +12,14 @@ namespace paraplan {
 // 70/110 jobs, mean regret 4.1%", one line; "" when no job has two ranked runs.
 std::string RankingLine(const RankingReport& report);
 
-// A Markdown section: `heading` (a "## ..." line), the definition, the pooled figure, the table
-// per source, and the `worst` most mis-ordered jobs with their reversed pairs; "" without jobs.
-std::string RankingMarkdown(const RankingReport& report, const std::string& heading, size_t worst);
+// The paragraph that defines the figure (job, pairs, agreement, top-1, regret) at `tolerance`.
+std::string RankingDefinition(double tolerance);
+
+// A Markdown section: `heading` (a "## ..." line), `intro` (Markdown, e.g. RankingDefinition),
+// the pooled figure, the table per source, the knob changes of two or more pairs, and the `worst`
+// most mis-ordered jobs with their reversed pairs; "" without jobs.
+std::string RankingMarkdown(const RankingReport& report, const std::string& heading,
+                            const std::string& intro, size_t worst);
 
 // The terminal version: RankingLine, the per-source table, and the `worst` most mis-ordered jobs.
 std::string RankingTable(const RankingReport& report, size_t worst);

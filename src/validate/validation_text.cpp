@@ -300,7 +300,7 @@ std::string ValidationMarkdown(const MarkdownInput& input) {
   for (const auto& report : input.reports) {
     out += RankingMarkdown(report.ranking,
                            "## Ranking of alternative plans, in-sample: `" + report.file + "`",
-                           input.worst_jobs);
+                           RankingDefinition(report.ranking.tolerance), input.worst_jobs);
   }
   for (const auto& report : input.reports) {
     std::vector<Row> rows = {RunHeader(true)};

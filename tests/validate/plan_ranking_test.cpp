@@ -149,10 +149,11 @@ TEST_CASE("The ranking's JSON and text report the pooled figure and the mis-orde
                   "\"discordant\":1,\"tied\":0") != std::string::npos);
   CHECK(json.find("\"misordered\":[{\"faster\":\"b\",\"slower\":\"c\",\"tied\":false}]") !=
         std::string::npos);
-  const std::string md = RankingMarkdown(report, "## Ranking", 5);
+  const std::string md = RankingMarkdown(report, "## Ranking", RankingDefinition(0.03), 5);
   CHECK(md.find("| Paper A | 1 | 3 | 3 | 66.7% | 1 | 0 | 1/1 | 0.0% |") != std::string::npos);
   CHECK(md.find("b (measured 1.50 s, predicted 3.00 s) faster than c") != std::string::npos);
-  CHECK(RankingMarkdown(RankPlans({}), "## Ranking", 5).empty());
+  CHECK(md.find("more than 3 % of the faster") != std::string::npos);
+  CHECK(RankingMarkdown(RankPlans({}), "## Ranking", "", 5).empty());
   CHECK(RankingLine(report).find("agreement 66.7%") != std::string::npos);
   CHECK(json.find("\"predicted_best\":[\"a\"]") != std::string::npos);
 }
