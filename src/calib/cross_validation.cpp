@@ -254,6 +254,11 @@ CrossValidationResult CrossValidate(const std::vector<RunSpec>& runs,
     report(folds_total);
   }
   result.overall = Summarize(pooled);
+  std::vector<RunOutcome> predicted;
+  for (const auto& fold : result.folds) {
+    predicted.insert(predicted.end(), fold.report.runs.begin(), fold.report.runs.end());
+  }
+  result.ranking = RankPlans(predicted);
   if (folds_with_errors > 0) result.source_mean_mape_pct = mape_sum / folds_with_errors;
   return result;
 }

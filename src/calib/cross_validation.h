@@ -23,6 +23,7 @@
 #include "calib/efficiency_fit.h"
 #include "config/runs_file.h"
 #include "validate/metric_summary.h"
+#include "validate/plan_ranking.h"
 #include "validate/validation_report.h"
 #include "validate/validation_text.h"
 
@@ -65,6 +66,9 @@ struct CrossValidationResult {
   std::vector<SourceFold> folds;    // by first appearance of the source in the runs file
   MetricSummary overall;            // step-time error pooled over every left-out prediction
   double source_mean_mape_pct = 0;  // unweighted mean of the folds' step-time MAPE (n > 0 only)
+  // The ranking figure (validate/plan_ranking.h) over every fold's left-out predictions pooled:
+  // a job's runs keep their held-out predictions, whichever fold predicted each.
+  RankingReport ranking;
   // The evaluation-only runs (RunSpec::evaluation_only), never in a fold: predicted by one fit on
   // every other run (all sources), source kEvaluationSource; absent when there are none.
   std::optional<SourceFold> evaluation;

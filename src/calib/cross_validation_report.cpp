@@ -9,6 +9,8 @@
 #include "core/format.h"
 #include "core/strings.h"
 #include "core/text_table.h"
+#include "validate/plan_ranking_json.h"
+#include "validate/plan_ranking_text.h"
 #include "validate/validation_json.h"
 
 namespace paraplan {
@@ -161,6 +163,7 @@ Json FoldJson(const SourceFold& fold, CvGrouping by) {
   out.Set("fitted_ids", Strings(fold.fitted_ids));
   out.Set("prior_families", Strings(fold.prior_families));
   out.Set("summary", SummarySetJson(fold.report.all));
+  out.Set("ranking", RankingSummaryJson(fold.report.ranking.pooled));
   out.Set("efficiency", FoldEfficiencyJson(fold));
   if (by == CvGrouping::kGpu || !fold.transferred_from.empty()) {
     out.Set("models", ModelsJson(fold));
@@ -344,6 +347,7 @@ Json CrossValidationJson(const CrossValidationResult& cv) {
   out.Set("folds", std::move(folds));
   out.Set("overall", std::move(overall));
   out.Set("source_mean_mape_pct", cv.source_mean_mape_pct);
+  out.Set("ranking", RankingReportJson(cv.ranking));
   if (cv.evaluation) out.Set("evaluation", FoldJson(*cv.evaluation, CvGrouping::kSource));
   return out;
 }
@@ -352,6 +356,9 @@ std::string CrossValidationTable(const CrossValidationResult& cv,
                                  const std::vector<ValidationReport>& in_sample) {
   std::string out = "\n" + std::string(LabelsFor(cv.by).title) + ":\n" +
                     TerminalRows(LosoRows(cv, in_sample)) + "\n" + TerminalRows(SourceRows(cv));
+  if (cv.ranking.pooled.groups > 0) {
+    out += "\nRanking, held-out predictions:" + RankingTable(cv.ranking, 5);
+  }
   if (cv.evaluation) {
     out +=
         "\nIndependent evaluation (evaluation-only runs, never fitted; predicted by a fit on "
@@ -417,6 +424,12 @@ std::string CrossValidationMarkdown(const CrossValidationResult& cv,
                "the fit):\n\n"
              : "Fitted parameters per fold:\n\n";
   out += FoldParameterTables(cv);
+  out += RankingMarkdown(
+      cv.ranking,
+      std::string("### Ranking of alternative plans, held out (`--cv ") + ToString(cv.by) + "`)",
+      "The ranking figure (defined in the in-sample section) over every fold's held-out "
+      "predictions: each run as predicted by the fold that left it out.\n\n",
+      10);
   out += EvaluationMarkdown(cv, in_sample);
   return out;
 }

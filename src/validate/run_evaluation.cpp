@@ -159,6 +159,13 @@ RunOutcome EvaluateRun(const RunSpec& run, const RunEvaluationOptions& options) 
   out.gpu_name = run.cluster.gpu.name;
   out.gpu_family = GpuModel(run.cluster.gpu.name);
   out.gpus = run.gpus;
+  out.cluster = run.cluster.name;
+  out.gpu_memory_GiB = run.cluster.gpu.memory_GiB;
+  out.seq_len = run.plan.seq_len && run.plan.seq_len->size() == 1 ? run.plan.seq_len->front()
+                                                                  : run.model.seq_len;
+  if (run.plan.global_batch && run.plan.global_batch->size() == 1) {
+    out.global_batch_tokens = run.plan.global_batch->front() * out.seq_len;
+  }
   out.measured = run.measured;
   out.evaluation_only = run.evaluation_only;
   if (!run.error.empty()) {

@@ -31,6 +31,14 @@ struct RunOutcome {
   std::string gpu_name;
   std::string gpu_family;  // GpuModel(gpu_name): the efficiency key
   int64_t gpus = 0;
+  // What `validate`'s ranking groups the run's job by (validate/plan_ranking.h): the cluster as
+  // loaded (its name; with gpu_name and the GPU's memory, so an override makes another cluster),
+  // the sequence length (the plan's when stated, else the model's) and the stated global batch in
+  // tokens (0: the run leaves the batch open).
+  std::string cluster;
+  double gpu_memory_GiB = 0;
+  int64_t seq_len = 0;
+  int64_t global_batch_tokens = 0;
   RunStatus status = RunStatus::kOk;
   std::string message;  // why the run is an error, or why no plan fits
   bool fits = false;

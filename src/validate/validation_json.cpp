@@ -1,6 +1,7 @@
 #include "validate/validation_json.h"
 
 #include "plan/knob_table.h"
+#include "validate/plan_ranking_json.h"
 
 namespace paraplan {
 
@@ -99,6 +100,7 @@ Json ValidationReportJson(const ValidationReport& report) {
   out.Set("summary", SummarySetJson(report.all));
   out.Set("holdout", std::move(holdout));
   out.Set("evaluation_only", SummarySetJson(report.evaluation_only));
+  out.Set("ranking", RankingReportJson(report.ranking));
   return out;
 }
 

@@ -1,6 +1,6 @@
 // The JSON of `paraplan validate --format json` (DESIGN.md "JSON output"): {"runs": [...],
 // "summary": {...}} plus "holdout" (the summaries of the runs the efficiency fit saw and of the
-// held-out ones).
+// held-out ones) and "ranking" (validate/plan_ranking_json.h).
 #pragma once
 
 #include "core/json.h"

@@ -49,6 +49,7 @@ void SummarizeReport(ValidationReport& report, int64_t holdout_every) {
   report.held_out = SummarizeRuns(report.runs, [](const RunOutcome& r) { return r.held_out; });
   report.evaluation_only =
       SummarizeRuns(report.runs, [](const RunOutcome& r) { return r.evaluation_only; });
+  report.ranking = RankPlans(report.runs);
 }
 
 std::vector<RunSpec> LoadValidationRuns(const std::string& path) {

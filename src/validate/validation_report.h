@@ -10,6 +10,7 @@
 
 #include "config/runs_file.h"
 #include "validate/metric_summary.h"
+#include "validate/plan_ranking.h"
 #include "validate/run_evaluation.h"
 
 namespace paraplan {
@@ -39,14 +40,16 @@ struct ValidationReport {
   SummarySet fitted;           // runs not held out (and not evaluation-only)
   SummarySet held_out;         // runs held out of the efficiency fit
   SummarySet evaluation_only;  // runs no fit may see (RunSpec::evaluation_only)
+  RankingReport ranking;       // alternative plans of one job ordered as measured? (all runs)
 };
 
 // Summary of the runs for which `include` is true.
 SummarySet SummarizeRuns(const std::vector<RunOutcome>& runs,
                          const std::function<bool(const RunOutcome&)>& include);
 
-// Marks held-out runs and fills the summaries from report.runs. Evaluation-only runs take no
-// part in the held-out split (the split of the other runs is what it would be without them).
+// Marks held-out runs and fills the summaries (and the ranking) from report.runs. Evaluation-only
+// runs take no part in the held-out split (the split of the other runs is what it would be without
+// them).
 void SummarizeReport(ValidationReport& report, int64_t holdout_every);
 
 // LoadRunsFile: each run's cluster carries its GPU family's default efficiencies

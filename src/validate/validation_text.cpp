@@ -8,6 +8,7 @@
 #include "core/strings.h"
 #include "core/text_table.h"
 #include "plan/knob_table.h"
+#include "validate/plan_ranking_text.h"
 
 namespace paraplan {
 
@@ -146,7 +147,7 @@ std::string ValidationTable(const ValidationReport& report) {
   for (const auto& run : report.runs) {
     if (!run.message.empty()) out += run.id + ": " + run.message + "\n";
   }
-  return out;
+  return out + RankingTable(report.ranking, 5);
 }
 
 namespace {
@@ -295,6 +296,11 @@ std::string ValidationMarkdown(const MarkdownInput& input) {
   }
   for (const auto& report : input.reports) {
     out += "`" + report.file + "`:\n\n" + MarkdownTable(SummaryRows(report)) + "\n";
+  }
+  for (const auto& report : input.reports) {
+    out += RankingMarkdown(report.ranking,
+                           "## Ranking of alternative plans, in-sample: `" + report.file + "`",
+                           RankingDefinition(report.ranking.tolerance), input.worst_jobs);
   }
   for (const auto& report : input.reports) {
     std::vector<Row> rows = {RunHeader(true)};

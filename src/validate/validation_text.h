@@ -31,6 +31,7 @@ struct MarkdownInput {
   std::string headline;     // Markdown placed first (the leave-one-source-out section)
   std::string notes;        // hand-written lessons (Markdown) placed after the worst rows
   size_t worst_rows = 5;
+  size_t worst_jobs = 10;  // the most mis-ordered jobs listed under each ranking section
 };
 
 std::string ValidationMarkdown(const MarkdownInput& input);

@@ -140,6 +140,11 @@ TEST_CASE("validate --cv source reports every source left out, in JSON and as a 
   CHECK(json.out.find("\"source\": \"Report B\"") != std::string::npos);
   CHECK(json.out.find("\"fitted_ids\": [\n          \"C03\",\n          \"C04\"\n        ]") !=
         std::string::npos);
+  // The ranking figure, in-sample beside "summary" and over the held-out predictions in "cv"
+  // (validate/plan_ranking.h; no job here has two runs, so both are empty).
+  const size_t in_sample = json.out.find("\"source_mean_agreement\"");
+  REQUIRE(in_sample != std::string::npos);
+  CHECK(json.out.find("\"source_mean_agreement\"", in_sample + 1) != std::string::npos);
   const auto one_thread = testing::RunParaplan({"validate", file, "--cv", "source", "--format",
                                                 "json", "--threads", "1", "--simulate-top", "1"});
   CHECK(one_thread.out == json.out);
