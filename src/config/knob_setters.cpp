@@ -150,6 +150,7 @@ std::vector<KnobSetter> MakeSetters() {
       {"fusion",
        [](PlanConstraints& p, const std::vector<std::string>& v) {
          KernelsOf(p).fusion = ParseEnum(OneValue(v), FusionNames());
+         p.fusion_stated = true;
        }},
       {"fp8_recipe",
        [](PlanConstraints& p, const std::vector<std::string>& v) {

@@ -278,10 +278,9 @@ PlanConstraints RestrictToFramework(Framework f, PlanConstraints c) {
   // The kernels the framework runs (its profile's runtime): torchtitan runs PyTorch modules,
   // eager unless training.compile (default false), and its models repeat grouped K/V heads
   // before SDPA (torchtitan/models/*/model.py, repeat_kv). A fusion profile the user gives is
-  // kept.
+  // kept; a kernel switch given alone keeps the framework's fusion (plan_constraints.h).
   if (const FrameworkProfile* profile = FindProfile(f); profile && profile->runtime.fusion) {
-    KernelRecipe kernels = c.kernels.value_or(KernelRecipe{*profile->runtime.fusion, false});
-    c.kernels = kernels;
+    SetRuntimeFusion(c, *profile->runtime.fusion);
     if (profile->runtime.repeat_kv) SetKernelSwitch(c, &KernelRecipe::repeat_kv);
     if (profile->runtime.sp_dim1_copies) SetKernelSwitch(c, &KernelRecipe::sp_dim1_copies);
   }

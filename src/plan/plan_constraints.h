@@ -35,6 +35,9 @@ struct PlanConstraints {
   // Kernel-recipe switches the user stated false (`megatron_ddp_buckets: false`): a framework's
   // convention or capability that turns a switch on (SetKernelSwitch) leaves these off.
   std::vector<bool KernelRecipe::*> kernel_switches_off;
+  // Whether the user stated `fusion`. A kernel switch stated alone (`sdpa_cudnn: true`) fixes the
+  // kernel recipe but not its fusion profile, which stays the framework's (SetRuntimeFusion).
+  bool fusion_stated = false;
 
   bool StatedOff(bool KernelRecipe::*member) const {
     for (bool KernelRecipe::*off : kernel_switches_off) {
@@ -51,6 +54,15 @@ inline bool SetKernelSwitch(PlanConstraints& c, bool KernelRecipe::*member) {
   if (c.kernels && (*c.kernels).*member) return false;
   if (!c.kernels) c.kernels = KernelRecipe{};
   (*c.kernels).*member = true;
+  return true;
+}
+
+// The fusion profile a framework runs when the user stated none: kept with any kernel switches the
+// user or a convention already set. False, and nothing changed, where the user stated a fusion.
+inline bool SetRuntimeFusion(PlanConstraints& c, Fusion fusion) {
+  if (c.fusion_stated) return false;
+  if (!c.kernels) c.kernels = KernelRecipe{};
+  c.kernels->fusion = fusion;
   return true;
 }
 

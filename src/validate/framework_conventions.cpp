@@ -134,12 +134,13 @@ void TorchtitanPipelinedFsdp(PlanConstraints& c, std::vector<std::string>* notes
   Note(notes, "zero3_keep_gathered=true (torchtitan does not reshard FSDP weights with PP)");
 }
 
-// The kernels the framework runs a layer with when the run states none: torchtitan runs eager
-// PyTorch unless its config turns torch.compile on (training.compile, default false).
+// The kernels the framework runs a layer with when the run states no fusion: torchtitan runs eager
+// PyTorch unless its config turns torch.compile on (training.compile, default false). A kernel
+// switch the run states (`sdpa_cudnn: true`) keeps this fusion; a stated `fusion` replaces it.
 void RuntimeKernels(const FrameworkRuntime& runtime, PlanConstraints& c,
                     std::vector<std::string>* notes) {
-  if (c.kernels || !runtime.fusion) return;
-  c.kernels = KernelRecipe{*runtime.fusion, false};
+  if (!runtime.fusion || (c.kernels && c.kernels->fusion == *runtime.fusion)) return;
+  if (!SetRuntimeFusion(c, *runtime.fusion)) return;
   Note(notes, std::string("fusion=") + ToString(*runtime.fusion) + " (" + runtime.fusion_why + ")");
 }
 

@@ -138,10 +138,26 @@ TEST_CASE("torchtitan plans are costed with PyTorch's kernels and repeated K/V",
   CHECK_FALSE(titan.kernels->megatron_ddp_buckets);  // FSDP2, not Megatron's DDP
   CHECK(titan.kernels->fusion == Fusion::kEager);    // training.compile defaults to false
   CHECK(titan.kernels->repeat_kv);
-  c.kernels = KernelRecipe{Fusion::kCompile, false};  // the user's profile is kept
-  titan = RestrictToFramework(F::kTorchtitan, c);
-  CHECK(titan.kernels->fusion == Fusion::kCompile);
+  titan = RestrictToFramework(F::kTorchtitan, ParsePlanString("fusion=compile"));
+  CHECK(titan.kernels->fusion == Fusion::kCompile);  // the user's profile is kept
   CHECK(titan.kernels->repeat_kv);
+}
+
+TEST_CASE("a kernel switch stated alone keeps the framework's fusion profile",
+          "[plan][framework]") {
+  // sdpa_cudnn fixes a kernel recipe but says nothing of fusion: torchtitan still runs eager
+  // PyTorch (training.compile defaults to false), not the default recipe's TransformerEngine.
+  PlanConstraints titan = RestrictToFramework(F::kTorchtitan, ParsePlanString("sdpa_cudnn=true"));
+  REQUIRE(titan.kernels);
+  CHECK(titan.kernels->fusion == Fusion::kEager);
+  CHECK(titan.kernels->sdpa_cudnn);
+  CHECK(titan.kernels->repeat_kv);
+  // A stated fusion wins, with or without switches beside it.
+  titan = RestrictToFramework(F::kTorchtitan, ParsePlanString("sdpa_cudnn=true,fusion=compile"));
+  CHECK(titan.kernels->fusion == Fusion::kCompile);
+  CHECK(titan.kernels->sdpa_cudnn);
+  titan = RestrictToFramework(F::kTorchtitan, ParsePlanString("fusion=te"));
+  CHECK(titan.kernels->fusion == Fusion::kTe);
 }
 
 TEST_CASE("a switch the user states off stays off under the framework's conventions",

@@ -314,6 +314,21 @@ TEST_CASE("torchtitan versions differ in their unset micro-batch", "[validate][f
   CHECK(!out.micro_batch);  // batch in tokens: searched
 }
 
+TEST_CASE("a run stating a kernel switch but no fusion keeps the framework's fusion",
+          "[validate][framework]") {
+  const FrameworkProfile* titan = FindProfile(Framework::kTorchtitan);
+  REQUIRE(titan);
+  PlanConstraints c;
+  c.kernels = KernelRecipe{};  // what the loader builds for `sdpa_cudnn: true` alone
+  c.kernels->sdpa_cudnn = true;
+  PlanConstraints out = ApplyFrameworkConventions(titan, Layers(32), c, nullptr);
+  CHECK(out.kernels->fusion == Fusion::kEager);  // was the default recipe's TE before stop 43
+  CHECK(out.kernels->sdpa_cudnn);
+  c.fusion_stated = true;  // `fusion: te` stated beside it
+  out = ApplyFrameworkConventions(titan, Layers(32), c, nullptr);
+  CHECK(out.kernels->fusion == Fusion::kTe);
+}
+
 TEST_CASE("NeMo 22.08: apex kernels, no TP overlap, grad sync after the pipeline under PP or SP",
           "[validate][framework]") {
   const FrameworkProfile* nemo = FindProfile(Framework::kNemo, "22.08");
