@@ -34,25 +34,25 @@ std::vector<StepTimeBand> ShippedStepTimeBands() {
   // Recomputed by tests/validate/public_runs_cv_test.cpp (it prints the new values when they
   // drift).
   return {
-      {"A100", "A100", "", 359, -17.2, 7.1},
-      {"B200", "B200", "", 66, -27.5, 16.2},
+      {"A100", "A100", "", 385, -17.5, 8.6},
+      {"B200", "B200", "", 71, -26.8, 16.5},
       {"GB200", "GB200", "", 59, -30.4, 5.1},
-      {"H100", "H100", "", 324, -21.0, 10.8},  // with the H200 runs (their band is H100's)
+      {"H100", "H100", "", 335, -21.1, 10.4},  // with the H200 runs (their band is H100's)
   };
 }
 
 StepTimeBand UnfittedStepTimeBand() {
   // Recomputed by tests/validate/public_runs_cv_test.cpp from `validate --cv gpu`'s pooled
   // residuals.
-  return {"", kUnfittedBandData, "", 808, -21.1, 8.0};
+  return {"", kUnfittedBandData, "", 850, -22.1, 7.3};
 }
 
 std::vector<StepTimeBand> UnfittedFamilyStepTimeBands() {
   // Recomputed by tests/validate/public_runs_cv_test.cpp from `validate --cv gpu`'s folds.
   return {
-      {"", kUnfittedBandData, kAmpere, 359, -18.9, 2.1},
-      {"", kUnfittedBandData, kBlackwell, 125, -26.7, 6.5},
-      {"", kUnfittedBandData, kHopper, 324, -20.6, 11.6},
+      {"", kUnfittedBandData, kAmpere, 385, -19.7, 3.2},
+      {"", kUnfittedBandData, kBlackwell, 130, -27.8, 6.3},
+      {"", kUnfittedBandData, kHopper, 335, -21.4, 11.2},
   };
 }
 

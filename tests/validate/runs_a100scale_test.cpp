@@ -23,10 +23,12 @@ using test::FixedKnob;
 // Measured when the rows joined (`paraplan validate docs/validation/public_runs.yaml`, the shipped
 // efficiencies of stop 39): step error I01-I08 -5.2, -13.0, -16.1, -13.5, -7.8, -13.0, -14.0,
 // -13.3 % (12.0 %; without zero1_broadcast -6.8 ... -40.7 %, 19.2 %); tokens/s/GPU error U01-U10
-// +1.1, +5.0, +1.7, +1.3, +3.3, -0.2, +1.1, -1.2, -3.0, +14.5 % (3.2 %).
+// +1.1, +5.0, +1.7, +1.3, +3.3, -0.2, +1.1, -1.2, -3.0, +14.5 % (3.2 %). After stop 43's refit
+// (A100 scale-out 0.94 -> 0.83, fitted with the FlagPerf and Megatron-LLaMA rows at 32-512 A100):
+// +2.3, +5.9, +2.8, +2.5, +4.1, +1.1, +2.0, -0.0, -1.7, +15.4 % (3.8 %).
 constexpr double kMarginPct = 0.5;
 constexpr double kIMapePct = 12.0 + kMarginPct;
-constexpr double kUTokensMapePct = 3.2 + kMarginPct;
+constexpr double kUTokensMapePct = 3.8 + kMarginPct;
 
 }  // namespace
 
