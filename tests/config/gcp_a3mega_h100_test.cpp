@@ -5,20 +5,14 @@
 #include <catch2/catch.hpp>
 
 #include "config/resolve.h"
-#include "hardware/gpu_family.h"
+#include "config/same_part.h"
 
 using namespace paraplan;
 
 TEST_CASE("gcp-a3mega-h100 is dgx-h100's part with half its scale-out bandwidth", "[config]") {
   const Cluster a3mega = LoadCluster("gcp-a3mega-h100");
   const Cluster dgx = LoadCluster("dgx-h100");
-  CHECK(a3mega.gpu.name == dgx.gpu.name);
-  CHECK(GpuModel(a3mega.gpu.name) == "H100");
-  CHECK(a3mega.gpu.memory_GiB == dgx.gpu.memory_GiB);
-  CHECK(a3mega.gpu.memory_bandwidth_GBps == dgx.gpu.memory_bandwidth_GBps);
-  CHECK(a3mega.gpu.peak_tflops.bf16 == dgx.gpu.peak_tflops.bf16);
-  CHECK(a3mega.gpu.peak_tflops.fp8 == dgx.gpu.peak_tflops.fp8);
-  CHECK(a3mega.gpu.sm_count == dgx.gpu.sm_count);
+  testing::CheckSamePart(a3mega, dgx, "H100");
   REQUIRE(a3mega.network.size() == 2);
   // The NVLink 4 / NVSwitch node is DGX H100's.
   CHECK(a3mega.network[0].span == dgx.network[0].span);

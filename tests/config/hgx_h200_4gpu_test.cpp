@@ -5,20 +5,14 @@
 #include <catch2/catch.hpp>
 
 #include "config/resolve.h"
-#include "hardware/gpu_family.h"
+#include "config/same_part.h"
 
 using namespace paraplan;
 
 TEST_CASE("hgx-h200-4gpu is dgx-h200's part in a four-GPU NVLink mesh", "[config]") {
   const Cluster mesh = LoadCluster("hgx-h200-4gpu");
   const Cluster dgx = LoadCluster("dgx-h200");
-  CHECK(mesh.gpu.name == dgx.gpu.name);
-  CHECK(GpuModel(mesh.gpu.name) == "H200");
-  CHECK(mesh.gpu.memory_GiB == dgx.gpu.memory_GiB);
-  CHECK(mesh.gpu.memory_bandwidth_GBps == dgx.gpu.memory_bandwidth_GBps);
-  CHECK(mesh.gpu.peak_tflops.bf16 == dgx.gpu.peak_tflops.bf16);
-  CHECK(mesh.gpu.peak_tflops.fp8 == dgx.gpu.peak_tflops.fp8);
-  CHECK(mesh.gpu.sm_count == dgx.gpu.sm_count);
+  testing::CheckSamePart(mesh, dgx, "H200");
   REQUIRE(mesh.network.size() == 2);
   // Four GPUs joined pairwise, no NVSwitch: no NVLink SHARP, and the tier's per-GPU rate is the
   // three peers' links together (a GPU pair alone gets a third: the O03/O04/O07 overrides).
