@@ -10,16 +10,14 @@ namespace {
 
 class KnobWriter {
  public:
-  void Add(Knob knob, const std::string& value) {
-    text_ += (text_.empty() ? "" : ",") + std::string(KnobName(knob)) + "=" + value;
-  }
+  void Add(Knob knob, const std::string& value) { items_.emplace_back(KnobName(knob), value); }
   void Add(Knob knob, int64_t value) { Add(knob, std::to_string(value)); }
   void Add(Knob knob, bool value) { Add(knob, std::string(value ? "true" : "false")); }
   void Add(Knob knob, const char* value) { Add(knob, std::string(value)); }
-  std::string Take() { return std::move(text_); }
+  PlanKnobItems Take() { return std::move(items_); }
 
  private:
-  std::string text_;
+  PlanKnobItems items_;
 };
 
 // "3/4/4/2": the slash-separated lists pp_layers and pp_split_points take.
@@ -100,7 +98,7 @@ void AddRareKnobs(const ParallelPlan& p, KnobWriter& w) {
 
 }  // namespace
 
-std::string PlanString(const ParallelPlan& p, int64_t model_seq_len) {
+PlanKnobItems PlanKnobs(const ParallelPlan& p, int64_t model_seq_len) {
   KnobWriter w;
   w.Add(Knob::kTp, p.tp);
   w.Add(Knob::kPp, p.pp);
@@ -124,6 +122,17 @@ std::string PlanString(const ParallelPlan& p, int64_t model_seq_len) {
   w.Add(Knob::kOverlapPpComm, p.overlap_pp_comm);
   AddRareKnobs(p, w);
   return w.Take();
+}
+
+std::string PlanString(const ParallelPlan& p, int64_t model_seq_len) {
+  std::string text;
+  for (const auto& [knob, value] : PlanKnobs(p, model_seq_len)) {
+    if (!text.empty()) text += ',';
+    text += knob;
+    text += '=';
+    text += value;
+  }
+  return text;
 }
 
 }  // namespace paraplan

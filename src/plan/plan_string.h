@@ -9,12 +9,19 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "plan/parallel_plan.h"
 
 namespace paraplan {
 
-// "tp=8,pp=2,dp=4,cp=1,...,overlap_pp_comm=true". model_seq_len replaces seq_len=0.
+// The knob=value items of PlanString, in its order, each as a (name, value) pair.
+using PlanKnobItems = std::vector<std::pair<std::string, std::string>>;
+PlanKnobItems PlanKnobs(const ParallelPlan& plan, int64_t model_seq_len);
+
+// "tp=8,pp=2,dp=4,cp=1,...,overlap_pp_comm=true": PlanKnobs joined. model_seq_len replaces
+// seq_len=0.
 std::string PlanString(const ParallelPlan& plan, int64_t model_seq_len);
 
 }  // namespace paraplan

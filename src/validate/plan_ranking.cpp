@@ -55,19 +55,17 @@ void RankGroup(RankingGroup& g, double tolerance) {
   const size_t n = g.runs.size();
   for (size_t i = 0; i < n; ++i) {
     for (size_t j = i + 1; j < n; ++j) {
-      const RankedRun* fast = &g.runs[i];
-      const RankedRun* slow = &g.runs[j];
-      if (slow->measured < fast->measured) std::swap(fast, slow);
-      if (slow->measured - fast->measured <= tolerance * fast->measured) continue;
+      const JudgedPair pair = JudgePair(g.runs[i], g.runs[j], tolerance);
+      if (pair.order == PairOrder::kWithinTolerance) continue;
       ++g.pairs;
-      if (RankPredictedTie(fast->predicted, slow->predicted)) {
-        ++g.tied;
-        g.misordered.push_back({fast->id, slow->id, true});
-      } else if (fast->predicted < slow->predicted) {
+      if (pair.order == PairOrder::kConcordant) {
         ++g.concordant;
+      } else if (pair.order == PairOrder::kTied) {
+        ++g.tied;
+        g.misordered.push_back({pair.faster->id, pair.slower->id, true});
       } else {
         ++g.discordant;
-        g.misordered.push_back({fast->id, slow->id, false});
+        g.misordered.push_back({pair.faster->id, pair.slower->id, false});
       }
     }
   }
@@ -100,24 +98,27 @@ double MisorderedShare(const RankingGroup& g) {
                      : 0.0;
 }
 
-// PlanString's "tp=8,pp=2,..." as (knob, value) items.
-std::vector<std::pair<std::string, std::string>> PlanKnobs(const RunOutcome& run) {
-  std::vector<std::pair<std::string, std::string>> out;
-  if (!run.result) return out;
-  const std::string text = PlanString(run.result->plan, run.seq_len);
-  size_t start = 0;
-  while (start < text.size()) {
-    size_t end = text.find(',', start);
-    if (end == std::string::npos) end = text.size();
-    const std::string item = text.substr(start, end - start);
-    const size_t eq = item.find('=');
-    if (eq != std::string::npos) out.emplace_back(item.substr(0, eq), item.substr(eq + 1));
-    start = end + 1;
-  }
-  return out;
+}  // namespace
+
+double Concordance(int64_t concordant, int64_t tied, int64_t pairs) {
+  return pairs > 0 ? (static_cast<double>(concordant) + 0.5 * static_cast<double>(tied)) /
+                         static_cast<double>(pairs)
+                   : 0.0;
 }
 
-}  // namespace
+JudgedPair JudgePair(const RankedRun& a, const RankedRun& b, double tolerance) {
+  JudgedPair pair{&a, &b};
+  if (b.measured < a.measured) std::swap(pair.faster, pair.slower);
+  const RankedRun& fast = *pair.faster;
+  const RankedRun& slow = *pair.slower;
+  if (slow.measured - fast.measured <= tolerance * fast.measured) return pair;
+  if (RankPredictedTie(fast.predicted, slow.predicted)) {
+    pair.order = PairOrder::kTied;
+  } else {
+    pair.order = fast.predicted < slow.predicted ? PairOrder::kConcordant : PairOrder::kDiscordant;
+  }
+  return pair;
+}
 
 bool RankPredictedTie(double a, double b) {
   return std::fabs(a - b) <= kRankPredictedTie * std::max(std::fabs(a), std::fabs(b));
@@ -149,10 +150,7 @@ RankingSummary SummarizeRanking(const std::vector<const RankingGroup*>& groups) 
     if (g->top1_hit) ++s.top1_hits;
     regret += g->regret_pct;
   }
-  if (s.pairs > 0) {
-    s.agreement = (static_cast<double>(s.concordant) + 0.5 * static_cast<double>(s.tied)) /
-                  static_cast<double>(s.pairs);
-  }
+  s.agreement = Concordance(s.concordant, s.tied, s.pairs);
   if (s.top1_groups > 0) s.mean_regret_pct = regret / static_cast<double>(s.top1_groups);
   return s;
 }
@@ -192,7 +190,8 @@ RankingReport RankPlans(const std::vector<RunOutcome>& runs, double tolerance) {
     for (const RunOutcome* r : members) {
       if (!Has(r->measured, metric.c_str()) || !Has(r->predicted, metric.c_str())) continue;
       g.runs.push_back({r->id, TimeLike(metric, r->measured.at(metric)),
-                        TimeLike(metric, r->predicted.at(metric)), PlanKnobs(*r)});
+                        TimeLike(metric, r->predicted.at(metric)),
+                        r->result ? PlanKnobs(r->result->plan, r->seq_len) : PlanKnobItems{}});
     }
     if (g.runs.size() < 2) continue;
     RankGroup(g, tolerance);

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "plan/plan_string.h"
 #include "validate/run_evaluation.h"
 
 namespace paraplan {
@@ -35,8 +36,8 @@ struct RankedRun {
   std::string id;
   double measured = 0;
   double predicted = 0;
-  // The chosen plan as PlanString's "knob=value" items, split (ranking_by_knob.h).
-  std::vector<std::pair<std::string, std::string>> knobs;
+  // The chosen plan as PlanString's knob=value items (plan/plan_string.h; ranking_by_knob.h).
+  PlanKnobItems knobs;
 };
 
 // A measured pair the prediction orders the other way round (or ties): `faster` measured faster.
@@ -45,6 +46,24 @@ struct MisorderedPair {
   std::string slower;
   bool tied = false;  // predicted equal rather than reversed
 };
+
+// (concordant + tied / 2) / pairs: the share of measured pairs the prediction orders as
+// measured, a predicted tie counting half; 0 without pairs.
+double Concordance(int64_t concordant, int64_t tied, int64_t pairs);
+
+// How the prediction orders two runs of one job.
+enum class PairOrder {
+  kWithinTolerance,  // measured within the tolerance: not ordered
+  kConcordant,
+  kDiscordant,
+  kTied,  // predicted equal (RankPredictedTie)
+};
+struct JudgedPair {
+  const RankedRun* faster = nullptr;  // measured faster (of equals, `a`)
+  const RankedRun* slower = nullptr;
+  PairOrder order = PairOrder::kWithinTolerance;
+};
+JudgedPair JudgePair(const RankedRun& a, const RankedRun& b, double tolerance);
 
 struct RankingGroup {
   std::string source;  // SourceGroup of the runs

@@ -12,7 +12,7 @@ namespace paraplan {
 
 namespace {
 
-using Knobs = std::vector<std::pair<std::string, std::string>>;
+using Knobs = PlanKnobItems;
 
 bool IsNumber(const std::string& text, double& value) {
   const char* end = text.data() + text.size();
@@ -58,9 +58,7 @@ std::string OnlyDifference(const Knobs& a, const Knobs& b) {
 }  // namespace
 
 double KnobChange::Agreement() const {
-  return ordered > 0 ? (static_cast<double>(concordant) + 0.5 * static_cast<double>(tied)) /
-                           static_cast<double>(ordered)
-                     : 0.0;
+  return Concordance(concordant, tied, ordered);
 }
 
 std::vector<KnobChange> RankingByKnob(const RankingReport& report) {
@@ -86,15 +84,11 @@ std::vector<KnobChange> RankingByKnob(const RankingReport& report) {
         if (std::find(c.sources.begin(), c.sources.end(), g.source) == c.sources.end()) {
           c.sources.push_back(g.source);
         }
-        const RankedRun* fast = from->measured <= to->measured ? from : to;
-        const RankedRun* slow = fast == from ? to : from;
-        if (slow->measured - fast->measured <= report.tolerance * fast->measured) continue;
+        const PairOrder order = JudgePair(*from, *to, report.tolerance).order;
+        if (order == PairOrder::kWithinTolerance) continue;
         ++c.ordered;
-        if (RankPredictedTie(fast->predicted, slow->predicted)) {
-          ++c.tied;
-        } else if (fast->predicted < slow->predicted) {
-          ++c.concordant;
-        }
+        if (order == PairOrder::kTied) ++c.tied;
+        if (order == PairOrder::kConcordant) ++c.concordant;
       }
     }
   }
