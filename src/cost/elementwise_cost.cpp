@@ -168,16 +168,20 @@ ElementwiseOp Fp8Casts(const CostGraph& d, int kind, const PlanShape& p) {
 //   step, tp - 1 in the reduce-scatter and 2 in the all-gather, with one sum and two copy
 //   kernels.
 // One pair per pass for the attention (QKV in, output out) and one for a dense MLP (up in, down
-// out); the backward has as many (the column-parallel dgrads reduce-scatter, the row-parallel
-// ones gather the output gradient).
+// out). The backward fuses only the all-gathers (the output gradient's, into the row-parallel
+// dgrad): the column-parallel dgrads are summed before their reduce-scatter (torchtitan's split
+// wq/wk/wv and w1/w3), which the pass leaves to NCCL (layer_comm.cpp, TpBlockOverlap), so the
+// backward has no stacked-partial sum and keeps that reduce-scatter's dim-1 copy (read + write of
+// the full input, as SequenceParallelCopies).
 ElementwiseOp AsyncTpExtras(const CostGraph& d, int kind, const PlanShape& p) {
   const double pairs = (kind & 1) ? 1.0 : 2.0;  // MoE layers: the attention's pair only
   const double full = kAct * p.tokens * d.hidden;
   const double in_bytes = p.precision == Precision::kFp8 ? 1.0 : kAct;
   const double shard_elems = p.tokens * d.hidden / p.tp;
-  const double bytes = pairs * (full * (1 + 1 / p.tp) + 2 * 2 * in_bytes * shard_elems);
-  const double kernels = pairs * (2 * (p.tp - 1) + (p.tp - 1) + 2 + 3);
-  return {"async-TP extras", bytes, bytes, kernels, kernels};
+  const double rs_bytes = full * (1 + 1 / p.tp), ag_bytes = 2 * 2 * in_bytes * shard_elems;
+  const double rs_kernels = 2 * (p.tp - 1) + 1, ag_kernels = (p.tp - 1) + 2 + 2;
+  return {"async-TP extras", pairs * (rs_bytes + ag_bytes), pairs * (ag_bytes + 2 * full),
+          pairs * (rs_kernels + ag_kernels), pairs * (ag_kernels + 1)};
 }
 
 // PyTorch's synchronous sequence-parallel TP (DTensor redistributes between Shard(1) and

@@ -27,15 +27,27 @@ double Exposed(double comm_s, double hide_under_s, double chunks) {
 // ring-exchanged all-gather beside the row GEMM's dgrad (1 SM) and the column dgrad's
 // reduce-scatter in bulk beside the wgrad (wgrad_bulk SMs while it runs). PyTorch's async TP
 // (fusion eager/compile) moves its chunks with copy engines over symmetric memory and holds no SM;
-// its extra kernels are element-wise ops (elementwise_cost.h).
+// its extra kernels are element-wise ops (elementwise_cost.h). Its backward fuses only the
+// all-gather: the inductor pass (torch/_inductor/fx_passes/micro_pipeline_tp.py,
+// fuse_matmul_reduce_scatter) fuses a reduce-scatter only when a matmul produces its input, and
+// the column-parallel input gradient that the backward reduce-scatters is the sum of the split
+// linears' dgrads (torchtitan's wq + wk + wv, w1 + w3): "In the backward graph, the
+// reduce-scatters are receiving as input the addition of various scaled_mms, so it's not what we
+// are looking to fuse" (pytorch/pytorch PR 149946, review of 2025-03-28). That reduce-scatter
+// stays a blocking NCCL one; the output gradient's all-gather is fused with the row-parallel
+// dgrad (the matmul that consumes it as its first operand).
 void TpBlockOverlap(const TpBlock& b, double ag_s, double rs_s, double tp, const GpuSpec& gpu,
                     const TeBlockSms* te, double& exposed_fwd, double& exposed_bwd,
                     double& loss_fwd, double& loss_bwd) {
   const double one = ag_s + rs_s;
-  const double ef = Exposed(one, b.gemm_s, tp), eb = Exposed(one, 2 * b.gemm_s, tp);
+  const double ef = Exposed(one, b.gemm_s, tp);
   exposed_fwd += ef;
+  if (te == nullptr) {
+    exposed_bwd += Exposed(ag_s, b.row_gemm_s, tp) + rs_s;
+    return;
+  }
+  const double eb = Exposed(one, 2 * b.gemm_s, tp);
   exposed_bwd += eb;
-  if (te == nullptr) return;
   const double ag_share = one > 0 ? ag_s / one : 0;
   const double ring = SmShare(kTeRingExchangeSms, gpu);
   const double bulk = SmShare(te->wgrad_bulk, gpu);

@@ -200,9 +200,13 @@ TEST_CASE("PyTorch's async TP reduces its stacked partials and copies the local 
   // (t/8 rows) is read and written twice.
   const double pair = 2 * t * h * (1 + 1.0 / 8) + 4 * 2 * t * h / 8;
   CHECK(x->fwd_bytes == Approx(2 * pair));
-  CHECK(x->bwd_bytes == Approx(x->fwd_bytes));
+  // Backward: the all-gather's shard copies, and the unfused reduce-scatter's dim-1 copy of its
+  // full input (r2 w2) instead of the stacked-partial sum.
+  CHECK(x->bwd_bytes == Approx(2 * (4 * 2 * t * h / 8 + 2 * 2 * t * h)));
   // 7 more GEMM chunks on each side, 7 + 2 barriers, a sum and two copies, per pair.
   CHECK(x->fwd_kernels == Approx(2 * (14 + 9 + 3)));
+  // Backward: the all-gather side's 7 chunks, 2 barriers and 2 copies, and the dim-1 copy.
+  CHECK(x->bwd_kernels == Approx(2 * (7 + 2 + 2 + 1)));
   // fp8 all-gathers their inputs in fp8 (torchao's float8 TP): the copies halve.
   p.precision = Precision::kFp8;
   const LayerElementwise ew8 = Ops(m, p);

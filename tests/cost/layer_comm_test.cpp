@@ -3,6 +3,8 @@
 #include <catch2/catch.hpp>
 
 #include "cost/cost_graph.h"
+#include "cost/torchao_float8.h"
+#include "hardware/collective_cost.h"
 #include "test_specs.h"
 
 using namespace paraplan;
@@ -49,6 +51,30 @@ TEST_CASE("TP's pairs are exposed whole without overlap, at most all of them wit
   // The busy time is the same collectives, hidden or not; at least one chunk of tp stays out.
   CHECK(overlapped.comm_busy_fwd_s[kCommTp] == Approx(plain.comm_busy_fwd_s[kCommTp]));
   CHECK(overlapped.tp_comm_fwd_s >= plain.tp_comm_fwd_s / 8 * (1 - 1e-12));
+}
+
+TEST_CASE("PyTorch's async TP leaves the backward's reduce-scatters to NCCL", "[cost]") {
+  // GEMMs long enough to hide any collective: what stays exposed is the pass's rule alone.
+  const TpBlock block{1.0, 0.5};
+  ParallelPlan p = Tp(8, true);
+  const LayerCost te = CommOf(p, block);
+  p.kernels.fusion = Fusion::kCompile;
+  const LayerCost pt = CommOf(p, block);
+  const CostGraph d = BuildCostGraph(test::Llama3_70B());
+  const Cluster c = test::DgxH100();
+  const PlanShape s = MakePlanShape(d, p, c);
+  const NetworkLinks links = ResolveNetworkLinks(c);
+  const double elems = s.tokens * d.hidden;
+  const double ag = CollectiveSeconds(CollectiveOp::kAllGather,
+                                      TpAllGatherBytesPerElement(s) * elems, s.groups.tp, links);
+  const double rs = CollectiveSeconds(CollectiveOp::kReduceScatter, 2 * elems, s.groups.tp, links);
+  // Forward: both collectives of each block fused, one chunk of eight exposed, as TE's.
+  CHECK(pt.tp_comm_fwd_s == Approx(2 * (ag + rs) / 8));
+  CHECK(pt.tp_comm_fwd_s == Approx(te.tp_comm_fwd_s));
+  // Backward: the output gradient's all-gather fused (one chunk out), the reduce-scatter of the
+  // summed column dgrads whole (torch's micro_pipeline_tp pass needs a matmul producer).
+  CHECK(pt.tp_comm_s - pt.tp_comm_fwd_s == Approx(2 * (ag / 8 + rs)));
+  CHECK(te.tp_comm_s - te.tp_comm_fwd_s == Approx(2 * (ag + rs) / 8));
 }
 
 TEST_CASE("Full recompute replays the forward's communication in the backward", "[cost]") {
