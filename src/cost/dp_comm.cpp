@@ -335,6 +335,12 @@ void StageDpExposure(const ParallelPlan& p, const StageTimes& t, const StageComm
   dp.gather_exposed_s = g.wait_s + g.sm_loss_s;
 }
 
+double Zero2MicroBatchReduceSeconds(const ParallelPlan& p, const StageDp& dp,
+                                    int64_t micro_batches) {
+  if (p.zero != 2 || !p.kernels.zero2_micro_batch_reduce || micro_batches < 2) return 0.0;
+  return D(micro_batches - 1) / D(micro_batches) * dp.grad_exposed_s;
+}
+
 // Exposed DP communication of the step: stage s finishes its backward s stages before stage 0,
 // which gives it slack.
 void DataParallelExposure(const ParallelPlan& p, PlanEvaluation& e) {

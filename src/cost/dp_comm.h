@@ -72,6 +72,15 @@ double Fp32CopyPassesSeconds(const Cluster& cluster, double tensors, double buck
 void StageDpExposure(const ParallelPlan& plan, const StageTimes& t, const StageComm& comm,
                      StageDp& dp);
 
+// DeepSpeed's ZeRO-2 (kernels.zero2_micro_batch_reduce, zero=2): the earlier micro-batches'
+// gradient reductions, per micro-batch, charged in the backward. Each of the m micro-batches
+// reduces its gradients as the last one does (on the compute stream without overlap_comm; on
+// the reduction stream with it, the epilogue synchronising before the next micro-batch), so each
+// of the m − 1 earlier ones costs the last one's exposure, dp.grad_exposed_s; spread over the
+// m backward passes: (m − 1) / m of it each. 0 for other plans or m = 1.
+double Zero2MicroBatchReduceSeconds(const ParallelPlan& plan, const StageDp& dp,
+                                    int64_t micro_batches);
+
 // The step's exposed DP communication and optimizer over the stages (eval.dp_exposed_s,
 // eval.optimizer_s).
 void DataParallelExposure(const ParallelPlan& plan, PlanEvaluation& eval);

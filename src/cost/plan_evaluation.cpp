@@ -108,6 +108,8 @@ void CostStage(const CostGraph& d, const Cluster& c, const NetworkLinks& links,
                &e.comm[s]);
   e.times[s].b += e.dp[s].grad_accum_s;
   StageDpExposure(p, e.times[s], e.comm[s], e.dp[s]);
+  e.dp[s].micro_batch_reduce_s = Zero2MicroBatchReduceSeconds(p, e.dp[s], e.micro_batches);
+  e.times[s].b += e.dp[s].micro_batch_reduce_s;
 }
 
 // Times and data-parallel work of every stage from the layout's stage classes: each distinct

@@ -64,7 +64,10 @@ struct StageDp {
   Zero3Comm zero3;            // ZeRO-3 per micro-batch, unit by unit (zero3_comm.h)
   int64_t buckets = 1;
   double optimizer_s = 0;
-  double grad_accum_s = 0;    // per micro-batch, after its backward (kernels.fp32_grad_accum_pass)
+  double grad_accum_s = 0;  // per micro-batch, after its backward (kernels.fp32_grad_accum_pass)
+  // Per micro-batch, in its backward: the earlier micro-batches' ZeRO-2 reductions
+  // (kernels.zero2_micro_batch_reduce; cost/dp_comm.h Zero2MicroBatchReduceSeconds).
+  double micro_batch_reduce_s = 0;
   double grad_exposed_s = 0;  // after overlap with the last micro-batch's backward
   double gather_exposed_s = 0;
   // SMs and NIC the DP stream (zero 0-2 buckets, the distributed optimizer's gather) shares

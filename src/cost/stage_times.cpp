@@ -165,7 +165,8 @@ StageTimes EvaluateChunkTimes(const CostGraph& d, const ParallelPlan& p, const P
   zero3.copy_fwd_s *= share;
   zero3.copy_bwd_s *= share;
   StageTimesOf(d, p, e, key, zero3, 1.0, &t, &comm, busy);
-  t.b += e.dp[s].grad_accum_s * share;  // the stage's fp32 accumulation pass, by the chunk's share
+  // The stage's fp32 accumulation pass and ZeRO-2's earlier reductions, by the chunk's share.
+  t.b += (e.dp[s].grad_accum_s + e.dp[s].micro_batch_reduce_s) * share;
   return t;
 }
 

@@ -197,10 +197,13 @@ void FillCommGroups(const CostGraph& d, const Cluster& c, const ParallelPlan& p,
     CommGroupTime t;
     t.group = ToString(ParallelDim::kDp);
     t.tier = TierName(groups.dp_cp.size > 1 ? groups.dp_cp : groups.edp, c);
-    t.busy_s = dp.grad_s + dp.param_gather_s;
-    t.exposed_s = e.dp_exposed_s;
-    t.hidden_s =
-        Nonneg(t.busy_s - dp.grad_comm_exposed_s - (dp.gather_exposed_s - dp.gather_sm_loss_s));
+    // ZeRO-2 under DeepSpeed reduces every micro-batch (kernels.zero2_micro_batch_reduce).
+    const double reduces = p.zero == 2 && p.kernels.zero2_micro_batch_reduce ? m : 1.0;
+    const double earlier = m * dp.micro_batch_reduce_s;  // exposed in the earlier backwards
+    t.busy_s = reduces * dp.grad_s + dp.param_gather_s;
+    t.exposed_s = e.dp_exposed_s + earlier;
+    t.hidden_s = Nonneg(t.busy_s - dp.grad_comm_exposed_s - earlier -
+                        (dp.gather_exposed_s - dp.gather_sm_loss_s));
     t.sm_loss_s = dp.grad_sm_loss_s + dp.gather_sm_loss_s;
     r.comm_groups.push_back(t);
   }
@@ -222,9 +225,12 @@ StepResult StepModel::Estimate(const ParallelPlan& plan) const {
   t.cp_comm_s = m * slow.cp_s;
   t.ep_comm_s = m * slow.ep_s;
   t.pp_comm_s = m * slow.p2p_s + e.pp_comm_s;
-  t.dp_comm_exposed_s = m * slow.zero3_s + e.dp_exposed_s;
-  t.compute_s = Nonneg(e.pipeline.busy_s - m * slow.ExposedS()) + e.straggler_s +
-                impl_->cluster.efficiency.step_overhead_s;
+  // ZeRO-2's earlier micro-batches' reductions ride in the backward (dp_comm.h,
+  // Zero2MicroBatchReduceSeconds): reported as DP communication, not compute.
+  const double micro_batch_reduce = m * e.dp[e.pipeline.slowest_stage].micro_batch_reduce_s;
+  t.dp_comm_exposed_s = m * slow.zero3_s + e.dp_exposed_s + micro_batch_reduce;
+  t.compute_s = Nonneg(e.pipeline.busy_s - m * slow.ExposedS() - micro_batch_reduce) +
+                e.straggler_s + impl_->cluster.efficiency.step_overhead_s;
   t.bubble_s = e.pipeline.bubble_s;
   t.optimizer_s = e.optimizer_s;
   FillCommon(impl_->dims, impl_->cluster, impl_->gpus, plan, e, r);
@@ -366,11 +372,16 @@ StepResult StepModel::Simulate(const ParallelPlan& plan,
   t.cp_comm_s = m * slow.cp_s;
   t.ep_comm_s = m * slow.ep_s;
   t.pp_comm_s = static_cast<double>(sim.pp_comm_exposed) * 1e-9;
-  t.dp_comm_exposed_s = m * slow.zero3_s + static_cast<double>(sim.dp_comm_exposed) * 1e-9;
+  // ZeRO-2's earlier reductions ride in the backward passes (dp_comm.h): DP, not compute.
+  const double micro_batch_reduce =
+      m * e.dp[std::clamp<int64_t>(sim.critical_stage, 0, plan.pp - 1)].micro_batch_reduce_s;
+  t.dp_comm_exposed_s =
+      m * slow.zero3_s + static_cast<double>(sim.dp_comm_exposed) * 1e-9 + micro_batch_reduce;
   t.optimizer_s = static_cast<double>(sim.optimizer) * 1e-9;
-  t.compute_s = Nonneg(static_cast<double>(sim.compute) * 1e-9 -
-                       m * (slow.tp_s + slow.cp_s + slow.ep_s + slow.zero3_s)) +
-                overhead;
+  t.compute_s =
+      Nonneg(static_cast<double>(sim.compute) * 1e-9 -
+             m * (slow.tp_s + slow.cp_s + slow.ep_s + slow.zero3_s) - micro_batch_reduce) +
+      overhead;
   // Whatever of the step is not accounted above is pipeline idle time.
   t.bubble_s = Nonneg(r.step_time_s - t.compute_s - t.tp_comm_s - t.cp_comm_s - t.ep_comm_s -
                       t.pp_comm_s - t.dp_comm_exposed_s - t.optimizer_s);

@@ -315,6 +315,10 @@ PlanConstraints RestrictToFramework(Framework f, PlanConstraints c) {
     if (profile && profile->runtime.zero_bucket_all_reduce) {
       SetKernelSwitch(c, &KernelRecipe::zero_bucket_all_reduce);
     }
+    // ZeRO-2 reduces every micro-batch (kernel_recipe.h, zero2_micro_batch_reduce).
+    if (profile && profile->runtime.zero2_micro_batch_reduce) {
+      SetKernelSwitch(c, &KernelRecipe::zero2_micro_batch_reduce);
+    }
   }
   return c;
 }

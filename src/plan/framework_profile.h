@@ -76,7 +76,8 @@ struct FrameworkRuntime {
   bool lockstep_multi_stage = false;         // multi-stage schedules wait at every time step
   bool zero1_all_reduce = false;  // ZeRO-1 all-reduces the whole gradient buffer (kernel_recipe.h)
   bool zero_bucket_all_reduce =
-      false;                          // ZeRO-1/2 all-reduce each gradient bucket (kernel_recipe.h)
+      false;  // ZeRO-1/2 all-reduce each gradient bucket (kernel_recipe.h)
+  bool zero2_micro_batch_reduce = false;  // ZeRO-2 reduces every micro-batch (kernel_recipe.h)
   bool fp32_grad_accum_pass = false;  // a per-tensor fp32 add after each backward (kernel_recipe.h)
   bool dp_reduce_fp32_copy = false;   // bf16 buckets all-reduced as fp32 copies (kernel_recipe.h)
   bool megatron_ddp_buckets = false;  // Megatron-Core DDP bucketing rules (kernel_recipe.h)

@@ -74,6 +74,13 @@ FrameworkProfile DeepSpeed() {
        "DeepSpeed's pipeline sends are blocking", "deepspeed/runtime/pipe/p2p.py"},
       {KnobName(Knob::kGradReduceInFp32), "false", W::kZeroAbove0, kDeepSpeedGradDtypeWhy,
        kDeepSpeedGradDtypeSource},
+      // ZeRO 1-2 reduce their gradients in buckets of reduce_bucket_size elements and gather the
+      // updated partitions in allgather_bucket_size ones, both 5e8, of the 16-bit gradients and
+      // weights above: 1,000 MB (the same in every release read, docs/deepspeed-defaults.md).
+      {KnobName(Knob::kDpBucketMB), "1000", W::kZeroAbove0,
+       "DeepSpeed default: reduce_bucket_size = allgather_bucket_size = 5e8 elements of 2 B",
+       "deepspeed/runtime/zero/config.py (v0.9.5, v0.12.4, v0.16.0): reduce_bucket_size, "
+       "allgather_bucket_size = 5e8; v0.6.2 zero/constants.py: 500000000"},
   };
   p.refusals = DeepSpeedRefusals();
   // ZeRO-3's parameter coordinator at the config's defaults (kernel_recipe.h; cost/zero3_fetch.h).
@@ -83,6 +90,9 @@ FrameworkProfile DeepSpeed() {
   // zero_optimization.use_multi_rank_bucket_allreduce defaults to true, runtime/zero/config.py;
   // stage_1_and_2.py average_tensor -> allreduce_and_scatter -> dist.all_reduce at v0.16.0).
   p.runtime.zero_bucket_all_reduce = true;
+  // ZeRO-2 reduces every micro-batch's gradients, ZeRO-1 at the accumulation boundary only
+  // (kernel_recipe.h, zero2_micro_batch_reduce; the same code from v0.6.2 to 2025).
+  p.runtime.zero2_micro_batch_reduce = true;
   p.runtime.collectives =
       "all-reduce of gradient buckets (ZeRO-0/1/2: each rank keeps its partition's slice under "
       "ZeRO-1/2) or reduce-scatter (ZeRO-3), ZeRO-3 parameter all-gather with prefetch, blocking "
@@ -216,9 +226,17 @@ FrameworkProfile MegatronDeepSpeed() {
                               "Megatron-DeepSpeed: no defaults read yet but the DeepSpeed engine's "
                               "gradient dtype under ZeRO (other unstated knobs are searched)");
   p.defaults = {{KnobName(Knob::kGradReduceInFp32), "false", W::kZeroAbove0, kDeepSpeedGradDtypeWhy,
-                 kDeepSpeedGradDtypeSource}};
+                 kDeepSpeedGradDtypeSource},
+                {KnobName(Knob::kDpBucketMB), "1000", W::kZeroAbove0,
+                 "DeepSpeed's engine default: reduce_bucket_size = allgather_bucket_size = 5e8 "
+                 "elements of 2 B",
+                 "deepspeed/runtime/zero/config.py (v0.9.5, v0.12.4, v0.16.0); v0.6.2 "
+                 "zero/constants.py: 500000000"}};
   p.runtime.zero3_max_live_params = kDeepSpeedMaxLiveParams;  // its ZeRO-3 is DeepSpeed's
   p.runtime.zero3_max_reuse_distance = kDeepSpeedMaxReuseDistance;
+  // Its ZeRO-2 is the engine's: every micro-batch reduced, in every DeepSpeed release read
+  // (v0.6.2, v0.9.5, v0.12.4, v0.16.0, 38327e0; kernel_recipe.h).
+  p.runtime.zero2_micro_batch_reduce = true;
   return p;
 }
 

@@ -85,6 +85,15 @@ struct KernelRecipe {
   // allreduce_and_copy_with_multiple_ranks -> allreduce_bucket -> dist.all_reduce). Twice a
   // reduce-scatter's bytes per rank; buckets, overlap and memory as before (cost/dp_comm.cpp).
   bool zero_bucket_all_reduce = false;
+  // ZeRO-2 reduces the gradients after every micro-batch's backward, not only at the
+  // gradient-accumulation boundary: its gradients are partitioned, so each micro-batch's must
+  // be reduced before the next one's overwrite them (DeepSpeed v0.6.2 to 2025, zero/
+  // stage_1_and_2.py reduce_ready_partitions_and_remove_grads: `if self.partition_gradients or
+  // self.is_gradient_accumulation_boundary`; engine.py allreduce_gradients: "ZeRO stage >= 2
+  // communicates during non gradient accumulation boundaries as well"). ZeRO-1 reduces at the
+  // boundary only. Each earlier micro-batch's reduction is charged in its backward as the last
+  // one's exposure (cost/dp_comm.cpp Zero2MicroBatchReduceSeconds). zero=2 only.
+  bool zero2_micro_batch_reduce = false;
   // The DP reduction all-reduces an fp32 copy of each bf16 gradient bucket and copies the result
   // back, the accumulation buffer staying bf16 (Aleph Alpha Scaling 737f855,
   // src/scaling/core/optimizer/allreduce.py: allreduce_and_copy -> allreduce_bucket flattens the

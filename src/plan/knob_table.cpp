@@ -100,6 +100,8 @@ constexpr std::array<KnobRow, kKnobs> kTable = {{
     {Knob::kFp8Recipe, "fp8_recipe", false, L | S | X},
     {Knob::kZeroBucketAllReduce, "zero_bucket_all_reduce", false, S,
      KernelSwitch(&KernelRecipe::zero_bucket_all_reduce)},
+    {Knob::kZero2MicroBatchReduce, "zero2_micro_batch_reduce", false, S,
+     KernelSwitch(&KernelRecipe::zero2_micro_batch_reduce)},
     {Knob::kDpReduceFp32Copy, "dp_reduce_fp32_copy", false, S,
      KernelSwitch(&KernelRecipe::dp_reduce_fp32_copy)},
 }};

@@ -90,6 +90,7 @@ enum class Knob : int {
   kZero3MaxReuseDistance,
   kFp8Recipe,
   kZeroBucketAllReduce,
+  kZero2MicroBatchReduce,
   kDpReduceFp32Copy,
   kCount
 };

@@ -4,6 +4,8 @@
 // The JSON alone must reproduce the plan: pipeline stages (PipelineModule), experts
 // (deepspeed.moe.layer.MoE) and activation checkpointing live in model code, so a plan that needs
 // them, or one DeepSpeed cannot run at all, is not exported: the reasons are printed instead.
+#include <cmath>
+
 #include "core/json.h"
 #include "plan/framework_caps.h"
 #include "report/export_check.h"
@@ -31,9 +33,12 @@ Json Config(const ParallelPlan& p) {
   zero.Set("contiguous_gradients", true);
   const bool bf16_grads = DpGradCommDtype(p) == CommDtype::kBf16;
   const double element_bytes = bf16_grads ? 2.0 : 4.0;
+  // dp_bucket_MB is 10^6 bytes (DpBucketBytes, parallel_plan.cpp); paraplan prices the ZeRO-1/2
+  // gather in the same buckets, so both sizes are written (1000 MB of bf16: DeepSpeed's 5e8).
   if (p.dp_bucket_MB > 0) {
-    zero.Set("reduce_bucket_size",
-             static_cast<int64_t>(p.dp_bucket_MB * 1024 * 1024 / element_bytes));
+    const auto elements = static_cast<int64_t>(std::llround(p.dp_bucket_MB * 1e6 / element_bytes));
+    zero.Set("reduce_bucket_size", elements);
+    zero.Set("allgather_bucket_size", elements);
   }
   Json enabled = Json::MakeObject();
   enabled.Set("enabled", true);

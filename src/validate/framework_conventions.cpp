@@ -223,6 +223,18 @@ void ZeroBucketAllReduce(PlanConstraints& c, std::vector<std::string>* notes) {
        "bucket, use_multi_rank_bucket_allreduce)");
 }
 
+// DeepSpeed's ZeRO-2 reduces the gradients after every micro-batch (kernel_recipe.h,
+// zero2_micro_batch_reduce). Set unless zero is fixed to stages other than 2.
+void Zero2MicroBatchReduce(PlanConstraints& c, std::vector<std::string>* notes) {
+  if (c.zero && std::none_of(c.zero->begin(), c.zero->end(), [](int z) { return z == 2; })) {
+    return;
+  }
+  if (!SetKernelSwitch(c, &KernelRecipe::zero2_micro_batch_reduce)) return;
+  Note(notes,
+       "zero2_micro_batch_reduce=true (DeepSpeed's ZeRO-2 reduces every micro-batch's gradients: "
+       "stage_1_and_2.py reduce_ready_partitions_and_remove_grads)");
+}
+
 // Megatron-Core's DDP (Megatron-LM since 2023-10, NeMo's recipes) buckets the gradients only
 // under overlap_grad_reduce and on the first pipeline rank; otherwise one call per model chunk
 // (kernel_recipe.h, megatron_ddp_buckets). Always set; a stated bucket size still applies where
@@ -344,6 +356,7 @@ PlanConstraints ApplyFrameworkConventions(const FrameworkProfile* profile, const
   if (rt.repeat_kv) TorchtitanRepeatKv(model, plan, notes);
   if (rt.zero1_all_reduce) Zero1AllReduce(profile->framework, plan, notes);
   if (rt.zero_bucket_all_reduce) ZeroBucketAllReduce(plan, notes);
+  if (rt.zero2_micro_batch_reduce) Zero2MicroBatchReduce(plan, notes);
   if (rt.dp_reduce_fp32_copy) DpReduceFp32Copy(profile->framework, plan, notes);
   if (rt.fp32_grad_accum_pass ||
       (rt.fp32_grad_accum_pass_without_pp && FixedTo<int64_t>(plan.pp, 1))) {

@@ -291,6 +291,15 @@ TEST_CASE("DeepSpeed config export parses back to the predicted plan", "[report]
     if (p.tp > 1) CHECK(j.at("autotp_size") == Str(p.tp));
     if (p.zero < 2) CHECK_FALSE(p.overlap_grad_reduce);
   }
+  // dp_bucket_MB is 10^6 bytes as priced (DpBucketBytes): DeepSpeed's 5e8-element default of
+  // 16-bit gradients is 1000 MB, written back as 5e8 for both bucket sizes.
+  Searched bucketed = Search(Framework::kDeepSpeed, "llama3-8b", 32,
+                             "global_batch=128,pp=1,recompute=none,zero=1,dp_bucket_MB=1000,"
+                             "grad_reduce_in_fp32=false");
+  REQUIRE_FALSE(bucketed.result.plans.empty());
+  const auto b = ParseJsonScalars(Export("deepspeed", bucketed));
+  CHECK(b.at("reduce_bucket_size") == "500000000");
+  CHECK(b.at("allgather_bucket_size") == "500000000");
   Searched piped = Search(Framework::kDeepSpeed, "llama3-8b", 32, "global_batch=128,pp=2");
   REQUIRE_FALSE(piped.result.plans.empty());
   CHECK_THAT(Export("deepspeed", piped), Catch::Contains("NOT EXPRESSIBLE as a DeepSpeed config"));
