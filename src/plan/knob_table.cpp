@@ -102,6 +102,8 @@ constexpr std::array<KnobRow, kKnobs> kTable = {{
      KernelSwitch(&KernelRecipe::zero_bucket_all_reduce)},
     {Knob::kDpReduceFp32Copy, "dp_reduce_fp32_copy", false, S,
      KernelSwitch(&KernelRecipe::dp_reduce_fp32_copy)},
+    {Knob::kMoeTorchGroupedMm, "moe_torch_grouped_mm", false, L,
+     KernelSwitch(&KernelRecipe::moe_torch_grouped_mm)},
 }};
 
 constexpr bool InOrder() {

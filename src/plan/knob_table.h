@@ -91,6 +91,7 @@ enum class Knob : int {
   kFp8Recipe,
   kZeroBucketAllReduce,
   kDpReduceFp32Copy,
+  kMoeTorchGroupedMm,
   kCount
 };
 inline constexpr size_t kKnobs = static_cast<size_t>(Knob::kCount);
