@@ -121,7 +121,7 @@ ElementwiseOp Fp8Casts(const CostGraph& d, int kind, const PlanShape& p) {
   const double attn_grads = p.tokens * (qkv_out + d.hidden);
   double mlp_inputs = 0, mlp_grads = 0, mlp_gemms = 2;
   if (kind & 1) {
-    mlp_gemms = ExpertGemmKernels(d, kind, p);  // one cast per expert GEMM kernel
+    mlp_gemms = ExpertGemmCalls(d, kind, p);  // one cast per expert GEMM call
     const double routed = RoutedTokens(d, p);
     const double fe = d.expert_ffn / p.etp;
     mlp_inputs = routed * (d.hidden + fe);
@@ -284,7 +284,8 @@ LayerElementwise ComputeLayerElementwise(const CostGraph& d, int kind, const Pla
       d.gate > 1 ? prof.gated_act : (d.act_squared_relu ? prof.squared_relu : prof.act);
   const bool moe = (kind & 1) != 0;
   // Without grouped GEMM (SequentialMLP) every local expert runs its own activation kernel.
-  const double act_launches = moe && !p.kernels.moe_grouped_gemm ? LocalExperts(d, p) : 1.0;
+  const bool grouped = p.kernels.moe_grouped_gemm || p.kernels.moe_torch_grouped_mm;
+  const double act_launches = moe && !grouped ? LocalExperts(d, p) : 1.0;
   ElementwiseOp activation =
       Op("activation", ActivationElements(d, kind, p), {act.bytes, act.kernels * act_launches});
   const bool eager = moe && MoeExpertsOutsideGraph(p);
@@ -340,9 +341,19 @@ double LayerMatmulKernels(const CostGraph& d, int kind, const PlanShape& p) {
   return n;
 }
 
+double ExpertGemmCalls(const CostGraph& d, int kind, const PlanShape& p) {
+  if (!(kind & 1)) return 0;
+  const bool grouped = p.kernels.moe_grouped_gemm || p.kernels.moe_torch_grouped_mm;
+  return 2 * (grouped ? 1.0 : LocalExperts(d, p));
+}
+
 double ExpertGemmKernels(const CostGraph& d, int kind, const PlanShape& p) {
   if (!(kind & 1)) return 0;
-  return 2 * (p.kernels.moe_grouped_gemm ? 1.0 : LocalExperts(d, p));
+  // One kernel per grouped call only for PyTorch's torch._grouped_mm (torchtitan); Transformer
+  // Engine's grouped GEMM launches one cuBLAS GEMM per local expert (elementwise_cost.h).
+  const bool single_launch =
+      (p.kernels.moe_grouped_gemm && p.kernels.Pytorch()) || p.kernels.moe_torch_grouped_mm;
+  return 2 * (single_launch ? 1.0 : LocalExperts(d, p));
 }
 
 double EagerLaunchSeconds(const Cluster& c) {

@@ -72,9 +72,22 @@ LayerElementwise ComputeLayerElementwise(const CostGraph& dims, int kind, const 
 // twice as many: input and weight gradients).
 double LayerMatmulKernels(const CostGraph& dims, int kind, const PlanShape& shape);
 
-// Forward kernels of an MoE layer's routed-expert GEMMs (up and down): one grouped GEMM each, or
-// one per local expert without moe_grouped_gemm (Megatron-Core's SequentialMLP); 0 for a dense
-// layer.
+// Forward calls of an MoE layer's routed-expert GEMMs (up and down) as the framework makes them:
+// one grouped call each, or one per local expert without moe_grouped_gemm (Megatron-Core's
+// SequentialMLP); 0 for a dense layer. Transformer Engine casts each call's fp8 input in one
+// multi-tensor kernel.
+double ExpertGemmCalls(const CostGraph& dims, int kind, const PlanShape& shape);
+
+// Forward GEMM kernels the host launches for those calls. A grouped call is one kernel only under
+// a PyTorch profile (torchtitan's torch._grouped_mm, cost/torch_grouped_mm.h). Under Megatron-Core
+// with Transformer Engine (TEGroupedMLP -> te.pytorch.GroupedLinear -> general_grouped_gemm) it
+// is nvte_multi_stream_cublas_gemm: a host loop issuing one cuBLASLt GEMM per local expert,
+// round-robin on 4 compute streams (TE PR #853, 2024-05; transformer_engine/common/gemm/
+// cublaslt_gemm.cu at NVIDIA/TransformerEngine@5c62f72, `num_streams = 4` in gemm.h). TE's
+// single-launch grouped kernels (CUTLASS, PR #2045 on Hopper bf16; PR #3134/#3175 on SM100 NVFP4)
+// are opt-in behind environment variables and, as of 2026-07, leave GroupedLinear's default path
+// unchanged. So with moe_grouped_gemm each local expert still launches its own GEMMs: 2 x local
+// experts forward (twice as many backward), as SequentialMLP does.
 double ExpertGemmKernels(const CostGraph& dims, int kind, const PlanShape& shape);
 
 // Seconds one kernel launch adds outside a CUDA graph: kernel_launch_us.

@@ -5,7 +5,8 @@
 namespace paraplan {
 
 bool TorchGroupedMm(const PlanShape& shape) {
-  return shape.kernels.Pytorch() && shape.kernels.moe_grouped_gemm &&
+  const KernelRecipe& k = shape.kernels;
+  return ((k.Pytorch() && k.moe_grouped_gemm) || k.moe_torch_grouped_mm) &&
          shape.precision == Precision::kBf16;
 }
 

@@ -26,7 +26,8 @@
 namespace paraplan {
 
 // True when the plan's routed experts run through torch._grouped_mm: a PyTorch fusion profile
-// (eager or compile), grouped GEMMs on (moe_grouped_gemm), bf16 (torchao's fp8 MoE training
+// (eager or compile) with grouped GEMMs on (moe_grouped_gemm), or any profile that states
+// moe_torch_grouped_mm (NeMo AutoModel's `experts: torch_mm`); bf16 (torchao's fp8 MoE training
 // swaps in its own scaled grouped GEMM).
 bool TorchGroupedMm(const PlanShape& shape);
 

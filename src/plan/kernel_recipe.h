@@ -62,6 +62,11 @@ struct KernelRecipe {
   bool moe_pad_to_capacity = false;
   bool moe_deepep = false;
   bool moe_hybridep = false;
+  // The routed experts run PyTorch's torch._grouped_mm under a Transformer Engine profile (NeMo
+  // AutoModel's `model.backend.experts: torch_mm`): one kernel per grouped call instead of TE's
+  // per-expert cuBLAS loop, at gpu.measured.torch_grouped_mm where the hardware file has it
+  // (cost/torch_grouped_mm.h). Implied by moe_grouped_gemm under the PyTorch profiles.
+  bool moe_torch_grouped_mm = false;
   // The pipeline runtime of torch.distributed.pipelining's multi-stage schedules as PyTorch
   // shipped it until ScheduleInterleaved1F1B moved to _PipelineScheduleRuntime (torchtitan's Dec
   // 2024 runs): every rank walks a grid of time steps and waits at the end of each on that

@@ -104,6 +104,8 @@ constexpr std::array<KnobRow, kKnobs> kTable = {{
      KernelSwitch(&KernelRecipe::zero2_micro_batch_reduce)},
     {Knob::kDpReduceFp32Copy, "dp_reduce_fp32_copy", false, S,
      KernelSwitch(&KernelRecipe::dp_reduce_fp32_copy)},
+    {Knob::kMoeTorchGroupedMm, "moe_torch_grouped_mm", false, L,
+     KernelSwitch(&KernelRecipe::moe_torch_grouped_mm)},
 }};
 
 constexpr bool InOrder() {

@@ -92,6 +92,7 @@ enum class Knob : int {
   kZeroBucketAllReduce,
   kZero2MicroBatchReduce,
   kDpReduceFp32Copy,
+  kMoeTorchGroupedMm,
   kCount
 };
 inline constexpr size_t kKnobs = static_cast<size_t>(Knob::kCount);

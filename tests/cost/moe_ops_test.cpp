@@ -173,11 +173,14 @@ TEST_CASE("padding to capacity computes capacity whatever the load", "[cost]") {
 TEST_CASE("without grouped GEMM every local expert launches its own kernels", "[cost]") {
   const CostGraph d = BuildCostGraph(test::Mixtral8x7B());
   ParallelPlan p = OneGpu();
+  p.kernels.fusion = Fusion::kCompile;  // torchtitan: torch._grouped_mm, one kernel per call
   const double grouped = LayerMatmulKernels(d, 1, Shape(d, p));
   CHECK(ExpertGemmKernels(d, 1, Shape(d, p)) == 2);
+  CHECK(ExpertGemmCalls(d, 1, Shape(d, p)) == 2);
   CHECK(ExpertGemmKernels(d, 0, Shape(d, p)) == 0);
   p.kernels.moe_grouped_gemm = false;
   CHECK(ExpertGemmKernels(d, 1, Shape(d, p)) == 16);  // up and down for each of 8 experts
+  CHECK(ExpertGemmCalls(d, 1, Shape(d, p)) == 16);
   CHECK(LayerMatmulKernels(d, 1, Shape(d, p)) == grouped + 14);
   const LayerElementwise ew = ComputeLayerElementwise(d, 1, Shape(d, p));
   REQUIRE(Find(ew, "activation"));
@@ -187,6 +190,27 @@ TEST_CASE("without grouped GEMM every local expert launches its own kernels", "[
   CHECK(ExpertGemmKernels(d, 1, Shape(d, p)) == 4);
 }
 
+TEST_CASE("Transformer Engine's grouped GEMM launches one cuBLAS GEMM per local expert", "[cost]") {
+  const CostGraph d = BuildCostGraph(test::Mixtral8x7B());
+  ParallelPlan p = OneGpu();
+  p.kernels.fusion = Fusion::kTe;
+  p.kernels.moe_grouped_gemm = true;
+  // TEGroupedMLP -> GroupedLinear -> nvte_multi_stream_cublas_gemm: one GEMM per expert, one
+  // grouped call (and one multi-tensor fp8 cast) per projection.
+  CHECK(ExpertGemmKernels(d, 1, Shape(d, p)) == 16);
+  CHECK(ExpertGemmCalls(d, 1, Shape(d, p)) == 2);
+  const double te = LayerMatmulKernels(d, 1, Shape(d, p));
+  p.kernels.fusion = Fusion::kEager;
+  CHECK(LayerMatmulKernels(d, 1, Shape(d, p)) < te);
+  p.kernels.fusion = Fusion::kTe;
+  p.kernels.moe_torch_grouped_mm = true;  // AutoModel's `experts: torch_mm` under TE kernels
+  CHECK(ExpertGemmKernels(d, 1, Shape(d, p)) == 2);
+  p.kernels.moe_torch_grouped_mm = false;
+  p.ep = 8;  // one local expert: the loop is one GEMM per projection
+  p.dp = 8;
+  CHECK(ExpertGemmKernels(d, 1, Shape(d, p)) == 2);
+}
+
 TEST_CASE("under CUDA graphs a dropless MoE layer launches its experts eagerly", "[cost]") {
   Cluster c = test::DgxH100();
   const CostGraph d = BuildCostGraph(test::Mixtral8x7B());
@@ -194,13 +218,13 @@ TEST_CASE("under CUDA graphs a dropless MoE layer launches its experts eagerly",
   p.kernels.cuda_graphs = true;
   // Every kernel at the replay gap (kernel_launch_us = 1 µs) against eager launches of 5 µs:
   // the difference is the eager kernels x 4 µs: activation 1 + permute 15 + host sync 6 + the
-  // two expert GEMMs forward; 1 + 9 + 0 + 4 backward.
+  // 16 expert GEMMs forward (TE's grouped GEMM: up and down per expert); 2 + 9 + 0 + 32 backward.
   c.efficiency.kernel_launch_us = 1;
   const LayerCost all_graph = ComputeLayerCost(d, 1, Shape(d, p), c);
   c.efficiency.kernel_launch_us = 5;
   const LayerCost dropless = ComputeLayerCost(d, 1, Shape(d, p), c);
-  CHECK(dropless.fwd_s - all_graph.fwd_s == Approx(24 * 4e-6));
-  CHECK(dropless.bwd_s - all_graph.bwd_s == Approx((2 + 9 + 4) * 4e-6));
+  CHECK(dropless.fwd_s - all_graph.fwd_s == Approx(38 * 4e-6));
+  CHECK(dropless.bwd_s - all_graph.bwd_s == Approx((2 + 9 + 32) * 4e-6));
   // Padded to capacity the whole layer stays in the graph.
   p.moe_routing = MoeRouting::kDrop;
   p.kernels.moe_pad_to_capacity = true;

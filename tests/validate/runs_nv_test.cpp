@@ -53,11 +53,13 @@ TEST_CASE("NV04-NV06: three submitters' one-node B200 GPT-OSS runs agree, and pa
   // One recipe on three machines: within 2% of each other (0.4532, 0.4529, 0.4603 s).
   CHECK(supermicro / dell < 1.02);
   CHECK(lambda / dell == Approx(1.0).epsilon(0.002));
-  // The same plan predicts the same step on all three; about a fifth short, as F01 on GB200.
+  // The same plan predicts the same step on all three; about a tenth short, as F01 on GB200 (a
+  // fifth before stop 44 counted TE's grouped GEMM as one launch for GPT-OSS 20B's 32 local
+  // experts: docs/cost-model.md, "Transformer Engine's grouped GEMM is a per-expert loop").
   const double predicted = test::PredictedStep(rows, "NV04");
   CHECK(test::PredictedStep(rows, "NV05") == Approx(predicted));
-  CHECK(predicted / lambda > 0.70);
-  CHECK(predicted / lambda < 0.90);
+  CHECK(predicted / lambda > 0.80);
+  CHECK(predicted / lambda < 0.97);
 }
 
 TEST_CASE("NV07-NV12: GB300 and B300 rows stay out of the fit", "[validate][public][nv]") {
