@@ -123,6 +123,10 @@ std::vector<KnobSetter> MakeSetters() {
        [](PlanConstraints& p, const std::vector<std::string>& v) {
          LayoutOf(p).account_loss = ParseBool(OneValue(v));
        }},
+      {"pp_even_split",
+       [](PlanConstraints& p, const std::vector<std::string>& v) {
+         LayoutOf(p).even_split = ParseBool(OneValue(v));
+       }},
       {"pp_split_points",
        [](PlanConstraints& p, const std::vector<std::string>& v) {
          LayoutOf(p).split_points = ParseSplitPoints(OneValue(v));

@@ -81,6 +81,8 @@ struct FrameworkRuntime {
   bool fp32_grad_accum_pass = false;  // a per-tensor fp32 add after each backward (kernel_recipe.h)
   bool dp_reduce_fp32_copy = false;   // bf16 buckets all-reduced as fp32 copies (kernel_recipe.h)
   bool megatron_ddp_buckets = false;  // Megatron-Core DDP bucketing rules (kernel_recipe.h)
+  // No layout flag given: num_layers / pp layers on every rank (stage_layout_rule.h, even_split)
+  bool megatron_even_split = false;
   // ZeRO-3 through DeepSpeed's parameter coordinator with these limits (kernel_recipe.h,
   // zero3_max_live_params / zero3_max_reuse_distance; 0: FSDP's unit-by-unit gathers).
   double zero3_max_live_params = 0;

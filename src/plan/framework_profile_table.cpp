@@ -100,6 +100,10 @@ FrameworkProfile MegatronD98e8a6() {
   // One gradient bucket unless --overlap-grad-reduce, and on pipeline ranks after the first
   // (megatron/core/distributed/distributed_data_parallel.py, __init__: bucket_size None).
   p.runtime.megatron_ddp_buckets = true;
+  // Layers per pipeline rank without a layout flag: num_layers / pp, / vpp per model chunk, the
+  // embedding and loss uncounted (megatron/core/transformer/transformer_block.py,
+  // get_num_layers_to_build; the same rule from core_v0.4.0 to d98e8a6).
+  p.runtime.megatron_even_split = true;
   p.runtime.collectives =
       "NCCL all-gather/reduce-scatter for SP, all-reduce or reduce-scatter/all-gather for DP "
       "(distributed optimizer), all-to-all for EP, P2P send/recv for PP";
@@ -181,6 +185,9 @@ FrameworkProfile Nemo2208() {
   // @ 21e4154: reduction_hook -> _grad_copy, grad_out.add_(grad_in); greedy_grad_copy is True,
   // and NeMo's no_sync(greedy_grad_copy=True) keeps it so).
   p.runtime.fp32_grad_accum_pass_without_pp = true;
+  // Layers per pipeline rank: num_layers // pp, asserted divisible (nemo/collections/nlp/modules/
+  // common/megatron/transformer.py @ v1.11.0, ParallelTransformer.get_num_layers).
+  p.runtime.megatron_even_split = true;
   p.runtime.collectives =
       "TP all-gather/reduce-scatter (SP) or all-reduce on the compute stream, apex distributed "
       "Adam's fp32 reduce-scatter and bf16 parameter all-gather, P2P send/recv for PP";
@@ -214,6 +221,9 @@ FrameworkProfile NemoRecipes() {
   // Megatron-Core's DDP, whose bucketing NeMo's recipes leave at its default (ddp_bucket_size
   // unset): one bucket without overlap_grad_reduce and on pipeline ranks after the first.
   p.runtime.megatron_ddp_buckets = true;
+  // Megatron-Core's layer split, which a recipe changes only by setting a layout flag
+  // (account_for_embedding/loss_in_pipeline_split, num_layers_in_first/last_pipeline_stage).
+  p.runtime.megatron_even_split = true;
   p.runtime.collectives = "as Megatron-LM";
   p.export_form = ExportForm::kNone;
   return p;

@@ -55,6 +55,7 @@ constexpr std::array<KnobRow, kKnobs> kTable = {{
     {Knob::kPpLastLayers, "pp_last_layers", false, kLayout},
     {Knob::kPpAccountEmbedding, "pp_account_embedding", false, kLayout},
     {Knob::kPpAccountLoss, "pp_account_loss", false, kLayout},
+    {Knob::kPpEvenSplit, "pp_even_split", false, kLayout},
     {Knob::kRecomputeModules, "recompute_modules", false, M | L | S | X},
     {Knob::kFp8ActCache, "fp8_act_cache", false, M | L, MemorySwitch(&MemoryRecipe::fp8_act_cache)},
     {Knob::kCrossEntropyFusion, "cross_entropy_fusion", false, M,

@@ -58,6 +58,7 @@ enum class Knob : int {
   kPpLastLayers,
   kPpAccountEmbedding,
   kPpAccountLoss,
+  kPpEvenSplit,
   // MemoryRecipe (plan/memory_recipe.h)
   kRecomputeModules,
   kFp8ActCache,

@@ -63,6 +63,7 @@ void AddRareKnobs(const ParallelPlan& p, KnobWriter& w) {
   if (rule.last_stage_layers > 0) w.Add(Knob::kPpLastLayers, rule.last_stage_layers);
   if (rule.account_embedding) w.Add(Knob::kPpAccountEmbedding, true);
   if (rule.account_loss) w.Add(Knob::kPpAccountLoss, true);
+  if (rule.even_split) w.Add(Knob::kPpEvenSplit, true);
   if (p.kernels.fusion != d.kernels.fusion) w.Add(Knob::kFusion, ToString(p.kernels.fusion));
   AddSwitches(p, RecipePart::kKernels, w);
   if (p.zero == 3 && p.kernels.zero3_max_live_params > 0) {  // read under ZeRO-3 only

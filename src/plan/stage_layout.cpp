@@ -55,6 +55,30 @@ std::string FromAccountFlags(int64_t layers, const ParallelPlan& p, std::vector<
   return "";
 }
 
+// Megatron-LM's split without a layout flag (megatron/core/transformer/transformer_block.py,
+// get_num_layers_to_build, core_v0.4.0 through d98e8a6): num_layers / pp layers on every pipeline
+// rank and / vpp per model chunk, the embedding and the loss not counted. Megatron-LM's
+// validate_args asserts the divisions (megatron/training/arguments.py at core_v0.10.0 through
+// d98e8a6; the interleaved case since core_v0.4.0); Megatron-Core 0.4-0.9 built num_layers // pp
+// layers without it, silently dropping the remainder, which is no plan of the model either.
+std::string FromEvenSplit(int64_t layers, const ParallelPlan& p, std::vector<int64_t>* out) {
+  const int64_t vpp = std::max<int64_t>(p.vpp, 1);
+  if (layers % p.pp != 0) {
+    return "pp_even_split: layers=" + S(layers) + " is not divisible by pp=" + S(p.pp) +
+           " (Megatron-LM: 'Number of layers should be divisible by the pipeline-model-parallel "
+           "size'); state the split with pp_layers, pp_layout, pp_first_layers/pp_last_layers or "
+           "pp_account_embedding/pp_account_loss";
+  }
+  const int64_t per_rank = layers / p.pp;
+  if (per_rank % vpp != 0) {
+    return "pp_even_split: vpp=" + S(vpp) + " does not divide the " + S(per_rank) +
+           " layers of each pipeline rank (Megatron-LM: 'number of layers per pipeline stage must "
+           "be divisible number of layers per virtual pipeline stage')";
+  }
+  out->assign(static_cast<size_t>(p.pp * vpp), per_rank / vpp);
+  return "";
+}
+
 // Megatron-LM's --decoder-first/last-pipeline-num-layers: the other stages split the rest evenly.
 std::string FromFirstLast(int64_t layers, const ParallelPlan& p, std::vector<int64_t>* out) {
   const StageLayoutRule& r = p.layout;
@@ -149,10 +173,10 @@ std::string ResolveVirtualLayers(int64_t layers, int64_t mtp_layers, const Paral
   const bool account = r.account_embedding || r.account_loss;
   const bool first_last = r.first_stage_layers > 0 || r.last_stage_layers > 0;
   const int sources = (plan.pp_layers.empty() ? 0 : 1) + (account ? 1 : 0) + (first_last ? 1 : 0) +
-                      (r.split_points.empty() ? 0 : 1);
+                      (r.split_points.empty() ? 0 : 1) + (r.even_split ? 1 : 0);
   if (sources > 1) {
-    return "pp_layers, pp_first_layers/pp_last_layers, pp_account_embedding/pp_account_loss and "
-           "pp_split_points each state the whole layout: give one of them";
+    return "pp_layers, pp_first_layers/pp_last_layers, pp_account_embedding/pp_account_loss, "
+           "pp_split_points and pp_even_split each state the whole layout: give one of them";
   }
   std::string error;
   const char* knob = KnobName(Knob::kPpLayers);
@@ -164,6 +188,9 @@ std::string ResolveVirtualLayers(int64_t layers, int64_t mtp_layers, const Paral
   } else if (first_last) {
     error = FromFirstLast(layers, plan, out);
     knob = "pp_first_layers";
+  } else if (r.even_split) {
+    error = FromEvenSplit(layers, plan, out);
+    knob = "pp_even_split";
   } else {
     error = FromSplitPoints(layers, plan, out);
     knob = "pp_split_points";

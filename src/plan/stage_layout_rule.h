@@ -16,11 +16,15 @@ struct StageLayoutRule {
   int64_t last_stage_layers = 0;   // Megatron --decoder-last-pipeline-num-layers (0 = unset)
   bool account_embedding = false;  // Megatron --account-for-embedding-in-pipeline-split
   bool account_loss = false;       // Megatron --account-for-loss-in-pipeline-split
-  int64_t mtp_stage = -1;          // virtual stage holding the MTP modules; -1 = the last one
+  // Megatron-LM's split when no layout flag is given, stated: num_layers / pp layers on every
+  // rank, / vpp per model chunk, the embedding and the loss uncounted; refused where Megatron-LM
+  // refuses it (layers not divisible).
+  bool even_split = false;
+  int64_t mtp_stage = -1;  // virtual stage holding the MTP modules; -1 = the last one
 
   bool AnySplit() const {
     return !split_points.empty() || first_stage_layers > 0 || last_stage_layers > 0 ||
-           account_embedding || account_loss;
+           account_embedding || account_loss || even_split;
   }
 };
 

@@ -246,6 +246,32 @@ void MegatronDdpBuckets(PlanConstraints& c, std::vector<std::string>* notes) {
        "overlap_grad_reduce and on pipeline ranks after the first)");
 }
 
+// Megatron-LM (and Megatron-Core under NeMo's recipes) without a layout flag builds num_layers / pp
+// layers on every pipeline rank, / vpp per model chunk, the embedding and the loss uncounted
+// (megatron/core/transformer/transformer_block.py, get_num_layers_to_build): the run's pipeline
+// is that split, not paraplan's automatic balance. Where Megatron-LM refuses it (layers not
+// divisible by pp·vpp) the run must have given a layout flag its source does not report, and the
+// automatic balance stands for it. A searched pp takes the rule too: the candidates it refuses are
+// refused with Megatron-LM's reason.
+void MegatronEvenSplit(const ModelSpec& m, PlanConstraints& c, std::vector<std::string>* notes) {
+  if (c.pp_layers || c.layout || FixedTo<int64_t>(c.pp, 1)) return;
+  if (IsFixed(c.pp) && (!c.vpp || IsFixed(c.vpp))) {
+    const int64_t pp = c.pp->front(), vpp = c.vpp ? std::max<int64_t>(c.vpp->front(), 1) : 1;
+    if (m.layers % (pp * vpp) != 0) {
+      Note(notes, "pp layout balanced (Megatron-LM refuses its even split of " +
+                      std::to_string(m.layers) + " layers over pp*vpp=" + std::to_string(pp * vpp) +
+                      ": the run gave a layout flag its source does " + "not state)");
+      return;
+    }
+  }
+  StageLayoutRule rule;
+  rule.even_split = true;
+  c.layout = rule;
+  Note(notes,
+       "pp_even_split=true (Megatron-LM builds num_layers / pp layers on every pipeline rank "
+       "without a layout flag: transformer_block.py, get_num_layers_to_build)");
+}
+
 // A framework that adds each bf16 gradient into an fp32 buffer after every micro-batch's backward
 // (kernel_recipe.h, fp32_grad_accum_pass): nanotron c252843 with fp32 accumulation; NeMo 22.08
 // without pipeline parallelism, where its wgrad accumulation fusion is off. Set unless the run
@@ -363,6 +389,7 @@ PlanConstraints ApplyFrameworkConventions(const FrameworkProfile* profile, const
     Fp32GradAccumPass(profile->framework, plan, notes);
   }
   if (rt.megatron_ddp_buckets) MegatronDdpBuckets(plan, notes);
+  if (rt.megatron_even_split) MegatronEvenSplit(model, plan, notes);
   if (rt.flash_attn2) FlashAttn2(plan, notes);
   if (rt.zero3_max_live_params > 0) DeepSpeedCoordinator(rt, plan, notes);
   return plan;

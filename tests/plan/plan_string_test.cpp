@@ -123,6 +123,13 @@ TEST_CASE("PlanString keeps a layout rule as the rule", "[plan]") {
                                    "pp_account_loss=true"));
   back = ResolvePlan(ParsePlanString(text), 4, model);
   CHECK(PlanString(back, 4096) == text);
+  p.layout = StageLayoutRule{};
+  p.layout.even_split = true;  // Megatron-LM's split without a flag, as validate states it
+  text = PlanString(p, 4096);
+  CHECK_THAT(text, Catch::Contains("pp_even_split=true"));
+  back = ResolvePlan(ParsePlanString(text), 4, model);
+  CHECK(back.layout.even_split);
+  CHECK(PlanString(back, 4096) == text);
 }
 
 TEST_CASE("PlanString writes the kernel recipe's switches right after the fusion profile",

@@ -71,6 +71,36 @@ TEST_CASE("Megatron-LM split flags", "[plan][layout]") {
   }
 }
 
+TEST_CASE("Megatron-LM's split without a flag, stated as pp_even_split", "[plan][layout]") {
+  ParallelPlan p = Pipeline(2, 1);
+  p.layout.even_split = true;
+  CHECK(HasFixedLayout(p));
+  // Llama 3 8B at PP 2: 16 and 16, the output layer and loss uncounted (not the 17/15 the
+  // automatic balance gives).
+  CHECK(Resolve(32, p) == std::vector<int64_t>{16, 16});
+  p = Pipeline(4, 2);  // 40 layers: 10 a rank, 5 a model chunk
+  p.layout.even_split = true;
+  CHECK(Resolve(40, p) == std::vector<int64_t>(8, 5));
+  p = Pipeline(1, 1);
+  p.layout.even_split = true;
+  CHECK(Resolve(61, p) == std::vector<int64_t>{61});
+  std::string error;
+  p = Pipeline(8, 4);  // Qwen3-235B's 94 layers: Megatron-LM refuses the even split
+  p.layout.even_split = true;
+  CHECK(Resolve(94, p, &error).empty());
+  CHECK_THAT(error, Contains("pp_even_split") && Contains("94") && Contains("pp=8") &&
+                        Contains("divisible by the pipeline-model-parallel size"));
+  p = Pipeline(4, 3);  // 40 / 4 = 10 a rank, which vpp 3 does not divide
+  p.layout.even_split = true;
+  Resolve(40, p, &error);
+  CHECK_THAT(error, Contains("vpp=3") && Contains("10 layers of each pipeline rank"));
+  p = Pipeline(2, 1);
+  p.layout.even_split = true;
+  p.pp_layers = {17, 15};
+  Resolve(32, p, &error);
+  CHECK_THAT(error, Contains("give one of them"));
+}
+
 TEST_CASE("bad layouts name the knob and the reason", "[plan][layout]") {
   std::string error;
   ParallelPlan p = Pipeline(4, 1);

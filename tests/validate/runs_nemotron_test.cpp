@@ -1,9 +1,10 @@
 // The N rows of docs/validation/public_runs.yaml (stop 39; README.md beside it, "N01-N06"): the
 // batch-ramp stages of the Nemotron-4 15B (arXiv 2402.16819, Table 2) and 340B (arXiv 2406.11704,
-// Table 2) pre-training runs on 768-6,144 DGX H100. Every row states only what its report states
-// (TP, PP, DP, the batch; the 15B report's distributed optimizer), leaves micro-batch, recompute
-// and sequence parallelism to the megatron profile, and measures one iteration per stage. The
-// set-wide error bounds stay with the public-runs tests.
+// Table 2) pre-training runs on 768-6,144 DGX H100. Every row states what its report states (TP,
+// PP, DP, the batch; the 15B report's distributed optimizer) and, for the 15B rows, the switches
+// NVIDIA's launcher config of the model states (stop 44); it leaves micro-batch and recompute to
+// the megatron profile, and measures one iteration per stage. The set-wide error bounds stay with
+// the public-runs tests.
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <set>
@@ -22,9 +23,11 @@ using test::FixedKnob;
 
 // Measured when the rows joined (`paraplan validate docs/validation/public_runs.yaml`, the shipped
 // efficiencies of stop 38): N01 +34.7, N02 +32.9, N03 +20.4, N04 +4.3, N05 +5.0, N06 +5.2 (%):
-// 17.1%; 17.0% after stop 39's refit.
+// 17.1%; 17.0% after stop 39's refit. Stop 44 (the 15B rows state their launcher config's
+// switches; stop 43's efficiencies): N01 -9.3, N02 -10.3, N03 -17.2, N04 +4.1, N05 +4.3,
+// N06 +4.2: 8.2%.
 constexpr double kMarginPct = 0.5;
-constexpr double kNMapePct = 17.0 + kMarginPct;
+constexpr double kNMapePct = 8.2 + kMarginPct;
 
 // N01-N06: one letter and digits (not NV01-NV12, stop 43's third-party rows under the same letter).
 std::vector<RunSpec> NemotronRows() {
@@ -59,7 +62,16 @@ TEST_CASE("N runs: Nemotron-4 batch-ramp stages state only their reports' knobs"
                           run.measured.at("step_time_s") / static_cast<double>(run.gpus);
     CHECK(std::abs(tokens - run.measured.at("tokens_per_s_per_gpu")) < 0.1);
     // The 15B report states the distributed optimizer; the 340B transcription does not.
-    CHECK(FixedKnob(run.plan.zero) == (run.model.layers == 32 ? 1 : -1));
+    const bool is_15b = run.model.layers == 32;
+    CHECK(FixedKnob(run.plan.zero) == (is_15b ? 1 : -1));
+    // Stop 44: the 15B rows state what every version of NVIDIA's launcher config of the model
+    // (NeMo-Framework-Launcher nemotron_15b.yaml, d84a0e5b on) states alike: sequence parallel,
+    // distributed Adam's overlapped gradient and parameter syncs; not its TP overlap (off at
+    // d84a0e5b, on from 01903770), left to the megatron profile.
+    CHECK(FixedKnob(run.plan.sequence_parallel) == (is_15b ? 1 : -1));
+    CHECK(FixedKnob(run.plan.overlap_grad_reduce) == (is_15b ? 1 : -1));
+    CHECK(FixedKnob(run.plan.overlap_param_gather) == (is_15b ? 1 : -1));
+    CHECK(FixedKnob(run.plan.overlap_tp_comm) == -1);
   }
   CHECK(sources.size() == 6);  // one source line per Table 2 row, two --cv source groups
 }
