@@ -47,7 +47,7 @@ TEST_CASE("Each family's measured kernel ceilings carry their sources", "[hardwa
 // 1745 / 2250, fp8 3432.5 / 4500; GB200 1822 / 2500, 3615.6 / 5000; H200 794.5 / 989 and
 // 1453.4 / 1979, stated in each part's hardware file (gpu.measured). Each Blackwell ceiling is our
 // harness's Hopper top times the part's MAMF fraction over H200's, by hand below.
-TEST_CASE("Blackwell parts take their GEMM ceilings from their files' MAMF rates, relative to H200",
+TEST_CASE("B200 and GB200 take their bf16 ceilings from MAMF, their fp8 from TE's fp8 / bf16 gain",
           "[hardware][config]") {
   const double h200_bf16 = 794.5 / 989.0, h200_fp8 = 1453.4 / 1979.0;
   struct Row {
@@ -67,7 +67,12 @@ TEST_CASE("Blackwell parts take their GEMM ceilings from their files' MAMF rates
     REQUIRE(fp8);
     CHECK_FALSE(gemm->carried);
     CHECK(gemm->value == Approx(kTileGemmTopBf16 * row.bf16 / h200_bf16));
-    CHECK(fp8->value == Approx(kTileGemmTopFp8 * row.fp8 / h200_fp8));
+    // fp8: MAMF's row is not stated; TransformerEngine's FP8 / BF16 gain (B300 SXM6 AC 1.9234
+    // over H200 NVL 1.9046, a step's shapes) on the part's own bf16 ceiling.
+    CHECK(fp8->value ==
+          Approx(gemm->value * (kTileGemmTopFp8 / kTileGemmTopBf16) * 1.9234 / 1.9046));
+    CHECK(fp8->value < kTileGemmTopFp8 * row.fp8 / h200_fp8);  // below MAMF's fp8 row
+    CHECK(fp8->source.find("B300 SXM6 AC") != std::string::npos);
     CHECK(gemm->source.find("Maximum Achievable Matmul FLOPS") != std::string::npos);
     CHECK(gemm->source.find("torch") != std::string::npos);  // the software it ran
     // Memory and links are still Hopper's, carried per SM and clock.
@@ -89,6 +94,15 @@ TEST_CASE("Blackwell parts take their GEMM ceilings from their files' MAMF rates
   };
   CHECK(gemm("dgx-b200") == Approx(0.700).epsilon(1e-3));
   CHECK(gemm("gb200-nvl72") == Approx(0.658).epsilon(1e-3));
+  // fp8 by hand: 0.700 x 0.675 / 0.725 x 1.0099 = 0.658 (MAMF's fp8 row gave 0.701); GB200 0.618
+  // (0.665). The fit's fp8 range scales with it.
+  const auto fp8 = [](const char* cluster) {
+    return MeasuredKernelEfficiency(LoadCluster(cluster).gpu).Find("fp8_gemm_max")->value;
+  };
+  CHECK(fp8("dgx-b200") == Approx(0.658).epsilon(2e-3));
+  CHECK(fp8("gb200-nvl72") == Approx(0.618).epsilon(2e-3));
+  CHECK(GemmFractionRange(LoadCluster("dgx-b200").gpu, "fp8_gemm_max").lo ==
+        Approx(0.51 * fp8("dgx-b200") / kTileGemmTopFp8));
   // Hopper, Ampere and a Blackwell part with no GEMM rate keep their ranges.
   CHECK(GemmFractionRange("H100", "gemm_max").lo == 0.66);
   CHECK(GemmFractionRange("H100", "fp8_gemm_max").hi == 0.72);
@@ -157,9 +171,10 @@ TEST_CASE("A measured rate is a fraction of the part's own datasheet rate", "[ha
   gpu.peak_tflops.bf16 = 2000;
   gpu.memory_bandwidth_GBps = 8000;
   // No Hopper counterpart: the fraction itself is the ceiling.
-  gpu.measured.push_back({"memory_bandwidth", 7000, 0, 0, "a copy benchmark", "", "CUDA 12.8"});
+  gpu.measured.push_back({"memory_bandwidth", 7000, 0, 0, "a copy benchmark", "", "CUDA 12.8", ""});
   // With one: our harness's Hopper value times the ratio of the two fractions.
-  gpu.measured.push_back({"gemm_max", 1500, 700, 1000, "a GEMM benchmark", "2026-01", "cuBLAS"});
+  gpu.measured.push_back(
+      {"gemm_max", 1500, 700, 1000, "a GEMM benchmark", "2026-01", "cuBLAS", ""});
   const MeasuredEfficiency m = MeasuredKernelEfficiency(gpu);
   CHECK(m.Find("memory_bandwidth")->value == Approx(0.875));
   CHECK(m.Find("memory_bandwidth")->source.find("its own ceiling") != std::string::npos);
