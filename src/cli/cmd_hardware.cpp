@@ -13,6 +13,7 @@
 #include "core/format.h"
 #include "core/json.h"
 #include "hardware/measured_efficiency.h"
+#include "hardware/measured_rate.h"
 
 namespace paraplan {
 
@@ -81,9 +82,12 @@ Json MeasuredJson(const GpuSpec& gpu) {
   for (const MeasuredRate& m : gpu.measured) {
     Json entry = Json::MakeObject();
     entry.Set("rate", m.rate).Set("datasheet", DatasheetRateFor(gpu, m.field));
-    if (m.hopper_rate > 0)
+    if (m.hopper_rate > 0 && m.hopper_peak > 0)
       entry.Set("hopper_rate", m.hopper_rate).Set("hopper_peak", m.hopper_peak);
-    const MeasuredValue* ceiling = ceilings.Find(m.field);
+    else if (m.hopper_rate > 0)
+      entry.Set("hopper_rate", m.hopper_rate);  // a ratio (fp8_over_bf16): no peak
+    if (!m.part.empty()) entry.Set("part", m.part);
+    const MeasuredValue* ceiling = ceilings.Find(CeilingFieldOf(m.field));
     entry.Set("ceiling", ceiling ? ceiling->value : 0.0)
         .Set("source", m.source)
         .Set("date", m.date)
@@ -164,7 +168,7 @@ void PrintTable(const Cluster& c, std::ostream& out) {
     out << "measured kernel ceilings (gpu.measured; a GPU nobody fitted takes them, a fit starts "
            "from them)\n";
     for (const MeasuredRate& m : c.gpu.measured) {
-      const MeasuredValue* ceiling = ceilings.Find(m.field);
+      const MeasuredValue* ceiling = ceilings.Find(CeilingFieldOf(m.field));
       if (!ceiling) continue;
       out << "  " << Pad(m.field, 20)
           << Pad(FormatShortest(std::round(ceiling->value * 1e4) / 1e4), 9) << ceiling->source

@@ -5,6 +5,7 @@
 
 #include "core/format.h"
 #include "hardware/gpu_family.h"
+#include "hardware/measured_rate.h"
 
 namespace paraplan {
 
@@ -94,6 +95,21 @@ MeasuredValue CeilingOf(const MeasuredRate& m, const GpuSpec& gpu) {
   return {std::clamp(top * ratio, 0.0, kMaxDatasheetFraction), why, false};
 }
 
+// The fp8 ceiling from the part's own bf16 one and an fp8 / bf16 ratio measured with a Hopper
+// counterpart: bf16 ceiling x our harness's fp8 / bf16 tops x (rate / hopper_rate).
+MeasuredValue Fp8FromRatio(const MeasuredRate& m, const MeasuredValue& gemm) {
+  const double gain = m.rate / m.hopper_rate;
+  const double value = gemm.value * (kTileGemmTopFp8 / kTileGemmTopBf16) * gain;
+  std::string why =
+      "the part's gemm_max ceiling " + FormatShortest(std::round(gemm.value * 1e4) / 1e4) +
+      " x our harness's fp8 / bf16 tops (" + FormatShortest(kTileGemmTopFp8) + " / " +
+      FormatShortest(kTileGemmTopBf16) + ") x fp8 / bf16 " + FormatShortest(m.rate) +
+      (m.part.empty() ? "" : " on " + m.part) + " over Hopper's " + FormatShortest(m.hopper_rate) +
+      " on the same benchmark (x" + FormatShortest(std::round(gain * 1e4) / 1e4) +
+      "): " + m.source + " (" + (m.date.empty() ? "" : m.date + ", ") + m.software + ")";
+  return {std::clamp(value, 0.0, kMaxDatasheetFraction), why, false};
+}
+
 }  // namespace
 
 MeasuredEfficiency MeasuredKernelEfficiency(const std::string& gpu_name) {
@@ -106,17 +122,27 @@ MeasuredEfficiency MeasuredKernelEfficiency(const std::string& gpu_name) {
 
 double DatasheetRateFor(const GpuSpec& gpu, const std::string& field) {
   if (field == "fp8_gemm_max") return gpu.peak_tflops.fp8;
+  if (field == kFp8OverBf16Field) {
+    return gpu.peak_tflops.bf16 > 0 ? gpu.peak_tflops.fp8 / gpu.peak_tflops.bf16 : 0;
+  }
   if (field == "memory_bandwidth") return gpu.memory_bandwidth_GBps;
   return gpu.peak_tflops.bf16;
 }
 
 MeasuredEfficiency MeasuredKernelEfficiency(const GpuSpec& gpu) {
   MeasuredEfficiency m = MeasuredKernelEfficiency(gpu.name);
+  const MeasuredRate* ratio = nullptr;
   for (const MeasuredRate& rate : gpu.measured) {
-    m.fields[rate.field] = CeilingOf(rate, gpu);
+    if (rate.field == kFp8OverBf16Field) {
+      ratio = &rate;
+    } else {
+      m.fields[rate.field] = CeilingOf(rate, gpu);
+    }
     // A framework kernel's rate is no measurement of the part's own kernels.
     if (!IsFrameworkKernelRate(rate.field)) m.own = true;
   }
+  const MeasuredValue* gemm = m.Find("gemm_max");
+  if (ratio && gemm && !gemm->carried) m.fields["fp8_gemm_max"] = Fp8FromRatio(*ratio, *gemm);
   return m;
 }
 
@@ -131,9 +157,11 @@ MeasuredRange GemmFractionRange(const std::string& gpu_name, const std::string& 
 MeasuredRange GemmFractionRange(const GpuSpec& gpu, const std::string& field) {
   const MeasuredRange family = GemmFractionRange(gpu.name, field);
   for (const MeasuredRate& rate : gpu.measured) {
-    if (rate.field != field || GpuFamily(gpu.name) == kAmpere) continue;
+    if (CeilingFieldOf(rate.field) != field || GpuFamily(gpu.name) == kAmpere) continue;
     // The part's own ceiling over Hopper's: Hopper's range scaled by it.
-    const double ratio = CeilingOf(rate, gpu).value / Hopper().Find(field)->value;
+    const MeasuredValue* own = MeasuredKernelEfficiency(gpu).Find(field);
+    if (!own || own->carried) continue;
+    const double ratio = own->value / Hopper().Find(field)->value;
     return {family.lo * ratio, family.hi * ratio};
   }
   return family;

@@ -30,6 +30,9 @@ struct MeasuredRate {
   std::string source;    // where it was published (URL or repo@commit + file + table)
   std::string date;      // when it was measured (as the source states it)
   std::string software;  // the library / framework versions it ran (as the source states them)
+  // fp8_over_bf16 only: the part it was measured on, where that is not this one (a sibling with
+  // the same tensor cores); empty = this part.
+  std::string part;
 };
 
 // One framework kernel's measured rate that is no efficiency field of the part: PyTorch's
@@ -37,10 +40,21 @@ struct MeasuredRate {
 // through it (cost/torch_grouped_mm.h). The fit and the transfer ignore it.
 inline constexpr const char* kTorchGroupedMmField = "torch_grouped_mm";
 
+// A ratio, not a rate: FP8 over BF16 GEMM throughput on one benchmark at a training step's
+// shapes (`rate`), with the same benchmark's ratio on a Hopper part (`hopper_rate`, required). It
+// sets the fp8_gemm_max ceiling from the part's own gemm_max one: gemm ceiling x (our harness's
+// fp8 top / bf16 top) x rate / hopper_rate (hardware/measured_efficiency.h). A file states it or
+// fp8_gemm_max, not both, and only with gemm_max.
+inline constexpr const char* kFp8OverBf16Field = "fp8_over_bf16";
+
+// The efficiency field a measured field sets: fp8_gemm_max for kFp8OverBf16Field, else itself.
+std::string CeilingFieldOf(const std::string& field);
+
 // True for a field that rates a framework's kernel (kTorchGroupedMmField), not the part's own.
 bool IsFrameworkKernelRate(const std::string& field);
 
-// The fields a measured rate may name: Efficiency's, in its order, then the framework kernels'.
+// The fields a measured rate may name: Efficiency's, in its order, the framework kernels', then
+// the fp8 / bf16 ratio.
 const std::vector<std::string>& MeasuredRateFields();
 
 }  // namespace paraplan

@@ -133,8 +133,9 @@ TEST_CASE("A family with no measured ceiling takes the fitted fractions per SM a
         std::string::npos);
 }
 
-TEST_CASE("B300 takes its MAMF ceiling times H100's shortfall, its other fractions per clock",
-          "[hardware][config]") {
+TEST_CASE(
+    "B300 takes its measured GEMM ceiling times H100's shortfall, its other fractions per clock",
+    "[hardware][config]") {
   Efficiency fitted;
   fitted.gemm_max = 0.66;
   fitted.fp8_gemm_max = 0.59;
@@ -148,7 +149,7 @@ TEST_CASE("B300 takes its MAMF ceiling times H100's shortfall, its other fractio
   CHECK(t.efficiency.fp8_gemm_max ==
         Approx(measured.Find("fp8_gemm_max")->value * 0.59 / kTileGemmTopFp8));
   CHECK(t.efficiency.attention_fwd == 0.6);  // carried: no B300 attention measurement
-  CHECK(SourceOf(t, "gemm_max").find("Maximum Achievable Matmul FLOPS") != std::string::npos);
+  CHECK(SourceOf(t, "gemm_max").find("TransformerEngine") != std::string::npos);
   CHECK(SourceOf(t, "attention_fwd").find("per SM and clock") != std::string::npos);
   // The same part without its file's rates (a GpuSpec built by name): Hopper's, per SM and clock.
   const TransferredEfficiency bare = TransferEfficiency(fitted, "H100", Gpu("H100-SXM5-80GB", 132),

@@ -67,7 +67,8 @@ TEST_CASE("The shipped B300 node takes the H100 fit transferred, never a hand-se
   const Efficiency e = DefaultClusterEfficiency(b300, &origin);
   CHECK(origin.entry == "transferred from H100");
   CHECK(e == b300.efficiency);
-  // B300's own measured GEMM ceilings (MAMF) times H100's fitted / measured.
+  // B300's own measured GEMM ceilings (TransformerEngine's benchmark) times H100's fitted /
+  // measured.
   const MeasuredEfficiency measured = MeasuredKernelEfficiency(b300.gpu);
   CHECK(e.gemm_max ==
         Approx(measured.Find("gemm_max")->value * h100.efficiency.gemm_max / kTileGemmTopBf16));
