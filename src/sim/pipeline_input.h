@@ -65,6 +65,9 @@ struct PipelineInput {
   bool overlap_grad_reduce = true;
   bool overlap_param_gather = true;  // false: each stage's first forward waits for param_gather
   bool record_timeline = false;
+  // false: no critical path (PipelineResult::critical_path empty, pp_comm_exposed 0); every
+  // other field the same. The fit's predictions read only the step (StepModel::SimulateStepTime).
+  bool record_critical_path = true;
   // Trace track of each communication stream ("tp nvlink", "dp scaleout"); "" = none.
   std::array<std::string, kMaxCommStreams> comm_streams{};
 };
