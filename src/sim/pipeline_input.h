@@ -100,7 +100,7 @@ struct PipelineResult {
   std::vector<int64_t> peak_chunks_in_flight;
   std::vector<TimelineEvent> timeline;     // only when record_timeline
   std::vector<std::string> critical_path;  // task names along the critical path, in order
-  int64_t events = 0;                      // events processed (for benchmarks)
+  int64_t events = 0;                      // tasks run (for benchmarks; TaskTimes::events)
 };
 
 }  // namespace paraplan

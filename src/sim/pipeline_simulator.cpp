@@ -1,4 +1,4 @@
-// SimulatePipeline: generate the schedule, run it on the event engine (pipeline_run.cpp), add
+// SimulatePipeline: generate the schedule, run it (pipeline_run.cpp), add
 // each stage's DP stream and optimizer (dp_tail.cpp), then measure: makespan, the busiest
 // stage's compute and bubble, exposed DP, the critical path and the timeline.
 #include "sim/pipeline_simulator.h"
