@@ -43,7 +43,7 @@ double PredictStepSeconds(const FrozenRun& frozen, const Efficiency& efficiency)
   cluster.efficiency = efficiency;
   StepModel model(frozen.run->model, cluster, frozen.run->gpus);
   const StepResult result =
-      frozen.simulate ? model.Simulate(frozen.plan) : model.Estimate(frozen.plan);
+      frozen.simulate ? model.SimulateStepTime(frozen.plan) : model.Estimate(frozen.plan);
   return TimedStepSeconds(*frozen.run, result);
 }
 

@@ -72,16 +72,8 @@ double Nonneg(double v) {
   return v > 0 ? v : 0;
 }
 
-// Memory, fit, throughput and MFU/HFU: shared by Estimate and Simulate.
-void FillCommon(const CostGraph& d, const Cluster& c, int64_t gpus, const ParallelPlan& p,
-                const PlanEvaluation& e, StepResult& r) {
-  r.plan = p;
-  r.memory.reserve(static_cast<size_t>(p.pp));
-  r.peak_memory_bytes = 0;
-  for (int64_t s = 0; s < p.pp; ++s) {
-    r.memory.push_back(EvaluateStageMemory(d, p, e, s));
-    r.peak_memory_bytes = std::max(r.peak_memory_bytes, r.memory.back().TotalBytes());
-  }
+// Each stage's layers and per-micro-batch compute.
+void FillLoads(const ParallelPlan& p, const PlanEvaluation& e, StepResult& r) {
   r.loads.clear();
   for (int64_t s = 0; s < p.pp; ++s) {
     StageLoad load;
@@ -93,6 +85,19 @@ void FillCommon(const CostGraph& d, const Cluster& c, int64_t gpus, const Parall
     load.mtp = e.mtp_chunk >= 0 && e.mtp_chunk % p.pp == s;
     r.loads.push_back(load);
   }
+}
+
+// Memory, fit, throughput and MFU/HFU: shared by Estimate and Simulate.
+void FillCommon(const CostGraph& d, const Cluster& c, int64_t gpus, const ParallelPlan& p,
+                const PlanEvaluation& e, StepResult& r) {
+  r.plan = p;
+  r.memory.reserve(static_cast<size_t>(p.pp));
+  r.peak_memory_bytes = 0;
+  for (int64_t s = 0; s < p.pp; ++s) {
+    r.memory.push_back(EvaluateStageMemory(d, p, e, s));
+    r.peak_memory_bytes = std::max(r.peak_memory_bytes, r.memory.back().TotalBytes());
+  }
+  FillLoads(p, e, r);
   r.virtual_stage_layers.assign(e.chunk_layers.data(),
                                 e.chunk_layers.data() + e.chunk_layers.size());
   r.mtp_virtual_stage = e.mtp_chunk;
@@ -290,6 +295,10 @@ std::string CommStream(const char* group, const GroupPlacement& g, const Cluster
 PipelineInput StepModel::BuildPipelineInput(const ParallelPlan& plan) const {
   PlanEvaluation e;
   EvaluatePlanTime(impl_->dims, impl_->cluster, impl_->links, plan, &e);
+  return PipelineInputOf(plan, e);
+}
+
+PipelineInput StepModel::PipelineInputOf(const ParallelPlan& plan, const PlanEvaluation& e) const {
   PipelineInput in;
   in.schedule = plan.schedule;
   in.pp = plan.pp;
@@ -356,7 +365,7 @@ StepResult StepModel::Simulate(const ParallelPlan& plan,
                                std::vector<TimelineEvent>* timeline) const {
   PlanEvaluation e;
   EvaluatePlanTime(impl_->dims, impl_->cluster, impl_->links, plan, &e);
-  PipelineInput in = BuildPipelineInput(plan);
+  PipelineInput in = PipelineInputOf(plan, e);
   in.record_timeline = timeline != nullptr;
   PipelineResult sim = SimulatePipeline(in);
   if (timeline) *timeline = std::move(sim.timeline);
@@ -364,8 +373,7 @@ StepResult StepModel::Simulate(const ParallelPlan& plan,
   r.simulated = true;
   const double m = static_cast<double>(e.micro_batches);
   const StageComm& slow = e.comm[std::clamp<int64_t>(sim.critical_stage, 0, plan.pp - 1)];
-  // The slowest of N ranks: the estimate's seconds (its compute at the slowest GPU's pace).
-  const double overhead = impl_->cluster.efficiency.step_overhead_s + e.straggler_s;
+  const double overhead = SimulatedOverheadSeconds(e);
   r.step_time_s = static_cast<double>(sim.step) * 1e-9 + overhead;
   TimeBreakdown& t = r.time;
   t.tp_comm_s = m * slow.tp_s;
@@ -391,6 +399,25 @@ StepResult StepModel::Simulate(const ParallelPlan& plan,
   r.collectives = DescribeCollectives(impl_->dims, impl_->cluster, impl_->links, plan, e);
   FillCommGroups(impl_->dims, impl_->cluster, plan, e,
                  std::clamp<int64_t>(sim.critical_stage, 0, plan.pp - 1), t.pp_comm_s, r);
+  return r;
+}
+
+double StepModel::SimulatedOverheadSeconds(const PlanEvaluation& e) const {
+  // The slowest of N ranks: the estimate's seconds (its compute at the slowest GPU's pace).
+  return impl_->cluster.efficiency.step_overhead_s + e.straggler_s;
+}
+
+StepResult StepModel::SimulateStepTime(const ParallelPlan& plan) const {
+  PlanEvaluation e;
+  EvaluatePlanTime(impl_->dims, impl_->cluster, impl_->links, plan, &e);
+  PipelineInput in = PipelineInputOf(plan, e);
+  in.record_critical_path = false;
+  const PipelineResult sim = SimulatePipeline(in);
+  StepResult r;
+  r.simulated = true;
+  r.plan = plan;
+  r.step_time_s = static_cast<double>(sim.step) * 1e-9 + SimulatedOverheadSeconds(e);
+  FillLoads(plan, e, r);
   return r;
 }
 

@@ -14,6 +14,8 @@
 
 namespace paraplan {
 
+struct PlanEvaluation;
+
 class StepModel {
  public:
   StepModel(ModelSpec model, Cluster cluster, int64_t gpus);
@@ -38,10 +40,18 @@ class StepModel {
   StepResult Simulate(const ParallelPlan& plan,
                       std::vector<TimelineEvent>* timeline = nullptr) const;
 
+  // Simulate's step_time_s, with the plan and the stage loads, and nothing else (no breakdown,
+  // memory, critical path, collectives or notes): what a fit of the efficiencies reads
+  // (calib/efficiency_fit.cpp), the same numbers as Simulate's.
+  StepResult SimulateStepTime(const ParallelPlan& plan) const;
+
   // The simulator's input for the plan (per-stage, per-chunk costs in nanoseconds).
   PipelineInput BuildPipelineInput(const ParallelPlan& plan) const;
 
  private:
+  PipelineInput PipelineInputOf(const ParallelPlan& plan, const PlanEvaluation& e) const;
+  double SimulatedOverheadSeconds(const PlanEvaluation& e) const;
+
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };

@@ -1,8 +1,8 @@
-// The binary heap's two moves, shared by the event engine's queue (EventOrder, event_queue.cpp)
-// and the pipeline runner's (RunQueue, pipeline_run.cpp): a key sifted up from a leaf or down from
-// a place in a std::vector kept as an implicit binary tree (children of i at 2i + 1 and 2i + 2),
-// with the earliest key at the front. `later(a, b)` is a strict "a comes out after b"; keys that
-// compare equal both ways keep no particular order, so a caller that needs a total order (the
+// The binary heap's two moves, used by the event engine's queue (EventOrder, event_queue.cpp; the
+// pipeline runner's own queue used them too until stop 44): a key sifted up from a leaf or down
+// from a place in a std::vector kept as an implicit binary tree (children of i at 2i + 1 and 2i +
+// 2), with the earliest key at the front. `later(a, b)` is a strict "a comes out after b"; keys
+// that compare equal both ways keep no particular order, so a caller that needs a total order (the
 // engine's (time, sequence number)) puts it in `later`. Both moves copy the key to place first (it
 // may be an element of the heap) and write it once, where it lands (a hole moves instead of
 // swapping); O(log n) comparisons. Always inlined: both queues sit on the simulator's hottest

@@ -5,8 +5,9 @@
 // EventOrder (event_queue.cpp) keeps the ordering, the ids and the cancel flags; EventQueue<P>
 // adds the payloads. A payload is any movable type: a small struct that a handler dispatches on
 // (no allocation per event), or a std::function<void()>. The pipeline runner
-// (sim/pipeline_run.cpp) keeps the same order in a leaner queue of its own (no ids, no cancels);
-// both move keys with the same heap helper (sim/binary_heap.h).
+// (sim/pipeline_run.cpp) needs no queue: its times are fixed by each task's stage order and
+// producer, so it walks the stages as their inputs arrive and gets the times this engine's run
+// gives (tests/sim/pipeline_run_test.cpp runs both).
 // Cost: Schedule and the pop in RunOne are O(log n) in the number of pending events.
 #pragma once
 

@@ -65,6 +65,9 @@ struct PipelineInput {
   bool overlap_grad_reduce = true;
   bool overlap_param_gather = true;  // false: each stage's first forward waits for param_gather
   bool record_timeline = false;
+  // false: no critical path (PipelineResult::critical_path empty, pp_comm_exposed 0); every
+  // other field the same. The fit's predictions read only the step (StepModel::SimulateStepTime).
+  bool record_critical_path = true;
   // Trace track of each communication stream ("tp nvlink", "dp scaleout"); "" = none.
   std::array<std::string, kMaxCommStreams> comm_streams{};
 };
@@ -97,7 +100,7 @@ struct PipelineResult {
   std::vector<int64_t> peak_chunks_in_flight;
   std::vector<TimelineEvent> timeline;     // only when record_timeline
   std::vector<std::string> critical_path;  // task names along the critical path, in order
-  int64_t events = 0;                      // events processed (for benchmarks)
+  int64_t events = 0;                      // tasks run (for benchmarks; TaskTimes::events)
 };
 
 }  // namespace paraplan

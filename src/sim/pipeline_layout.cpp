@@ -73,41 +73,6 @@ PipelineLayout::PipelineLayout(const PipelineInput& input)
   }
 }
 
-Place PipelineLayout::Next(int64_t stage, int64_t chunk) const {
-  if (dual_) {
-    if (chunk == 0) return stage + 1 < pp_ ? Place{stage + 1, 0} : Place{};
-    return stage > 0 ? Place{stage - 1, 1} : Place{};
-  }
-  if (stage + 1 < pp_) return Place{stage + 1, chunk};
-  return chunk + 1 < chunks_ ? Place{0, chunk + 1} : Place{};
-}
-
-Place PipelineLayout::Previous(int64_t stage, int64_t chunk) const {
-  if (dual_) {
-    if (chunk == 0) return stage > 0 ? Place{stage - 1, 0} : Place{};
-    return stage + 1 < pp_ ? Place{stage + 1, 1} : Place{};
-  }
-  if (stage > 0) return Place{stage - 1, chunk};
-  return chunk > 0 ? Place{pp_ - 1, chunk - 1} : Place{};
-}
-
-Nanos PipelineLayout::Duration(int64_t stage, const Task& task) const {
-  const ChunkCost& c = costs_[stage * chunks_ + task.chunk];
-  switch (task.kind) {
-    case TaskKind::kForward:
-      return c.forward;
-    case TaskKind::kBackward:
-      return c.backward_input + c.backward_weight;
-    case TaskKind::kBackwardInput:
-      return c.backward_input;
-    case TaskKind::kWeight:
-      return c.backward_weight;
-    case TaskKind::kRecompute:
-      return c.recompute;
-  }
-  return 0;
-}
-
 std::vector<bool> PipelineLayout::HasRecompute() const {
   std::vector<bool> has(costs_.size());
   for (size_t i = 0; i < costs_.size(); ++i) has[i] = costs_[i].recompute > 0;

@@ -39,6 +39,9 @@ class PipelineLayout {
   int64_t MicroBatches() const { return micro_batches_; }
   bool Dual() const { return dual_; }
 
+  // Next, Previous and Duration are defined below the class, inline: the run calls them once or
+  // twice per task.
+
   // Index of (micro-batch, stage, chunk) into per-place arrays of size Places(). Stage-major, so
   // that a stage working through its micro-batches walks memory in order (cache and TLB).
   int64_t PlaceIndex(int64_t micro_batch, int64_t stage, int64_t chunk) const {
@@ -77,5 +80,40 @@ class PipelineLayout {
   std::vector<ChunkCost> costs_;  // [stage * chunks + chunk]
   std::vector<StageDp> dp_;
 };
+
+inline Place PipelineLayout::Next(int64_t stage, int64_t chunk) const {
+  if (dual_) {
+    if (chunk == 0) return stage + 1 < pp_ ? Place{stage + 1, 0} : Place{};
+    return stage > 0 ? Place{stage - 1, 1} : Place{};
+  }
+  if (stage + 1 < pp_) return Place{stage + 1, chunk};
+  return chunk + 1 < chunks_ ? Place{0, chunk + 1} : Place{};
+}
+
+inline Place PipelineLayout::Previous(int64_t stage, int64_t chunk) const {
+  if (dual_) {
+    if (chunk == 0) return stage > 0 ? Place{stage - 1, 0} : Place{};
+    return stage + 1 < pp_ ? Place{stage + 1, 1} : Place{};
+  }
+  if (stage > 0) return Place{stage - 1, chunk};
+  return chunk > 0 ? Place{pp_ - 1, chunk - 1} : Place{};
+}
+
+inline Nanos PipelineLayout::Duration(int64_t stage, const Task& task) const {
+  const ChunkCost& c = costs_[stage * chunks_ + task.chunk];
+  switch (task.kind) {
+    case TaskKind::kForward:
+      return c.forward;
+    case TaskKind::kBackward:
+      return c.backward_input + c.backward_weight;
+    case TaskKind::kBackwardInput:
+      return c.backward_input;
+    case TaskKind::kWeight:
+      return c.backward_weight;
+    case TaskKind::kRecompute:
+      return c.recompute;
+  }
+  return 0;
+}
 
 }  // namespace paraplan

@@ -1,87 +1,21 @@
-// The event loop of the pipeline simulator. Each stage's compute stream runs its list in order;
-// the engine holds one of two events per stage at a time:
-//   kDone  - the running task's compute ends: its output is sent (on the stage's pp stream, or
-//            blocking compute when overlap_pp_comm is off), then the stage tries its next task;
-//   kWake  - the stage's next task has all its inputs at this time (an arrival or the end of a
-//            blocking send), so it starts.
-// A stage whose next task waits for an input nobody has produced yet holds no event: the
-// producer wakes it when it sends. So events ~ tasks (plus one wake per delayed start), and no
-// event allocates: the payload is a 4-byte (stage, kind) code.
+// The pipeline simulator's run. Each stage's compute stream runs its list in order, a task
+// starting when the stream is free (the previous task's end, or its blocking send's) and its input
+// has arrived; a finished task's output goes out on the stage's pp send stream (in the stage's
+// list order) or, with overlap_pp_comm off, holds the compute stream. Every time is thus fixed by
+// the tasks before it on its stage and by its producer, never by the order in which stages are
+// visited, so the run needs no clock and no event queue: it walks each stage as far as its inputs
+// are known, and a stage that stopped at a missing input is walked again when its producer
+// delivers one (a stack of such stages). This is the discrete-event run of the earlier engine
+// (sim/event_queue.h's order, tests/sim/pipeline_run_reference.cpp) without the heap: the same
+// start and arrival times, task for task (pipeline_run_test.cpp compares them).
 #include "sim/pipeline_run.h"
 
 #include <algorithm>
 #include <stdexcept>
 #include <string>
 
-#include "sim/binary_heap.h"
-
 namespace paraplan {
 namespace {
-
-constexpr int32_t kDone = 0;
-constexpr int32_t kWake = 1;
-
-// The runner's event queue: EventQueue's order (time, then the order events were scheduled in)
-// without what the runner never uses (ids, cancelling, payload slots), so it pops the same events
-// in the same order; the heap's moves are EventOrder's (sim/binary_heap.h). A stage holds at most
-// one event, so the heap holds at most pp keys. A pop leaves the root empty, and the event its
-// handler usually schedules next (a finished task's stage starts its next one) fills it with one
-// sift-down instead of a sift-down and a sift-up.
-class RunQueue {
- public:
-  void Schedule(Nanos time, int32_t code) {
-    if (time < now_) throw std::logic_error("event scheduled in the past");
-    const Key key{time, next_seq_++, code};
-    if (hole_) {
-      hole_ = false;
-      SiftDown(key);
-      return;
-    }
-    heap_.push_back(key);
-    SiftUp(heap_.size() - 1, key);
-  }
-
-  // Pops the earliest event: its code, with Now() at its time. False when none is pending.
-  bool Pop(int32_t* code) {
-    if (hole_) FillHole();
-    if (heap_.empty()) return false;
-    now_ = heap_.front().time;
-    *code = heap_.front().code;
-    ++processed_;
-    hole_ = true;
-    return true;
-  }
-
-  Nanos Now() const { return now_; }
-  int64_t Processed() const { return processed_; }
-
- private:
-  struct Key {
-    Nanos time;
-    uint64_t seq;
-    int32_t code;
-  };
-  struct Later {  // EventOrder's order (event_queue.cpp): time, then scheduling order
-    bool operator()(const Key& a, const Key& b) const {
-      return a.time != b.time ? a.time > b.time : a.seq > b.seq;
-    }
-  };
-  void FillHole() {
-    hole_ = false;
-    const Key last = heap_.back();
-    heap_.pop_back();
-    if (!heap_.empty()) SiftDown(last);
-  }
-  // Puts `key` at the root and sifts it down.
-  void SiftDown(const Key& key) { HeapSiftDown(heap_, 0, key, Later{}); }
-  void SiftUp(size_t i, const Key& key) { HeapSiftUp(heap_, i, key, Later{}); }
-
-  std::vector<Key> heap_;
-  bool hole_ = false;  // the root's event was popped and its place not yet filled
-  uint64_t next_seq_ = 0;
-  Nanos now_ = 0;
-  int64_t processed_ = 0;
-};
 
 class Runner {
  public:
@@ -99,8 +33,7 @@ class Runner {
     times_.backward_task.assign(places, -1);
     times_.peak_chunks_in_flight.assign(pp, 0);
     next_.assign(lists.stage_begin.begin(), lists.stage_begin.end() - 1);
-    busy_.assign(pp, 0);
-    timed_.assign(pp, 0);
+    waiting_.assign(pp, 0);
     free_at_ = options.stage_start;
     free_at_.resize(pp, 0);
     pp_free_.assign(pp, 0);
@@ -108,110 +41,89 @@ class Runner {
   }
 
   TaskTimes Run() {
-    for (int64_t s = 0; s < layout_.Stages(); ++s) {
-      timed_[s] = 1;
-      queue_.Schedule(free_at_[s], static_cast<int32_t>(s * 2 + kWake));
+    const int64_t pp = layout_.Stages();
+    stack_.reserve(static_cast<size_t>(pp));
+    for (int64_t s = pp - 1; s >= 0; --s) stack_.push_back(s);
+    while (!stack_.empty()) {
+      const int64_t s = stack_.back();
+      stack_.pop_back();
+      Advance(s);
     }
-    int32_t code = 0;
-    while (queue_.Pop(&code)) Handle(code / 2, code % 2);
-    for (int64_t s = 0; s < layout_.Stages(); ++s) {
+    for (int64_t s = 0; s < pp; ++s) {
       if (next_[s] != lists_.stage_begin[s + 1]) {
         throw std::logic_error("pipeline schedule deadlocked on stage " + std::to_string(s));
       }
     }
-    times_.events = queue_.Processed();
+    times_.events = static_cast<int64_t>(lists_.tasks.size());
     return std::move(times_);
   }
 
  private:
-  void Handle(int64_t s, int32_t kind) {
-    if (kind == kDone) {
-      Finish(s);
-    } else {
-      timed_[s] = 0;
+  // Runs stage s's tasks until its list ends or its next task's input has not arrived yet.
+  void Advance(int64_t s) {
+    const int64_t stop = lists_.stage_begin[s + 1];
+    for (int64_t k = next_[s]; k < stop; k = ++next_[s]) {
+      const Task& t = lists_.tasks[k];
+      const Nanos ready = InputReady(layout_, times_, s, t);
+      if (ready < 0) {  // the producer's Deliver walks this stage again
+        waiting_[s] = 1;
+        return;
+      }
+      const Nanos start = std::max(ready, free_at_[s]);
+      times_.start[k] = start;
+      const Nanos end = start + layout_.Duration(s, t);
+      free_at_[s] = end;
+      const int64_t place = layout_.PlaceIndex(t.micro_batch, s, t.chunk);
+      if (t.kind == TaskKind::kForward) {
+        times_.forward_task[place] = static_cast<int32_t>(k);
+        times_.peak_chunks_in_flight[s] =
+            std::max(times_.peak_chunks_in_flight[s], ++in_flight_[s]);
+        const Place to = layout_.Next(s, t.chunk);
+        if (to.Valid()) {
+          Deliver(times_.forward_ready, to, t.micro_batch, Send(s, to, end));
+        } else {
+          times_.backward_ready[place] = end;
+        }
+      } else if (IsBackward(t.kind)) {
+        times_.backward_task[place] = static_cast<int32_t>(k);
+        --in_flight_[s];
+        const Place to = layout_.Previous(s, t.chunk);
+        if (to.Valid()) Deliver(times_.backward_ready, to, t.micro_batch, Send(s, to, end));
+      }
     }
-    TryStart(s);
   }
 
-  void TryStart(int64_t s) {
-    if (busy_[s] || timed_[s]) return;
-    const int64_t k = next_[s];
-    if (k == lists_.stage_begin[s + 1]) return;
-    const Task& t = lists_.tasks[k];
-    const Nanos ready = InputReady(layout_, times_, s, t);
-    if (ready < 0) return;  // the producer wakes this stage when it sends
-    const Nanos now = queue_.Now();
-    const Nanos at = std::max(ready, free_at_[s]);
-    if (at > now) {
-      timed_[s] = 1;
-      queue_.Schedule(at, static_cast<int32_t>(s * 2 + kWake));
-      return;
-    }
-    busy_[s] = 1;
-    times_.start[k] = now;
-    const Nanos end = now + layout_.Duration(s, t);
-    const int64_t place = layout_.PlaceIndex(t.micro_batch, s, t.chunk);
-    if (t.kind == TaskKind::kForward) {
-      times_.forward_task[place] = static_cast<int32_t>(k);
-      times_.peak_chunks_in_flight[s] = std::max(times_.peak_chunks_in_flight[s], ++in_flight_[s]);
-    } else if (IsBackward(t.kind)) {
-      times_.backward_task[place] = static_cast<int32_t>(k);
-    }
-    queue_.Schedule(end, static_cast<int32_t>(s * 2 + kDone));
-  }
-
-  // Sends an output from stage s to `to`; returns its arrival time.
-  Nanos Send(int64_t s, const Place& to) {
-    const Nanos now = queue_.Now();
-    if (to.stage == s) return now;  // same GPU (pp = 1 with several chunks)
+  // Sends an output from stage s, computed by `end`, to `to`; returns its arrival time.
+  Nanos Send(int64_t s, const Place& to, Nanos end) {
+    if (to.stage == s) return end;  // same GPU (pp = 1 with several chunks)
     const Nanos hop = HopNanos(options_.hops, options_.p2p, s, to.stage);
     if (!options_.overlap_pp_comm) {
-      free_at_[s] = now + hop;  // the send holds the compute stream
-      return now + hop;
+      free_at_[s] = end + hop;  // the send holds the compute stream
+      return end + hop;
     }
-    const Nanos send_start = std::max(now, pp_free_[s]);
+    const Nanos send_start = std::max(end, pp_free_[s]);
     pp_free_[s] = send_start + hop;
     return pp_free_[s];
   }
 
   void Deliver(std::vector<Nanos>& ready, const Place& to, int64_t micro_batch, Nanos at) {
     ready[layout_.PlaceIndex(micro_batch, to.stage, to.chunk)] = at;
-    if (to.stage != current_) TryStart(to.stage);
-  }
-
-  void Finish(int64_t s) {
-    busy_[s] = 0;
-    const int64_t k = next_[s]++;
-    const Task& t = lists_.tasks[k];
-    const Nanos now = queue_.Now();
-    current_ = s;
-    if (t.kind == TaskKind::kForward) {
-      const Place to = layout_.Next(s, t.chunk);
-      if (to.Valid()) {
-        Deliver(times_.forward_ready, to, t.micro_batch, Send(s, to));
-      } else {
-        times_.backward_ready[layout_.PlaceIndex(t.micro_batch, s, t.chunk)] = now;
-      }
-    } else if (IsBackward(t.kind)) {
-      --in_flight_[s];
-      const Place to = layout_.Previous(s, t.chunk);
-      if (to.Valid()) Deliver(times_.backward_ready, to, t.micro_batch, Send(s, to));
+    if (waiting_[to.stage]) {
+      waiting_[to.stage] = 0;
+      stack_.push_back(to.stage);
     }
-    current_ = -1;
   }
 
   const PipelineLayout& layout_;
   const TaskLists& lists_;
   const PipelineRunOptions& options_;
-  RunQueue queue_;
   TaskTimes times_;
-  std::vector<int64_t> next_;   // per stage: next task to run
-  std::vector<uint8_t> busy_;   // per stage: a task is running (a kDone is pending)
-  std::vector<uint8_t> timed_;  // per stage: a kWake is pending
-  std::vector<Nanos> free_at_;  // per stage: compute stream free (start, blocking sends)
-  std::vector<Nanos> pp_free_;  // per stage: pp send stream free
+  std::vector<int64_t> next_;     // per stage: next task to run
+  std::vector<uint8_t> waiting_;  // per stage: stopped at an input not yet delivered
+  std::vector<Nanos> free_at_;    // per stage: compute stream free (start, last end, blocking send)
+  std::vector<Nanos> pp_free_;    // per stage: pp send stream free
   std::vector<int64_t> in_flight_;
-  int64_t current_ = -1;  // the stage whose task is finishing
+  std::vector<int64_t> stack_;  // stages to walk again
 };
 
 }  // namespace

@@ -36,7 +36,7 @@ struct TaskTimes {
   std::vector<int32_t> forward_task;           // per place: the F task's index
   std::vector<int32_t> backward_task;          // per place: the B (full or input) task's index
   std::vector<int64_t> peak_chunks_in_flight;  // per stage: most (micro-batch, chunk) held
-  int64_t events = 0;
+  int64_t events = 0;  // tasks run (the event engine's run also counted its wake-ups)
 };
 
 // Runs every task; throws std::logic_error if the lists deadlock (a generator bug).

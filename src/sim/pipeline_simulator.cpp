@@ -1,4 +1,4 @@
-// SimulatePipeline: generate the schedule, run it on the event engine (pipeline_run.cpp), add
+// SimulatePipeline: generate the schedule, run it (pipeline_run.cpp), add
 // each stage's DP stream and optimizer (dp_tail.cpp), then measure: makespan, the busiest
 // stage's compute and bubble, exposed DP, the critical path and the timeline.
 #include "sim/pipeline_simulator.h"
@@ -148,13 +148,15 @@ PipelineResult SimulatePipeline(const PipelineInput& input) {
   result.optimizer = std::min(tail, layout.Dp(step_stage).optimizer);
   result.dp_comm_exposed = tail - result.optimizer + pipeline_start;
 
-  if (pipeline_start > 0) result.critical_path.push_back("param gather");
-  AddCriticalPath(layout, lists, times, last_task, result);
-  if (tails[step_stage].grads_done > pipeline_end) {
-    result.critical_path.push_back("dp@s" + std::to_string(step_stage));
+  if (input.record_critical_path) {
+    if (pipeline_start > 0) result.critical_path.push_back("param gather");
+    AddCriticalPath(layout, lists, times, last_task, result);
+    if (tails[step_stage].grads_done > pipeline_end) {
+      result.critical_path.push_back("dp@s" + std::to_string(step_stage));
+    }
+    if (result.optimizer > 0)
+      result.critical_path.push_back("optimizer@s" + std::to_string(step_stage));
   }
-  if (result.optimizer > 0)
-    result.critical_path.push_back("optimizer@s" + std::to_string(step_stage));
   if (input.record_timeline)
     result.timeline =
         BuildTimeline(layout, lists, times, tails, input.p2p, input.hops, input.comm_streams);

@@ -101,11 +101,6 @@ TaskListBuilder::TaskListBuilder(int64_t reserve_tasks) {
   lists_.stage_begin.push_back(0);
 }
 
-void TaskListBuilder::Add(TaskKind kind, int64_t micro_batch, int64_t chunk) {
-  lists_.tasks.push_back(
-      Task{static_cast<int32_t>(micro_batch), static_cast<int16_t>(chunk), kind});
-}
-
 void TaskListBuilder::EndStage() {
   lists_.stage_begin.push_back(static_cast<int64_t>(lists_.tasks.size()));
 }

@@ -85,7 +85,11 @@ char TaskLetter(TaskKind kind);
 class TaskListBuilder {
  public:
   explicit TaskListBuilder(int64_t reserve_tasks);
-  void Add(TaskKind kind, int64_t micro_batch, int64_t chunk);
+  // Inline: the generators call it once per task, on every simulated plan.
+  void Add(TaskKind kind, int64_t micro_batch, int64_t chunk) {
+    lists_.tasks.push_back(
+        Task{static_cast<int32_t>(micro_batch), static_cast<int16_t>(chunk), kind});
+  }
   void EndStage();  // closes the current stage's list
   TaskLists Take();
 
