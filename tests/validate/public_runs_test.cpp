@@ -77,8 +77,10 @@ namespace {
 // predicted slow, the 70B FSDP weak scaling flat where the cluster loses 20%, GB200/MoE rows
 // 30-58% fast): 9.12% over 816. After stop 42's refit (834 runs, + HG, MX02, DZ01): 9.12% over
 // 821. Stop 43 (+ 48 rows: AB, NV, EP; a kernel switch keeps its framework's fusion, O01) after
-// the refit (H800 fitted on its own rows, A100 scale-out 0.94 -> 0.83): 9.34% over 869.
-constexpr double kStepTimeMapePct = 9.34 + 0.2;
+// the refit (H800 fitted on its own rows, A100 scale-out 0.94 -> 0.83): 9.34% over 869. Stop 44
+// (async TP's backward, TE's per-expert GEMM launches, N01-N03's stated overlap; H100's scale-out
+// refits at its 0.60 floor, pulled by DS01-DS12): 8.98% over 869.
+constexpr double kStepTimeMapePct = 8.98 + 0.2;
 // Stop 39 (h41breadth, N01-N06, nothing refitted): 8.7% held out. The held-out subset is every
 // 4th run in id order, so the N rows shift it for every id after N (P-Z: 18 rows out, 17 in) and
 // add N01 (+34.7%) and N05 (+5.0%); the old subset still reads 8.2% with this binary. After
@@ -97,8 +99,9 @@ constexpr int64_t kMinFits = 858;
 // After stop 41's refit (802 runs): 8.14% over 191. Stop 42 (h44breadth, nothing refitted): 8.77%
 // over 197 (TG08 +32.7, TG12 +11.5, TG16 +2.4, TG20 +13.2, TG26 -58.4% held out; the Blackwell rows
 // after TG shift). After stop 42's refit (834 runs): 9.25% over 200 (the held-out TG rows at
-// +11..+33% and -56%, DZ01 in the fit).
-constexpr double kHeldOutMapePct = 9.25 + 0.2;
+// +11..+33% and -56%, DZ01 in the fit). Stop 44 (refitted): 8.1% over 210 (K09 +77%: Megatron
+// FSDP over 128 ranks at H100's refitted 0.60 scale-out).
+constexpr double kHeldOutMapePct = 8.1 + 0.2;
 // 700 + N01-N06 (stop 39, h41breadth: Nemotron-4 15B and 340B batch-ramp stages; N04-N06 do not
 // fit under Megatron-LM's defaults) + C01-C17 (stop 40, h42breadth: NeMo's long-sequence tables,
 // every one fits; in-sample 8.06% over 702 -> 8.27% over 719, held out 8.5%, stop 39's
