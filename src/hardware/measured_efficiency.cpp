@@ -159,7 +159,9 @@ MeasuredRange GemmFractionRange(const GpuSpec& gpu, const std::string& field) {
   for (const MeasuredRate& rate : gpu.measured) {
     if (CeilingFieldOf(rate.field) != field || GpuFamily(gpu.name) == kAmpere) continue;
     // The part's own ceiling over Hopper's: Hopper's range scaled by it.
-    const MeasuredValue* own = MeasuredKernelEfficiency(gpu).Find(field);
+    // Kept by name: Find points into it.
+    const MeasuredEfficiency measured = MeasuredKernelEfficiency(gpu);
+    const MeasuredValue* own = measured.Find(field);
     if (!own || own->carried) continue;
     const double ratio = own->value / Hopper().Find(field)->value;
     return {family.lo * ratio, family.hi * ratio};
