@@ -3,14 +3,13 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 
+#include "validate/convention_fixtures.h"
+
 using namespace paraplan;
+using paraplan::testing::Layers;
+using paraplan::testing::V;
 
 namespace {
-
-template <typename T>
-std::vector<T> V(T value) {
-  return {value};
-}
 
 const FrameworkProfile* Titan() {
   return FindProfile(Framework::kTorchtitan, "9dec370");  // as the Dec 2024 benchmark ran it
@@ -18,12 +17,6 @@ const FrameworkProfile* Titan() {
 
 const FrameworkProfile* Megatron() {
   return FindProfile(Framework::kMegatron);
-}
-
-ModelSpec Layers(int64_t layers) {
-  ModelSpec m;
-  m.layers = layers;
-  return m;
 }
 
 }  // namespace

@@ -2,24 +2,12 @@
 // bucket all-reduce, Megatron-Core's DDP buckets and NeMo 22.08's fixed apex buckets.
 #include <catch2/catch.hpp>
 
+#include "validate/convention_fixtures.h"
 #include "validate/framework_conventions.h"
 
 using namespace paraplan;
-
-namespace {
-
-template <typename T>
-std::vector<T> V(T value) {
-  return {value};
-}
-
-ModelSpec Layers(int64_t layers) {
-  ModelSpec m;
-  m.layers = layers;
-  return m;
-}
-
-}  // namespace
+using paraplan::testing::Layers;
+using paraplan::testing::V;
 
 TEST_CASE("DeepSpeed v0.16: ZeRO-1/2 all-reduce each gradient bucket, ZeRO-0/3 unchanged",
           "[validate][framework]") {

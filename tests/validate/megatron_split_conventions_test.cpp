@@ -5,22 +5,14 @@
 #include <string>
 #include <vector>
 
+#include "validate/convention_fixtures.h"
 #include "validate/framework_conventions.h"
 
 using namespace paraplan;
+using paraplan::testing::Layers;
+using paraplan::testing::V;
 
 namespace {
-
-template <typename T>
-std::vector<T> V(T value) {
-  return {value};
-}
-
-ModelSpec Layers(int64_t layers) {
-  ModelSpec m;
-  m.layers = layers;
-  return m;
-}
 
 bool Noted(const std::vector<std::string>& notes, const std::string& start) {
   for (const std::string& n : notes) {
