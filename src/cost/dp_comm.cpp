@@ -335,9 +335,13 @@ void StageDpExposure(const ParallelPlan& p, const StageTimes& t, const StageComm
   dp.gather_exposed_s = g.wait_s + g.sm_loss_s;
 }
 
+bool Zero2ReducesEveryMicroBatch(const ParallelPlan& p) {
+  return p.zero == 2 && p.kernels.zero2_micro_batch_reduce;
+}
+
 double Zero2MicroBatchReduceSeconds(const ParallelPlan& p, const StageDp& dp,
                                     int64_t micro_batches) {
-  if (p.zero != 2 || !p.kernels.zero2_micro_batch_reduce || micro_batches < 2) return 0.0;
+  if (!Zero2ReducesEveryMicroBatch(p) || micro_batches < 2) return 0.0;
   return D(micro_batches - 1) / D(micro_batches) * dp.grad_exposed_s;
 }
 

@@ -72,6 +72,10 @@ double Fp32CopyPassesSeconds(const Cluster& cluster, double tensors, double buck
 void StageDpExposure(const ParallelPlan& plan, const StageTimes& t, const StageComm& comm,
                      StageDp& dp);
 
+// DeepSpeed's ZeRO-2 (kernels.zero2_micro_batch_reduce, zero=2): the gradients are reduced after
+// every micro-batch's backward, not once per step.
+bool Zero2ReducesEveryMicroBatch(const ParallelPlan& plan);
+
 // DeepSpeed's ZeRO-2 (kernels.zero2_micro_batch_reduce, zero=2): the earlier micro-batches'
 // gradient reductions, per micro-batch, charged in the backward. Each of the m micro-batches
 // reduces its gradients as the last one does (on the compute stream without overlap_comm; on

@@ -4,6 +4,7 @@
 
 #include "cost/moe_ops.h"
 #include "cost/te_context_parallel.h"
+#include "cost/torch_grouped_mm.h"
 #include "cost/torchao_float8.h"
 
 namespace paraplan {
@@ -63,6 +64,12 @@ double ActivationElements(const CostGraph& d, int kind, const PlanShape& p) {
   double out = routed * d.expert_ffn / p.etp;
   if (d.shared_experts > 0) out += p.tokens * d.shared_experts * d.expert_ffn / p.tp;
   return out;
+}
+
+// The routed experts run as grouped calls (Megatron-Core's grouped MLP, torch._grouped_mm), not
+// one module per local expert (SequentialMLP).
+bool GroupedExpertCalls(const KernelRecipe& k) {
+  return k.moe_grouped_gemm || k.moe_torch_grouped_mm;
 }
 
 }  // namespace
@@ -284,8 +291,7 @@ LayerElementwise ComputeLayerElementwise(const CostGraph& d, int kind, const Pla
       d.gate > 1 ? prof.gated_act : (d.act_squared_relu ? prof.squared_relu : prof.act);
   const bool moe = (kind & 1) != 0;
   // Without grouped GEMM (SequentialMLP) every local expert runs its own activation kernel.
-  const bool grouped = p.kernels.moe_grouped_gemm || p.kernels.moe_torch_grouped_mm;
-  const double act_launches = moe && !grouped ? LocalExperts(d, p) : 1.0;
+  const double act_launches = moe && !GroupedExpertCalls(p.kernels) ? LocalExperts(d, p) : 1.0;
   ElementwiseOp activation =
       Op("activation", ActivationElements(d, kind, p), {act.bytes, act.kernels * act_launches});
   const bool eager = moe && MoeExpertsOutsideGraph(p);
@@ -343,17 +349,14 @@ double LayerMatmulKernels(const CostGraph& d, int kind, const PlanShape& p) {
 
 double ExpertGemmCalls(const CostGraph& d, int kind, const PlanShape& p) {
   if (!(kind & 1)) return 0;
-  const bool grouped = p.kernels.moe_grouped_gemm || p.kernels.moe_torch_grouped_mm;
-  return 2 * (grouped ? 1.0 : LocalExperts(d, p));
+  return 2 * (GroupedExpertCalls(p.kernels) ? 1.0 : LocalExperts(d, p));
 }
 
 double ExpertGemmKernels(const CostGraph& d, int kind, const PlanShape& p) {
   if (!(kind & 1)) return 0;
   // One kernel per grouped call only for PyTorch's torch._grouped_mm (torchtitan); Transformer
   // Engine's grouped GEMM launches one cuBLAS GEMM per local expert (elementwise_cost.h).
-  const bool single_launch =
-      (p.kernels.moe_grouped_gemm && p.kernels.Pytorch()) || p.kernels.moe_torch_grouped_mm;
-  return 2 * (single_launch ? 1.0 : LocalExperts(d, p));
+  return 2 * (TorchGroupedMmCalls(p.kernels) ? 1.0 : LocalExperts(d, p));
 }
 
 double EagerLaunchSeconds(const Cluster& c) {

@@ -4,10 +4,12 @@
 
 namespace paraplan {
 
+bool TorchGroupedMmCalls(const KernelRecipe& k) {
+  return (k.Pytorch() && k.moe_grouped_gemm) || k.moe_torch_grouped_mm;
+}
+
 bool TorchGroupedMm(const PlanShape& shape) {
-  const KernelRecipe& k = shape.kernels;
-  return ((k.Pytorch() && k.moe_grouped_gemm) || k.moe_torch_grouped_mm) &&
-         shape.precision == Precision::kBf16;
+  return TorchGroupedMmCalls(shape.kernels) && shape.precision == Precision::kBf16;
 }
 
 double TorchGroupedMmFlops(const Cluster& cluster) {

@@ -25,10 +25,13 @@
 
 namespace paraplan {
 
-// True when the plan's routed experts run through torch._grouped_mm: a PyTorch fusion profile
-// (eager or compile) with grouped GEMMs on (moe_grouped_gemm), or any profile that states
-// moe_torch_grouped_mm (NeMo AutoModel's `experts: torch_mm`); bf16 (torchao's fp8 MoE training
-// swaps in its own scaled grouped GEMM).
+// True when the routed experts' grouped calls are torch._grouped_mm ones, one kernel each: a
+// PyTorch fusion profile (eager or compile) with grouped GEMMs on (moe_grouped_gemm), or any
+// profile that states moe_torch_grouped_mm (NeMo AutoModel's `experts: torch_mm`).
+bool TorchGroupedMmCalls(const KernelRecipe& kernels);
+
+// True when the plan's routed experts run at torch._grouped_mm's rate: TorchGroupedMmCalls, in
+// bf16 (torchao's fp8 MoE training swaps in its own scaled grouped GEMM).
 bool TorchGroupedMm(const PlanShape& shape);
 
 // The measured torch._grouped_mm rate of the cluster's part in FLOP/s (its hardware file's

@@ -9,6 +9,7 @@
 #include "cost/collective_calls.h"
 #include "cost/compute_cost.h"
 #include "cost/cost_graph.h"
+#include "cost/dp_comm.h"
 #include "cost/op_checkpoint.h"
 #include "cost/plan_evaluation.h"
 #include "cost/stage_memory.h"
@@ -202,8 +203,7 @@ void FillCommGroups(const CostGraph& d, const Cluster& c, const ParallelPlan& p,
     CommGroupTime t;
     t.group = ToString(ParallelDim::kDp);
     t.tier = TierName(groups.dp_cp.size > 1 ? groups.dp_cp : groups.edp, c);
-    // ZeRO-2 under DeepSpeed reduces every micro-batch (kernels.zero2_micro_batch_reduce).
-    const double reduces = p.zero == 2 && p.kernels.zero2_micro_batch_reduce ? m : 1.0;
+    const double reduces = Zero2ReducesEveryMicroBatch(p) ? m : 1.0;
     const double earlier = m * dp.micro_batch_reduce_s;  // exposed in the earlier backwards
     t.busy_s = reduces * dp.grad_s + dp.param_gather_s;
     t.exposed_s = e.dp_exposed_s + earlier;
@@ -372,7 +372,8 @@ StepResult StepModel::Simulate(const ParallelPlan& plan,
   StepResult r;
   r.simulated = true;
   const double m = static_cast<double>(e.micro_batches);
-  const StageComm& slow = e.comm[std::clamp<int64_t>(sim.critical_stage, 0, plan.pp - 1)];
+  const int64_t critical = std::clamp<int64_t>(sim.critical_stage, 0, plan.pp - 1);
+  const StageComm& slow = e.comm[critical];
   const double overhead = SimulatedOverheadSeconds(e);
   r.step_time_s = static_cast<double>(sim.step) * 1e-9 + overhead;
   TimeBreakdown& t = r.time;
@@ -381,8 +382,7 @@ StepResult StepModel::Simulate(const ParallelPlan& plan,
   t.ep_comm_s = m * slow.ep_s;
   t.pp_comm_s = static_cast<double>(sim.pp_comm_exposed) * 1e-9;
   // ZeRO-2's earlier reductions ride in the backward passes (dp_comm.h): DP, not compute.
-  const double micro_batch_reduce =
-      m * e.dp[std::clamp<int64_t>(sim.critical_stage, 0, plan.pp - 1)].micro_batch_reduce_s;
+  const double micro_batch_reduce = m * e.dp[critical].micro_batch_reduce_s;
   t.dp_comm_exposed_s =
       m * slow.zero3_s + static_cast<double>(sim.dp_comm_exposed) * 1e-9 + micro_batch_reduce;
   t.optimizer_s = static_cast<double>(sim.optimizer) * 1e-9;

@@ -156,17 +156,16 @@ MeasuredRange GemmFractionRange(const std::string& gpu_name, const std::string& 
 
 MeasuredRange GemmFractionRange(const GpuSpec& gpu, const std::string& field) {
   const MeasuredRange family = GemmFractionRange(gpu.name, field);
-  for (const MeasuredRate& rate : gpu.measured) {
-    if (CeilingFieldOf(rate.field) != field || GpuFamily(gpu.name) == kAmpere) continue;
-    // The part's own ceiling over Hopper's: Hopper's range scaled by it.
-    // Kept by name: Find points into it.
-    const MeasuredEfficiency measured = MeasuredKernelEfficiency(gpu);
-    const MeasuredValue* own = measured.Find(field);
-    if (!own || own->carried) continue;
-    const double ratio = own->value / Hopper().Find(field)->value;
-    return {family.lo * ratio, family.hi * ratio};
-  }
-  return family;
+  const bool measured_here =
+      std::any_of(gpu.measured.begin(), gpu.measured.end(),
+                  [&](const MeasuredRate& rate) { return CeilingFieldOf(rate.field) == field; });
+  if (!measured_here || GpuFamily(gpu.name) == kAmpere) return family;
+  // The part's own ceiling over Hopper's: Hopper's range scaled by it.
+  const MeasuredEfficiency measured = MeasuredKernelEfficiency(gpu);  // held: Find points into it
+  const MeasuredValue* own = measured.Find(field);
+  if (!own || own->carried) return family;
+  const double ratio = own->value / Hopper().Find(field)->value;
+  return {family.lo * ratio, family.hi * ratio};
 }
 
 }  // namespace paraplan

@@ -5,8 +5,8 @@
 // that compare equal both ways keep no particular order, so a caller that needs a total order (the
 // engine's (time, sequence number)) puts it in `later`. Both moves copy the key to place first (it
 // may be an element of the heap) and write it once, where it lands (a hole moves instead of
-// swapping); O(log n) comparisons. Always inlined: both queues sit on the simulator's hottest
-// loop, and GCC otherwise keeps a called copy where the queues' own members were inlined.
+// swapping); O(log n) comparisons. Always inlined: the queue sits on the event engine's hottest
+// loop, and GCC otherwise keeps a called copy where the queue's own members were inlined.
 #pragma once
 
 #include <cstddef>

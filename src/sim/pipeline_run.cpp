@@ -6,8 +6,8 @@
 // visited, so the run needs no clock and no event queue: it walks each stage as far as its inputs
 // are known, and a stage that stopped at a missing input is walked again when its producer
 // delivers one (a stack of such stages). This is the discrete-event run of the earlier engine
-// (sim/event_queue.h's order, tests/sim/pipeline_run_reference.cpp) without the heap: the same
-// start and arrival times, task for task (pipeline_run_test.cpp compares them).
+// (sim/event_queue.h's order; tests/sim/pipeline_run_test.cpp keeps it as EventRunner) without
+// the heap: the same start and arrival times, task for task (that test compares them).
 #include "sim/pipeline_run.h"
 
 #include <algorithm>

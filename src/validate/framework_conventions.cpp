@@ -260,7 +260,7 @@ void MegatronEvenSplit(const ModelSpec& m, PlanConstraints& c, std::vector<std::
     if (m.layers % (pp * vpp) != 0) {
       Note(notes, "pp layout balanced (Megatron-LM refuses its even split of " +
                       std::to_string(m.layers) + " layers over pp*vpp=" + std::to_string(pp * vpp) +
-                      ": the run gave a layout flag its source does " + "not state)");
+                      ": the run gave a layout flag its source does not state)");
       return;
     }
   }
