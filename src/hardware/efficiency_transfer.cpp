@@ -79,7 +79,11 @@ TransferredEfficiency TransferEfficiency(const Efficiency& fitted, const std::st
   e.fp8_gemm_max = transfer("fp8_gemm_max", fitted.fp8_gemm_max, per_clock + " (fp8 rate)");
   e.attention_fwd = transfer("attention_fwd", fitted.attention_fwd, per_clock);
   e.attention_bwd = transfer("attention_bwd", fitted.attention_bwd, per_clock);
-  src.emplace_back("attention_half_seq", from_model + "'s (tokens per SM to fill the kernel)");
+  // A length along one sequence (the query block at which the fitted curve reaches half its
+  // top), not a count per SM: carried as it is, no Blackwell sequence curve being measured.
+  src.emplace_back("attention_half_seq",
+                   from_model + "'s (tokens of one query block, carried: no sequence curve " +
+                       "measured on " + to.name + ")");
   e.memory_bandwidth =
       transfer("memory_bandwidth", fitted.memory_bandwidth,
                from_model + "'s fraction of its HBM datasheet bandwidth, of " + to.name + "'s");

@@ -131,6 +131,11 @@ TEST_CASE("A family with no measured ceiling takes the fitted fractions per SM a
   CHECK(SourceOf(t, "gemm_max").find("per SM and clock") != std::string::npos);
   CHECK(SourceOf(t, "gemm_max").find("no measured kernel ceiling of Blackwell's own") !=
         std::string::npos);
+  // The attention curve's half-point is a length along one sequence, carried as it is: its
+  // source names no SM count (it is not scaled by one, unlike gemm_half_dim).
+  CHECK(t.efficiency.attention_half_seq == fitted.attention_half_seq);
+  CHECK(SourceOf(t, "attention_half_seq").find("per SM") == std::string::npos);
+  CHECK(SourceOf(t, "attention_half_seq").find("B300-GB300") != std::string::npos);
 }
 
 TEST_CASE(
