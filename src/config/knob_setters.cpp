@@ -185,6 +185,10 @@ std::vector<KnobSetter> MakeSetters() {
          KernelsOf(p).zero3_max_reuse_distance =
              ParseNumber(OneValue(v), 0, true, kMaxZero3Elements);
        }},
+      {"packed_doc_tokens",
+       [](PlanConstraints& p, const std::vector<std::string>& v) {
+         KernelsOf(p).packed_doc_tokens = ParseNumber(OneValue(v), 0, true);
+       }},
   };
   setters.insert(setters.end(), last.begin(), last.end());
   return setters;

@@ -309,7 +309,7 @@ LayerElementwise ComputeLayerElementwise(const CostGraph& d, int kind, const Pla
   if (!p.kernels.FlashAttention()) {
     // Megatron-LM's scores [b, heads, s, s] in HBM: FusedScaleMaskSoftmax (r2 w2) and attention
     // dropout (r2 w2 + 1-byte mask) forward; dropout (r2 r1 w2) and softmax (r2 r2 w2) backward.
-    const double scores = p.tokens * (d.heads / p.tp) * p.seq;
+    const double scores = p.tokens * (d.heads / p.tp) * AttentionSpan(p);  // per document
     out.scores = out.count;
     out.Add({"softmax+dropout", 9 * scores, 11 * scores, 2, 2});
   }

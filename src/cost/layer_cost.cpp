@@ -1,6 +1,7 @@
 #include "cost/layer_cost.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "cost/activation_terms.h"
 #include "cost/attention_mask.h"
@@ -104,21 +105,24 @@ void LayerWork(const CostGraph& d, int kind, const PlanShape& p, const Cluster& 
         w.Gemm(c, p.precision, g.name, l.count, l.rows, l.n, l.k, g.expert ? expert_ceiling : 0.0);
     if (!g.expert && g.split == GemmSplit::kRow) w.row_gemm_s += s;
   }
-  attn.attention_flops =
-      p.tokens * AttentionCoreFlopsPerToken(d, kind, static_cast<int64_t>(p.seq)) / p.tp;
-  attn.attention_shape = {p.seq / p.cp, d.heads / p.tp, d.qk_head_dim};
+  // Packed documents: each query attends within its own (AttentionSpan, plan_shape.h).
+  const double span = AttentionSpan(p);
+  attn.attention_flops = p.tokens * AttentionCoreFlopsPerToken(d, kind, std::llround(span)) / p.tp;
+  attn.attention_shape = {span / p.cp, d.heads / p.tp, d.qk_head_dim};
 }
 
 // Core attention without FlashAttention (fusion=apex, Megatron-LM before 2022): the batched
 // GEMMs QKᵀ and PV over the full s x s scores of every local head (causal masking zeroes half of
 // them after the fact), at the GEMM model's rate; the softmax and dropout on the scores are
-// element-wise ops (elementwise_cost.h). Backward: twice the forward's GEMMs.
+// element-wise ops (elementwise_cost.h). Backward: twice the forward's GEMMs. Packed documents
+// give one block per document (AttentionSpan, plan_shape.h).
 double UnfusedAttentionSeconds(const CostGraph& d, const PlanShape& p, const Cluster& c) {
-  const double heads = d.heads / p.tp, queries = p.seq / p.cp;
+  const double span = AttentionSpan(p);
+  const double heads = d.heads / p.tp, queries = span / p.cp;
   const double blocks = (p.tokens / queries) * heads;  // (sequence, head) pairs on this GPU
   const Precision pr = p.precision == Precision::kFp8 ? Precision::kBf16 : p.precision;
-  return BatchedGemmSeconds(c, pr, blocks, queries, p.seq, d.qk_head_dim) +
-         BatchedGemmSeconds(c, pr, blocks, queries, d.v_head_dim, p.seq);
+  return BatchedGemmSeconds(c, pr, blocks, queries, span, d.qk_head_dim) +
+         BatchedGemmSeconds(c, pr, blocks, queries, d.v_head_dim, span);
 }
 
 // Activations kept for backward (no recompute), FlashAttention (no s x s matrix), no dropout:
@@ -128,7 +132,7 @@ double UnfusedAttentionSeconds(const CostGraph& d, const PlanShape& p, const Clu
 void Activations(const CostGraph& d, int kind, const PlanShape& p, LayerCost& out) {
   const double tn = p.norm_tokens, h = d.hidden;
   double bytes = ComputeActivationTerms(d, kind, p).Total();
-  if (!p.kernels.FlashAttention()) bytes += 5.0 * p.tokens * (d.heads / p.tp) * p.seq;
+  if (!p.kernels.FlashAttention()) bytes += 5.0 * p.tokens * (d.heads / p.tp) * AttentionSpan(p);
   out.act_full_bytes = bytes;
   // Op and selective recompute start from the full set; ComputeLayerCost then applies
   // ComputeOpCheckpoint / ApplyMemoryRecipe.

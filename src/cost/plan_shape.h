@@ -61,6 +61,17 @@ inline double AttentionKvHeads(const CostGraph& d, const PlanShape& p) {
   return ProjectedKvHeads(d, p);
 }
 
+// The tokens one query's attention spans, as the kernel sees them: the sequence, or with packed
+// documents (packed_doc_tokens, plan/kernel_recipe.h) their length-weighted mean E[L²]/E[L],
+// capped at the sequence. Variable-length attention runs each document as a sequence of its own,
+// so the core's FLOPs (causal: half the span per query), its kernel's length-dependent rate and
+// an unfused kernel's score matrices all take this length; the GEMMs, norms and the loss still
+// see every token of the micro-batch.
+inline double AttentionSpan(const PlanShape& p) {
+  const double packed = p.kernels.packed_doc_tokens;
+  return packed > 0 ? std::min(packed, p.seq) : p.seq;
+}
+
 // Whether `gpu`'s FP8 tensor-core GEMMs take operands in any layout. Hopper's take only TN (A
 // row-major, B column-major: cuBLASLt's cublasLtMatmul FP8 layout requirement on compute
 // capability 9.0), so TransformerEngine writes an FP8 transpose beside every cast; Blackwell

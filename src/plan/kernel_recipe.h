@@ -172,6 +172,15 @@ struct KernelRecipe {
   double zero3_max_live_params = 0;
   double zero3_max_reuse_distance = 0;
 
+  // Packed sequences attended document by document (variable-length attention): the data loader
+  // packs several samples into each seq_len-token sequence and passes their boundaries to the
+  // kernel (Megatron-Core's PackedSeqParams cu_seqlens, flash_attn_varlen_func, transformers'
+  // position_ids), so a token attends only within its own sample. The value is the samples'
+  // length-weighted mean, E[L²]/E[L] tokens: a token's causal context is then half of it on
+  // average, as over sequences of that length (cost/plan_shape.h AttentionSpan). 0 = not packed:
+  // the whole sequence is one document. cp = 1 only (plan/plan_rules.cpp).
+  double packed_doc_tokens = 0;
+
   // Every bool member is a knob whose knob-table row names it (plan/recipe_switch.h; tested).
   bool operator==(const KernelRecipe&) const = default;
   bool IsDefault() const { return *this == KernelRecipe{}; }

@@ -107,6 +107,8 @@ constexpr std::array<KnobRow, kKnobs> kTable = {{
      KernelSwitch(&KernelRecipe::dp_reduce_fp32_copy)},
     {Knob::kMoeTorchGroupedMm, "moe_torch_grouped_mm", false, L,
      KernelSwitch(&KernelRecipe::moe_torch_grouped_mm)},
+    // The attention core's span (cost/plan_shape.h AttentionSpan); the rules refuse it with cp > 1.
+    {Knob::kPackedDocTokens, "packed_doc_tokens", false, R | M | L},
 }};
 
 constexpr bool InOrder() {

@@ -97,6 +97,12 @@ bool CheckSequence(const ModelSpec& m, const ParallelPlan& p, Violations& v) {
   if (p.sequence_parallel && p.tp > 1 && seq % p.tp != 0 &&
       v.Add("sequence_parallel: seq_len=" + Str(seq) + " must be divisible by tp=" + Str(p.tp)))
     return true;
+  // Packed documents are costed on one rank's whole sequence (cost/plan_shape.h AttentionSpan);
+  // how a ring would split them is not modelled.
+  if (p.kernels.packed_doc_tokens > 0 && p.cp > 1 &&
+      v.Add(std::string(KnobName(Knob::kPackedDocTokens)) + " needs cp=1, got cp=" + Str(p.cp) +
+            " (packed documents under context parallelism are not modelled)"))
+    return true;
   return false;
 }
 

@@ -75,6 +75,9 @@ void AddRareKnobs(const ParallelPlan& p, KnobWriter& w) {
   if (p.kernels.fp8_recipe != d.kernels.fp8_recipe) {
     w.Add(Knob::kFp8Recipe, ToString(p.kernels.fp8_recipe));
   }
+  if (p.kernels.packed_doc_tokens > 0) {
+    w.Add(Knob::kPackedDocTokens, FormatShortest(p.kernels.packed_doc_tokens));
+  }
   // The memory recipe (issue 17): a re-run must keep it.
   if (p.recipe.recompute_modules != 0) {
     w.Add(Knob::kRecomputeModules, RecomputeModulesToString(p.recipe.recompute_modules));

@@ -73,6 +73,9 @@ Json PlanToJson(const ParallelPlan& p) {
       j.Set(KnobName(Knob::kZero3MaxLiveParams), p.kernels.zero3_max_live_params);
       j.Set(KnobName(Knob::kZero3MaxReuseDistance), p.kernels.zero3_max_reuse_distance);
     }
+    if (p.kernels.packed_doc_tokens > 0) {
+      j.Set(KnobName(Knob::kPackedDocTokens), p.kernels.packed_doc_tokens);
+    }
   }
   if (!p.recipe.IsDefault()) {  // written only when set (issue 17's memory recipe)
     if (p.recipe.recompute_modules != 0) {
