@@ -67,8 +67,8 @@ TEST_CASE("LS runs: AutoModel's dense row, DLRover's table and a Bridge card loa
     REQUIRE(mb > 0);
     CHECK(gbs % (dp * mb) == 0);
     // tokens/s/GPU as stated = GBS x sequence / step / GPUs (no padding: full blocks).
-    const double tokens =
-        static_cast<double>(gbs) * run.model.seq_len / run.measured.at("step_time_s") / run.gpus;
+    const double tokens = static_cast<double>(gbs) * static_cast<double>(run.model.seq_len) /
+                          run.measured.at("step_time_s") / static_cast<double>(run.gpus);
     CHECK(tokens == Approx(run.measured.at("tokens_per_s_per_gpu")).epsilon(0.002));
   }
   // LS01 joins the AutoModel summary's group (K01-K06); DLRover and the Bridge card are new.
@@ -94,7 +94,7 @@ TEST_CASE("LS runs: AutoModel's dense row, DLRover's table and a Bridge card loa
     // The step inverts the example's printed TFLOPs (153.93-204.67) through its own formula.
     const double tflops =
         Llama2HardwareFlops(static_cast<double>(FixedKnob(run.plan.global_batch))) /
-        run.measured.at("step_time_s") / run.gpus / 1e12;
+        run.measured.at("step_time_s") / static_cast<double>(run.gpus) / 1e12;
     CHECK(tflops > 150);
     CHECK(tflops < 210);
   }
