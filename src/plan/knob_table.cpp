@@ -107,6 +107,8 @@ constexpr std::array<KnobRow, kKnobs> kTable = {{
      KernelSwitch(&KernelRecipe::dp_reduce_fp32_copy)},
     {Knob::kMoeTorchGroupedMm, "moe_torch_grouped_mm", false, L,
      KernelSwitch(&KernelRecipe::moe_torch_grouped_mm)},
+    {Knob::kZero3KeepAfterForward, "zero3_keep_after_forward", false, M | S,
+     KernelSwitch(&KernelRecipe::zero3_keep_after_forward)},
 }};
 
 constexpr bool InOrder() {
