@@ -8,6 +8,7 @@
 #include "cost/plan_evaluation.h"
 #include "cost/stage_memory.h"
 #include "cost/zero3_comm.h"
+#include "plan/framework_caps.h"
 #include "test_specs.h"
 
 using namespace paraplan;
@@ -120,4 +121,21 @@ TEST_CASE("FSDP holds unsharded only what a group of more than one rank shards",
   in.expert_shards = 2;
   const StageMemory two = ComputeStageMemory(in, 3, 0);
   CHECK(two.weights_bytes == Approx(0.25e9 + 3e9 + 2e9 + 6e9));
+}
+
+TEST_CASE("Megatron-FSDP and DeepSpeed ZeRO-3 refuse keeping weights after the forward",
+          "[plan][framework]") {
+  ParallelPlan p = Fsdp(true, true);
+  p.grad_reduce_in_fp32 = false;
+  auto mentions = [](const std::vector<std::string>& reasons) {
+    for (const std::string& r : reasons) {
+      if (r.find("zero3_keep_after_forward") != std::string::npos) return true;
+    }
+    return false;
+  };
+  CHECK(mentions(FrameworkViolations(Framework::kMegatron, nullptr, p, false)));
+  CHECK(mentions(FrameworkViolations(Framework::kDeepSpeed, nullptr, p, false)));
+  CHECK_FALSE(mentions(FrameworkViolations(Framework::kAutomodel, nullptr, p, false)));
+  p.kernels.zero3_keep_after_forward = false;
+  CHECK_FALSE(mentions(FrameworkViolations(Framework::kMegatron, nullptr, p, false)));
 }
