@@ -170,7 +170,10 @@ void DataParallelCalls(const CostGraph& d, const ParallelPlan& p, const PlanEval
   FirstStageParams(d, e, &dense, &layer);
   const double dtype = CommDtypeBytes(DpGradCommDtype(p));
   if (p.zero == 3 && !p.zero3_keep_gathered) {
-    w.Add(ToString(ParallelDim::kDp), "ZeRO-3 weights, per layer, fwd and bwd",
+    // Kept gathered from the forward to the backward, a unit is gathered once per micro-batch.
+    w.Add(ToString(ParallelDim::kDp),
+          Zero3KeepsAfterForward(p) ? "ZeRO-3 weights, per layer, fwd only (kept for bwd)"
+                                    : "ZeRO-3 weights, per layer, fwd and bwd",
           CollectiveOp::kAllGather, layer * kAct, g);
     w.Add(ToString(ParallelDim::kDp), "ZeRO-3 gradient, per layer", CollectiveOp::kReduceScatter,
           layer * dtype, g);

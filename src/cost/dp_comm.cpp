@@ -242,11 +242,17 @@ StageDp StageDataParallel(const Cluster& c, const NetworkLinks& links, const Cos
       const Fsdp2Copy layer_bytes = Fsdp2CopyBytes(dtype, layer_gather);
       const double layer_copied = s.groups.dp_cp.size > 1 ? layer_dense : 0.0;
       const double rest = copied - layer_copied;
+      // Kept from the forward, the backward copies no gathered unit out: only its gradients in.
+      const bool kept = Zero3KeepsAfterForward(p);
+      const double layer_bwd = layer_bytes.backward - (kept ? layer_bytes.forward : 0.0);
+      const double rest_bwd = bytes.backward - (kept ? bytes.forward : 0.0);
       dp.zero3.copy_fwd_s =
           MemoryBoundSeconds(c, layer_copied * layer_bytes.forward + rest * bytes.forward);
-      dp.zero3.copy_bwd_s =
-          MemoryBoundSeconds(c, layer_copied * layer_bytes.backward + rest * bytes.backward);
+      dp.zero3.copy_bwd_s = MemoryBoundSeconds(c, layer_copied * layer_bwd + rest * rest_bwd);
     }
+    // FSDP2 without reshard after forward: the backward finds every unit gathered
+    // (kernel_recipe.h, zero3_keep_after_forward).
+    if (Zero3KeepsAfterForward(p)) dp.zero3.gather_bwd_s = 0;
     dp.zero3_gather_s = dp.zero3.gather_s;
     dp.grad_s = 0;
     dp.buckets = 1;
@@ -337,6 +343,11 @@ void StageDpExposure(const ParallelPlan& p, const StageTimes& t, const StageComm
 
 bool Zero2ReducesEveryMicroBatch(const ParallelPlan& p) {
   return p.zero == 2 && p.kernels.zero2_micro_batch_reduce;
+}
+
+bool Zero3KeepsAfterForward(const ParallelPlan& p) {
+  return p.zero == 3 && p.kernels.zero3_keep_after_forward && !p.zero3_keep_gathered &&
+         !p.kernels.DeepSpeedZero3();
 }
 
 double Zero2MicroBatchReduceSeconds(const ParallelPlan& p, const StageDp& dp,

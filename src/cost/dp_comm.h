@@ -76,6 +76,12 @@ void StageDpExposure(const ParallelPlan& plan, const StageTimes& t, const StageC
 // every micro-batch's backward, not once per step.
 bool Zero2ReducesEveryMicroBatch(const ParallelPlan& plan);
 
+// FSDP's unit-by-unit ZeRO-3 that keeps each unit's weights gathered from its forward to its
+// backward (kernels.zero3_keep_after_forward: FSDP2's reshard_after_forward=False): one gather
+// and one reduce-scatter per micro-batch, none in the backward's gathers. Not under DeepSpeed's
+// coordinator nor zero3_keep_gathered (which gathers once per step).
+bool Zero3KeepsAfterForward(const ParallelPlan& plan);
+
 // DeepSpeed's ZeRO-2 (kernels.zero2_micro_batch_reduce, zero=2): the earlier micro-batches'
 // gradient reductions, per micro-batch, charged in the backward. Each of the m micro-batches
 // reduces its gradients as the last one does (on the compute stream without overlap_comm; on

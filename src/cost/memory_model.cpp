@@ -46,10 +46,15 @@ StageMemory ComputeStageMemory(const StageMemoryInput& in, int zero, int64_t sta
   out.grads_bytes = copies * sharded(in.grad_bytes, zero >= 2);
   out.ema_bytes = in.ema_bytes_per_param > 0 ? sharded(in.ema_bytes_per_param, zero >= 1) : 0.0;
   out.optimizer_bytes = sharded(in.optimizer_state_bytes, zero >= 1) + out.ema_bytes;
+  // What FSDP holds unsharded beside the shards: only what a group of more than one rank shards
+  // (a group of one gathers nothing, and its parameters' gradients are the kept ones above).
+  const double unsharded = (in.dense_shards > 1 ? in.dense_params : 0.0) +
+                           (in.expert_shards > 1 ? in.expert_params : 0.0);
   if (zero >= 3 && in.keep_gathered) {
-    out.weights_bytes += copies * sharded(kWeightBytes, false);
-    out.grads_bytes += copies * sharded(in.accumulated_grad_bytes, false);
+    out.weights_bytes += copies * kWeightBytes * unsharded;
+    out.grads_bytes += copies * in.accumulated_grad_bytes * unsharded;
   }
+  if (zero >= 3 && in.keep_after_forward) out.weights_bytes += copies * kWeightBytes * unsharded;
   out.activations_bytes = in.act_per_micro_batch * in.micro_batches_held + in.act_working;
   const double dynamic = out.activations_bytes + in.logits_bytes + in.comm_buffer_bytes;
   out.logits_bytes = in.logits_bytes;

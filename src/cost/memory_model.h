@@ -59,6 +59,10 @@ struct StageMemoryInput {
   // ZeRO-3 with zero3_keep_gathered: the stage's bf16 weights stay gathered and its gradients
   // accumulate unsharded (in the reduce dtype) beside the shards for the whole step.
   bool keep_gathered = false;
+  // ZeRO-3 keeping each unit gathered from its forward to its backward (kernel_recipe.h,
+  // zero3_keep_after_forward): at the peak, after the forward, the stage's sharded weights are
+  // also held unsharded in bf16 (the groups of one rank shard nothing and add nothing).
+  bool keep_after_forward = false;
   // EMA of the weights on the GPU: fp32 bytes per parameter, sharded like the optimizer state
   // (0 without an EMA or with it in host memory).
   double ema_bytes_per_param = 0;

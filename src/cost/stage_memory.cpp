@@ -40,6 +40,7 @@ StageMemoryInput StageMemoryInputOf(const CostGraph& d, const ParallelPlan& p,
   in.comm_buffer_bytes = TpGatherBufferBytes(d, s) + Zero3LayerBufferBytes(p, layer_params) +
                          DpBucketCopyBytes(p, in.dense_params + in.expert_params);
   in.keep_gathered = Zero3KeepsGathered(p);
+  in.keep_after_forward = Zero3KeepsAfterForward(p) && p.dp * p.cp > 1;
   in.optimizer_state_bytes = GpuOptimizerStateBytes(p);
   in.grad_bytes = KeptGradBytes(p);
   in.accumulated_grad_bytes = GradBufferBytes(p);

@@ -104,7 +104,7 @@ void StageTimesOf(const CostGraph& d, const ParallelPlan& p, const PlanEvaluatio
     // The gathers and reduce-scatters beside the compute hold their NCCL kernels' SMs (the
     // concurrent law, cost/overlap_sm.h): what is not exposed beyond the first unit runs beside it.
     const double fwd_floor = zero3.first_gather_s;
-    const double bwd_floor = zero3.first_gather_s + zero3.last_reduce_scatter_s;
+    const double bwd_floor = Zero3BackwardFloorSeconds(zero3);
     const double loss_f = ConcurrentLossSeconds(zero3.gather_s - x.forward_s,
                                                 x.forward_s - fwd_floor, e.zero3_sm_share);
     const double loss_b =

@@ -80,9 +80,13 @@ Zero3Exposed Zero3ExposedSeconds(const Zero3Comm& comm, double forward_compute_s
       comm.on_demand_fwd_s +
       std::max(comm.first_gather_s, comm.gather_s - comm.on_demand_fwd_s - forward_compute_s);
   e.backward_s =
-      comm.on_demand_bwd_s + std::max(comm.first_gather_s + comm.last_reduce_scatter_s,
+      comm.on_demand_bwd_s + std::max(Zero3BackwardFloorSeconds(comm),
                                       backward_comm - comm.on_demand_bwd_s - backward_compute_s);
   return e;
+}
+
+double Zero3BackwardFloorSeconds(const Zero3Comm& comm) {
+  return (comm.gather_bwd_s > 0 ? comm.first_gather_s : 0.0) + comm.last_reduce_scatter_s;
 }
 
 }  // namespace paraplan

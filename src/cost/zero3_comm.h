@@ -86,4 +86,9 @@ struct Zero3Exposed {
 Zero3Exposed Zero3ExposedSeconds(const Zero3Comm& comm, double forward_compute_s,
                                  double backward_compute_s, bool overlap);
 
+// What the backward waits for whatever the overlap: the first unit's gather (none where the
+// backward gathers nothing: FSDP2 without reshard after forward, kernel_recipe.h
+// zero3_keep_after_forward) and the last unit's reduce-scatter.
+double Zero3BackwardFloorSeconds(const Zero3Comm& comm);
+
 }  // namespace paraplan

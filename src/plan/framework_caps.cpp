@@ -84,6 +84,12 @@ void CheckMegatron(const ParallelPlan& p, Reasons& out) {
     out.push_back("overlap_tp_comm=true needs sequence_parallel=true (--tp-comm-overlap)");
   }
   if (p.zero3_keep_gathered) out.push_back("zero3_keep_gathered=true: torchtitan's behaviour");
+  if (p.kernels.zero3_keep_after_forward) {
+    out.push_back(
+        "zero3_keep_after_forward=true: Megatron-FSDP releases each TransformerLayer unit after "
+        "its forward and gathers it again for the backward (custom_fsdp "
+        "fully_sharded_data_parallel.py, _post_forward / _pre_backward)");
+  }
 }
 
 void CheckMegatronModel(const ModelSpec& m, Reasons& out) {
@@ -155,6 +161,11 @@ void CheckDeepSpeed(const ParallelPlan& p, Reasons& out) {
         "(deepspeed/runtime/pipe/p2p.py)");
   }
   if (p.zero3_keep_gathered) out.push_back("zero3_keep_gathered=true: torchtitan's behaviour");
+  if (p.kernels.zero3_keep_after_forward) {
+    out.push_back(
+        "zero3_keep_after_forward=true: ZeRO-3's coordinator releases a module's parameters "
+        "unless reused within stage3_max_reuse_distance (partitioned_param_coordinator.py)");
+  }
   // ZeRO-3 prefetches the next modules' parameters (stage3_prefetch_bucket_size); ZeRO-1/2
   // all-gather the updated partitions inside step(), after the optimizer
   // (runtime/zero/stage_1_and_2.py, all_gather_dp_groups), never under the next forward.

@@ -99,6 +99,17 @@ struct KernelRecipe {
   // boundary only. Each earlier micro-batch's reduction is charged in its backward as the last
   // one's exposure (cost/dp_comm.cpp Zero2MicroBatchReduceSeconds). zero=2 only.
   bool zero2_micro_batch_reduce = false;
+  // ZeRO-3 keeps each unit's gathered weights from its forward to its backward: PyTorch FSDP2's
+  // fully_shard(reshard_after_forward=False) (torch/distributed/fsdp/_fully_shard; the backward's
+  // pre-hook finds the unit unsharded, and post_backward reshards it, so every micro-batch gathers
+  // once and reduce-scatters once). NeMo AutoModel's MoE parallelizer defaults to it at 8d9bfb90
+  // (2025-10-08; nemo_automodel/components/moe/parallelizer.py apply_fsdp/parallelize_model
+  // `reshard_after_forward: bool = False`; examples/benchmark/configs deepseek_v3_te_deepep*.yaml
+  // state it, gptoss_120b_te_deepep.yaml states true). The backward's re-gathers and their FSDP2
+  // copy-outs go, and the stage's unsharded bf16 weights are held from the forward to the backward
+  // (cost/dp_comm.cpp, cost/stage_memory.cpp). zero=3 with FSDP's unit-by-unit gathers only
+  // (not DeepSpeed's coordinator, not zero3_keep_gathered, which already gathers once per step).
+  bool zero3_keep_after_forward = false;
   // The DP reduction all-reduces an fp32 copy of each bf16 gradient bucket and copies the result
   // back, the accumulation buffer staying bf16 (Aleph Alpha Scaling 737f855,
   // src/scaling/core/optimizer/allreduce.py: allreduce_and_copy -> allreduce_bucket flattens the

@@ -109,6 +109,8 @@ constexpr std::array<KnobRow, kKnobs> kTable = {{
      KernelSwitch(&KernelRecipe::moe_torch_grouped_mm)},
     // The attention core's span (cost/plan_shape.h AttentionSpan); the rules refuse it with cp > 1.
     {Knob::kPackedDocTokens, "packed_doc_tokens", false, R | M | L},
+    {Knob::kZero3KeepAfterForward, "zero3_keep_after_forward", false, M | S,
+     KernelSwitch(&KernelRecipe::zero3_keep_after_forward)},
 }};
 
 constexpr bool InOrder() {

@@ -95,6 +95,7 @@ enum class Knob : int {
   kDpReduceFp32Copy,
   kMoeTorchGroupedMm,
   kPackedDocTokens,
+  kZero3KeepAfterForward,
   kCount
 };
 inline constexpr size_t kKnobs = static_cast<size_t>(Knob::kCount);

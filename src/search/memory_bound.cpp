@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "cost/dp_comm.h"
 #include "cost/memory_model.h"
 #include "cost/stage_key.h"
 #include "cost/stage_memory.h"
@@ -17,13 +18,15 @@ double D(int64_t v) {
 
 // Bytes per parameter of a stage's states with `shards` ZeRO shards (ComputeStageMemory, linear
 // in the parameters): bf16 weights, kept gradients, optimizer state and EMA by the ZeRO stage,
-// and ZeRO-3 keep_gathered's unsharded weights and accumulated gradients.
+// and what ZeRO-3 holds unsharded where more than one rank shards it: keep_gathered's weights and
+// accumulated gradients, keep_after_forward's weights.
 double StateBytesPerParam(const ParallelPlan& p, double shards) {
   auto sharded = [shards](double bytes, bool shard) { return bytes / (shard ? shards : 1.0); };
   double b = sharded(kWeightBytes, p.zero >= 3) + sharded(KeptGradBytes(p), p.zero >= 2) +
              sharded(GpuOptimizerStateBytes(p), p.zero >= 1);
   if (p.recipe.ema == EmaPlace::kGpu) b += sharded(kEmaBytes, p.zero >= 1);
-  if (Zero3KeepsGathered(p)) b += kWeightBytes + GradBufferBytes(p);
+  if (shards > 1 && Zero3KeepsGathered(p)) b += kWeightBytes + GradBufferBytes(p);
+  if (shards > 1 && Zero3KeepsAfterForward(p) && p.dp * p.cp > 1) b += kWeightBytes;
   return b;
 }
 

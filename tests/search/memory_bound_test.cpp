@@ -23,6 +23,7 @@ void Mutate(std::mt19937_64& rng, ParallelPlan& p) {
   auto pick = [&rng](int n) { return static_cast<int>(rng() % static_cast<uint64_t>(n)); };
   p.zero = pick(4);
   p.zero3_keep_gathered = pick(2) == 1;
+  p.kernels.zero3_keep_after_forward = pick(2) == 1;
   p.grad_reduce_in_fp32 = pick(2) == 1;
   p.dp_comm_dtype = static_cast<CommDtype>(pick(3));
   const double buckets[] = {0, 1, 25, 4000, 1e6};

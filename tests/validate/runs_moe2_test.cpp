@@ -96,3 +96,31 @@ TEST_CASE("J runs: HybridEP's twins run faster than DeepEP's, as measured", "[va
   CHECK(j04 < j02);
   CHECK(j04 > j03);  // EP across the node boundary still costs more
 }
+
+TEST_CASE("AutoModel's FSDP2 rows state how long their weights stay gathered",
+          "[validate][public]") {
+  // Stop 45: the MoE parallelizer at 8d9bfb90 does not reshard after forward unless the recipe
+  // says so (gptoss_120b_te_deepep.yaml, K05, says true); the J rows' recipe at 60dfabfe3 also
+  // turns gradient sync off until the last micro-batch (enable_fsdp_optimizations), which keeps
+  // the weights gathered for the step.
+  for (const RunSpec& run : KRuns()) {
+    if (run.id > "K06") continue;
+    INFO(run.id);
+    const bool keep = run.plan.kernels && run.plan.kernels->zero3_keep_after_forward;
+    CHECK(keep == (run.id != "K05"));
+  }
+  for (const RunSpec& run : test::PublicRowsWithPrefix('J')) {
+    INFO(run.id);
+    CHECK(FixedKnob(run.plan.zero3_keep_gathered) == 1);
+    CHECK((!run.plan.kernels || !run.plan.kernels->zero3_keep_after_forward));
+  }
+  // Gathered once per micro-batch instead of twice: K02 (PP 4 x VPP 8, 256 GPUs) is faster for it.
+  std::vector<RunSpec> k02;
+  for (const RunSpec& run : KRuns()) {
+    if (run.id == "K02") k02.push_back(run);
+  }
+  REQUIRE(k02.size() == 1);
+  const double kept = PredictedStep(k02, "K02");
+  k02[0].plan.kernels->zero3_keep_after_forward = false;
+  CHECK(PredictedStep(k02, "K02") > kept);
+}
