@@ -8,6 +8,7 @@
 #include "core/error.h"
 #include "hardware/gpu_family.h"
 #include "hardware/measured_efficiency.h"
+#include "hardware/scaleout_measurements.h"
 
 namespace paraplan {
 
@@ -86,7 +87,7 @@ std::vector<EfficiencyParameter> FittedParameters(const GpuSpec& gpu,
   // Four per family, each inside the range measured for it (docs/cost-model.md): the large-GEMM
   // efficiency within what cuBLASLt reaches on the part, FlashAttention's backward within its
   // measured range, the per-kernel launch cost within what CUDA launches take, and the scale-out
-  // bus-bandwidth fraction within what nccl-tests reaches on 400 Gb/s links; on Hopper and
+  // bus-bandwidth fraction within what published nccl-tests rings reach across nodes; on Hopper and
   // Blackwell a fifth, the fp8 GEMM top within the harness's fp8 GEMMs with every dimension >=
   // 4096 (0.51-0.72 of the fp8 peak on Hopper). The rest stay at their measured values
   // (PriorEfficiency). The GEMM ranges are each GPU's measured ones
@@ -102,8 +103,13 @@ std::vector<EfficiencyParameter> FittedParameters(const GpuSpec& gpu,
       {"kernel_launch_us", 1.0, 10.0, 2.0},
   };
   if (!a100) params.push_back({"fp8_gemm_max", fp8.lo, fp8.hi, 0.05});
+  // The scale-out fraction within what published nccl-tests rings reach across nodes, as a
+  // fraction of the NICs' line rate (hardware/scaleout_measurements.h: 0.756-0.96).
+  const MeasuredRange scaleout = ScaleoutFractionRange();
   for (const auto& tier : tier_names) {
-    if (tier == "scaleout") params.push_back({kLinkPrefix + tier, 0.60, 0.95, 0.10});
+    if (tier == "scaleout") {
+      params.push_back({kLinkPrefix + tier, scaleout.lo, scaleout.hi, 0.10});
+    }
   }
   return params;
 }
