@@ -107,6 +107,8 @@ constexpr std::array<KnobRow, kKnobs> kTable = {{
      KernelSwitch(&KernelRecipe::dp_reduce_fp32_copy)},
     {Knob::kMoeTorchGroupedMm, "moe_torch_grouped_mm", false, L,
      KernelSwitch(&KernelRecipe::moe_torch_grouped_mm)},
+    {Knob::kRecomputeEarlyStop, "recompute_early_stop", false, L,
+     KernelSwitch(&KernelRecipe::recompute_early_stop)},
 }};
 
 constexpr bool InOrder() {

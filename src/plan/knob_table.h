@@ -94,6 +94,7 @@ enum class Knob : int {
   kZero2MicroBatchReduce,
   kDpReduceFp32Copy,
   kMoeTorchGroupedMm,
+  kRecomputeEarlyStop,
   kCount
 };
 inline constexpr size_t kKnobs = static_cast<size_t>(Knob::kCount);
