@@ -237,7 +237,14 @@ LayerCost ComputeLayerCost(const CostGraph& d, int kind, const PlanShape& p, con
     AddRows(c, ew, attn, attn_fwd, attn_bwd, matmul_kernels, launch, eager_extra * expert_eager,
             *rows);
   }
-  if (p.recompute == Recompute::kFull) out.recompute_s = out.fwd_s;
+  if (p.recompute == Recompute::kFull) {
+    out.recompute_s = out.fwd_s;
+    // PyTorch's non-reentrant checkpoint stops at the last saved tensor: a dense layer's last
+    // GEMM (MLP down) saves only its input, so its forward is not redone (kernel_recipe.h). An
+    // MoE layer stays redone whole (what its combine saves depends on where the routing scores
+    // are applied; not read).
+    if (p.kernels.recompute_early_stop && !(kind & 1)) out.recompute_s -= mlp.row_gemm_s;
+  }
   Activations(d, kind, p, out);
   if (p.recompute == Recompute::kSelective ||
       (p.recompute == Recompute::kNone && p.recipe.fp8_act_cache)) {

@@ -299,6 +299,11 @@ PlanConstraints RestrictToFramework(Framework f, PlanConstraints c) {
   if (const FrameworkProfile* profile = FindProfile(f); profile && profile->runtime.flash_attn2) {
     SetKernelSwitch(c, &KernelRecipe::flash_attn2);
   }
+  // PyTorch's non-reentrant checkpoint stops its recompute early (kernel_recipe.h).
+  if (const FrameworkProfile* profile = FindProfile(f);
+      profile && profile->runtime.recompute_early_stop) {
+    SetKernelSwitch(c, &KernelRecipe::recompute_early_stop);
+  }
   // Megatron-Core's DDP bucketing (kernel_recipe.h, megatron_ddp_buckets) for Megatron-LM and
   // NeMo's recipes.
   if (const FrameworkProfile* profile = FindProfile(f);

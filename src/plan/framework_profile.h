@@ -68,6 +68,7 @@ struct FrameworkRuntime {
   bool repeat_kv = false;       // grouped K/V heads repeated to the query heads before SDPA
   bool sp_dim1_copies = false;  // SP collectives through PyTorch funcol on dim 1 (kernel_recipe.h)
   bool flash_attn2 = false;     // attention through flash-attn's FA2 kernel (kernel_recipe.h)
+  bool recompute_early_stop = false;  // PyTorch's non-reentrant checkpoint (kernel_recipe.h)
   bool selective_is_op_sac = false;   // its "selective" checkpointing is per-op SAC (recompute=op)
   bool local_batch_per_rank = false;  // its batch knob is one DP rank's, split by the pipeline
   UnsetMicroBatches unset_micro_batches = UnsetMicroBatches::kNone;

@@ -57,6 +57,10 @@ FrameworkProfile TorchtitanBase(const char* config) {
   p.runtime.repeat_kv = true;
   p.runtime.sp_dim1_copies = true;
   p.runtime.selective_is_op_sac = true;
+  // Full AC wraps each block in ptd_checkpoint_wrapper (torch's checkpoint_wrapper, default
+  // CheckpointImpl.NO_REENTRANT): torchtitan/distributed/activation_checkpoint.py (torchtitan/
+  // parallelisms/parallelize_llama.py before 2025), _apply_full_ac; early stop (kernel_recipe.h).
+  p.runtime.recompute_early_stop = true;
   p.runtime.local_batch_per_rank = true;
   p.runtime.fsdp_keeps_gathered_with_pp = true;
   p.runtime.collectives =

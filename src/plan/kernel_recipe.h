@@ -164,6 +164,15 @@ struct KernelRecipe {
   // the fusion profile: priced at fa2_attention_fwd / _bwd where the GPU's family sets them,
   // not at the fused (cuDNN) rate TransformerEngine's profile implies (cost/layer_cost.cpp).
   bool flash_attn2 = false;
+  // Full recompute as PyTorch's non-reentrant checkpoint runs it (torch.utils.checkpoint,
+  // use_reentrant=False, which torchtitan's checkpoint_wrapper uses): the recomputed forward
+  // stops as soon as every tensor the original forward saved for backward is back (the
+  // recomputation's pack hook raises _StopRecomputationError at the last one; pytorch/pytorch
+  // torch/utils/checkpoint.py @ 4b804b85, early stop on by default), and a compiled block's
+  // partitioner recomputes only what the backward reads. A dense layer's MLP down projection
+  // saves its input, not its output, so its forward GEMM is not redone (cost/layer_cost.cpp).
+  // Megatron-LM's and DeepSpeed's checkpoints rerun the whole forward (reentrant).
+  bool recompute_early_stop = false;
   // torchao's float8 all-gather under FSDP2 (torchtitan `enable_fsdp_float8_all_gather`; torchao
   // eab345c torchao/float8/fsdp_utils.py, WeightWithDynamicFloat8CastTensor): each Float8Linear
   // weight's 1/dp shard is cast to float8 before its all-gather (fsdp_pre_all_gather), FSDP2

@@ -111,6 +111,8 @@ constexpr std::array<KnobRow, kKnobs> kTable = {{
     {Knob::kPackedDocTokens, "packed_doc_tokens", false, R | M | L},
     {Knob::kZero3KeepAfterForward, "zero3_keep_after_forward", false, M | S,
      KernelSwitch(&KernelRecipe::zero3_keep_after_forward)},
+    {Knob::kRecomputeEarlyStop, "recompute_early_stop", false, L,
+     KernelSwitch(&KernelRecipe::recompute_early_stop)},
 }};
 
 constexpr bool InOrder() {

@@ -96,6 +96,7 @@ enum class Knob : int {
   kMoeTorchGroupedMm,
   kPackedDocTokens,
   kZero3KeepAfterForward,
+  kRecomputeEarlyStop,
   kCount
 };
 inline constexpr size_t kKnobs = static_cast<size_t>(Knob::kCount);

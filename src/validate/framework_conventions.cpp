@@ -293,6 +293,17 @@ void FlashAttn2(PlanConstraints& c, std::vector<std::string>* notes) {
   Note(notes, "flash_attn2=true (its attention calls flash-attn's FlashAttention-2 kernel)");
 }
 
+// Full recompute through PyTorch's non-reentrant checkpoint (kernel_recipe.h,
+// recompute_early_stop): torchtitan's checkpoint_wrapper. Set unless stated; noted where the run
+// states full recompute (the only mode it changes).
+void RecomputeEarlyStop(PlanConstraints& c, std::vector<std::string>* notes) {
+  if (!SetKernelSwitch(c, &KernelRecipe::recompute_early_stop)) return;
+  if (!FixedTo(c.recompute, Recompute::kFull)) return;
+  Note(notes,
+       "recompute_early_stop=true (PyTorch's non-reentrant checkpoint stops the recompute at the "
+       "last saved tensor: the MLP down projection is not redone)");
+}
+
 // A ZeRO stage the run leaves open and the profile gives no default is searched over the stages
 // the framework runs, never one it refuses (Aleph Alpha Scaling 737f855 has ZeRO-1 only).
 void SearchOnlyStagesItRuns(const FrameworkProfile& profile, PlanConstraints& c,
@@ -391,6 +402,7 @@ PlanConstraints ApplyFrameworkConventions(const FrameworkProfile* profile, const
   if (rt.megatron_ddp_buckets) MegatronDdpBuckets(plan, notes);
   if (rt.megatron_even_split) MegatronEvenSplit(model, plan, notes);
   if (rt.flash_attn2) FlashAttn2(plan, notes);
+  if (rt.recompute_early_stop) RecomputeEarlyStop(plan, notes);
   if (rt.zero3_max_live_params > 0) DeepSpeedCoordinator(rt, plan, notes);
   return plan;
 }

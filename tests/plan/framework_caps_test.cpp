@@ -152,6 +152,10 @@ TEST_CASE("a kernel switch stated alone keeps the framework's fusion profile",
   CHECK(titan.kernels->fusion == Fusion::kEager);
   CHECK(titan.kernels->sdpa_cudnn);
   CHECK(titan.kernels->repeat_kv);
+  // Its full AC is PyTorch's non-reentrant checkpoint (kernel_recipe.h, recompute_early_stop).
+  CHECK(titan.kernels->recompute_early_stop);
+  CHECK_FALSE(
+      RestrictToFramework(F::kMegatron, ParsePlanString("tp=2")).kernels->recompute_early_stop);
   // A stated fusion wins, with or without switches beside it.
   titan = RestrictToFramework(F::kTorchtitan, ParsePlanString("sdpa_cudnn=true,fusion=compile"));
   CHECK(titan.kernels->fusion == Fusion::kCompile);

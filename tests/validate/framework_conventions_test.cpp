@@ -438,3 +438,29 @@ TEST_CASE("DeepSpeed's ZeRO-3 runs through its parameter coordinator at the conf
   const PlanConstraints out = ApplyFrameworkConventions(Titan(), Layers(32), c, nullptr);
   CHECK((!out.kernels || !out.kernels->DeepSpeedZero3()));
 }
+
+TEST_CASE("torchtitan: full recompute through PyTorch's non-reentrant checkpoint stops early",
+          "[validate]") {
+  ModelSpec m = Layers(32);
+  PlanConstraints c;
+  c.recompute = std::vector<Recompute>{Recompute::kFull};
+  std::vector<std::string> notes;
+  PlanConstraints out = ApplyFrameworkConventions(Titan(), m, c, &notes);
+  REQUIRE(out.kernels);
+  CHECK(out.kernels->recompute_early_stop);
+  CHECK(std::find(notes.begin(), notes.end(),
+                  "recompute_early_stop=true (PyTorch's non-reentrant checkpoint stops the "
+                  "recompute at the last saved tensor: the MLP down projection is not "
+                  "redone)") != notes.end());
+  // Another mode: set (it changes nothing there) but not noted.
+  c.recompute = std::vector<Recompute>{Recompute::kSelective};
+  notes.clear();
+  out = ApplyFrameworkConventions(Titan(), m, c, &notes);
+  CHECK(out.kernels->recompute_early_stop);
+  CHECK(std::none_of(notes.begin(), notes.end(),
+                     [](const std::string& n) { return n.rfind("recompute_early_stop", 0) == 0; }));
+  // Megatron-LM's CheckpointFunction is reentrant: the whole forward again.
+  c.recompute = std::vector<Recompute>{Recompute::kFull};
+  out = ApplyFrameworkConventions(Megatron(), m, c, nullptr);
+  CHECK((!out.kernels || !out.kernels->recompute_early_stop));
+}
