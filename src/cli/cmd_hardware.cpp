@@ -12,6 +12,7 @@
 #include "config/resolve.h"
 #include "core/format.h"
 #include "core/json.h"
+#include "core/text_table.h"
 #include "hardware/measured_efficiency.h"
 #include "hardware/measured_rate.h"
 
@@ -137,9 +138,6 @@ std::string Peak(const char* dtype, double tflops) {
   return std::string(dtype) + " " + (tflops > 0 ? FormatShortest(tflops) + " TFLOP/s" : "n/a");
 }
 
-std::string Pad(const std::string& text, size_t width) {
-  return text.size() >= width ? text + " " : text + std::string(width - text.size(), ' ');
-}
 
 void PrintTable(const Cluster& c, std::ostream& out) {
   const PeakTflops& p = c.gpu.peak_tflops;
@@ -170,26 +168,26 @@ void PrintTable(const Cluster& c, std::ostream& out) {
     for (const MeasuredRate& m : c.gpu.measured) {
       const MeasuredValue* ceiling = ceilings.Find(CeilingFieldOf(m.field));
       if (!ceiling) continue;
-      out << "  " << Pad(m.field, 20)
-          << Pad(FormatShortest(std::round(ceiling->value * 1e4) / 1e4), 9) << ceiling->source
+      out << "  " << PadColumn(m.field, 20)
+          << PadColumn(FormatShortest(std::round(ceiling->value * 1e4) / 1e4), 9) << ceiling->source
           << "\n";
     }
     out << "\n";
   }
-  out << Pad("tier", 12) << Pad("span (GPUs)", 13) << Pad("GB/s per GPU per dir", 22)
-      << Pad("latency (us)", 14) << Pad("oversubscription", 18) << Pad("nvls", 6)
+  out << PadColumn("tier", 12) << PadColumn("span (GPUs)", 13) << PadColumn("GB/s per GPU per dir", 22)
+      << PadColumn("latency (us)", 14) << PadColumn("oversubscription", 18) << PadColumn("nvls", 6)
       << "NCCL channels\n";
   for (const NetworkTier& t : c.network) {
-    out << Pad(t.name, 12) << Pad(std::to_string(t.span), 13)
-        << Pad(FormatShortest(t.bandwidth_GBps), 22) << Pad(FormatShortest(t.latency_us), 14)
-        << Pad(FormatShortest(t.oversubscription) + "x", 18) << Pad(t.nvls ? "yes" : "no", 6)
+    out << PadColumn(t.name, 12) << PadColumn(std::to_string(t.span), 13)
+        << PadColumn(FormatShortest(t.bandwidth_GBps), 22) << PadColumn(FormatShortest(t.latency_us), 14)
+        << PadColumn(FormatShortest(t.oversubscription) + "x", 18) << PadColumn(t.nvls ? "yes" : "no", 6)
         << (t.nccl_channels > 0 ? std::to_string(t.nccl_channels) : "unknown") << "\n";
   }
   const EfficiencyOrigin origin = OriginOf(c);
   out << "\nefficiency defaults: " << origin.entry
       << (c.profile ? " (the calibration profile's measurements override them)" : "") << "\n";
   for (const auto& [field, value] : EfficiencyValues(c.efficiency)) {
-    out << "  " << Pad(field, 20) << Pad(FormatShortest(std::round(value * 1e4) / 1e4), 9)
+    out << "  " << PadColumn(field, 20) << PadColumn(FormatShortest(std::round(value * 1e4) / 1e4), 9)
         << SourceOf(origin, field) << "\n";
   }
 }

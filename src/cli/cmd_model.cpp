@@ -12,6 +12,7 @@
 #include "core/error.h"
 #include "core/format.h"
 #include "core/json.h"
+#include "core/text_table.h"
 #include "model/layer_graph.h"
 #include "model/model_counts.h"
 #include "model/model_names.h"
@@ -133,9 +134,6 @@ std::string Gflop(double flops) {
   return FormatFixed(flops / 1e9, 2) + " GFLOP/token";
 }
 
-std::string Pad(const std::string& s, size_t width) {
-  return s.size() >= width ? s + " " : s + std::string(width - s.size(), ' ');
-}
 
 std::string Describe(const ModelSpec& m) {
   std::string s = std::to_string(m.layers) + " layers, hidden " + std::to_string(m.hidden) + ", " +
@@ -156,16 +154,16 @@ std::string Describe(const ModelSpec& m) {
 
 void ShowTable(std::ostream& out, const ModelSpec& m, const ModelCounts& c) {
   out << m.name << ": " << Describe(m) << "\n\n";
-  out << Pad("component", 18) << Pad("params", 14) << Pad("active/token", 14) << "training FLOPs\n";
+  out << PadColumn("component", 18) << PadColumn("params", 14) << PadColumn("active/token", 14) << "training FLOPs\n";
   for (const Component& comp : Components(c)) {
     if (comp.params == 0 && comp.flops_per_token == 0) continue;
-    out << Pad("  " + std::string(comp.name), 18) << Pad(Params(comp.params), 14)
-        << Pad(Params(comp.active_params), 14) << Gflop(comp.flops_per_token) << "\n";
+    out << PadColumn("  " + std::string(comp.name), 18) << PadColumn(Params(comp.params), 14)
+        << PadColumn(Params(comp.active_params), 14) << Gflop(comp.flops_per_token) << "\n";
   }
-  out << Pad("total", 18) << Pad(Params(c.params_total), 14) << Pad(Params(c.params_active), 14)
+  out << PadColumn("total", 18) << PadColumn(Params(c.params_total), 14) << PadColumn(Params(c.params_active), 14)
       << Gflop(c.model_flops_per_token) << "\n";
   if (c.params_mtp > 0) {
-    out << Pad("total with MTP", 18) << Params(c.params_total_with_mtp) << "\n";
+    out << PadColumn("total with MTP", 18) << Params(c.params_total_with_mtp) << "\n";
   }
   out << "\nparams_total " << Params(c.params_total) << ", params_active "
       << Params(c.params_active) << " per token (" << Params(c.params_active_no_embedding)

@@ -76,4 +76,8 @@ std::string MarkdownTable(const std::vector<std::vector<std::string>>& rows) {
   return out;
 }
 
+std::string PadColumn(const std::string& text, size_t width) {
+  return text.size() >= width ? text + " " : text + std::string(width - text.size(), ' ');
+}
+
 }  // namespace paraplan

@@ -27,4 +27,7 @@ std::string MarkdownTable(const std::vector<std::vector<std::string>>& rows);
 // 1234567 → "1,234,567".
 std::string GroupThousands(int64_t value);
 
+// text padded with spaces to width, and at least one space after it (a plain-text column).
+std::string PadColumn(const std::string& text, size_t width);
+
 }  // namespace paraplan

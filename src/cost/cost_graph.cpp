@@ -5,14 +5,11 @@
 #include <stdexcept>
 #include <vector>
 
+#include "core/as_double.h"
 #include "model/layer_graph.h"
 
 namespace paraplan {
 namespace {
-
-double D(int64_t v) {
-  return static_cast<double>(v);
-}
 
 // One transformer layer's weights read off its layer-graph ops: the attention half (up to the
 // first residual add, with its norm; `attn_replicated`: the TP-replicated ops — norms, MLA down

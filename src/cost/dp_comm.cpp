@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/as_double.h"
 #include "cost/compute_cost.h"
 #include "cost/elementwise_cost.h"
 #include "cost/megatron_step_passes.h"
@@ -21,10 +22,6 @@ namespace {
 double OptimizerTrafficBytes(MomentDtype moments) {
   const double m = moments == MomentDtype::kBf16 ? 2.0 : 4.0;
   return (4 + 4 + 2 * m) + (4 + 2 * m + 2);
-}
-
-double D(int64_t v) {
-  return static_cast<double>(v);
 }
 
 // A stage's own exposed gradient reduction and parameter gather: Megatron-LM launches bucket

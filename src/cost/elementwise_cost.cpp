@@ -52,7 +52,7 @@ const Profile& ProfileOf(Fusion fusion) {
   return kTe;
 }
 
-ElementwiseOp Op(const char* name, double elements, PerElement per) {
+ElementwiseOp MakeOp(const char* name, double elements, PerElement per) {
   return {name, elements * per.bytes, kBackwardFactor * elements * per.bytes, per.kernels,
           kBackwardFactor * per.kernels};
 }
@@ -277,12 +277,12 @@ LayerElementwise ComputeLayerElementwise(const CostGraph& d, int kind, const Pla
   const double hidden_elems = p.norm_tokens * d.hidden;  // sequence-parallel region
   // fused_norm: a hand-written norm kernel in any profile, the fused kernel's r2 w2 (kTe's norm).
   const PerElement norm = p.kernels.fused_norm ? ProfileOf(Fusion::kTe).norm : prof.norm;
-  out.Add(Op("norm", 2 * hidden_elems, {norm.bytes, 2 * norm.kernels}));
-  out.Add(Op("residual add", 2 * hidden_elems, {prof.residual.bytes, 2 * prof.residual.kernels}));
+  out.Add(MakeOp("norm", 2 * hidden_elems, {norm.bytes, 2 * norm.kernels}));
+  out.Add(MakeOp("residual add", 2 * hidden_elems, {prof.residual.bytes, 2 * prof.residual.kernels}));
   if (d.rope || d.mla) {
     const double heads = d.heads / p.tp, kv = d.mla ? 1.0 : ProjectedKvHeads(d, p);
     const double dim = d.mla ? d.rope_dim : d.qk_head_dim;
-    out.Add(Op("rope", p.tokens * (heads + kv) * dim, prof.rope));
+    out.Add(MakeOp("rope", p.tokens * (heads + kv) * dim, prof.rope));
   }
   if (!d.mla && AttentionKvHeads(d, p) > ProjectedKvHeads(d, p)) {  // repeat_kv on GQA
     out.Add(RepeatKv(d, p));
@@ -293,7 +293,7 @@ LayerElementwise ComputeLayerElementwise(const CostGraph& d, int kind, const Pla
   // Without grouped GEMM (SequentialMLP) every local expert runs its own activation kernel.
   const double act_launches = moe && !GroupedExpertCalls(p.kernels) ? LocalExperts(d, p) : 1.0;
   ElementwiseOp activation =
-      Op("activation", ActivationElements(d, kind, p), {act.bytes, act.kernels * act_launches});
+      MakeOp("activation", ActivationElements(d, kind, p), {act.bytes, act.kernels * act_launches});
   const bool eager = moe && MoeExpertsOutsideGraph(p);
   activation.eager = eager;
   out.Add(activation);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/as_double.h"
 #include "cost/compute_cost.h"
 #include "cost/dp_comm.h"
 #include "cost/fp8_amax.h"
@@ -17,10 +18,6 @@
 
 namespace paraplan {
 namespace {
-
-double D(int64_t v) {
-  return static_cast<double>(v);
-}
 
 void EdgeCosts(const CostGraph& d, const Cluster& c, const NetworkLinks& links,
                const ParallelPlan& p, PlanEvaluation& e) {

@@ -1,13 +1,8 @@
 #include "cost/stage_key.h"
 
+#include "core/as_double.h"
+
 namespace paraplan {
-namespace {
-
-double D(int64_t v) {
-  return static_cast<double>(v);
-}
-
-}  // namespace
 
 StageKey StageLayersKeyOf(const ParallelPlan& p, const PlanEvaluation& e, int64_t s) {
   StageKey key;

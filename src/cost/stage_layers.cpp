@@ -5,16 +5,13 @@
 #include <string>
 #include <vector>
 
+#include "core/as_double.h"
 #include "core/error.h"
 #include "cost/stage_balance.h"
 #include "plan/stage_layout.h"
 
 namespace paraplan {
 namespace {
-
-double D(int64_t v) {
-  return static_cast<double>(v);
-}
 
 // Per-layer seconds of one micro-batch forward + backward incl. exposed comm (for balancing).
 double LayerTotal(const LayerCost& c) {

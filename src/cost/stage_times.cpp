@@ -2,16 +2,13 @@
 
 #include <algorithm>
 
+#include "core/as_double.h"
 #include "cost/overlap_sm.h"
 #include "cost/zero3_comm.h"
 #include "plan/stage_layout.h"
 
 namespace paraplan {
 namespace {
-
-double D(int64_t v) {
-  return static_cast<double>(v);
-}
 
 // n layers' TP/CP/EP collective time, hidden or not, into the stage's busy streams.
 void AddBusy(const LayerCost& l, double n, StageBusy* busy) {

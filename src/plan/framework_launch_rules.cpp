@@ -30,26 +30,26 @@ bool AsyncTpWithoutCompile(const ModelSpec*, const ParallelPlan& p) {
 }  // namespace
 
 const std::vector<LaunchRule>& LaunchRules() {
-  using F = Framework;
+  using Fw = Framework;
   static const std::vector<LaunchRule> kRules = {
-      {"megatron/ep-overlap-needs-vpp", F::kMegatron, kMegatron, kTransformerConfig,
+      {"megatron/ep-overlap-needs-vpp", Fw::kMegatron, kMegatron, kTransformerConfig,
        "overlap_ep_comm=true with pp > 1 needs virtual pipeline stages (vpp > 1): \"If enabling "
        "EP A2A overlap, virtual_pipeline_model_parallel_size must be specified\"",
        EpOverlapWithoutVpp},
-      {"megatron/ep-overlap-needs-ep", F::kMegatron, kMegatron, kTransformerConfig,
+      {"megatron/ep-overlap-needs-ep", Fw::kMegatron, kMegatron, kTransformerConfig,
        "overlap_ep_comm=true needs ep > 1 (\"only supported with expert model parallelism\")",
        EpOverlapWithoutEp},
-      {"megatron/ep-overlap-no-full-recompute", F::kMegatron, kMegatron, kTransformerConfig,
+      {"megatron/ep-overlap-no-full-recompute", Fw::kMegatron, kMegatron, kTransformerConfig,
        "overlap_ep_comm=true with recompute=full: \"disable full recomputation when enabling "
        "overlap_moe_expert_parallel_comm\"",
        EpOverlapWithFullRecompute},
-      {"megatron/ep-overlap-mtp-at-most-1", F::kMegatron, kMegatron, kTransformerConfig,
+      {"megatron/ep-overlap-mtp-at-most-1", Fw::kMegatron, kMegatron, kTransformerConfig,
        "overlap_ep_comm=true: \"MTP supports at most one layer\"", EpOverlapWithMtp},
-      {"megatron/moe-bias-needs-etp1", F::kMegatron, kMegatron, kTransformerConfig,
+      {"megatron/moe-bias-needs-etp1", Fw::kMegatron, kMegatron, kTransformerConfig,
        "etp > 1 with a model whose linear layers have biases (linear_bias: true): \"Bias in Moe is "
        "only supported when ETP==1\"",
        MoeBiasWithEtp},
-      {"torchtitan/async-tp-needs-compile", F::kTorchtitan, kTitan,
+      {"torchtitan/async-tp-needs-compile", Fw::kTorchtitan, kTitan,
        "torchtitan/config (CompileConfig, b5bcd76); models/llama3/parallelize.py (238fa99)",
        "overlap_tp_comm=true (async TP) needs torch.compile (--plan fusion=compile): \"Async TP "
        "requires 'model' in --compile.components and --compile.enable\"",

@@ -4,6 +4,7 @@
 
 #include "core/format.h"
 #include "core/text_table.h"
+#include "core/units.h"
 
 namespace paraplan {
 
@@ -25,8 +26,6 @@ Json BandedJson(const Banded& b) {
   j.Set("high", Number(b.high));
   return j;
 }
-
-constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 
 // The "goodput" object of a plan's budget: the inputs the formulas used and what they gave.
 Json GoodputJson(const BudgetRequest& req, const PlanBudget& b) {

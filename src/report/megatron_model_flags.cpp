@@ -11,30 +11,26 @@ namespace {
 
 using Flags = std::vector<std::string>;
 
-void Add(Flags& flags, const std::string& name, int64_t value) {
-  flags.push_back(name + " " + std::to_string(value));
-}
-
 void AttentionFlags(const ModelSpec& m, Flags& flags) {
-  Add(flags, "--num-attention-heads", m.heads);
+  AddMegatronFlag(flags, "--num-attention-heads", m.heads);
   if (m.attention_kind == AttentionKind::kMla) {
     flags.push_back("--multi-latent-attention");
-    if (m.mla.q_lora_rank > 0) Add(flags, "--q-lora-rank", m.mla.q_lora_rank);
-    Add(flags, "--kv-lora-rank", m.mla.kv_lora_rank);
-    Add(flags, "--qk-head-dim", m.mla.qk_nope_head_dim);
-    Add(flags, "--qk-pos-emb-head-dim", m.mla.qk_rope_head_dim);
-    Add(flags, "--v-head-dim", m.mla.v_head_dim);
+    if (m.mla.q_lora_rank > 0) AddMegatronFlag(flags, "--q-lora-rank", m.mla.q_lora_rank);
+    AddMegatronFlag(flags, "--kv-lora-rank", m.mla.kv_lora_rank);
+    AddMegatronFlag(flags, "--qk-head-dim", m.mla.qk_nope_head_dim);
+    AddMegatronFlag(flags, "--qk-pos-emb-head-dim", m.mla.qk_rope_head_dim);
+    AddMegatronFlag(flags, "--v-head-dim", m.mla.v_head_dim);
     return;
   }
-  Add(flags, "--kv-channels", m.head_dim);
+  AddMegatronFlag(flags, "--kv-channels", m.head_dim);
   if (m.kv_heads != m.heads) {
     flags.push_back("--group-query-attention");
-    Add(flags, "--num-query-groups", m.kv_heads);
+    AddMegatronFlag(flags, "--num-query-groups", m.kv_heads);
   }
   if (m.sliding_window > 0) {
     flags.push_back("--window-size " + std::to_string(m.sliding_window) + ",0");
     // N: N-1 window layers then one full layer; paraplan's "every 2" is window, full, window, ...
-    if (m.sliding_window_every == 2) Add(flags, "--window-attn-skip-freq", 2);
+    if (m.sliding_window_every == 2) AddMegatronFlag(flags, "--window-attn-skip-freq", 2);
   }
 }
 
@@ -52,7 +48,7 @@ void LayerFlags(const ModelSpec& m, Flags& flags) {
   if (m.qkv_bias && !m.linear_bias) flags.push_back("--add-qkv-bias");
   if (m.position == Position::kRope) {
     // --rotary-base is an integer argument (arguments.py: type=int).
-    Add(flags, "--rotary-base", static_cast<int64_t>(std::llround(m.rotary_base)));
+    AddMegatronFlag(flags, "--rotary-base", static_cast<int64_t>(std::llround(m.rotary_base)));
   }
   flags.push_back("--norm-epsilon " + FormatShortest(m.norm_epsilon));
   flags.push_back("--hidden-dropout " + FormatShortest(m.dropout));
@@ -62,18 +58,18 @@ void LayerFlags(const ModelSpec& m, Flags& flags) {
 void MoeFlags(const ModelSpec& m, Flags& flags) {
   if (!m.IsMoe()) return;
   const MoeSpec& moe = *m.moe;
-  Add(flags, "--num-experts", moe.experts);
-  Add(flags, "--moe-router-topk", moe.top_k);
-  Add(flags, "--moe-ffn-hidden-size", moe.expert_ffn_hidden);
+  AddMegatronFlag(flags, "--num-experts", moe.experts);
+  AddMegatronFlag(flags, "--moe-router-topk", moe.top_k);
+  AddMegatronFlag(flags, "--moe-ffn-hidden-size", moe.expert_ffn_hidden);
   if (moe.shared_experts > 0) {
-    Add(flags, "--moe-shared-expert-intermediate-size", moe.shared_experts * moe.expert_ffn_hidden);
+    AddMegatronFlag(flags, "--moe-shared-expert-intermediate-size", moe.shared_experts * moe.expert_ffn_hidden);
   }
   if (moe.dense_layers > 0 || moe.every > 1) {
     flags.push_back("--moe-layer-freq \"" + MegatronMoeLayerFreq(m) + "\"");
   }
   if (moe.groups > 1) {
-    Add(flags, "--moe-router-num-groups", moe.groups);
-    Add(flags, "--moe-router-group-topk", moe.group_topk);
+    AddMegatronFlag(flags, "--moe-router-num-groups", moe.groups);
+    AddMegatronFlag(flags, "--moe-router-group-topk", moe.group_topk);
   }
   if (moe.router_score == RouterScore::kSigmoid) {
     flags.push_back("--moe-router-score-function sigmoid");
@@ -83,6 +79,10 @@ void MoeFlags(const ModelSpec& m, Flags& flags) {
 }
 
 }  // namespace
+
+void AddMegatronFlag(std::vector<std::string>& flags, const std::string& name, int64_t value) {
+  flags.push_back(name + " " + std::to_string(value));
+}
 
 std::string MegatronMoeLayerFreq(const ModelSpec& m) {
   if (m.moe && m.moe->every == 1) {
@@ -99,16 +99,16 @@ std::string MegatronMoeLayerFreq(const ModelSpec& m) {
 
 Flags MegatronModelFlags(const ModelSpec& m, int64_t seq_len) {
   Flags flags;
-  Add(flags, "--num-layers", m.layers);
-  Add(flags, "--hidden-size", m.hidden);
-  Add(flags, "--ffn-hidden-size", m.ffn_hidden);
+  AddMegatronFlag(flags, "--num-layers", m.layers);
+  AddMegatronFlag(flags, "--hidden-size", m.hidden);
+  AddMegatronFlag(flags, "--ffn-hidden-size", m.ffn_hidden);
   AttentionFlags(m, flags);
   LayerFlags(m, flags);
   MoeFlags(m, flags);
-  if (m.mtp_layers > 0) Add(flags, "--mtp-num-layers", m.mtp_layers);
-  Add(flags, "--vocab-size", m.vocab);
-  Add(flags, "--seq-length", seq_len);
-  Add(flags, "--max-position-embeddings", seq_len);
+  if (m.mtp_layers > 0) AddMegatronFlag(flags, "--mtp-num-layers", m.mtp_layers);
+  AddMegatronFlag(flags, "--vocab-size", m.vocab);
+  AddMegatronFlag(flags, "--seq-length", seq_len);
+  AddMegatronFlag(flags, "--max-position-embeddings", seq_len);
   return flags;
 }
 

@@ -17,21 +17,17 @@ namespace {
 
 using Flags = std::vector<std::string>;
 
-void Add(Flags& flags, const std::string& name, int64_t value) {
-  flags.push_back(name + " " + std::to_string(value));
-}
-
 // The pipeline size and, for a layout other than equal virtual stages, the flags reproducing it
 // (layout_flags.h).
 void PipelineFlags(const StepResult& r, const PlanReportContext& ctx, Flags& flags, Flags& notes) {
   const ParallelPlan& p = r.plan;
-  Add(flags, "--pipeline-model-parallel-size", p.pp);
+  AddMegatronFlag(flags, "--pipeline-model-parallel-size", p.pp);
   // Megatron-LM overlaps P2P in the interleaved schedule by default.
   if (p.vpp > 1 && !p.overlap_pp_comm) flags.push_back("--no-overlap-p2p-communication");
   const std::vector<int64_t> layout = ResultLayout(r);
   if (p.pp < 2 || layout.empty() || IsDefaultLayout(r, layout)) {
     if (p.vpp > 1)
-      Add(flags, "--num-layers-per-virtual-pipeline-stage", ctx.model_layers / (p.pp * p.vpp));
+      AddMegatronFlag(flags, "--num-layers-per-virtual-pipeline-stage", ctx.model_layers / (p.pp * p.vpp));
     return;
   }
   std::string note;
@@ -71,7 +67,7 @@ void ShardingFlags(const ParallelPlan& p, Flags& flags) {
   // --ddp-bucket-size counts gradient elements.
   if (p.dp_bucket_MB > 0) {
     const double element_bytes = bf16_grads ? 2.0 : 4.0;
-    Add(flags, "--ddp-bucket-size",
+    AddMegatronFlag(flags, "--ddp-bucket-size",
         static_cast<int64_t>(p.dp_bucket_MB * 1024 * 1024 / element_bytes));
   }
 }
@@ -80,12 +76,12 @@ Flags BuildFlags(const StepResult& r, const PlanReportContext& ctx, Flags& notes
   const ParallelPlan& p = r.plan;
   Flags flags;
   if (ctx.model) flags = MegatronModelFlags(*ctx.model, EffectiveSeqLen(p, ctx));
-  Add(flags, "--tensor-model-parallel-size", p.tp);
+  AddMegatronFlag(flags, "--tensor-model-parallel-size", p.tp);
   PipelineFlags(r, ctx, flags, notes);
-  Add(flags, "--context-parallel-size", p.cp);
+  AddMegatronFlag(flags, "--context-parallel-size", p.cp);
   if (ctx.moe) {
-    Add(flags, "--expert-model-parallel-size", p.ep);
-    Add(flags, "--expert-tensor-parallel-size", p.etp);
+    AddMegatronFlag(flags, "--expert-model-parallel-size", p.ep);
+    AddMegatronFlag(flags, "--expert-tensor-parallel-size", p.etp);
     if (p.moe_routing == MoeRouting::kDrop) {
       flags.push_back("--moe-expert-capacity-factor " + FormatShortest(p.moe_capacity_factor));
     }
@@ -100,9 +96,9 @@ Flags BuildFlags(const StepResult& r, const PlanReportContext& ctx, Flags& notes
     }
     if (p.overlap_ep_comm) flags.push_back("--overlap-moe-expert-parallel-comm");
   }
-  Add(flags, "--micro-batch-size", p.micro_batch);
-  Add(flags, "--global-batch-size", p.global_batch);
-  if (!ctx.model) Add(flags, "--seq-length", EffectiveSeqLen(p, ctx));
+  AddMegatronFlag(flags, "--micro-batch-size", p.micro_batch);
+  AddMegatronFlag(flags, "--global-batch-size", p.global_batch);
+  if (!ctx.model) AddMegatronFlag(flags, "--seq-length", EffectiveSeqLen(p, ctx));
   if (p.sequence_parallel) flags.push_back("--sequence-parallel");
   RecomputeFlags(p, flags);
   MegatronRecipeFlags(p, flags, notes);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/as_double.h"
 #include "cost/dp_comm.h"
 #include "cost/memory_model.h"
 #include "cost/stage_key.h"
@@ -11,10 +12,6 @@
 
 namespace paraplan {
 namespace {
-
-double D(int64_t v) {
-  return static_cast<double>(v);
-}
 
 // Bytes per parameter of a stage's states with `shards` ZeRO shards (ComputeStageMemory, linear
 // in the parameters): bf16 weights, kept gradients, optimizer state and EMA by the ZeRO stage,

@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 
+#include "core/as_double.h"
 #include "cost/layer_cost.h"
 #include "cost/memory_model.h"
 #include "cost/stage_key.h"
@@ -14,10 +15,6 @@
 namespace paraplan {
 
 namespace {
-
-double D(int64_t v) {
-  return static_cast<double>(v);
-}
 
 // Sums in another order than the cost model's may round differently: the bounds give up a
 // relative 1e-9 so that they stay below the exact values.

@@ -8,7 +8,7 @@ namespace {
 
 // Buckets of each window: dp.buckets spread over the windows (at least one each), ready evenly
 // through the window, each carrying an equal share of the gradient communication.
-std::vector<DpBucket> MakeBuckets(const StageDp& dp, const std::vector<GradWindow>& windows,
+std::vector<DpBucket> MakeBuckets(const StageDpWork& dp, const std::vector<GradWindow>& windows,
                                   Nanos compute_end, bool overlap) {
   std::vector<DpBucket> buckets;
   const int64_t n_windows = static_cast<int64_t>(windows.size());
@@ -46,7 +46,7 @@ Nanos BucketEnd(Nanos start, Nanos length, Nanos compute_end, double rate) {
 
 }  // namespace
 
-StageTail RunStageTail(const StageDp& dp, const std::vector<GradWindow>& windows, Nanos compute_end,
+StageTail RunStageTail(const StageDpWork& dp, const std::vector<GradWindow>& windows, Nanos compute_end,
                        bool overlap_grad_reduce) {
   StageTail tail;
   tail.compute_end = compute_end;

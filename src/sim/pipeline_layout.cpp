@@ -53,13 +53,13 @@ PipelineLayout::PipelineLayout(const PipelineInput& input)
     Require(st.dp_nic_rate_fwd >= 0 && st.dp_nic_rate_fwd <= 1 && st.dp_nic_rate_bwd >= 0 &&
                 st.dp_nic_rate_bwd <= 1,
             key + ".dp_nic_rate", "must be in [0, 1]");
-    StageDp dp{st.dp_grad_comm, st.dp_buckets,      st.param_gather,   st.optimizer,
+    StageDpWork dp{st.dp_grad_comm, st.dp_buckets,      st.param_gather,   st.optimizer,
                st.dp_sm_share,  st.dp_nic_rate_fwd, st.dp_nic_rate_bwd};
     if (mirror) {
       const StageCost& other = input.stages[pp_ - 1 - s];
       costs_[s * 2] = st.chunks[0];
       costs_[s * 2 + 1] = other.chunks.empty() ? ChunkCost{} : other.chunks[0];
-      dp = StageDp{st.dp_grad_comm + other.dp_grad_comm,
+      dp = StageDpWork{st.dp_grad_comm + other.dp_grad_comm,
                    st.dp_buckets + other.dp_buckets,
                    st.param_gather + other.param_gather,
                    st.optimizer + other.optimizer,

@@ -18,9 +18,11 @@ struct Place {
   bool Valid() const { return stage >= 0; }
 };
 
-// The data-parallel work of one stage (for DualPipe with one chunk per input stage: the sum over
-// the two model stages the rank holds).
-struct StageDp {
+// The data-parallel work of one stage as the simulator runs it (for DualPipe with one chunk per
+// input stage: the sum over the two model stages the rank holds). Not cost/plan_evaluation.h's
+// StageDp: two classes of one name in one namespace break the one-definition rule (the linker
+// may keep either's inline members for both).
+struct StageDpWork {
   Nanos grad_comm = 0;
   int64_t buckets = 1;
   Nanos param_gather = 0;
@@ -68,7 +70,7 @@ class PipelineLayout {
   const ChunkCost& Cost(int64_t stage, int64_t chunk) const {
     return costs_[stage * chunks_ + chunk];
   }
-  const StageDp& Dp(int64_t stage) const { return dp_[stage]; }
+  const StageDpWork& Dp(int64_t stage) const { return dp_[stage]; }
   // Per stage and chunk: whether a recompute task runs before each backward.
   std::vector<bool> HasRecompute() const;
 
@@ -78,7 +80,7 @@ class PipelineLayout {
   int64_t micro_batches_ = 1;
   bool dual_ = false;
   std::vector<ChunkCost> costs_;  // [stage * chunks + chunk]
-  std::vector<StageDp> dp_;
+  std::vector<StageDpWork> dp_;
 };
 
 inline Place PipelineLayout::Next(int64_t stage, int64_t chunk) const {

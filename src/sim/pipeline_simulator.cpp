@@ -75,7 +75,7 @@ void AddCriticalPath(const PipelineLayout& layout, const TaskLists& lists, const
 // forward loses beside the rest (cost/overlap_sm.h ParamGatherWait, which the closed-form
 // estimate calls too: cost/dp_comm.cpp StageDpExposure).
 Nanos FirstForwardWait(const PipelineInput& input, const PipelineLayout& layout, int64_t s) {
-  const StageDp& dp = layout.Dp(s);
+  const StageDpWork& dp = layout.Dp(s);
   if (dp.param_gather == 0) return 0;
   const StageCost& stage = input.stages[static_cast<size_t>(s)];
   const Nanos first_forward = stage.chunks.empty() ? 0 : stage.chunks.front().forward;

@@ -9,7 +9,7 @@ namespace {
 // One chunk whose last backward runs from 0 to 100 ns; 80 ns of gradients in 2 buckets, ready
 // at 50 and 100.
 StageTail Tail(double nic_rate, double sm_share) {
-  StageDp dp;
+  StageDpWork dp;
   dp.grad_comm = 80;
   dp.buckets = 2;
   dp.sm_share = sm_share;
@@ -41,7 +41,7 @@ TEST_CASE("DP tail: a NIC shared with the backward's own traffic slows the bucke
   CHECK(t.sm_loss == 5);  // 50 ns beside the compute
   CHECK(t.optimizer_start == 155);
   // When the SM loss outlasts the buckets, the optimizer waits for the slowed compute.
-  StageDp dp;
+  StageDpWork dp;
   dp.grad_comm = 10;
   dp.buckets = 1;
   dp.sm_share = 0.5;
