@@ -27,4 +27,8 @@ InputError::InputError(SourceLocation where, std::string key_path, const std::st
 InputError::InputError(const std::string& message)
     : std::runtime_error(message), message_(message) {}
 
+void RequireInput(bool ok, const std::string& key_path, const std::string& message) {
+  if (!ok) throw InputError(SourceLocation{}, key_path, message);
+}
+
 }  // namespace paraplan

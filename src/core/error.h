@@ -31,6 +31,10 @@ class InputError : public std::runtime_error {
   std::string message_;
 };
 
+// Throws InputError(no location, key_path, message) unless ok: a check on a value that came from
+// no file (the simulator's and the layer graph's inputs).
+void RequireInput(bool ok, const std::string& key_path, const std::string& message);
+
 // "file:line:col: key.path: message", leaving out what is empty.
 std::string FormatLocated(const SourceLocation& where, const std::string& key_path,
                           const std::string& message);

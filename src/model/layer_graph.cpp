@@ -35,34 +35,30 @@ Dims ResolveDims(const ModelSpec& m) {
   return d;
 }
 
-void Require(bool ok, const std::string& key, const std::string& what) {
-  if (!ok) throw InputError({}, key, what);
-}
-
 void Validate(const ModelSpec& m) {
   const std::string name = m.name.empty() ? "model" : m.name;
-  Require(m.layers > 0, name + ".layers", "must be > 0");
-  Require(m.hidden > 0, name + ".hidden", "must be > 0");
-  Require(m.heads > 0, name + ".heads", "must be > 0");
-  Require(m.vocab > 0, name + ".vocab", "must be > 0");
-  Require(m.seq_len >= 0 && m.mtp_layers >= 0, name + ".seq_len", "must be >= 0");
+  RequireInput(m.layers > 0, name + ".layers", "must be > 0");
+  RequireInput(m.hidden > 0, name + ".hidden", "must be > 0");
+  RequireInput(m.heads > 0, name + ".heads", "must be > 0");
+  RequireInput(m.vocab > 0, name + ".vocab", "must be > 0");
+  RequireInput(m.seq_len >= 0 && m.mtp_layers >= 0, name + ".seq_len", "must be >= 0");
   const int64_t kv = m.kv_heads > 0 ? m.kv_heads : m.heads;
-  Require(m.heads % kv == 0, name + ".kv_heads", "must divide heads");
-  Require(m.head_dim > 0 || m.hidden % m.heads == 0, name + ".head_dim",
-          "hidden must be divisible by heads when head_dim is not given");
+  RequireInput(m.heads % kv == 0, name + ".kv_heads", "must divide heads");
+  RequireInput(m.head_dim > 0 || m.hidden % m.heads == 0, name + ".head_dim",
+               "hidden must be divisible by heads when head_dim is not given");
   if (m.attention_kind == AttentionKind::kMla) {
-    Require(m.mla.kv_lora_rank > 0 && m.mla.qk_nope_head_dim > 0 && m.mla.qk_rope_head_dim >= 0 &&
-                m.mla.v_head_dim > 0,
-            name + ".attention", "MLA needs kv_lora_rank, qk_nope_head_dim, v_head_dim > 0");
+    RequireInput(m.mla.kv_lora_rank > 0 && m.mla.qk_nope_head_dim > 0 &&
+                     m.mla.qk_rope_head_dim >= 0 && m.mla.v_head_dim > 0,
+                 name + ".attention", "MLA needs kv_lora_rank, qk_nope_head_dim, v_head_dim > 0");
   }
   if (m.IsMoe()) {
-    Require(m.moe->top_k > 0 && m.moe->top_k <= m.moe->experts, name + ".moe.top_k",
-            "must be in [1, experts]");
-    Require(m.moe->expert_ffn_hidden > 0, name + ".moe.expert_ffn_hidden", "must be > 0");
-    Require(m.moe->every > 0, name + ".moe.every", "must be > 0");
+    RequireInput(m.moe->top_k > 0 && m.moe->top_k <= m.moe->experts, name + ".moe.top_k",
+                 "must be in [1, experts]");
+    RequireInput(m.moe->expert_ffn_hidden > 0, name + ".moe.expert_ffn_hidden", "must be > 0");
+    RequireInput(m.moe->every > 0, name + ".moe.every", "must be > 0");
   }
   const bool any_dense = !m.IsMoe() || m.moe->dense_layers > 0 || m.moe->every > 1;
-  Require(!any_dense || m.ffn_hidden > 0, name + ".ffn_hidden", "must be > 0");
+  RequireInput(!any_dense || m.ffn_hidden > 0, name + ".ffn_hidden", "must be > 0");
 }
 
 // A GEMM op: weight n × k, `count` matrices, each token uses `active` of them.

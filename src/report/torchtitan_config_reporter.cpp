@@ -44,7 +44,7 @@ void Imports(std::ostream& out, const Registry& reg, const ParallelPlan& p) {
   out << "from torchtitan.trainer import Trainer\n\n\n";
 }
 
-void Parallelism(std::ostream& out, const StepResult& r, const PlanReportContext& ctx) {
+void ParallelismAssignments(std::ostream& out, const StepResult& r, const PlanReportContext& ctx) {
   const ParallelPlan& p = r.plan;
   // ZeRO 0 = DDP (replicate); ZeRO 2 ~ FSDP without resharding after forward; ZeRO 3 = FSDP.
   const bool shard = p.zero >= 1;
@@ -92,7 +92,7 @@ void Body(std::ostream& out, const StepResult& r, const PlanReportContext& ctx,
         << (compile ? "True" : "False") << ")]";
   }
   out << ")\n";
-  Parallelism(out, r, ctx);
+  ParallelismAssignments(out, r, ctx);
   out << "    config.compile.enable = " << (compile ? "True" : "False") << "\n"
       << "    config.compile.enable_async_tensor_parallel = "
       << (p.overlap_tp_comm ? "True" : "False") << "\n";

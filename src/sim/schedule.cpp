@@ -8,31 +8,30 @@
 namespace paraplan {
 namespace {
 
-void Require(bool ok, const std::string& key, const std::string& message) {
-  if (!ok) throw InputError(SourceLocation{}, key, message);
-}
-
 void CheckShape(Schedule schedule, const ScheduleShape& shape) {
   const std::string name = ToString(schedule);
-  Require(shape.pp >= 1, KnobName(Knob::kPp), "must be >= 1, got " + std::to_string(shape.pp));
-  Require(shape.vpp >= 1, KnobName(Knob::kVpp), "must be >= 1, got " + std::to_string(shape.vpp));
-  Require(shape.micro_batches >= 1, "micro_batches",
-          "must be >= 1, got " + std::to_string(shape.micro_batches));
+  RequireInput(shape.pp >= 1, KnobName(Knob::kPp), "must be >= 1, got " + std::to_string(shape.pp));
+  RequireInput(shape.vpp >= 1, KnobName(Knob::kVpp),
+               "must be >= 1, got " + std::to_string(shape.vpp));
+  RequireInput(shape.micro_batches >= 1, "micro_batches",
+               "must be >= 1, got " + std::to_string(shape.micro_batches));
   // Task indices and micro-batch ids are 32-bit, chunks 16-bit; tasks <= 3 per (mb, chunk).
-  Require(shape.pp <= INT16_MAX && shape.vpp <= INT16_MAX && shape.pp * shape.vpp <= INT16_MAX &&
-              shape.micro_batches <= INT32_MAX / 3 / (shape.pp * shape.vpp),
-          "micro_batches", "pipeline too large to simulate (pp * vpp * micro_batches * 3 tasks)");
+  RequireInput(
+      shape.pp <= INT16_MAX && shape.vpp <= INT16_MAX && shape.pp * shape.vpp <= INT16_MAX &&
+          shape.micro_batches <= INT32_MAX / 3 / (shape.pp * shape.vpp),
+      "micro_batches", "pipeline too large to simulate (pp * vpp * micro_batches * 3 tasks)");
   if (schedule == Schedule::kInterleaved && shape.vpp > 1) {
-    Require(shape.micro_batches >= shape.pp, "micro_batches",
-            "the interleaved schedule needs micro_batches >= pp (" + std::to_string(shape.pp) +
-                "), got " + std::to_string(shape.micro_batches));
+    RequireInput(shape.micro_batches >= shape.pp, "micro_batches",
+                 "the interleaved schedule needs micro_batches >= pp (" + std::to_string(shape.pp) +
+                     "), got " + std::to_string(shape.micro_batches));
   }
   if (schedule == Schedule::kDualPipe) {
-    Require(shape.pp % 2 == 0, KnobName(Knob::kPp),
-            "dualpipe needs an even pp, got " + std::to_string(shape.pp));
-    Require(shape.micro_batches % 2 == 0 && shape.micro_batches >= 2 * shape.pp, "micro_batches",
-            "dualpipe needs an even micro_batches >= 2 * pp (" + std::to_string(2 * shape.pp) +
-                "), got " + std::to_string(shape.micro_batches));
+    RequireInput(shape.pp % 2 == 0, KnobName(Knob::kPp),
+                 "dualpipe needs an even pp, got " + std::to_string(shape.pp));
+    RequireInput(shape.micro_batches % 2 == 0 && shape.micro_batches >= 2 * shape.pp,
+                 "micro_batches",
+                 "dualpipe needs an even micro_batches >= 2 * pp (" + std::to_string(2 * shape.pp) +
+                     "), got " + std::to_string(shape.micro_batches));
   }
 }
 

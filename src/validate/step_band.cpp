@@ -34,25 +34,25 @@ std::vector<StepTimeBand> ShippedStepTimeBands() {
   // Recomputed by tests/validate/public_runs_cv_test.cpp (it prints the new values when they
   // drift).
   return {
-      {"A100", "A100", "", 385, -17.2, 8.6},
+      {"A100", "A100", "", 395, -16.9, 7.9},
       {"B200", "B200", "", 71, -26.7, 18.6},
       {"GB200", "GB200", "", 59, -29.2, 6.6},
-      {"H100", "H100", "", 335, -20.4, 9.9},  // with the H200 runs (their band is H100's)
+      {"H100", "H100", "", 336, -20.2, 8.9},  // with the H200 runs (their band is H100's)
   };
 }
 
 StepTimeBand UnfittedStepTimeBand() {
   // Recomputed by tests/validate/public_runs_cv_test.cpp from `validate --cv gpu`'s pooled
   // residuals.
-  return {"", kUnfittedBandData, "", 850, -19.4, 9.4};
+  return {"", kUnfittedBandData, "", 861, -20.0, 7.6};
 }
 
 std::vector<StepTimeBand> UnfittedFamilyStepTimeBands() {
   // Recomputed by tests/validate/public_runs_cv_test.cpp from `validate --cv gpu`'s folds.
   return {
-      {"", kUnfittedBandData, kAmpere, 385, -18.0, 3.8},
-      {"", kUnfittedBandData, kBlackwell, 130, -26.2, 17.9},
-      {"", kUnfittedBandData, kHopper, 335, -20.1, 10.9},
+      {"", kUnfittedBandData, kAmpere, 395, -18.3, 3.3},
+      {"", kUnfittedBandData, kBlackwell, 130, -26.2, 8.4},
+      {"", kUnfittedBandData, kHopper, 336, -20.3, 10.1},
   };
 }
 

@@ -80,7 +80,9 @@ namespace {
 // the refit (H800 fitted on its own rows, A100 scale-out 0.94 -> 0.83): 9.34% over 869. Stop 44
 // (async TP's backward, TE's per-expert GEMM launches, N01-N03's stated overlap; H100's scale-out
 // refits at its 0.60 floor, pulled by DS01-DS12): 8.98% over 869. Stop 45 (h50breadth, + LS01-LS11,
-// nothing refitted): 8.95% over 880.
+// nothing refitted): 8.95% over 880. After stop 45's refit (link.scaleout within its measured
+// range 0.756-0.96: H100 0.60 -> 0.756, which the DS rows' unexplained host time pulls to its
+// floor; recompute's early stop; FSDP kept after the forward): 8.98% over 880.
 constexpr double kStepTimeMapePct = 8.98 + 0.2;
 // Stop 39 (h41breadth, N01-N06, nothing refitted): 8.7% held out. The held-out subset is every
 // 4th run in id order, so the N rows shift it for every id after N (P-Z: 18 rows out, 17 in) and
@@ -96,7 +98,7 @@ constexpr double kStepTimeMapePct = 8.98 + 0.2;
 // FlagPerf, Megatron-LLaMA, ms-swift; all fit). + LS01-LS11 (stop 45, h50breadth: NeMo
 // AutoModel's dense Llama 3.1 70B row, Ant Group's DLRover/ATorch Llama2-7B table; all fit: 871 of
 // 893).
-constexpr int64_t kMinFits = 869;
+constexpr int64_t kMinFits = 871;
 // h43bw: BW01 sorts before every other Blackwell id, so the family's every-4th held-out rows move
 // by one (G03/G09/.../G39 in, G04/G10/... out): 8.53% over 181 with stop 40's efficiencies.
 // After stop 41's refit (802 runs): 8.14% over 191. Stop 42 (h44breadth, nothing refitted): 8.77%
@@ -107,8 +109,8 @@ constexpr int64_t kMinFits = 869;
 // LS01 sorts among the Hopper ids and LS02-LS11 among the A100 ids, so both families' every-4th
 // held-out rows move (Q01/M01/T01... out, Q04/M04/T04... in; LS01, LS03, LS07, LS11 held out at
 // +13.8, -2.4, -3.0, +9.3%): 8.09% over 210 -> 8.58% over 213 with the same binary and
-// efficiencies.
-constexpr double kHeldOutMapePct = 8.6 + 0.2;
+// efficiencies. After stop 45's refit: 8.38% over 213.
+constexpr double kHeldOutMapePct = 8.4 + 0.2;
 // 700 + N01-N06 (stop 39, h41breadth: Nemotron-4 15B and 340B batch-ramp stages; N04-N06 do not
 // fit under Megatron-LM's defaults) + C01-C17 (stop 40, h42breadth: NeMo's long-sequence tables,
 // every one fits; in-sample 8.06% over 702 -> 8.27% over 719, held out 8.5%, stop 39's

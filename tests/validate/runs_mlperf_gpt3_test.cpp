@@ -60,6 +60,7 @@ TEST_CASE(
   // In-sample with the shipped efficiencies at the change (stop 42): 0.948 s against 0.9256 s
   // measured (+2.4%; +3.9% with fp32 gradients). Stop 44's refit puts H100's scale-out at its
   // 0.60 floor (pulled there by DS01-DS12, docs/validation/lessons.md "Stop 44"): +12.4%, the
-  // exposed DP traffic 0.95/0.60 times longer. Within 1.5 points of that.
-  CHECK(stated / 0.9256 - 1 == Approx(0.124).margin(0.015));
+  // exposed DP traffic 0.95/0.60 times longer. Stop 45's refit fits it within its measured range
+  // (0.756-0.96, src/hardware/scaleout_measurements.cpp): 0.7557, +7.3%. Within 1.5 points of that.
+  CHECK(stated / 0.9256 - 1 == Approx(0.073).margin(0.015));
 }
