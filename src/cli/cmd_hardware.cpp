@@ -138,7 +138,6 @@ std::string Peak(const char* dtype, double tflops) {
   return std::string(dtype) + " " + (tflops > 0 ? FormatShortest(tflops) + " TFLOP/s" : "n/a");
 }
 
-
 void PrintTable(const Cluster& c, std::ostream& out) {
   const PeakTflops& p = c.gpu.peak_tflops;
   out << "cluster   " << c.name << "\n";
@@ -174,21 +173,24 @@ void PrintTable(const Cluster& c, std::ostream& out) {
     }
     out << "\n";
   }
-  out << PadColumn("tier", 12) << PadColumn("span (GPUs)", 13) << PadColumn("GB/s per GPU per dir", 22)
-      << PadColumn("latency (us)", 14) << PadColumn("oversubscription", 18) << PadColumn("nvls", 6)
-      << "NCCL channels\n";
+  out << PadColumn("tier", 12) << PadColumn("span (GPUs)", 13)
+      << PadColumn("GB/s per GPU per dir", 22) << PadColumn("latency (us)", 14)
+      << PadColumn("oversubscription", 18) << PadColumn("nvls", 6) << "NCCL channels\n";
   for (const NetworkTier& t : c.network) {
     out << PadColumn(t.name, 12) << PadColumn(std::to_string(t.span), 13)
-        << PadColumn(FormatShortest(t.bandwidth_GBps), 22) << PadColumn(FormatShortest(t.latency_us), 14)
-        << PadColumn(FormatShortest(t.oversubscription) + "x", 18) << PadColumn(t.nvls ? "yes" : "no", 6)
+        << PadColumn(FormatShortest(t.bandwidth_GBps), 22)
+        << PadColumn(FormatShortest(t.latency_us), 14)
+        << PadColumn(FormatShortest(t.oversubscription) + "x", 18)
+        << PadColumn(t.nvls ? "yes" : "no", 6)
         << (t.nccl_channels > 0 ? std::to_string(t.nccl_channels) : "unknown") << "\n";
   }
   const EfficiencyOrigin origin = OriginOf(c);
   out << "\nefficiency defaults: " << origin.entry
       << (c.profile ? " (the calibration profile's measurements override them)" : "") << "\n";
   for (const auto& [field, value] : EfficiencyValues(c.efficiency)) {
-    out << "  " << PadColumn(field, 20) << PadColumn(FormatShortest(std::round(value * 1e4) / 1e4), 9)
-        << SourceOf(origin, field) << "\n";
+    out << "  " << PadColumn(field, 20)
+        << PadColumn(FormatShortest(std::round(value * 1e4) / 1e4), 9) << SourceOf(origin, field)
+        << "\n";
   }
 }
 

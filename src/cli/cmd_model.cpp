@@ -134,7 +134,6 @@ std::string Gflop(double flops) {
   return FormatFixed(flops / 1e9, 2) + " GFLOP/token";
 }
 
-
 std::string Describe(const ModelSpec& m) {
   std::string s = std::to_string(m.layers) + " layers, hidden " + std::to_string(m.hidden) + ", " +
                   std::to_string(m.heads) + " heads (" + ToString(m.attention_kind) + ", " +
@@ -154,14 +153,15 @@ std::string Describe(const ModelSpec& m) {
 
 void ShowTable(std::ostream& out, const ModelSpec& m, const ModelCounts& c) {
   out << m.name << ": " << Describe(m) << "\n\n";
-  out << PadColumn("component", 18) << PadColumn("params", 14) << PadColumn("active/token", 14) << "training FLOPs\n";
+  out << PadColumn("component", 18) << PadColumn("params", 14) << PadColumn("active/token", 14)
+      << "training FLOPs\n";
   for (const Component& comp : Components(c)) {
     if (comp.params == 0 && comp.flops_per_token == 0) continue;
     out << PadColumn("  " + std::string(comp.name), 18) << PadColumn(Params(comp.params), 14)
         << PadColumn(Params(comp.active_params), 14) << Gflop(comp.flops_per_token) << "\n";
   }
-  out << PadColumn("total", 18) << PadColumn(Params(c.params_total), 14) << PadColumn(Params(c.params_active), 14)
-      << Gflop(c.model_flops_per_token) << "\n";
+  out << PadColumn("total", 18) << PadColumn(Params(c.params_total), 14)
+      << PadColumn(Params(c.params_active), 14) << Gflop(c.model_flops_per_token) << "\n";
   if (c.params_mtp > 0) {
     out << PadColumn("total with MTP", 18) << Params(c.params_total_with_mtp) << "\n";
   }

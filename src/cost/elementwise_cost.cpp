@@ -278,7 +278,8 @@ LayerElementwise ComputeLayerElementwise(const CostGraph& d, int kind, const Pla
   // fused_norm: a hand-written norm kernel in any profile, the fused kernel's r2 w2 (kTe's norm).
   const PerElement norm = p.kernels.fused_norm ? ProfileOf(Fusion::kTe).norm : prof.norm;
   out.Add(MakeOp("norm", 2 * hidden_elems, {norm.bytes, 2 * norm.kernels}));
-  out.Add(MakeOp("residual add", 2 * hidden_elems, {prof.residual.bytes, 2 * prof.residual.kernels}));
+  out.Add(
+      MakeOp("residual add", 2 * hidden_elems, {prof.residual.bytes, 2 * prof.residual.kernels}));
   if (d.rope || d.mla) {
     const double heads = d.heads / p.tp, kv = d.mla ? 1.0 : ProjectedKvHeads(d, p);
     const double dim = d.mla ? d.rope_dim : d.qk_head_dim;

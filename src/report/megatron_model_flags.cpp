@@ -62,7 +62,8 @@ void MoeFlags(const ModelSpec& m, Flags& flags) {
   AddMegatronFlag(flags, "--moe-router-topk", moe.top_k);
   AddMegatronFlag(flags, "--moe-ffn-hidden-size", moe.expert_ffn_hidden);
   if (moe.shared_experts > 0) {
-    AddMegatronFlag(flags, "--moe-shared-expert-intermediate-size", moe.shared_experts * moe.expert_ffn_hidden);
+    AddMegatronFlag(flags, "--moe-shared-expert-intermediate-size",
+                    moe.shared_experts * moe.expert_ffn_hidden);
   }
   if (moe.dense_layers > 0 || moe.every > 1) {
     flags.push_back("--moe-layer-freq \"" + MegatronMoeLayerFreq(m) + "\"");

@@ -27,7 +27,8 @@ void PipelineFlags(const StepResult& r, const PlanReportContext& ctx, Flags& fla
   const std::vector<int64_t> layout = ResultLayout(r);
   if (p.pp < 2 || layout.empty() || IsDefaultLayout(r, layout)) {
     if (p.vpp > 1)
-      AddMegatronFlag(flags, "--num-layers-per-virtual-pipeline-stage", ctx.model_layers / (p.pp * p.vpp));
+      AddMegatronFlag(flags, "--num-layers-per-virtual-pipeline-stage",
+                      ctx.model_layers / (p.pp * p.vpp));
     return;
   }
   std::string note;
@@ -68,7 +69,7 @@ void ShardingFlags(const ParallelPlan& p, Flags& flags) {
   if (p.dp_bucket_MB > 0) {
     const double element_bytes = bf16_grads ? 2.0 : 4.0;
     AddMegatronFlag(flags, "--ddp-bucket-size",
-        static_cast<int64_t>(p.dp_bucket_MB * 1024 * 1024 / element_bytes));
+                    static_cast<int64_t>(p.dp_bucket_MB * 1024 * 1024 / element_bytes));
   }
 }
 

@@ -46,8 +46,8 @@ Nanos BucketEnd(Nanos start, Nanos length, Nanos compute_end, double rate) {
 
 }  // namespace
 
-StageTail RunStageTail(const StageDpWork& dp, const std::vector<GradWindow>& windows, Nanos compute_end,
-                       bool overlap_grad_reduce) {
+StageTail RunStageTail(const StageDpWork& dp, const std::vector<GradWindow>& windows,
+                       Nanos compute_end, bool overlap_grad_reduce) {
   StageTail tail;
   tail.compute_end = compute_end;
   tail.param_gather_end = dp.param_gather;

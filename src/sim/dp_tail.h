@@ -43,7 +43,7 @@ struct StageTail {
 // compute loses dp.sm_share of the wall time buckets run before compute_end (their NCCL
 // kernels' SMs, cost/overlap_sm.h), so the optimizer starts at the later of compute_end + that
 // loss and the last bucket's end.
-StageTail RunStageTail(const StageDpWork& dp, const std::vector<GradWindow>& windows, Nanos compute_end,
-                       bool overlap_grad_reduce);
+StageTail RunStageTail(const StageDpWork& dp, const std::vector<GradWindow>& windows,
+                       Nanos compute_end, bool overlap_grad_reduce);
 
 }  // namespace paraplan
