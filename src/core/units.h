@@ -14,6 +14,7 @@ inline constexpr double kMB = 1e6;      // dp_bucket_MB is decimal, as in Megatr
 inline constexpr double kTera = 1e12;   // TFLOP/s
 inline constexpr double kMicro = 1e-6;  // microseconds to seconds
 inline constexpr double kNanosPerSecond = 1e9;
+inline constexpr double kSecondsPerDay = 86400.0;
 
 inline double BytesToGiB(double bytes) {
   return bytes / kGiB;

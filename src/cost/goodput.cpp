@@ -3,14 +3,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/units.h"
+
 namespace paraplan {
-
-namespace {
-
-constexpr double kSecondsPerDay = 86400.0;
-constexpr double kGB = 1e9;
-
-}  // namespace
 
 CheckpointSize PlanCheckpointSize(const StepResult& r, int64_t gpus) {
   CheckpointSize size;

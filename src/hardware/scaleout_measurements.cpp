@@ -2,14 +2,13 @@
 
 #include <algorithm>
 
+#include "core/units.h"
 #include "hardware/nccl_algorithms.h"
 
 namespace paraplan {
 
 namespace {
 constexpr int64_t kGpusPerNode = 8;
-constexpr double kGB = 1e9;
-constexpr double kGiB = 1073741824.0;  // nccl-tests reads "-e 16G" as 16 GiB
 }  // namespace
 
 double ScaleoutFraction(const ScaleoutMeasurement& m) {
@@ -45,8 +44,8 @@ const std::vector<ScaleoutMeasurement>& ScaleoutMeasurements() {
        360.0, 50.0},
       // togethercomputer/together-nccl-tests @ 0492bede,
       // baselines/use3a-ss/2026-05-02_nccl_collective_scaling_report.md, re-run table (B200,
-      // 8 x ConnectX-7 NDR per node, NCCL 2.29.7, NCCL_ALGO=Ring, 16 GB = 16 GiB, nccl-tests' -e
-      // 16G): 2 and 46 nodes.
+      // 8 x ConnectX-7 NDR per node, NCCL 2.29.7, NCCL_ALGO=Ring, 16 GB = 16 GiB: nccl-tests reads
+      // "-e 16G" in binary units): 2 and 46 nodes.
       {"together-nccl-tests@0492bede use3a-ss (B200, ring all-reduce 16 GB, 2 nodes)", "B200",
        Op::kAllReduce, 2, 16 * kGiB, 344.7, 50.0},
       {"together-nccl-tests@0492bede use3a-ss (B200, ring all-reduce 16 GB, 46 nodes)", "B200",
@@ -66,10 +65,12 @@ const std::vector<ScaleoutMeasurement>& ScaleoutMeasurements() {
 
 MeasuredRange ScaleoutFractionRange() {
   const auto& rows = ScaleoutMeasurements();
-  MeasuredRange r{ScaleoutFraction(rows.front()), ScaleoutFraction(rows.front())};
-  for (const auto& row : rows) {
-    r.lo = std::min(r.lo, ScaleoutFraction(row));
-    r.hi = std::max(r.hi, ScaleoutFraction(row));
+  const double first = ScaleoutFraction(rows.front());
+  MeasuredRange r{first, first};
+  for (size_t i = 1; i < rows.size(); ++i) {
+    const double f = ScaleoutFraction(rows[i]);
+    r.lo = std::min(r.lo, f);
+    r.hi = std::max(r.hi, f);
   }
   return r;
 }

@@ -290,25 +290,20 @@ PlanConstraints RestrictToFramework(Framework f, PlanConstraints c) {
   // eager unless training.compile (default false), and its models repeat grouped K/V heads
   // before SDPA (torchtitan/models/*/model.py, repeat_kv). A fusion profile the user gives is
   // kept; a kernel switch given alone keeps the framework's fusion (plan_constraints.h).
-  if (const FrameworkProfile* profile = FindProfile(f); profile && profile->runtime.fusion) {
-    SetRuntimeFusion(c, *profile->runtime.fusion);
-    if (profile->runtime.repeat_kv) SetKernelSwitch(c, &KernelRecipe::repeat_kv);
-    if (profile->runtime.sp_dim1_copies) SetKernelSwitch(c, &KernelRecipe::sp_dim1_copies);
-  }
-  // Attention through flash-attn's FlashAttention-2 kernel (kernel_recipe.h, flash_attn2).
-  if (const FrameworkProfile* profile = FindProfile(f); profile && profile->runtime.flash_attn2) {
-    SetKernelSwitch(c, &KernelRecipe::flash_attn2);
-  }
-  // PyTorch's non-reentrant checkpoint stops its recompute early (kernel_recipe.h).
-  if (const FrameworkProfile* profile = FindProfile(f);
-      profile && profile->runtime.recompute_early_stop) {
-    SetKernelSwitch(c, &KernelRecipe::recompute_early_stop);
-  }
-  // Megatron-Core's DDP bucketing (kernel_recipe.h, megatron_ddp_buckets) for Megatron-LM and
-  // NeMo's recipes.
-  if (const FrameworkProfile* profile = FindProfile(f);
-      profile && profile->runtime.megatron_ddp_buckets) {
-    SetKernelSwitch(c, &KernelRecipe::megatron_ddp_buckets);
+  if (const FrameworkProfile* profile = FindProfile(f)) {
+    const FrameworkRuntime& rt = profile->runtime;
+    if (rt.fusion) {
+      SetRuntimeFusion(c, *rt.fusion);
+      if (rt.repeat_kv) SetKernelSwitch(c, &KernelRecipe::repeat_kv);
+      if (rt.sp_dim1_copies) SetKernelSwitch(c, &KernelRecipe::sp_dim1_copies);
+    }
+    // Attention through flash-attn's FlashAttention-2 kernel (kernel_recipe.h, flash_attn2).
+    if (rt.flash_attn2) SetKernelSwitch(c, &KernelRecipe::flash_attn2);
+    // PyTorch's non-reentrant checkpoint stops its recompute early (kernel_recipe.h).
+    if (rt.recompute_early_stop) SetKernelSwitch(c, &KernelRecipe::recompute_early_stop);
+    // Megatron-Core's DDP bucketing (kernel_recipe.h, megatron_ddp_buckets) for Megatron-LM and
+    // NeMo's recipes.
+    if (rt.megatron_ddp_buckets) SetKernelSwitch(c, &KernelRecipe::megatron_ddp_buckets);
   }
   if (speed) {
     Narrow(c.overlap_pp_comm, {false}, NoReason<bool>, f, "");

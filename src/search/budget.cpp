@@ -5,12 +5,11 @@
 #include <cstdlib>
 
 #include "core/error.h"
+#include "core/units.h"
 
 namespace paraplan {
 
 namespace {
-
-constexpr double kSecondsPerDay = 86400.0;
 
 double SuffixScale(char c) {
   switch (std::toupper(static_cast<unsigned char>(c))) {
