@@ -195,6 +195,47 @@ FrameworkProfile Nemo2208() {
   return p;
 }
 
+// NeMo 24.03 (NeMo 1.23 on Megatron-Core and TransformerEngine 1.4), as the launcher at its
+// 24.03.01 tag configures a Llama model: launcher_scripts/conf/training/llama/llama2_7b.yaml
+// (NeMo-Framework-Launcher 5c7e280a, 2024-04-19; mcore_gpt true, transformer_engine true,
+// optim distributed_fused_adam). A knob the config sets is the framework's default here, not a
+// value to search: the switches that came later as recipe choices (userbuffers TP overlap,
+// sequence parallelism) are off in it.
+FrameworkProfile Nemo2403() {
+  FrameworkProfile p;
+  p.framework = Framework::kNemo;
+  p.version = "24.03";
+  p.date = "2024-04-19";
+  p.what = "NeMo 24.03 (NeMo 1.23 on Megatron-Core, TE 1.4) as the launcher's Llama configs set it";
+  const char* conf =
+      "launcher_scripts/conf/training/llama/llama2_7b.yaml @ NeMo-Framework-Launcher 24.03.01";
+  p.defaults = ScheduleDefaults(
+      "NeMo default: virtual_pipeline_model_parallel_size null",
+      "launcher_scripts/conf/training/llama/llama2_7b.yaml @ NeMo-Framework-Launcher 24.03.01");
+  const std::vector<KnobDefault> rest = {
+      {KnobName(Knob::kSequenceParallel), "false", W::kAlways,
+       "NeMo 24.03 launcher default: sequence_parallel false", conf},
+      {KnobName(Knob::kRecompute), "none", W::kAlways,
+       "NeMo 24.03 launcher default: activations_checkpoint_granularity null", conf},
+      {KnobName(Knob::kOverlapTpComm), "false", W::kAlways,
+       "NeMo 24.03 launcher default: ub_tp_comm_overlap False", conf},
+      {KnobName(Knob::kZero), "1", W::kAlways,
+       "NeMo 24.03 launcher default: optim distributed_fused_adam (apex's distributed Adam: "
+       "optimizer state sharded over data parallelism)",
+       conf},
+      {KnobName(Knob::kFp8Recipe), "delayed", W::kFp8,
+       "NeMo 24.03: TransformerEngine 1.4's DelayedScaling (fp8_amax_history_len 1024)", conf},
+  };
+  p.defaults.insert(p.defaults.end(), rest.begin(), rest.end());
+  p.refusals = MegatronRefusals();
+  p.runtime.fusion_why = "TransformerEngine 1.4 modules (transformer_engine true)";
+  p.runtime.megatron_even_split = true;
+  p.runtime.collectives =
+      "as Megatron-LM; apex distributed Adam's gradient reduce-scatter and parameter all-gather";
+  p.export_form = ExportForm::kNone;
+  return p;
+}
+
 // NeMo / Megatron-Bridge: Megatron-Core under NeMo's recipes, which set the overlap, sequence
 // parallel and optimizer switches per model: no parser default describes them, so those knobs
 // are searched unless the run states them.
@@ -236,7 +277,7 @@ std::vector<FrameworkProfile> OtherFrameworkProfiles();
 
 const std::vector<FrameworkProfile>& FrameworkProfiles() {
   static const std::vector<FrameworkProfile> kProfiles = [] {
-    std::vector<FrameworkProfile> out = {MegatronD98e8a6(), Nemo2208(), NemoRecipes()};
+    std::vector<FrameworkProfile> out = {MegatronD98e8a6(), Nemo2208(), Nemo2403(), NemoRecipes()};
     for (FrameworkProfile& p : TorchtitanProfiles()) out.push_back(std::move(p));
     for (FrameworkProfile& p : OtherFrameworkProfiles()) out.push_back(std::move(p));
     return out;

@@ -369,6 +369,39 @@ TEST_CASE("NeMo 22.08: apex kernels, no TP overlap, grad sync after the pipeline
   CHECK(RefusalReason(*nemo, "schedule", "interleaved").find("1F1B") != std::string::npos);
 }
 
+TEST_CASE("NeMo 24.03: the launcher's Llama config, no SP, no TP overlap, no recompute, ZeRO-1",
+          "[validate][framework]") {
+  const FrameworkProfile* nemo = FindProfile(Framework::kNemo, "24.03");
+  REQUIRE(nemo);
+  CHECK(FindProfile(Framework::kNemo)->version == std::string("recipes"));  // still the newest
+  CHECK(!nemo->runtime.fusion);  // TransformerEngine, paraplan's default kernels
+  // Llama 2 7B at 1M tokens as the long-sequence page prints it: TP 8, CP 32, FP8, nothing else.
+  PlanConstraints c;
+  c.tp = V<int64_t>(8);
+  c.pp = V<int64_t>(1);
+  c.cp = V<int64_t>(32);
+  c.precision = V(Precision::kFp8);
+  PlanConstraints out = ApplyFrameworkConventions(nemo, Layers(32), c, nullptr);
+  CHECK(*out.sequence_parallel == V(false));
+  CHECK(*out.overlap_tp_comm == V(false));
+  CHECK(*out.recompute == V(Recompute::kNone));
+  CHECK(*out.zero == V<int>(1));
+  REQUIRE(out.kernels);
+  CHECK(out.kernels->fp8_recipe == Fp8Recipe::kDelayed);
+  CHECK(*out.schedule == V(Schedule::k1F1B));
+  CHECK(!out.micro_batch);  // the config's micro_batch_size is a recipe value: searched
+  // A run that states a knob keeps it.
+  c.sequence_parallel = V(true);
+  out = ApplyFrameworkConventions(nemo, Layers(32), c, nullptr);
+  CHECK(*out.sequence_parallel == V(true));
+  // The recipes profile (NeMo 24.07 on) leaves these knobs to the search.
+  c.sequence_parallel.reset();
+  out = ApplyFrameworkConventions(FindProfile(Framework::kNemo), Layers(32), c, nullptr);
+  CHECK(!out.sequence_parallel);
+  CHECK(!out.overlap_tp_comm);
+  CHECK(!out.zero);
+}
+
 TEST_CASE("DeepSpeed's engine under ZeRO reduces gradients in the training dtype",
           "[validate][framework]") {
   // deepspeed/runtime/engine.py get_data_types / communication_data_type: with ZeRO 1-3 the
