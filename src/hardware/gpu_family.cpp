@@ -13,11 +13,13 @@ struct KnownModel {
   const char* family;
 };
 
-// Longest names first so that "GB200" is not taken for "B200". Families: NVIDIA's architecture
-// whitepapers (A100: Ampere GA100; H100/H200/H800: Hopper GH100; B200/B300/GB200/GB300:
-// Blackwell).
-constexpr std::array<KnownModel, 8> kModels = {{{"GB300", kBlackwell},
+// Longest names first so that "GB200" is not taken for "B200", nor "GH200" for "H200". Families:
+// NVIDIA's architecture whitepapers (A100: Ampere GA100; H100/H200/H800: Hopper GH100; GH200: the
+// Grace Hopper Superchip, whose GPU is the same GH100 die with 132 SMs (NVIDIA GH200 datasheet);
+// B200/B300/GB200/GB300: Blackwell).
+constexpr std::array<KnownModel, 9> kModels = {{{"GB300", kBlackwell},
                                                 {"GB200", kBlackwell},
+                                                {"GH200", kHopper},
                                                 {"B300", kBlackwell},
                                                 {"B200", kBlackwell},
                                                 {"H800", kHopper},
@@ -57,7 +59,7 @@ std::vector<std::string> FamilyModels(const std::string& family) {
 std::map<std::string, std::string> DerivedFamilies() {
   // Hopper parts share the H100's SMs and NVLink 4: the fractions of their own datasheet peaks
   // carry over (the peaks themselves differ and live in the hardware files).
-  return {{"H200", "H100"}, {"H800", "H100"}};
+  return {{"H200", "H100"}, {"H800", "H100"}, {"GH200", "H100"}};
 }
 
 }  // namespace paraplan

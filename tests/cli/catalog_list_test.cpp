@@ -41,7 +41,8 @@ TEST_CASE("hardware list names the clusters, not the efficiency defaults", "[cli
   CHECK_THAT(run.out, Catch::Contains("H100-SXM5-80GB"));
   CHECK_THAT(run.out, !Catch::Contains("efficiency"));
   const auto names = RunParaplan({"hardware", "list", "--names"});
-  CHECK_THAT(names.out, Catch::StartsWith("aws-p5-h100\ndgx-a100-80gb\n"));
+  // Sorted by name: alps-gh200 (stop 46) comes first.
+  CHECK_THAT(names.out, Catch::StartsWith("alps-gh200\naws-p5-h100\ndgx-a100-80gb\n"));
 }
 
 TEST_CASE("a file's opening comment splits into what it is and its source", "[cli]") {

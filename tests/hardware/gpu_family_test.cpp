@@ -14,12 +14,14 @@ TEST_CASE("GpuFamily is the chip generation, GpuModel the efficiency key", "[har
   CHECK(GpuFamily("H100-SXM5-96GB-HBM2e-500W") == "Hopper");
   CHECK(GpuFamily("h800-sxm") == "Hopper");
   CHECK(GpuFamily("H200-SXM-141GB") == "Hopper");
+  CHECK(GpuModel("GH200-96GB-HBM3") == "GH200");  // not "H200": longest name first
+  CHECK(GpuFamily("GH200-96GB-HBM3") == "Hopper");
   CHECK(GpuFamily("B200-GB200") == "Blackwell");
   CHECK(GpuFamily("B300-SXM-288GB") == "Blackwell");
   CHECK(GpuFamily("MI300X") == "MI300X");  // unknown: its own family
   CHECK(GpuModel("B200-GB200") == "GB200");
   CHECK(GpuModel("B300-SXM-288GB") == "B300");
-  CHECK(FamilyModels("Hopper") == std::vector<std::string>{"H100", "H200", "H800"});
+  CHECK(FamilyModels("Hopper") == std::vector<std::string>{"H100", "H200", "H800", "GH200"});
   CHECK(FamilyModels("Blackwell") == std::vector<std::string>{"B200", "B300", "GB200", "GB300"});
   CHECK(FamilyModels("MI300X").empty());
 }

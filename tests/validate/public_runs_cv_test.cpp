@@ -204,13 +204,13 @@ constexpr double kReservedMapePct = 16.8 + kMarginPct;
 // h42moe).
 // + G40-G41, F01-F04 (stop 41, h43moe).
 constexpr int64_t kPublicRuns =
-    898;  // + J01-J02 (stop 38, h40moe); + I01-I08, B01, U01-U10 (h42a100); + DS01-DS13 (h43ds);
+    903;  // + J01-J02 (stop 38, h40moe); + I01-I08, B01, U01-U10 (h42a100); + DS01-DS13 (h43ds);
           // + O01-O31 (h43breadth); + BW01-BW03 (h43bw); + G40-G41, F01-F04 (h43moe);
           // + HG01-HG03 (stop 42, h44h200); + MX02 (stop 42, h44moe; MX01 csv-only); + DZ01
           // (h44ds);
           // + TG01-TG27 (h44breadth); + NV01-NV12 (stop 43, h45hopper); + EP01-EP02 (h45moe);
           // + AB01-AB34 (h45ampere); + LS01-LS11 (stop 45, h50breadth); + NB01-NB05 (stop 46,
-          // h51breadth)
+          // h51breadth); + GH01-GH05 (stop 46, h51gh200)
 constexpr int64_t kUnfittedGpuRuns = 19;  // B300/GB300, evaluation-only inside public_runs.yaml (+
                                           // BW02-BW03, F02-F04, TG27, NV07-NV12)
 constexpr int64_t kTokensOnlyRuns = 13;   // R09-R12, U01-U05, U07-U10: tokens/s, no step time
