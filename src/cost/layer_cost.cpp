@@ -7,6 +7,7 @@
 #include "cost/attention_mask.h"
 #include "cost/compute_cost.h"
 #include "cost/elementwise_cost.h"
+#include "cost/flash_attn_triton.h"
 #include "cost/layer_comm.h"
 #include "cost/moe_ops.h"
 #include "cost/op_checkpoint.h"
@@ -206,13 +207,21 @@ LayerCost ComputeLayerCost(const CostGraph& d, int kind, const PlanShape& p, con
   if (p.kernels.FlashAttention()) {
     // PyTorch's SDPA runs FlashAttention-2 unless the run states cuDNN; flash-attn called
     // directly is FlashAttention-2 under any profile (kernel_recipe.h).
-    const bool fa2 = (p.kernels.Pytorch() && !p.kernels.sdpa_cudnn) || p.kernels.flash_attn2;
+    // flash-attn's Triton kernel is priced from FlashAttention-2's rate (flash_attn_triton.h).
+    const bool fa2 = (p.kernels.Pytorch() && !p.kernels.sdpa_cudnn) || p.kernels.flash_attn2 ||
+                     p.kernels.flash_attn_triton;
     // Under a ring, cuDNN's unmasked blocks at their own rate (attention_mask.h).
     attn_fwd =
         RingAttentionSeconds(c, attn.attention_flops, false, attn.attention_shape, fa2, p.cp);
     // FlashAttention backward: 5 GEMM-like products to the forward's 2 (Dao 2023): 2.5x FLOPs.
     attn_bwd =
         RingAttentionSeconds(c, 2.5 * attn.attention_flops, true, attn.attention_shape, fa2, p.cp);
+    if (p.kernels.flash_attn_triton) {
+      const double triton =
+          FlashAttnTritonFactor(attn.attention_shape.seq, attn.attention_shape.head_dim);
+      attn_fwd *= triton;
+      attn_bwd *= triton;
+    }
   } else {
     attn_fwd = UnfusedAttentionSeconds(d, p, c);
     attn_bwd = 2 * attn_fwd;

@@ -164,6 +164,12 @@ struct KernelRecipe {
   // the fusion profile: priced at fa2_attention_fwd / _bwd where the GPU's family sets them,
   // not at the fused (cuDNN) rate TransformerEngine's profile implies (cost/layer_cost.cpp).
   bool flash_attn2 = false;
+  // The core attention is flash-attn v1.0.4's Triton kernel (flash_attn/flash_attn_triton.py
+  // `flash_attn_func`; Megatron-DeepSpeed's --use-flash-attn-triton, FlashSelfAttentionTriton at
+  // cc3a94c6), whatever the fusion profile: FlashAttention-2's rate times the head dimension
+  // padded to a power of two over FlashAttention-1's measured rate against FlashAttention-2
+  // (cost/flash_attn_triton.h). Stated per run from its script.
+  bool flash_attn_triton = false;
   // Full recompute as PyTorch's non-reentrant checkpoint runs it (torch.utils.checkpoint,
   // use_reentrant=False, which torchtitan's checkpoint_wrapper uses): the recomputed forward
   // stops as soon as every tensor the original forward saved for backward is back (the
@@ -205,7 +211,7 @@ struct KernelRecipe {
   bool operator==(const KernelRecipe&) const = default;
   bool IsDefault() const { return *this == KernelRecipe{}; }
   bool DeepSpeedZero3() const { return zero3_max_live_params > 0 || zero3_max_reuse_distance > 0; }
-  bool FlashAttention() const { return fusion != Fusion::kApex; }
+  bool FlashAttention() const { return fusion != Fusion::kApex || flash_attn_triton; }
   // PyTorch runs the layer (torchtitan, eager or compiled): SDPA's FlashAttention-2, torchtitan's
   // separate Linear per projection, torchao's float8 casts.
   bool Pytorch() const { return fusion == Fusion::kEager || fusion == Fusion::kCompile; }

@@ -81,6 +81,8 @@ constexpr std::array<KnobRow, kKnobs> kTable = {{
     {Knob::kSpDim1Copies, "sp_dim1_copies", false, L, KernelSwitch(&KernelRecipe::sp_dim1_copies)},
     {Knob::kSdpaCudnn, "sdpa_cudnn", false, L, KernelSwitch(&KernelRecipe::sdpa_cudnn)},
     {Knob::kFlashAttn2, "flash_attn2", false, L, KernelSwitch(&KernelRecipe::flash_attn2)},
+    {Knob::kFlashAttnTriton, "flash_attn_triton", false, L | M,
+     KernelSwitch(&KernelRecipe::flash_attn_triton)},
     {Knob::kFsdpFloat8AllGather, "fsdp_float8_all_gather", false, L | S,
      KernelSwitch(&KernelRecipe::fsdp_float8_all_gather)},
     {Knob::kMoeGroupedGemm, "moe_grouped_gemm", false, L | X,

@@ -80,6 +80,7 @@ enum class Knob : int {
   kSpDim1Copies,
   kSdpaCudnn,
   kFlashAttn2,
+  kFlashAttnTriton,
   kFsdpFloat8AllGather,
   kMoeGroupedGemm,
   kMoeRouterFusion,
