@@ -53,7 +53,7 @@ std::string WriteStudy(const testing::TempDir& dir, const std::string& mode) {
   return path;
 }
 
-int RunStudy(std::vector<std::string> args, std::string* err = nullptr) {
+int RunStudyCli(std::vector<std::string> args, std::string* err = nullptr) {
   args.insert(args.begin(), "paraplan");
   std::vector<const char*> argv;
   for (const auto& a : args) argv.push_back(a.c_str());
@@ -74,7 +74,8 @@ TEST_CASE("study simulate: rows per point, invalid points kept, shards merge exa
   const testing::TempDir dir("paraplan-study-test-full");
   const std::string study = WriteStudy(dir, "simulate");
   std::string err;
-  REQUIRE(RunStudy({"study", study, "-o", dir / "full", "--quiet", "--threads", "3"}, &err) == 0);
+  REQUIRE(RunStudyCli({"study", study, "-o", dir / "full", "--quiet", "--threads", "3"}, &err) ==
+          0);
   const std::string csv = Read(dir / "full/results.csv");
   CHECK(std::count(csv.begin(), csv.end(), '\n') == 1 + 8);
   CHECK_THAT(csv, Catch::Contains("\n4,3,200,invalid,"));  // tp=3 does not divide 4 heads
@@ -85,25 +86,25 @@ TEST_CASE("study simulate: rows per point, invalid points kept, shards merge exa
   CHECK_THAT(svg, Catch::Contains("tensor-parallel size tp"));
 
   // Same bytes with one thread.
-  REQUIRE(RunStudy({"study", study, "-o", dir / "one", "-q", "--threads", "1"}) == 0);
+  REQUIRE(RunStudyCli({"study", study, "-o", dir / "one", "-q", "--threads", "1"}) == 0);
   CHECK(Read(dir / "one/results.json") == Read(dir / "full/results.json"));
 
   for (const char* shard : {"0/3", "1/3", "2/3"}) {
-    REQUIRE(RunStudy({"study", study, "-o", dir / "shards", "-q", "--shard", shard}) == 0);
+    REQUIRE(RunStudyCli({"study", study, "-o", dir / "shards", "-q", "--shard", shard}) == 0);
   }
-  REQUIRE(RunStudy({"study", "merge", dir / "shards", "-o", dir / "merged", "-q"}) == 0);
+  REQUIRE(RunStudyCli({"study", "merge", dir / "shards", "-o", dir / "merged", "-q"}) == 0);
   for (const char* file : {"results.csv", "results.json", "chart.svg"}) {
     CHECK(Read(dir / (std::string("merged/") + file)) == Read(dir / (std::string("full/") + file)));
   }
   fs::remove(dir / "shards/shard-1-of-3.tsv");
-  CHECK(RunStudy({"study", "merge", dir / "shards", "-o", dir / "bad"}, &err) == 2);
+  CHECK(RunStudyCli({"study", "merge", dir / "shards", "-o", dir / "bad"}, &err) == 2);
   CHECK_THAT(err, Catch::Contains("shard 1 of 3 is missing"));
 }
 
 TEST_CASE("study plan: best plan per point", "[study][cli]") {
   const testing::TempDir dir("paraplan-study-test-out");
   const std::string study = WriteStudy(dir, "plan");
-  REQUIRE(RunStudy({"study", study, "-o", dir / "out", "-q"}) == 0);
+  REQUIRE(RunStudyCli({"study", study, "-o", dir / "out", "-q"}) == 0);
   const std::string json = Read(dir / "out/results.json");
   CHECK_THAT(json, Catch::Contains("\"mode\": \"plan\""));
   CHECK_THAT(json, Catch::Contains("\"status\": \"ok\""));
@@ -119,7 +120,7 @@ TEST_CASE("study plan: a point where nothing fits by default takes plan's memory
   // default recipe fits and is kept.
   std::ofstream(path) << "study: tight\nmodel: llama3-70b\ncluster: dgx-h100\ngpus: 8\n"
                          "plan: {global_batch: 64}\nmode: plan\nsweep:\n  gpus: [8, 16]\n";
-  REQUIRE(RunStudy({"study", path, "-o", dir / "out", "-q"}) == 0);
+  REQUIRE(RunStudyCli({"study", path, "-o", dir / "out", "-q"}) == 0);
   const std::string csv = Read(dir / "out/results.csv");
   const auto header = csv.substr(0, csv.find('\n'));
   CHECK_THAT(header, Catch::Contains(",optimizer_moments,optimizer_offload,"));
@@ -137,11 +138,11 @@ TEST_CASE("study: a bad study file exits 2 with file:line", "[study][cli]") {
   const std::string path = dir / "bad.yaml";
   std::ofstream(path) << "study: bad\nmodel: tiny\ncluster: x\ngpus: 8\nsweep:\n  tp: 4\n";
   std::string err;
-  CHECK(RunStudy({"study", path, "-o", dir / "out"}, &err) == 2);
+  CHECK(RunStudyCli({"study", path, "-o", dir / "out"}, &err) == 2);
   CHECK_THAT(err, Catch::Contains(path + ":6:"));
   CHECK_THAT(err, Catch::Contains("tp"));
-  CHECK(RunStudy({"study", dir / "missing.yaml"}, &err) == 2);
-  CHECK(RunStudy({"study", path, "--shard", "3/2"}, &err) == 2);
+  CHECK(RunStudyCli({"study", dir / "missing.yaml"}, &err) == 2);
+  CHECK(RunStudyCli({"study", path, "--shard", "3/2"}, &err) == 2);
   CHECK_THAT(err, Catch::Contains("--shard"));
 }
 
@@ -182,7 +183,7 @@ TEST_CASE(
                          "mode: simulate\nmetric: wall_days\n"
                          "zip:\n  gpus: [8, 1024]\n  global_batch: [8, 1024]\n";
   std::string err;
-  REQUIRE(RunStudy({"study", path, "-o", dir / "out", "-q"}, &err) == 0);
+  REQUIRE(RunStudyCli({"study", path, "-o", dir / "out", "-q"}, &err) == 0);
   const std::string csv = Read(dir / "out/results.csv");
   const std::string header = csv.substr(0, csv.find('\n'));
   size_t global_batch_columns = 0;
@@ -214,7 +215,7 @@ TEST_CASE(
 
   std::ofstream(path) << "study: budget\nmodel: llama3-8b\ncluster: dgx-h100\ntokens: lots\n"
                          "gpus: 8\nplan: {global_batch: 8}\n";
-  CHECK(RunStudy({"study", path, "-o", dir / "bad"}, &err) == 2);
+  CHECK(RunStudyCli({"study", path, "-o", dir / "bad"}, &err) == 2);
   CHECK_THAT(err, Catch::Contains(path + ":4:"));
   CHECK_THAT(err, Catch::Contains("15T"));
 }
