@@ -4,10 +4,10 @@
 
 #include <catch2/catch.hpp>
 
+#include "core/units.h"
+
 namespace paraplan {
 namespace {
-
-constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 
 StepResult RerankRow(double step_s, double peak_GiB, double state_bytes = 1e9) {
   StepResult r;
