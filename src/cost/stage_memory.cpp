@@ -40,7 +40,7 @@ StageMemoryInput StageMemoryInputOf(const CostGraph& d, const ParallelPlan& p,
   in.comm_buffer_bytes = TpGatherBufferBytes(d, s) + Zero3LayerBufferBytes(p, layer_params) +
                          DpBucketCopyBytes(p, in.dense_params + in.expert_params);
   in.keep_gathered = Zero3KeepsGathered(p);
-  in.keep_after_forward = Zero3KeepsAfterForward(p) && p.dp * p.cp > 1;
+  in.keep_after_forward = Zero3HoldsWeightsAfterForward(p);
   in.optimizer_state_bytes = GpuOptimizerStateBytes(p);
   in.grad_bytes = KeptGradBytes(p);
   in.accumulated_grad_bytes = GradBufferBytes(p);
@@ -75,6 +75,10 @@ StageMemoryInput RankMemoryInput(const CostGraph& d, const ParallelPlan& p, cons
 }
 
 }  // namespace
+
+bool Zero3HoldsWeightsAfterForward(const ParallelPlan& p) {
+  return Zero3KeepsAfterForward(p) && p.dp * p.cp > 1;
+}
 
 double Zero3LayerBufferBytes(const ParallelPlan& p, double layer_params) {
   if (p.zero < 3 || p.dp * p.cp <= 1) return 0;

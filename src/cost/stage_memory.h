@@ -108,6 +108,11 @@ inline bool Zero3KeepsGathered(const ParallelPlan& p) {
   return p.zero >= 3 && p.zero3_keep_gathered && p.dp * p.cp > 1;
 }
 
+// ZeRO-3 kept after the forward (Zero3KeepsAfterForward, dp_comm.h) with data parallelism: each
+// unit's gathered weights stay on the GPU from its forward to its backward, so the stage holds
+// its whole unsharded bf16 weights at the peak (ComputeStageMemory, MemoryBound).
+bool Zero3HoldsWeightsAfterForward(const ParallelPlan& p);
+
 // ZeRO-3's per-layer buffers every stage holds (`layer_params`: the largest layer's parameters on
 // one GPU): with zero3_keep_gathered one layer's reduce-scatter input, else two gathered layers
 // and one gradient in the reduce dtype; 0 without ZeRO-3 or data parallelism.

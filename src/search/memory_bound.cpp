@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include "core/as_double.h"
-#include "cost/dp_comm.h"
 #include "cost/memory_model.h"
 #include "cost/stage_key.h"
 #include "cost/stage_memory.h"
@@ -23,7 +22,7 @@ double StateBytesPerParam(const ParallelPlan& p, double shards) {
              sharded(GpuOptimizerStateBytes(p), p.zero >= 1);
   if (p.recipe.ema == EmaPlace::kGpu) b += sharded(kEmaBytes, p.zero >= 1);
   if (shards > 1 && Zero3KeepsGathered(p)) b += kWeightBytes + GradBufferBytes(p);
-  if (shards > 1 && Zero3KeepsAfterForward(p) && p.dp * p.cp > 1) b += kWeightBytes;
+  if (shards > 1 && Zero3HoldsWeightsAfterForward(p)) b += kWeightBytes;
   return b;
 }
 

@@ -7,39 +7,30 @@
 
 #include "cli/cli_runner.h"
 #include "config/profile_io.h"
+#include "temp_dir.h"
 
 namespace paraplan {
 namespace {
 
-const std::string kDataDir = std::string(PARAPLAN_SOURCE_DIR) + "/tests/data/calib/";
+const std::string kCliData = std::string(PARAPLAN_SOURCE_DIR) + "/tests/data/calib/";
 
-int Run(const std::vector<std::string>& args, std::string* out, std::string* err) {
+int RunCalibrate(const std::vector<std::string>& args, std::string* out, std::string* err) {
   const testing::CliOutput result = testing::RunParaplan(args);
   *out = result.out;
   *err = result.err;
   return result.code;
 }
 
-struct TempDir {
-  std::filesystem::path path;
-  explicit TempDir(const std::string& name)
-      : path(std::filesystem::temp_directory_path() / ("paraplan_calib_cli_" + name)) {
-    std::filesystem::remove_all(path);
-    std::filesystem::create_directories(path);
-  }
-  ~TempDir() { std::filesystem::remove_all(path); }
-};
-
 TEST_CASE("calibrate fit writes a profile and prints the fit table", "[calib][cli]") {
-  TempDir dir("case1");
+  const testing::TempDir dir("paraplan_calib_cli_case1");
   const std::string profile = (dir.path / "profile.yaml").string();
   // A second file adds a faster memory row: the rows of all files are fitted together.
   const std::string extra = (dir.path / "extra.csv").string();
   std::ofstream(extra) << "kind,op,dtype,m,n,k,bytes,ranks,tier,time_us\n"
                        << "memory,copy,bf16,0,0,0,4294967296,1,,1400\n";
   std::string out, err;
-  const int code =
-      Run({"calibrate", "fit", kDataDir + "synthetic.csv", extra, "-o", profile}, &out, &err);
+  const int code = RunCalibrate(
+      {"calibrate", "fit", kCliData + "synthetic.csv", extra, "-o", profile}, &out, &err);
   INFO(err);
   REQUIRE(code == 0);
   CHECK(out.find("collective") != std::string::npos);
@@ -56,30 +47,31 @@ TEST_CASE("calibrate fit writes a profile and prints the fit table", "[calib][cl
 }
 
 TEST_CASE("calibrate fit --format json and stdout output", "[calib][cli]") {
-  TempDir dir("case2");
+  const testing::TempDir dir("paraplan_calib_cli_case2");
   std::string out, err;
-  REQUIRE(Run({"calibrate", "fit", kDataDir + "synthetic.csv", "-o", (dir.path / "p.yaml").string(),
-               "--format", "json"},
-              &out, &err) == 0);
+  REQUIRE(RunCalibrate({"calibrate", "fit", kCliData + "synthetic.csv", "-o",
+                        (dir.path / "p.yaml").string(), "--format", "json"},
+                       &out, &err) == 0);
   CHECK(out.find("\"collectives\": [") != std::string::npos);
   CHECK(out.find("\"residual_pct\"") != std::string::npos);
-  REQUIRE(Run({"calibrate", "fit", kDataDir + "synthetic.csv"}, &out, &err) == 0);
+  REQUIRE(RunCalibrate({"calibrate", "fit", kCliData + "synthetic.csv"}, &out, &err) == 0);
   CHECK(out.find("collectives:") != std::string::npos);  // the profile YAML itself
   CHECK(err.find("R2") != std::string::npos);            // the summary goes to stderr
 }
 
 TEST_CASE("calibrate fit on a broken CSV exits 2 with the line", "[calib][cli]") {
-  TempDir dir("case3");
+  const testing::TempDir dir("paraplan_calib_cli_case3");
   const std::string bad = (dir.path / "bad.csv").string();
   std::ofstream(bad) << "kind,op,dtype,m,n,k,bytes,ranks,tier,time_us\n"
                      << "gemm,matmul,bf16,8,8,8,0,1,,12\n"
                      << "gemm,matmul,bf16,8,8,8,0,1,,0\n";
   std::string out, err;
-  CHECK(Run({"calibrate", "fit", bad, "-o", (dir.path / "p.yaml").string()}, &out, &err) == 2);
+  CHECK(RunCalibrate({"calibrate", "fit", bad, "-o", (dir.path / "p.yaml").string()}, &out, &err) ==
+        2);
   CHECK(err.find(bad + ":3: column 'time_us' must be > 0") != std::string::npos);
   CHECK_FALSE(std::filesystem::exists(dir.path / "p.yaml"));
-  CHECK(Run({"calibrate", "fit", (dir.path / "missing.csv").string()}, &out, &err) == 2);
-  CHECK(Run({"calibrate", "fit", "--help"}, &out, &err) == 0);
+  CHECK(RunCalibrate({"calibrate", "fit", (dir.path / "missing.csv").string()}, &out, &err) == 2);
+  CHECK(RunCalibrate({"calibrate", "fit", "--help"}, &out, &err) == 0);
   CHECK(out.find("Examples") != std::string::npos);
 }
 
@@ -88,8 +80,8 @@ TEST_CASE("calibrate fit on a broken CSV exits 2 with the line", "[calib][cli]")
 // both through the profile (the measured curve between its sizes) and through the built-in NCCL
 // model (hardware/nccl_algorithms.h) that a cluster without a profile uses.
 TEST_CASE("calibrate fit and check on nccl-tests output predict held-out sizes", "[calib][cli]") {
-  TempDir dir("nccl_tests");
-  std::ifstream in(kDataDir + "all_reduce_perf_8gpu.txt");
+  const testing::TempDir dir("paraplan_calib_cli_nccl_tests");
+  std::ifstream in(kCliData + "all_reduce_perf_8gpu.txt");
   std::ostringstream fit_text, held_text;
   std::string line;
   int data_row = 0;
@@ -108,7 +100,7 @@ TEST_CASE("calibrate fit and check on nccl-tests output predict held-out sizes",
   std::ofstream(held) << held_text.str();
   const std::string profile = (dir.path / "p.yaml").string();
   std::string out, err;
-  REQUIRE(Run({"calibrate", "fit", fit, "-o", profile}, &out, &err) == 0);
+  REQUIRE(RunCalibrate({"calibrate", "fit", fit, "-o", profile}, &out, &err) == 0);
   CHECK(out.find("all_reduce  nvlink") != std::string::npos);
   const auto loaded = LoadCalibrationProfile(profile);
   CHECK(loaded->collectives.at("all_reduce").at("nvlink").curve.size() == 6);
@@ -124,7 +116,7 @@ TEST_CASE("calibrate fit and check on nccl-tests output predict held-out sizes",
   }
   const std::string cluster = (dir.path / "cluster.yaml").string();
   std::ofstream(cluster) << cluster_text.str();
-  REQUIRE(Run({"calibrate", "check", "-c", cluster, held}, &out, &err) == 0);
+  REQUIRE(RunCalibrate({"calibrate", "check", "-c", cluster, held}, &out, &err) == 0);
   INFO(out);
   // Each held-out size's row: ... measured_us profile_us err_% default_us err_%.
   std::istringstream table(out);

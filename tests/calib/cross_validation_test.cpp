@@ -14,16 +14,12 @@ using namespace paraplan;
 
 namespace {
 
-ModelSpec Dense(int64_t layers, int64_t hidden, int64_t heads) {
-  return test::SyntheticDense(layers, hidden, heads);
-}
-
-RunSpec Run(const std::string& id, const std::string& source, ModelSpec model, int64_t gpus,
-            int64_t tp, const std::string& gpu_name = "H100-SXM5-80GB") {
+RunSpec SourceRun(const std::string& id, const std::string& source, ModelSpec model, int64_t gpus,
+                  int64_t tp, const std::string& gpu_name = "H100-SXM5-80GB") {
   return test::SyntheticRun(id, source, std::move(model), gpus, tp, 2 * gpus / tp, gpu_name);
 }
 
-EfficiencyFitOptions Options(int threads) {
+EfficiencyFitOptions CvOptions(int threads) {
   EfficiencyFitOptions options;
   options.threads = threads;
   options.run.simulate_top = 1;
@@ -34,13 +30,14 @@ EfficiencyFitOptions Options(int threads) {
 // Three sources of H100 runs and one of an A100 run, measured as if the GPUs ran at `truth`.
 std::vector<RunSpec> SyntheticRuns() {
   std::vector<RunSpec> runs = {
-      Run("T01", "Paper A, Table 1", Dense(8, 1024, 16), 8, 1),
-      Run("T02", "Paper A, Table 2", Dense(8, 2048, 16), 8, 2),
-      Run("T03", "Report B (2024)", Dense(12, 1536, 12), 8, 1),
-      Run("T04", "Report B (2025)", Dense(8, 4096, 32), 8, 4),
-      Run("T05", "Benchmark C", Dense(16, 2048, 16), 16, 2),
-      Run("T06", "Benchmark C", Dense(6, 3072, 24), 8, 4),
-      Run("T07", "A100 paper, Table 9", Dense(8, 2048, 16), 8, 2, "A100-SXM4-80GB"),
+      SourceRun("T01", "Paper A, Table 1", test::SyntheticDense(8, 1024, 16), 8, 1),
+      SourceRun("T02", "Paper A, Table 2", test::SyntheticDense(8, 2048, 16), 8, 2),
+      SourceRun("T03", "Report B (2024)", test::SyntheticDense(12, 1536, 12), 8, 1),
+      SourceRun("T04", "Report B (2025)", test::SyntheticDense(8, 4096, 32), 8, 4),
+      SourceRun("T05", "Benchmark C", test::SyntheticDense(16, 2048, 16), 16, 2),
+      SourceRun("T06", "Benchmark C", test::SyntheticDense(6, 3072, 24), 8, 4),
+      SourceRun("T07", "A100 paper, Table 9", test::SyntheticDense(8, 2048, 16), 8, 2,
+                "A100-SXM4-80GB"),
   };
   // Inside the fitted parameters' measured ranges (FittedParameters), away from the prior.
   Efficiency truth = PriorEfficiency("H100", {"nvlink", "scaleout"});
@@ -77,7 +74,7 @@ TEST_CASE("A run's source is its citation up to the first comma or parenthesis",
 
 TEST_CASE("Leave-one-source-out never fits a source's runs into its own prediction", "[validate]") {
   std::vector<RunSpec> runs = SyntheticRuns();
-  const CrossValidationResult cv = CrossValidateBySource(runs, Options(2));
+  const CrossValidationResult cv = CrossValidateBySource(runs, CvOptions(2));
   REQUIRE(cv.folds.size() == 4);
   CHECK(cv.folds[0].source == "Paper A");
   CHECK(cv.folds[1].source == "Report B");
@@ -102,7 +99,7 @@ TEST_CASE("Leave-one-source-out never fits a source's runs into its own predicti
   for (const RunSpec* run : {&runs[2], &runs[3]}) {  // source "Report B"
     RunSpec with_prior = *run;
     with_prior.cluster.efficiency = PriorEfficiency("H100", {"nvlink", "scaleout"});
-    prior_errors.push_back(EvaluateRun(with_prior, Options(1).run).error_pct.at("step_time_s"));
+    prior_errors.push_back(EvaluateRun(with_prior, CvOptions(1).run).error_pct.at("step_time_s"));
   }
   const double prior_mape = Summarize(prior_errors).mape_pct;
   CHECK(prior_mape > 10.0);
@@ -111,7 +108,7 @@ TEST_CASE("Leave-one-source-out never fits a source's runs into its own predicti
   SECTION("a left-out run's own measurement never moves its prediction") {
     std::vector<RunSpec> changed = runs;
     changed[2].measured["step_time_s"] *= 3.0;  // T03, source "Report B"
-    const CrossValidationResult again = CrossValidateBySource(changed, Options(2));
+    const CrossValidationResult again = CrossValidateBySource(changed, CvOptions(2));
     const double before = cv.folds[1].report.runs[0].predicted.at("step_time_s");
     const double after = again.folds[1].report.runs[0].predicted.at("step_time_s");
     CHECK(after == before);
@@ -122,7 +119,7 @@ TEST_CASE("Leave-one-source-out never fits a source's runs into its own predicti
     CHECK(other_after != other_before);
   }
   SECTION("the result does not depend on the thread count") {
-    const CrossValidationResult one = CrossValidateBySource(runs, Options(1));
+    const CrossValidationResult one = CrossValidateBySource(runs, CvOptions(1));
     CHECK(CrossValidationJson(one).Dump(-1) == CrossValidationJson(cv).Dump(-1));
   }
 }
@@ -194,7 +191,7 @@ TEST_CASE("validate --cv with several groupings leads with their pooled figures"
 
 TEST_CASE("Leave-one-GPU-family-out predicts a family as a GPU nobody fitted", "[validate]") {
   const std::vector<RunSpec> runs = SyntheticRuns();
-  const CrossValidationResult cv = CrossValidate(runs, Options(2), CvGrouping::kGpu);
+  const CrossValidationResult cv = CrossValidate(runs, CvOptions(2), CvGrouping::kGpu);
   CHECK(cv.by == CvGrouping::kGpu);
   REQUIRE(cv.folds.size() == 2);
   CHECK(cv.folds[0].source == "Hopper");
@@ -215,14 +212,14 @@ TEST_CASE("Leave-one-GPU-family-out predicts a family as a GPU nobody fitted", "
       TransferEfficiency(cv.folds[1].families[0].fitted, "H100", runs[0].cluster.gpu,
                          a100.cluster.gpu, {"nvlink", "scaleout"})
           .efficiency;
-  const RunOutcome direct = EvaluateRun(a100, Options(1).run);
+  const RunOutcome direct = EvaluateRun(a100, CvOptions(1).run);
   CHECK(cv.folds[1].report.runs[0].predicted.at("step_time_s") ==
         Approx(direct.predicted.at("step_time_s")).epsilon(1e-12));
   REQUIRE(cv.Worst() != nullptr);
   CHECK(cv.Worst()->step_time.mape_pct ==
         std::max(cv.folds[0].step_time.mape_pct, cv.folds[1].step_time.mape_pct));
   SECTION("the result does not depend on the thread count") {
-    const CrossValidationResult one = CrossValidate(runs, Options(1), CvGrouping::kGpu);
+    const CrossValidationResult one = CrossValidate(runs, CvOptions(1), CvGrouping::kGpu);
     CHECK(CrossValidationJson(one).Dump(-1) == CrossValidationJson(cv).Dump(-1));
   }
 }
@@ -233,7 +230,7 @@ TEST_CASE("Leave-one-framework-out and scale extrapolation group the runs they s
   runs[1].framework = Framework::kDeepSpeed;  // T02
   runs[2].framework = Framework::kNemo;       // T03: NeMo runs Megatron-Core: the megatron group
   const CrossValidationResult by_framework =
-      CrossValidate(runs, Options(2), CvGrouping::kFramework);
+      CrossValidate(runs, CvOptions(2), CvGrouping::kFramework);
   REQUIRE(by_framework.folds.size() == 3);
   CHECK(by_framework.folds[0].source == "deepspeed");
   CHECK(by_framework.folds[1].source == "megatron");
@@ -255,7 +252,7 @@ TEST_CASE("Evaluation-only runs are in no fold and no fit, and are predicted by 
   std::vector<RunSpec> runs = SyntheticRuns();
   runs[4].evaluation_only = true;  // T05, one of source "Benchmark C"'s two runs
   runs[4].source = "Reserved archive, Table 1";
-  const CrossValidationResult cv = CrossValidateBySource(runs, Options(2));
+  const CrossValidationResult cv = CrossValidateBySource(runs, CvOptions(2));
   REQUIRE(cv.folds.size() == 4);  // the reserved source is no fold
   for (const auto& fold : cv.folds) {
     INFO(fold.source);
@@ -276,7 +273,7 @@ TEST_CASE("Evaluation-only runs are in no fold and no fit, and are predicted by 
   SECTION("its measurement moves no fit") {
     std::vector<RunSpec> changed = runs;
     changed[4].measured["step_time_s"] *= 3.0;
-    const CrossValidationResult again = CrossValidateBySource(changed, Options(2));
+    const CrossValidationResult again = CrossValidateBySource(changed, CvOptions(2));
     CHECK(CrossValidationJson(again).Dump(-1) != CrossValidationJson(cv).Dump(-1));
     for (size_t f = 0; f < cv.folds.size(); ++f) {
       CHECK(again.folds[f].report.runs[0].predicted.at("step_time_s") ==
@@ -284,8 +281,8 @@ TEST_CASE("Evaluation-only runs are in no fold and no fit, and are predicted by 
     }
     CHECK(again.evaluation->report.runs[0].predicted.at("step_time_s") ==
           cv.evaluation->report.runs[0].predicted.at("step_time_s"));
-    const EfficiencyFitResult fit = FitEfficiencies(runs, Options(2));
-    const EfficiencyFitResult fit_changed = FitEfficiencies(changed, Options(2));
+    const EfficiencyFitResult fit = FitEfficiencies(runs, CvOptions(2));
+    const EfficiencyFitResult fit_changed = FitEfficiencies(changed, CvOptions(2));
     CHECK(fit.evaluation_only_ids == std::vector<std::string>{"T05"});
     REQUIRE(fit.defaults.count("H100") == 1);
     CHECK(GetEfficiencyValue(fit.defaults.at("H100"), "gemm_max") ==
@@ -302,14 +299,14 @@ TEST_CASE("Evaluation-only runs are in no fold and no fit, and are predicted by 
 TEST_CASE("A fold refits only the families its left-out runs change, the cache changes nothing",
           "[validate]") {
   const std::vector<RunSpec> runs = SyntheticRuns();
-  const CrossValidationResult fresh = CrossValidateBySource(runs, Options(2));
-  EfficiencyFitOptions options = Options(2);
+  const CrossValidationResult fresh = CrossValidateBySource(runs, CvOptions(2));
+  EfficiencyFitOptions options = CvOptions(2);
   options.cache = std::make_shared<FamilyFitCache>();
   const CrossValidationResult by_gpu = CrossValidate(runs, options, CvGrouping::kGpu);
   const CrossValidationResult shared = CrossValidate(runs, options, CvGrouping::kSource);
   CHECK(CrossValidationJson(shared).Dump(-1) == CrossValidationJson(fresh).Dump(-1));
   CHECK(CrossValidationJson(by_gpu).Dump(-1) ==
-        CrossValidationJson(CrossValidate(runs, Options(1), CvGrouping::kGpu)).Dump(-1));
+        CrossValidationJson(CrossValidate(runs, CvOptions(1), CvGrouping::kGpu)).Dump(-1));
   // Distinct family fits: by GPU, H100 whole and A100 whole; by source, H100 without each of its
   // three sources ("Report B" is one); the A100 paper's fold takes H100 whole from the cache, and
   // the H100 folds A100 whole.
@@ -322,7 +319,7 @@ TEST_CASE("An evaluation-only run on a GPU nobody fitted takes what plan gives t
   runs[6].evaluation_only = true;  // T07, the only A100 run: A100 is fitted nowhere
   for (CvGrouping by : {CvGrouping::kSource, CvGrouping::kFramework}) {
     INFO(ToString(by));
-    const CrossValidationResult cv = CrossValidate(runs, Options(2), by);
+    const CrossValidationResult cv = CrossValidate(runs, CvOptions(2), by);
     REQUIRE(cv.evaluation.has_value());
     CHECK(cv.evaluation->transferred_from == std::map<std::string, std::string>{{"A100", "H100"}});
     // Exactly the H100 fit transferred to the A100, never A100's prior.
@@ -332,9 +329,9 @@ TEST_CASE("An evaluation-only run on a GPU nobody fitted takes what plan gives t
         TransferEfficiency(cv.evaluation->families[0].fitted, "H100", runs[0].cluster.gpu,
                            a100.cluster.gpu, {"nvlink", "scaleout"})
             .efficiency;
-    const double transferred = EvaluateRun(a100, Options(1).run).predicted.at("step_time_s");
+    const double transferred = EvaluateRun(a100, CvOptions(1).run).predicted.at("step_time_s");
     a100.cluster.efficiency = PriorEfficiency("A100", {"nvlink", "scaleout"});
-    const double prior = EvaluateRun(a100, Options(1).run).predicted.at("step_time_s");
+    const double prior = EvaluateRun(a100, CvOptions(1).run).predicted.at("step_time_s");
     REQUIRE(cv.evaluation->report.runs.size() == 1);
     const double predicted = cv.evaluation->report.runs[0].predicted.at("step_time_s");
     CHECK(predicted == Approx(transferred).epsilon(1e-12));

@@ -13,11 +13,7 @@ namespace {
 
 using test::MeasureWith;
 
-ModelSpec Dense(int64_t layers, int64_t hidden, int64_t heads) {
-  return test::SyntheticDense(layers, hidden, heads);
-}
-
-RunSpec Run(const std::string& id, ModelSpec model, int64_t gpus, int64_t tp, int64_t gbs) {
+RunSpec FitRun(const std::string& id, ModelSpec model, int64_t gpus, int64_t tp, int64_t gbs) {
   return test::SyntheticRun(id, "", std::move(model), gpus, tp, gbs);
 }
 
@@ -30,10 +26,12 @@ TEST_CASE("The efficiency fit recovers efficiencies that generated the measureme
   truth.gemm_max = 0.68;
   truth.attention_bwd = 0.43;
   truth.kernel_launch_us = 8;
-  std::vector<RunSpec> runs = {
-      Run("T01", Dense(8, 1024, 16), 8, 1, 64),   Run("T02", Dense(8, 2048, 16), 8, 2, 32),
-      Run("T03", Dense(12, 1536, 12), 8, 1, 32),  Run("T04", Dense(8, 4096, 32), 8, 4, 16),
-      Run("T05", Dense(16, 2048, 16), 16, 2, 64), Run("T06", Dense(6, 3072, 24), 8, 4, 16)};
+  std::vector<RunSpec> runs = {FitRun("T01", test::SyntheticDense(8, 1024, 16), 8, 1, 64),
+                               FitRun("T02", test::SyntheticDense(8, 2048, 16), 8, 2, 32),
+                               FitRun("T03", test::SyntheticDense(12, 1536, 12), 8, 1, 32),
+                               FitRun("T04", test::SyntheticDense(8, 4096, 32), 8, 4, 16),
+                               FitRun("T05", test::SyntheticDense(16, 2048, 16), 16, 2, 64),
+                               FitRun("T06", test::SyntheticDense(6, 3072, 24), 8, 4, 16)};
   RunEvaluationOptions evaluation;
   evaluation.simulate_top = 1;
   MeasureWith(runs, truth, evaluation);
@@ -79,11 +77,13 @@ TEST_CASE("One run the model has no mechanism for does not drag the fit of the o
   // least squares pushed three onto their bounds and left the six up to 4.7% off.
   Efficiency truth = PriorEfficiency("H100", {"nvlink", "scaleout"});
   truth.gemm_max = 0.72;
-  std::vector<RunSpec> runs = {
-      Run("T01", Dense(8, 1024, 16), 8, 1, 64),   Run("T02", Dense(8, 2048, 16), 8, 2, 32),
-      Run("T03", Dense(12, 1536, 12), 8, 1, 32),  Run("T04", Dense(8, 4096, 32), 8, 4, 16),
-      Run("T05", Dense(16, 2048, 16), 16, 2, 64), Run("T06", Dense(6, 3072, 24), 8, 4, 16),
-      Run("T07", Dense(8, 2048, 16), 8, 1, 32)};
+  std::vector<RunSpec> runs = {FitRun("T01", test::SyntheticDense(8, 1024, 16), 8, 1, 64),
+                               FitRun("T02", test::SyntheticDense(8, 2048, 16), 8, 2, 32),
+                               FitRun("T03", test::SyntheticDense(12, 1536, 12), 8, 1, 32),
+                               FitRun("T04", test::SyntheticDense(8, 4096, 32), 8, 4, 16),
+                               FitRun("T05", test::SyntheticDense(16, 2048, 16), 16, 2, 64),
+                               FitRun("T06", test::SyntheticDense(6, 3072, 24), 8, 4, 16),
+                               FitRun("T07", test::SyntheticDense(8, 2048, 16), 8, 1, 32)};
   RunEvaluationOptions evaluation;
   evaluation.simulate_top = 1;
   MeasureWith(runs, truth, evaluation);
@@ -114,10 +114,10 @@ TEST_CASE("One run the model has no mechanism for does not drag the fit of the o
 TEST_CASE("A source's weight in the fit grows with the square root of its runs", "[validate]") {
   std::vector<RunSpec> runs;
   for (int i = 0; i < 4; ++i) {
-    runs.push_back(Run("A" + std::to_string(i), Dense(8, 1024, 16), 8, 1, 64));
+    runs.push_back(FitRun("A" + std::to_string(i), test::SyntheticDense(8, 1024, 16), 8, 1, 64));
     runs.back().source = i % 2 == 0 ? "Sweep A, 2023, Table 1" : "Sweep A (repository)";
   }
-  runs.push_back(Run("B0", Dense(8, 1024, 16), 8, 1, 64));
+  runs.push_back(FitRun("B0", test::SyntheticDense(8, 1024, 16), 8, 1, 64));
   runs.back().source = "Blog B";
   std::vector<const RunSpec*> specs;
   for (const RunSpec& run : runs) specs.push_back(&run);
@@ -143,13 +143,17 @@ TEST_CASE("One large source does not decide a family's fit alone", "[validate]")
   // runs, the three other sources are predicted closer.
   Efficiency truth = PriorEfficiency("H100", {"nvlink", "scaleout"});
   truth.gemm_max = 0.74;
-  std::vector<RunSpec> runs = {
-      Run("S01", Dense(8, 1024, 16), 8, 1, 64),   Run("S02", Dense(8, 2048, 16), 8, 2, 32),
-      Run("S03", Dense(12, 1536, 12), 8, 1, 32),  Run("S04", Dense(8, 4096, 32), 8, 4, 16),
-      Run("S05", Dense(16, 2048, 16), 16, 2, 64), Run("S06", Dense(6, 3072, 24), 8, 4, 16),
-      Run("S07", Dense(8, 2048, 16), 8, 1, 32),   Run("S08", Dense(12, 1024, 16), 8, 2, 64),
-      Run("X01", Dense(8, 3072, 24), 8, 2, 32),   Run("Y01", Dense(12, 2048, 16), 8, 1, 32),
-      Run("Z01", Dense(8, 1536, 12), 16, 1, 64)};
+  std::vector<RunSpec> runs = {FitRun("S01", test::SyntheticDense(8, 1024, 16), 8, 1, 64),
+                               FitRun("S02", test::SyntheticDense(8, 2048, 16), 8, 2, 32),
+                               FitRun("S03", test::SyntheticDense(12, 1536, 12), 8, 1, 32),
+                               FitRun("S04", test::SyntheticDense(8, 4096, 32), 8, 4, 16),
+                               FitRun("S05", test::SyntheticDense(16, 2048, 16), 16, 2, 64),
+                               FitRun("S06", test::SyntheticDense(6, 3072, 24), 8, 4, 16),
+                               FitRun("S07", test::SyntheticDense(8, 2048, 16), 8, 1, 32),
+                               FitRun("S08", test::SyntheticDense(12, 1024, 16), 8, 2, 64),
+                               FitRun("X01", test::SyntheticDense(8, 3072, 24), 8, 2, 32),
+                               FitRun("Y01", test::SyntheticDense(12, 2048, 16), 8, 1, 32),
+                               FitRun("Z01", test::SyntheticDense(8, 1536, 12), 16, 1, 64)};
   RunEvaluationOptions evaluation;
   evaluation.simulate_top = 1;
   MeasureWith(runs, truth, evaluation);

@@ -33,7 +33,7 @@ std::vector<RunSpec> ThreeSources() {
   return runs;
 }
 
-EfficiencyFitOptions Options(int threads, std::shared_ptr<FamilyFitCache> cache) {
+EfficiencyFitOptions MemoOptions(int threads, std::shared_ptr<FamilyFitCache> cache) {
   EfficiencyFitOptions options;
   options.holdout_every = 0;  // as each cross-validation fold fits
   options.threads = threads;
@@ -80,19 +80,19 @@ TEST_CASE("A fold's fit through an earlier fold's memo gives the same numbers as
           "[validate]") {
   const std::vector<RunSpec> runs = ThreeSources();
   auto cache = std::make_shared<FamilyFitCache>();
-  FitEfficiencies(runs, Options(2, cache));  // every source: the fold before
+  FitEfficiencies(runs, MemoOptions(2, cache));  // every source: the fold before
   std::vector<RunSpec> without_b;
   for (const RunSpec& run : runs) {
     if (run.source != "Report B") without_b.push_back(run);
   }
   const int64_t hits_before = cache->memo.Hits();
-  const EfficiencyFitResult via_memo = FitEfficiencies(without_b, Options(2, cache));
+  const EfficiencyFitResult via_memo = FitEfficiencies(without_b, MemoOptions(2, cache));
   // The H100 fit without Report B starts where the fit with it did: the searches at the prior
   // and the first Jacobian's step times come from the memo.
   CHECK(cache->memo.Hits() > hits_before);
   for (int threads : {1, 2}) {
     INFO("threads " << threads);
-    const EfficiencyFitResult fresh = FitEfficiencies(without_b, Options(threads, nullptr));
+    const EfficiencyFitResult fresh = FitEfficiencies(without_b, MemoOptions(threads, nullptr));
     REQUIRE(fresh.families.size() == via_memo.families.size());
     for (size_t i = 0; i < fresh.families.size(); ++i) {
       const FamilyFit& a = via_memo.families[i];

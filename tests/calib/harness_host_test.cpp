@@ -9,37 +9,28 @@
 #include "csv_writer.h"
 #include "harness_error.h"
 #include "options.h"
+#include "temp_dir.h"
 
 namespace paraplan::calibrate {
 namespace {
 
-std::string ReadAll(const std::string& path) {
+std::string ReadWhole(const std::string& path) {
   std::ifstream in(path);
   std::ostringstream text;
   text << in.rdbuf();
   return text.str();
 }
 
-struct TempDir {
-  std::filesystem::path path;
-  explicit TempDir(const std::string& name)
-      : path(std::filesystem::temp_directory_path() / ("paraplan_calib_harness_" + name)) {
-    std::filesystem::remove_all(path);
-    std::filesystem::create_directories(path);
-  }
-  ~TempDir() { std::filesystem::remove_all(path); }
-};
-
 const Metadata kMeta{"Test GPU, rev 2", "550.1", "13.0", "2.28.3", "2026-11-29"};
 
 TEST_CASE("harness CSV is what calibrate fit reads, written atomically", "[calib]") {
-  TempDir dir("case1");
+  const testing::TempDir dir("paraplan_calib_harness_case1");
   const std::string path = (dir.path / "raw.csv").string();
   CsvWriter writer(path, false, kMeta);
   writer.Add({"gemm", "matmul", "bf16", 4096, 4096, 4096, 0, 1, ""}, 250.25);
   writer.Add({"collective", "all_reduce", "bf16", 0, 0, 0, 1024, 8, "nvlink"}, 12.5);
   CHECK_FALSE(std::filesystem::exists(path + ".tmp"));
-  const auto rows = ParseRawCsv(ReadAll(path), path);
+  const auto rows = ParseRawCsv(ReadWhole(path), path);
   REQUIRE(rows.size() == 2);
   CHECK(rows[0].m == 4096);
   CHECK(rows[0].time_us == Approx(250.25));
@@ -49,7 +40,7 @@ TEST_CASE("harness CSV is what calibrate fit reads, written atomically", "[calib
 }
 
 TEST_CASE("harness CSV resumes: rows present are skipped and kept", "[calib]") {
-  TempDir dir("case2");
+  const testing::TempDir dir("paraplan_calib_harness_case2");
   const std::string path = (dir.path / "raw.csv").string();
   const RowKey first{"memory", "copy", "bf16", 0, 0, 0, 1 << 20, 1, ""};
   const RowKey second{"memory", "copy", "bf16", 0, 0, 0, 1 << 22, 1, ""};
@@ -61,7 +52,7 @@ TEST_CASE("harness CSV resumes: rows present are skipped and kept", "[calib]") {
   CHECK(resumed.Has(first));
   CHECK_FALSE(resumed.Has(second));
   resumed.Add(second, 4.5);
-  CHECK(ParseRawCsv(ReadAll(path), path).size() == 2);
+  CHECK(ParseRawCsv(ReadWhole(path), path).size() == 2);
   // Without --resume the file starts over.
   CsvWriter fresh(path, false, kMeta);
   CHECK_FALSE(fresh.Has(first));

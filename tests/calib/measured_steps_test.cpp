@@ -15,17 +15,17 @@
 namespace paraplan {
 namespace {
 
-const std::string kSource = PARAPLAN_SOURCE_DIR;
+const std::string kStepsRoot = PARAPLAN_SOURCE_DIR;
 
 // The number after "key": in a one-line JSON object (enough for these flat records).
-double Field(const std::string& json, const std::string& key) {
+double NumberField(const std::string& json, const std::string& key) {
   const std::regex pattern("\"" + key + "\": *\"?([-0-9.e+a-z]+)");
   std::smatch match;
   REQUIRE(std::regex_search(json, match, pattern));
   return match[1].str() == "none" || match[1].str() == "full" ? 0 : std::stod(match[1].str());
 }
 
-std::string Text(const std::string& json, const std::string& key) {
+std::string TextField(const std::string& json, const std::string& key) {
   const std::regex pattern("\"" + key + "\": *\"([^\"]*)\"");
   std::smatch match;
   REQUIRE(std::regex_search(json, match, pattern));
@@ -33,8 +33,8 @@ std::string Text(const std::string& json, const std::string& key) {
 }
 
 std::string Simulate(const std::string& cluster, const std::string& record) {
-  const int mb = static_cast<int>(Field(record, "micro_batch"));
-  const int accum = static_cast<int>(Field(record, "accum"));
+  const int mb = static_cast<int>(NumberField(record, "micro_batch"));
+  const int accum = static_cast<int>(NumberField(record, "accum"));
   const std::vector<std::string> args = {
       "paraplan",
       "simulate",
@@ -45,12 +45,13 @@ std::string Simulate(const std::string& cluster, const std::string& record) {
       "-g",
       "1",
       "--set",
-      "model.layers=" + std::to_string(static_cast<int>(Field(record, "layers"))),
+      "model.layers=" + std::to_string(static_cast<int>(NumberField(record, "layers"))),
       "--set",
-      "model.seq_len=" + std::to_string(static_cast<int>(Field(record, "seq"))),
+      "model.seq_len=" + std::to_string(static_cast<int>(NumberField(record, "seq"))),
       "--plan",
       "tp=1,pp=1,dp=1,cp=1,zero=0,precision=bf16,micro_batch=" + std::to_string(mb) +
-          ",global_batch=" + std::to_string(mb * accum) + ",recompute=" + Text(record, "recompute"),
+          ",global_batch=" + std::to_string(mb * accum) +
+          ",recompute=" + TextField(record, "recompute"),
       "--format",
       "json"};
   std::vector<const char*> argv;
@@ -64,7 +65,7 @@ TEST_CASE("one-GPU H200 steps: the calibrated prediction is within 20%", "[calib
   std::string all;
   for (const char* file :
        {"steps_llama3_8b_8layers.jsonl", "steps_llama3_8b_8layers_compiled.jsonl"}) {
-    std::ifstream in(kSource + "/calibrate/data/h200-2026-11-29/" + file);
+    std::ifstream in(kStepsRoot + "/calibrate/data/h200-2026-11-29/" + file);
     all += std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
   }
   std::istringstream lines(all);
@@ -74,17 +75,17 @@ TEST_CASE("one-GPU H200 steps: the calibrated prediction is within 20%", "[calib
     if (record.empty()) continue;
     ++rows;
     INFO(record);
-    const double measured = Field(record, "step_time_s");
-    const double calibrated = Field(Simulate("dgx-h200-calibrated", record), "step_time_s");
-    const double defaults = Field(Simulate("dgx-h200", record), "step_time_s");
+    const double measured = NumberField(record, "step_time_s");
+    const double calibrated = NumberField(Simulate("dgx-h200-calibrated", record), "step_time_s");
+    const double defaults = NumberField(Simulate("dgx-h200", record), "step_time_s");
     CHECK(std::fabs(calibrated - measured) / measured < 0.20);
     // The defaults are the same harness's numbers condensed into the GEMM curve and fixed
     // fractions (docs/cost-model.md, "Constants"): within the same bound.
     CHECK(std::fabs(defaults - measured) / measured < 0.20);
     // Peak memory: PyTorch's peak allocated bytes against the predicted total.
-    const double predicted_GiB = Field(Simulate("dgx-h200-calibrated", record), "memory_GiB");
-    CHECK(std::fabs(predicted_GiB - Field(record, "peak_allocated_GiB")) /
-              Field(record, "peak_allocated_GiB") <
+    const double predicted_GiB = NumberField(Simulate("dgx-h200-calibrated", record), "memory_GiB");
+    CHECK(std::fabs(predicted_GiB - NumberField(record, "peak_allocated_GiB")) /
+              NumberField(record, "peak_allocated_GiB") <
           0.10);
   }
   CHECK(rows == 7);

@@ -18,8 +18,8 @@
 namespace paraplan {
 namespace {
 
-const std::string kSource = PARAPLAN_SOURCE_DIR;
-const std::string kOpsCsv = kSource + "/tests/data/calib/synthetic_ops.csv";
+const std::string kFitRoot = PARAPLAN_SOURCE_DIR;
+const std::string kOpsCsv = kFitRoot + "/tests/data/calib/synthetic_ops.csv";
 
 // The bandwidths the synthetic rows were generated from (tests/data/calib/README.md).
 double SyntheticGBps(const std::string& op) {
@@ -31,7 +31,7 @@ double SyntheticGBps(const std::string& op) {
   return kGBps.at(op);
 }
 
-const std::string kHeader = "kind,op,dtype,m,n,k,bytes,ranks,tier,time_us\n";
+const std::string kRawHeader = "kind,op,dtype,m,n,k,bytes,ranks,tier,time_us\n";
 
 TEST_CASE("the ops mode's rows parse with the cost model's bytes", "[calib]") {
   const std::vector<RawRow> rows = ReadRawCsv(kOpsCsv);
@@ -76,15 +76,16 @@ TEST_CASE("calibrate fit gives each op the bandwidth of its large rows", "[calib
 
 TEST_CASE("calibrate fit rejects unknown ops and warns about other byte counts", "[calib]") {
   CHECK_THROWS_WITH(
-      FitProfile(ParseRawCsv(kHeader + "memory,softmax_fwd,bf16,8,8,0,256,1,,1\n", "ops.csv")),
+      FitProfile(ParseRawCsv(kRawHeader + "memory,softmax_fwd,bf16,8,8,0,256,1,,1\n", "ops.csv")),
       Catch::Contains("ops.csv:2") && Catch::Contains("unknown memory op") &&
           Catch::Contains("rmsnorm_fwd"));
   CHECK_THROWS_WITH(
-      FitProfile(ParseRawCsv(kHeader + "memory,rmsnorm_fwd,bf16,0,8,0,256,1,,1\n", "ops.csv")),
+      FitProfile(ParseRawCsv(kRawHeader + "memory,rmsnorm_fwd,bf16,0,8,0,256,1,,1\n", "ops.csv")),
       Catch::Contains("m, n >= 1"));
   // 4 B x 8 x 8 = 256; a row written with 300 is fitted as written, with one warning.
   const ProfileFitResult fit = FitProfile(ParseRawCsv(
-      kHeader + "memory,rmsnorm_fwd,bf16,8,8,0,300,1,,1\nmemory,rmsnorm_fwd,bf16,8,8,0,300,1,,1\n",
+      kRawHeader +
+          "memory,rmsnorm_fwd,bf16,8,8,0,300,1,,1\nmemory,rmsnorm_fwd,bf16,8,8,0,300,1,,1\n",
       "ops.csv"));
   REQUIRE(fit.warnings.size() == 1);
   CHECK(fit.warnings[0].find("ops.csv:2: rmsnorm_fwd bytes 300") != std::string::npos);
@@ -118,7 +119,7 @@ TEST_CASE("memory_ops round-trips through the profile YAML and stays optional", 
 }
 
 TEST_CASE("calibrate check predicts the op rows at the copy bandwidth", "[calib]") {
-  Cluster cluster = LoadCluster(kSource + "/hardware/dgx-h200-calibrated.yaml");
+  Cluster cluster = LoadCluster(kFitRoot + "/hardware/dgx-h200-calibrated.yaml");
   ApplyDefaultEfficiency(cluster);
   const std::vector<RawRow> rows = ReadRawCsv(kOpsCsv);
   cluster.profile = std::make_shared<const CalibrationProfile>(FitProfile(rows).profile);

@@ -12,7 +12,7 @@
 namespace paraplan {
 namespace {
 
-const ElementwiseOp& Find(const LayerElementwise& ew, const std::string& name) {
+const ElementwiseOp& FindTableOp(const LayerElementwise& ew, const std::string& name) {
   for (size_t i = 0; i < ew.count; ++i) {
     if (ew.ops[i].name == name) return ew.ops[i];
   }
@@ -36,13 +36,13 @@ TEST_CASE("the ops table's bytes are the cost model's under fusion te", "[calib]
   const LayerElementwise ew = ComputeLayerElementwise(d, 0, MakePlanShape(d, p, test::DgxH100()));
   const double t = 8192;                   // tokens of one sequence
   const double norm_elems = 2 * t * 8192;  // two norms per layer
-  CHECK(Find(ew, "norm").fwd_bytes == Approx(norm_elems * Bytes("rmsnorm_fwd")));
-  CHECK(Find(ew, "norm").bwd_bytes == Approx(norm_elems * Bytes("rmsnorm_bwd")));
+  CHECK(FindTableOp(ew, "norm").fwd_bytes == Approx(norm_elems * Bytes("rmsnorm_fwd")));
+  CHECK(FindTableOp(ew, "norm").bwd_bytes == Approx(norm_elems * Bytes("rmsnorm_bwd")));
   CHECK(Bytes("layernorm_fwd") == Bytes("rmsnorm_fwd"));  // one norm row for both
-  CHECK(Find(ew, "residual add").fwd_bytes == Approx(norm_elems * Bytes("residual_add")));
-  CHECK(Find(ew, "rope").fwd_bytes == Approx(t * (64 + 8) * 128 * Bytes("rope_fwd")));
-  CHECK(Find(ew, "activation").fwd_bytes == Approx(t * 28672 * Bytes("swiglu_fwd")));
-  CHECK(Find(ew, "activation").bwd_bytes == Approx(t * 28672 * Bytes("swiglu_bwd")));
+  CHECK(FindTableOp(ew, "residual add").fwd_bytes == Approx(norm_elems * Bytes("residual_add")));
+  CHECK(FindTableOp(ew, "rope").fwd_bytes == Approx(t * (64 + 8) * 128 * Bytes("rope_fwd")));
+  CHECK(FindTableOp(ew, "activation").fwd_bytes == Approx(t * 28672 * Bytes("swiglu_fwd")));
+  CHECK(FindTableOp(ew, "activation").bwd_bytes == Approx(t * 28672 * Bytes("swiglu_bwd")));
 }
 
 TEST_CASE("every op of the table is named once and counts bytes", "[calib]") {

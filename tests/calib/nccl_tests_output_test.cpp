@@ -11,9 +11,9 @@
 namespace paraplan {
 namespace {
 
-const std::string kDataDir = std::string(PARAPLAN_SOURCE_DIR) + "/tests/data/calib/";
+const std::string kNcclData = std::string(PARAPLAN_SOURCE_DIR) + "/tests/data/calib/";
 
-std::string ErrorOf(const std::string& text, const std::string& origin) {
+std::string NcclErrorOf(const std::string& text, const std::string& origin) {
   try {
     ParseNcclTestsOutput(text, origin);
   } catch (const InputError& e) {
@@ -50,7 +50,7 @@ const char* const kTwoHosts =
     "[1,0]<stdout>:# Collective test concluded: all_gather_perf\n";
 
 TEST_CASE("nccl-tests output: the published 8-rank all_reduce_perf sweep", "[calib]") {
-  const std::string path = kDataDir + "all_reduce_perf_8gpu.txt";
+  const std::string path = kNcclData + "all_reduce_perf_8gpu.txt";
   const std::vector<RawRow> rows = ReadRawCsv(path);  // recognised as nccl-tests output
   REQUIRE(rows.size() == 11);
   CHECK(rows[0].kind == "collective");
@@ -70,7 +70,7 @@ TEST_CASE("nccl-tests output: the published 8-rank all_reduce_perf sweep", "[cal
   // same as from the CSV transcription of the same times.
   const ProfileFitResult fit = FitProfile(rows);
   const CollectiveFit& f = fit.profile.collectives.at("all_reduce").at("nvlink");
-  const ProfileFitResult csv = FitProfile(ReadRawCsv(kDataDir + "nccl_tests_allreduce_8gpu.csv"));
+  const ProfileFitResult csv = FitProfile(ReadRawCsv(kNcclData + "nccl_tests_allreduce_8gpu.csv"));
   const CollectiveFit& g = csv.profile.collectives.at("all_reduce").at("nvlink");
   CHECK(f.ranks == 8);
   REQUIRE(f.curve.size() == 11);
@@ -112,21 +112,22 @@ TEST_CASE("nccl-tests output: what it cannot read is an error with the line", "[
       "#  Rank  0 Group  0 Pid 1 on h device  0 [0x18] G\n"
       "#  Rank  1 Group  0 Pid 1 on h device  1 [0x19] G\n"
       "#       size         count      type   redop    root     time   algbw   busbw #wrong\n";
-  CHECK(ErrorOf(header + "  1024  256  float  sum  -1  12.5  0.08  0.08  0\n", "log.txt")
+  CHECK(NcclErrorOf(header + "  1024  256  float  sum  -1  12.5  0.08  0.08  0\n", "log.txt")
             .find("log.txt:4: cannot tell which collective") != std::string::npos);
-  CHECK(ErrorOf(header + "  1024  256  float  sum  -1  fast  0.08  0.08  0\n", "all_reduce.txt")
+  CHECK(NcclErrorOf(header + "  1024  256  float  sum  -1  fast  0.08  0.08  0\n", "all_reduce.txt")
             .find("all_reduce.txt:4: the out-of-place time must be a number > 0") !=
         std::string::npos);
-  CHECK(ErrorOf(header + "  1024  256  float\n", "all_reduce.txt")
+  CHECK(NcclErrorOf(header + "  1024  256  float\n", "all_reduce.txt")
             .find("all_reduce.txt:4: an nccl-tests data row needs 6 columns") != std::string::npos);
-  CHECK(ErrorOf("# Collective test starting: broadcast_perf\n" + header, "x.txt")
+  CHECK(NcclErrorOf("# Collective test starting: broadcast_perf\n" + header, "x.txt")
             .find("x.txt:1: nccl-tests 'broadcast_perf' is not a collective paraplan models") !=
         std::string::npos);
-  CHECK(ErrorOf("#       size         count      type   redop    root     time   algbw   busbw\n"
-                "  1024  256  float  sum  -1  12.5  0.08  0.08\n",
-                "all_reduce.txt")
-            .find("all_reduce.txt:2: no '#  Rank N") != std::string::npos);
-  CHECK(ErrorOf(header, "all_reduce.txt").find("without a data row") != std::string::npos);
+  CHECK(
+      NcclErrorOf("#       size         count      type   redop    root     time   algbw   busbw\n"
+                  "  1024  256  float  sum  -1  12.5  0.08  0.08\n",
+                  "all_reduce.txt")
+          .find("all_reduce.txt:2: no '#  Rank N") != std::string::npos);
+  CHECK(NcclErrorOf(header, "all_reduce.txt").find("without a data row") != std::string::npos);
 }
 
 }  // namespace

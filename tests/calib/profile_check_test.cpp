@@ -18,11 +18,11 @@
 namespace paraplan {
 namespace {
 
-const std::string kSource = PARAPLAN_SOURCE_DIR;
-const std::string kH200 = kSource + "/calibrate/data/h200-2026-11-29/";
+const std::string kCheckRoot = PARAPLAN_SOURCE_DIR;
+const std::string kH200 = kCheckRoot + "/calibrate/data/h200-2026-11-29/";
 
 Cluster CalibratedH200() {
-  Cluster c = LoadCluster(kSource + "/hardware/dgx-h200-calibrated.yaml");
+  Cluster c = LoadCluster(kCheckRoot + "/hardware/dgx-h200-calibrated.yaml");
   ApplyDefaultEfficiency(c);
   return c;
 }
@@ -95,7 +95,7 @@ TEST_CASE("a profile's attention table moves attention time the way it should", 
   CHECK(defaults != measured);
 }
 
-int Run(const std::vector<std::string>& args, std::string* out, std::string* err) {
+int RunCheck(const std::vector<std::string>& args, std::string* out, std::string* err) {
   const testing::CliOutput result = testing::RunParaplan(args);
   *out = result.out;
   *err = result.err;
@@ -104,17 +104,19 @@ int Run(const std::vector<std::string>& args, std::string* out, std::string* err
 
 TEST_CASE("calibrate check prints both predictions and rejects bad input", "[calib][cli]") {
   std::string out, err;
-  REQUIRE(Run({"calibrate", "check", "-c", kSource + "/hardware/dgx-h200-calibrated.yaml",
-               kH200 + "memory.csv", "--format", "json"},
-              &out, &err) == 0);
+  REQUIRE(RunCheck({"calibrate", "check", "-c", kCheckRoot + "/hardware/dgx-h200-calibrated.yaml",
+                    kH200 + "memory.csv", "--format", "json"},
+                   &out, &err) == 0);
   CHECK(out.find("\"profile_us\"") != std::string::npos);
   CHECK(out.find("\"default_mape_pct\"") != std::string::npos);
   CHECK(out.find("\"skipped\": 6") != std::string::npos);  // the norm rows
-  REQUIRE(Run({"calibrate", "check", "-c", "dgx-h200", kH200 + "memory.csv"}, &out, &err) == 0);
+  REQUIRE(RunCheck({"calibrate", "check", "-c", "dgx-h200", kH200 + "memory.csv"}, &out, &err) ==
+          0);
   CHECK(err.find("no calibration profile") != std::string::npos);
-  CHECK(Run({"calibrate", "check", "-c", "no-such-cluster", kH200 + "memory.csv"}, &out, &err) ==
+  CHECK(RunCheck({"calibrate", "check", "-c", "no-such-cluster", kH200 + "memory.csv"}, &out,
+                 &err) == 2);
+  CHECK(RunCheck({"calibrate", "check", "-c", "dgx-h200", kCheckRoot + "/README.md"}, &out, &err) ==
         2);
-  CHECK(Run({"calibrate", "check", "-c", "dgx-h200", kSource + "/README.md"}, &out, &err) == 2);
   CHECK(err.find("README.md:") != std::string::npos);
 }
 

@@ -10,10 +10,10 @@
 namespace paraplan {
 namespace {
 
-const std::string kDataDir = std::string(PARAPLAN_SOURCE_DIR) + "/tests/data/calib/";
+const std::string kFitData = std::string(PARAPLAN_SOURCE_DIR) + "/tests/data/calib/";
 
 TEST_CASE("profile fit recovers the synthetic parameters", "[calib]") {
-  const ProfileFitResult r = FitProfile(ReadRawCsv(kDataDir + "synthetic.csv"));
+  const ProfileFitResult r = FitProfile(ReadRawCsv(kFitData + "synthetic.csv"));
   const CalibrationProfile& p = r.profile;
 
   CollectiveFit ar;
@@ -61,7 +61,7 @@ TEST_CASE("profile fit recovers the synthetic parameters", "[calib]") {
 
 // Published nccl-tests output (tests/data/calib/README.md): 8 ranks, all-reduce, 32 KiB-32 MiB.
 TEST_CASE("profile fit on published nccl-tests all-reduce rows", "[calib]") {
-  const auto rows = ReadRawCsv(kDataDir + "nccl_tests_allreduce_8gpu.csv");
+  const auto rows = ReadRawCsv(kFitData + "nccl_tests_allreduce_8gpu.csv");
   // Our bus factor reproduces the published busbw column (GB/s) from size and time.
   const double published_busbw_GBps[] = {3.07,  6.05,   11.91,  23.48,  45.00, 66.11,
                                          90.27, 137.87, 180.88, 242.00, 300.51};

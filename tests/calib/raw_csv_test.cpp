@@ -11,7 +11,7 @@ namespace {
 const std::string kHeader = "kind,op,dtype,m,n,k,bytes,ranks,tier,time_us\n";
 
 // The message of the InputError that parsing `text` throws ("" when none).
-std::string ErrorOf(const std::string& text) {
+std::string CsvErrorOf(const std::string& text) {
   try {
     ParseRawCsv(text, "raw.csv");
   } catch (const InputError& e) {
@@ -48,21 +48,20 @@ TEST_CASE("raw CSV: metadata columns are optional", "[calib]") {
 }
 
 TEST_CASE("raw CSV: malformed input names the file and line", "[calib]") {
-  CHECK(ErrorOf("").find("raw.csv") != std::string::npos);
-  CHECK(
-      ErrorOf("gemm,matmul,bf16,1,1,1,0,1,,1\n").find("raw.csv:1: not a paraplan-calibrate CSV") !=
-      std::string::npos);
-  CHECK(ErrorOf(kHeader + "gemm,matmul,bf16,1,1,1,0,1,,1\ngemm,matmul,bf16,1,1,1,0,1\n")
+  CHECK(CsvErrorOf("").find("raw.csv") != std::string::npos);
+  CHECK(CsvErrorOf("gemm,matmul,bf16,1,1,1,0,1,,1\n")
+            .find("raw.csv:1: not a paraplan-calibrate CSV") != std::string::npos);
+  CHECK(CsvErrorOf(kHeader + "gemm,matmul,bf16,1,1,1,0,1,,1\ngemm,matmul,bf16,1,1,1,0,1\n")
             .find("raw.csv:3: expected 10 columns, got 8") != std::string::npos);
-  CHECK(ErrorOf(kHeader + "gemm,matmul,bf16,1,x,1,0,1,,1\n")
+  CHECK(CsvErrorOf(kHeader + "gemm,matmul,bf16,1,x,1,0,1,,1\n")
             .find("raw.csv:2: column 'n' must be an integer, got 'x'") != std::string::npos);
-  CHECK(ErrorOf(kHeader + "gemm,matmul,bf16,1,1,1,0,1,,fast\n")
+  CHECK(CsvErrorOf(kHeader + "gemm,matmul,bf16,1,1,1,0,1,,fast\n")
             .find("raw.csv:2: column 'time_us' must be a number") != std::string::npos);
-  CHECK(ErrorOf(kHeader + "gemm,matmul,bf16,1,1,1,0,1,,-3\n")
+  CHECK(CsvErrorOf(kHeader + "gemm,matmul,bf16,1,1,1,0,1,,-3\n")
             .find("raw.csv:2: column 'time_us' must be > 0, got -3") != std::string::npos);
-  CHECK(ErrorOf(kHeader + "gpu,matmul,bf16,1,1,1,0,1,,3\n").find("raw.csv:2: unknown kind 'gpu'") !=
-        std::string::npos);
-  CHECK(ErrorOf(kHeader + "nccl,all_reduce,bf16,0,0,0,-8,8,nvlink,3\n")
+  CHECK(CsvErrorOf(kHeader + "gpu,matmul,bf16,1,1,1,0,1,,3\n")
+            .find("raw.csv:2: unknown kind 'gpu'") != std::string::npos);
+  CHECK(CsvErrorOf(kHeader + "nccl,all_reduce,bf16,0,0,0,-8,8,nvlink,3\n")
             .find("raw.csv:2: column 'bytes' must be >= 0") != std::string::npos);
 }
 

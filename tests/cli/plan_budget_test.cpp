@@ -10,7 +10,7 @@ namespace {
 
 using testing::RunParaplan;
 
-std::vector<std::string> Small(std::vector<std::string> extra) {
+std::vector<std::string> SmallJob(std::vector<std::string> extra) {
   std::vector<std::string> args = {"plan",           "-m", "llama3-8b", "-c", "dgx-h100", "-g", "8",
                                    "--global-batch", "16", "--threads", "2",  "--top",    "3"};
   args.insert(args.end(), extra.begin(), extra.end());
@@ -18,14 +18,14 @@ std::vector<std::string> Small(std::vector<std::string> extra) {
 }
 
 TEST_CASE("plan --tokens and --price add a budget table with the band's source", "[cli][budget]") {
-  const auto run = RunParaplan(Small({"--tokens", "1T", "--price-per-gpu-hour", "2.5"}));
+  const auto run = RunParaplan(SmallJob({"--tokens", "1T", "--price-per-gpu-hour", "2.5"}));
   INFO(run.err);
   REQUIRE(run.code == 0);
   CHECK_THAT(run.out, Catch::Contains("Budget (1.00 T tokens, $2.5 per GPU-hour"));
   CHECK_THAT(run.out, Catch::Contains("days"));
   CHECK_THAT(run.out, Catch::Contains("H100 runs"));
   CHECK_THAT(run.out, Catch::Contains("leave-one-source-out"));
-  const auto json = RunParaplan(Small({"--train-days", "7", "--format", "json"}));
+  const auto json = RunParaplan(SmallJob({"--train-days", "7", "--format", "json"}));
   REQUIRE(json.code == 0);
   CHECK_THAT(json.out, Catch::Contains("\"budget\""));
   CHECK_THAT(json.out, Catch::Contains("\"gpu_hours\""));
@@ -58,8 +58,8 @@ TEST_CASE("plan --tokens on a GPU nobody fitted gives the leave-one-GPU-family-o
 
 TEST_CASE("plan --tokens shows goodput, interruptions, the checkpoint interval and energy",
           "[cli][budget][goodput]") {
-  const auto run =
-      RunParaplan(Small({"--tokens", "1T", "--price-per-gpu-hour", "2", "--price-per-kwh", "0.1"}));
+  const auto run = RunParaplan(
+      SmallJob({"--tokens", "1T", "--price-per-gpu-hour", "2", "--price-per-kwh", "0.1"}));
   INFO(run.err);
   REQUIRE(run.code == 0);
   for (const char* column : {"goodput", "interruptions", "checkpoint every", "time to train",
@@ -68,8 +68,8 @@ TEST_CASE("plan --tokens shows goodput, interruptions, the checkpoint interval a
   }
   CHECK_THAT(run.out, Catch::Contains("Young/Daly"));
   CHECK_THAT(run.out, Catch::Contains("plans are ranked by it"));
-  const auto json = RunParaplan(Small({"--tokens", "1T", "--checkpoint", "async",
-                                       "--checkpoint-interval", "30", "--format", "json"}));
+  const auto json = RunParaplan(SmallJob({"--tokens", "1T", "--checkpoint", "async",
+                                          "--checkpoint-interval", "30", "--format", "json"}));
   REQUIRE(json.code == 0);
   for (const char* key :
        {"\"goodput\"", "\"interruptions\"", "\"checkpoint_interval_source\": \"given\"",
@@ -77,18 +77,18 @@ TEST_CASE("plan --tokens shows goodput, interruptions, the checkpoint interval a
     CHECK_THAT(json.out, Catch::Contains(key));
   }
   // A what-if through --set: ten times the failures, lower goodput.
-  const auto flaky = RunParaplan(Small({"--tokens", "1T", "--format", "json", "--set",
-                                        "cluster.reliability.failures_per_gpu_day=0.05"}));
+  const auto flaky = RunParaplan(SmallJob({"--tokens", "1T", "--format", "json", "--set",
+                                           "cluster.reliability.failures_per_gpu_day=0.05"}));
   REQUIRE(flaky.code == 0);
   CHECK_THAT(flaky.out, Catch::Contains("\"failures_per_gpu_day\": 0.05"));
 }
 
 TEST_CASE("plan --headroom marks each plan inside or outside it", "[cli][headroom]") {
-  const auto run = RunParaplan(Small({"--headroom", "50", "--format", "json"}));
+  const auto run = RunParaplan(SmallJob({"--headroom", "50", "--format", "json"}));
   INFO(run.err);
   REQUIRE(run.code == 0);
   CHECK_THAT(run.out, Catch::Contains("\"inside_headroom\""));
-  const auto off = RunParaplan(Small({"--headroom", "0", "--format", "json"}));
+  const auto off = RunParaplan(SmallJob({"--headroom", "0", "--format", "json"}));
   REQUIRE(off.code == 0);
   CHECK_THAT(off.out, !Catch::Contains("\"inside_headroom\""));
 }
@@ -106,7 +106,7 @@ TEST_CASE("bad budget flags exit 2 naming the flag", "[cli][budget]") {
       {{"--headroom", "60"}, "--headroom"},
   };
   for (const auto& [extra, flag] : cases) {
-    const auto run = RunParaplan(Small(extra));
+    const auto run = RunParaplan(SmallJob(extra));
     INFO(extra.front() << ": " << run.err);
     CHECK(run.code == 2);
     CHECK_THAT(run.err, Catch::Contains(flag));
@@ -141,20 +141,20 @@ TEST_CASE("a GPU-count sweep shows the best plan, scaling and cost per count", "
 TEST_CASE("plan --framework keeps the export runnable, any says when it is not",
           "[cli][framework]") {
   const auto refused =
-      RunParaplan(Small({"--framework", "megatron", "--plan", "pp=2,schedule=dualpipe"}));
+      RunParaplan(SmallJob({"--framework", "megatron", "--plan", "pp=2,schedule=dualpipe"}));
   CHECK(refused.code == 2);
   CHECK_THAT(refused.err, Catch::Contains("upstream Megatron-LM runs 1f1b and interleaved only"));
   // A launch format without --framework searches that framework's plans: the same refusal.
   const auto implied =
-      RunParaplan(Small({"--plan", "pp=2,schedule=dualpipe", "--format", "megatron"}));
+      RunParaplan(SmallJob({"--plan", "pp=2,schedule=dualpipe", "--format", "megatron"}));
   CHECK(implied.code == 2);
   CHECK_THAT(implied.err, Catch::Contains("upstream Megatron-LM runs 1f1b and interleaved only"));
   const auto any = RunParaplan(
-      Small({"--plan", "pp=2,schedule=dualpipe", "--framework", "any", "--format", "megatron"}));
+      SmallJob({"--plan", "pp=2,schedule=dualpipe", "--framework", "any", "--format", "megatron"}));
   CHECK(any.code == 1);
   CHECK_THAT(any.out, Catch::Contains("NOT RUNNABLE in Megatron-LM"));
   CHECK_THAT(any.err, Catch::Contains("--framework megatron"));
-  const auto ok = RunParaplan(Small({"--framework", "megatron", "--format", "megatron"}));
+  const auto ok = RunParaplan(SmallJob({"--framework", "megatron", "--format", "megatron"}));
   INFO(ok.err);
   CHECK(ok.code == 0);
   CHECK_THAT(ok.out, Catch::Contains("--num-layers 32"));
@@ -162,7 +162,7 @@ TEST_CASE("plan --framework keeps the export runnable, any says when it is not",
 }
 
 TEST_CASE("plan --format html writes one self-contained page", "[cli][html]") {
-  const auto run = RunParaplan(Small({"--format", "html", "--tokens", "1T"}));
+  const auto run = RunParaplan(SmallJob({"--format", "html", "--tokens", "1T"}));
   INFO(run.err);
   REQUIRE(run.code == 0);
   CHECK(run.out.rfind("<!DOCTYPE html>", 0) == 0);

@@ -6,28 +6,17 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
-#include "cli/command.h"
+#include "cli/cli_runner.h"
 
 namespace paraplan {
 namespace {
 
-struct CliRun {
-  int code = 0;
-  std::string out, err;
-};
-
-CliRun RunPlan(std::vector<std::string> args) {
-  args.insert(args.begin(), {"paraplan", "plan"});
-  std::vector<const char*> argv;
-  for (const std::string& a : args) argv.push_back(a.c_str());
-  std::ostringstream out, err;
-  CliRun run;
-  run.code = RunCli(static_cast<int>(argv.size()), argv.data(), out, err);
-  run.out = out.str();
-  run.err = err.str();
-  return run;
+testing::CliOutput RunPlan(std::vector<std::string> args) {
+  args.insert(args.begin(), "plan");
+  return testing::RunParaplan(std::move(args));
 }
 
 const std::vector<std::string> kSmall = {"-m", "llama3-8b",      "-c", "dgx-h100", "-g",
@@ -40,7 +29,8 @@ std::vector<std::string> Small(std::vector<std::string> extra) {
 }
 
 TEST_CASE("plan finds and ranks plans for a small job", "[search][cli]") {
-  const CliRun run = RunPlan(Small({"--format", "json", "--top", "3", "--threads", "2"}));
+  const testing::CliOutput run =
+      RunPlan(Small({"--format", "json", "--top", "3", "--threads", "2"}));
   INFO(run.err);
   REQUIRE(run.code == 0);
   CHECK_THAT(run.out, Catch::Contains("\"plans\""));
@@ -50,22 +40,23 @@ TEST_CASE("plan finds and ranks plans for a small job", "[search][cli]") {
 }
 
 TEST_CASE("plan output is identical for any thread count", "[search][cli]") {
-  const CliRun one = RunPlan(Small({"--format", "csv", "--threads", "1"}));
-  const CliRun three = RunPlan(Small({"--format", "csv", "--threads", "3"}));
+  const testing::CliOutput one = RunPlan(Small({"--format", "csv", "--threads", "1"}));
+  const testing::CliOutput three = RunPlan(Small({"--format", "csv", "--threads", "3"}));
   REQUIRE(one.code == 0);
   CHECK(one.out == three.out);
   CHECK(std::count(one.out.begin(), one.out.end(), '\n') >= 2);
 }
 
 TEST_CASE("plan honours --plan and prints launcher flags", "[search][cli]") {
-  const CliRun run = RunPlan(Small({"--plan", "tp=2,recompute=selective", "--format", "megatron"}));
+  const testing::CliOutput run =
+      RunPlan(Small({"--plan", "tp=2,recompute=selective", "--format", "megatron"}));
   INFO(run.err);
   REQUIRE(run.code == 0);
   CHECK_THAT(run.out, Catch::Contains("--tensor-model-parallel-size 2"));
   CHECK_THAT(run.out, Catch::Contains("--recompute-granularity selective"));
   CHECK_THAT(run.out, Catch::Contains("--global-batch-size 16"));
   // torchtitan's own search: async TP (a best plan's overlap_tp_comm) needs torch.compile there.
-  const CliRun titan =
+  const testing::CliOutput titan =
       RunPlan(Small({"--plan", "tp=2", "--framework", "torchtitan", "--format", "torchtitan"}));
   INFO(titan.out);
   REQUIRE(titan.code == 0);
@@ -75,7 +66,7 @@ TEST_CASE("plan honours --plan and prints launcher flags", "[search][cli]") {
 TEST_CASE("plan writes the table, a file and the best plan's trace", "[search][cli]") {
   const std::string report = "plan_test_report.txt";
   const std::string trace = "plan_test_trace.json";
-  const CliRun run = RunPlan(Small({"--top", "2", "-o", report, "--trace", trace}));
+  const testing::CliOutput run = RunPlan(Small({"--top", "2", "-o", report, "--trace", trace}));
   INFO(run.err);
   REQUIRE(run.code == 0);
   std::stringstream text, events;
@@ -89,7 +80,7 @@ TEST_CASE("plan writes the table, a file and the best plan's trace", "[search][c
 }
 
 TEST_CASE("plan exits 1 and explains when nothing fits", "[search][cli]") {
-  const CliRun run = RunPlan(
+  const testing::CliOutput run = RunPlan(
       {"-m", "gpt3-175b", "-c", "dgx-h100", "-g", "8", "--global-batch", "8", "--format", "json"});
   CHECK(run.code == 1);
   CHECK_THAT(run.err, Catch::Contains("No plan fits in 80.0 GiB"));
@@ -100,7 +91,7 @@ TEST_CASE("plan exits 1 and explains when nothing fits", "[search][cli]") {
 
 TEST_CASE("plan lists closest plans with distinct memory footprints", "[search][cli]") {
   // On 8 GPUs, 405B never fits; overlap and schedule variants of one plan share a footprint.
-  const CliRun run =
+  const testing::CliOutput run =
       RunPlan({"-m", "llama3.1-405b", "-c", "dgx-h100", "-g", "8", "--global-batch", "8"});
   REQUIRE(run.code == 1);
   std::istringstream lines(run.out + run.err);
@@ -119,7 +110,7 @@ TEST_CASE("plan lists closest plans with distinct memory footprints", "[search][
 TEST_CASE("plan rejects bad input with exit 2", "[search][cli]") {
   CHECK_THAT(RunPlan(Small({"--format", "yaml"})).err, Catch::Contains("valid values"));
   CHECK(RunPlan(Small({"--format", "yaml"})).code == 2);
-  const CliRun no_batch = RunPlan({"-m", "llama3-8b", "-c", "dgx-h100", "-g", "8"});
+  const testing::CliOutput no_batch = RunPlan({"-m", "llama3-8b", "-c", "dgx-h100", "-g", "8"});
   CHECK(no_batch.code == 2);
   CHECK_THAT(no_batch.err, Catch::Contains("--global-batch"));
   CHECK(RunPlan(Small({"--objective", "speed"})).code == 2);
@@ -127,7 +118,7 @@ TEST_CASE("plan rejects bad input with exit 2", "[search][cli]") {
 }
 
 TEST_CASE("plan --help shows examples", "[search][cli]") {
-  const CliRun run = RunPlan({"--help"});
+  const testing::CliOutput run = RunPlan({"--help"});
   CHECK(run.code == 0);
   CHECK_THAT(run.out, Catch::Contains("Examples"));
   CHECK_THAT(run.out, Catch::Contains("--objective"));
@@ -143,19 +134,19 @@ TEST_CASE("plan cuts the Pareto front past --pareto-max-slowdown and says where"
     return RunPlan(all);
   };
   // The whole front reaches past 5x the fastest point (292.5 s against 55.5 s per step).
-  const CliRun table = with({});
+  const testing::CliOutput table = with({});
   REQUIRE(table.code == 0);
   CHECK_THAT(table.out, Catch::Contains("s per step (2x the fastest) not shown "
                                         "(--pareto-max-slowdown)"));
-  const CliRun json = with({"--format", "json"});
+  const testing::CliOutput json = with({"--format", "json"});
   REQUIRE(json.code == 0);
   CHECK_THAT(json.out, Catch::Contains("\"pareto_cut_step_s\": "));
   CHECK_THAT(json.out, !Catch::Contains("\"pareto_cut\": 0,"));
-  const CliRun json_whole = with({"--format", "json", "--pareto-max-slowdown", "0"});
+  const testing::CliOutput json_whole = with({"--format", "json", "--pareto-max-slowdown", "0"});
   CHECK_THAT(json_whole.out, Catch::Contains("\"pareto_cut\": 0,"));
   CHECK_THAT(json_whole.out, Catch::Contains("\"pareto_cut_step_s\": 0,"));
   CHECK(json_whole.out.size() > json.out.size());  // the slow end is back
-  const CliRun bad = with({"--pareto-max-slowdown", "0.5"});
+  const testing::CliOutput bad = with({"--pareto-max-slowdown", "0.5"});
   CHECK(bad.code == 2);
   CHECK_THAT(bad.err,
              Catch::Contains("--pareto-max-slowdown: must be 0 (the whole front) or >= 1"));

@@ -11,7 +11,7 @@ namespace {
 using testing::RunParaplan;
 
 // The text of the first `"key": value` at or after `from` (a number or a quoted string).
-std::string Field(const std::string& json, const std::string& key, size_t from = 0) {
+std::string JsonField(const std::string& json, const std::string& key, size_t from = 0) {
   const std::string needle = "\"" + key + "\": ";
   const size_t at = json.find(needle, from);
   if (at == std::string::npos) return "";
@@ -39,9 +39,9 @@ void CheckRoundTrip(const std::vector<std::string>& job, const std::string& extr
   INFO(plan.err);
   REQUIRE(plan.code == 0);
   const size_t first = plan.out.find("\"plans\"");
-  const std::string plan_string = Field(plan.out, "plan_string", first);
+  const std::string plan_string = JsonField(plan.out, "plan_string", first);
   REQUIRE_FALSE(plan_string.empty());
-  CHECK_THAT(Field(plan.out, "rerun", first), Catch::Contains(plan_string));
+  CHECK_THAT(JsonField(plan.out, "rerun", first), Catch::Contains(plan_string));
   std::vector<std::string> sim = {"simulate"};
   // job minus --global-batch B (the string carries global_batch)
   for (size_t i = 0; i < job.size(); ++i) {
@@ -58,11 +58,11 @@ void CheckRoundTrip(const std::vector<std::string>& job, const std::string& extr
   const auto rerun = RunParaplan(sim);
   INFO(plan_string << "\n" << rerun.err);
   REQUIRE(rerun.code == 0);
-  CHECK(Field(rerun.out, "step_time_s") == Field(plan.out, "step_time_s", first));
-  CHECK(Field(rerun.out, "memory_GiB") == Field(plan.out, "memory_GiB", first));
-  CHECK(Field(rerun.out, "plan_string") == plan_string);
+  CHECK(JsonField(rerun.out, "step_time_s") == JsonField(plan.out, "step_time_s", first));
+  CHECK(JsonField(rerun.out, "memory_GiB") == JsonField(plan.out, "memory_GiB", first));
+  CHECK(JsonField(rerun.out, "plan_string") == plan_string);
   // The ranked result keeps its per-stage breakdown (not emptied on the way to the report).
-  CHECK(Field(plan.out, "total_GiB", first) == Field(rerun.out, "total_GiB"));
+  CHECK(JsonField(plan.out, "total_GiB", first) == JsonField(rerun.out, "total_GiB"));
 }
 
 TEST_CASE("rank 1 re-runs exactly from its --plan string", "[cli][search]") {
@@ -78,21 +78,21 @@ TEST_CASE("rank 1 re-runs exactly from its --plan string", "[cli][search]") {
       RunParaplan({"plan", "-m", "llama3-8b", "-c", "dgx-h100", "-g", "8", "--global-batch", "16",
                    "--set", "cluster.gpu.memory_GiB=40", "--top", "1", "--format", "json"});
   REQUIRE(run.code == 0);
-  CHECK_THAT(Field(run.out, "rerun"), Catch::Contains("--set cluster.gpu.memory_GiB=40"));
+  CHECK_THAT(JsonField(run.out, "rerun"), Catch::Contains("--set cluster.gpu.memory_GiB=40"));
 }
 
 TEST_CASE("simulate defaults match what plan assumes (sequence parallelism with tp > 1)", "[cli]") {
   const auto a = RunParaplan({"simulate", "-m", "llama3-8b", "-c", "dgx-h100", "-g", "8", "--plan",
                               "tp=2,global_batch=16", "--format", "json"});
   REQUIRE(a.code == 0);
-  CHECK(Field(a.out, "sequence_parallel") == "true");
+  CHECK(JsonField(a.out, "sequence_parallel") == "true");
   const auto b =
       RunParaplan({"simulate", "-m", "llama3-8b", "-c", "dgx-h100", "-g", "8", "--plan", "tp=2",
                    "--global-batch", "16", "--seq-len", "4096", "--format", "json"});
   INFO(b.err);
   REQUIRE(b.code == 0);
-  CHECK(Field(b.out, "seq_len") == "4096");
-  CHECK(Field(b.out, "global_batch") == "16");
+  CHECK(JsonField(b.out, "seq_len") == "4096");
+  CHECK(JsonField(b.out, "global_batch") == "16");
 }
 
 }  // namespace

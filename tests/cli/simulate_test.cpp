@@ -5,36 +5,18 @@
 #include <string>
 #include <vector>
 
-#include "cli/command.h"
+#include "cli/cli_runner.h"
 
 using namespace paraplan;
 
-namespace {
-
-struct CliRun {
-  int code = 0;
-  std::string out, err;
-};
-
-CliRun Run(std::vector<std::string> args) {
-  args.insert(args.begin(), "paraplan");
-  std::vector<const char*> argv;
-  for (const auto& a : args) argv.push_back(a.c_str());
-  std::ostringstream out, err;
-  CliRun r;
-  r.code = RunCli(static_cast<int>(argv.size()), argv.data(), out, err);
-  r.out = out.str();
-  r.err = err.str();
-  return r;
-}
-
-}  // namespace
+namespace {}  // namespace
 
 TEST_CASE("simulate prints DESIGN.md's JSON", "[cost][cli]") {
-  const CliRun r = Run({"simulate", "-m", "llama3-70b", "-c", "dgx-h100", "-g", "64", "--plan",
-                        "tp=8,pp=2,micro_batch=1,global_batch=64,recompute=selective,"
-                        "sequence_parallel=true,zero=1",
-                        "--format", "json"});
+  const testing::CliOutput r =
+      testing::RunParaplan({"simulate", "-m", "llama3-70b", "-c", "dgx-h100", "-g", "64", "--plan",
+                            "tp=8,pp=2,micro_batch=1,global_batch=64,recompute=selective,"
+                            "sequence_parallel=true,zero=1",
+                            "--format", "json"});
   INFO(r.err);
   REQUIRE(r.code == 0);
   for (const char* key :
@@ -46,8 +28,9 @@ TEST_CASE("simulate prints DESIGN.md's JSON", "[cost][cli]") {
 }
 
 TEST_CASE("simulate --analytic and the table format", "[cost][cli]") {
-  const CliRun r = Run({"simulate", "-m", "llama3-8b", "-c", "dgx-h100", "-g", "8", "--plan",
-                        "tp=1,global_batch=16,micro_batch=2", "--analytic"});
+  const testing::CliOutput r =
+      testing::RunParaplan({"simulate", "-m", "llama3-8b", "-c", "dgx-h100", "-g", "8", "--plan",
+                            "tp=1,global_batch=16,micro_batch=2", "--analytic"});
   INFO(r.err);
   REQUIRE(r.code == 0);
   CHECK(r.out.find("analytical estimate") != std::string::npos);
@@ -55,30 +38,33 @@ TEST_CASE("simulate --analytic and the table format", "[cost][cli]") {
 }
 
 TEST_CASE("a plan that does not fit still exits 0 with fits false", "[cost][cli]") {
-  const CliRun r = Run({"simulate", "-m", "llama3-70b", "-c", "dgx-h100", "-g", "8", "--plan",
-                        "tp=1,global_batch=8", "--analytic", "--format", "json"});
+  const testing::CliOutput r =
+      testing::RunParaplan({"simulate", "-m", "llama3-70b", "-c", "dgx-h100", "-g", "8", "--plan",
+                            "tp=1,global_batch=8", "--analytic", "--format", "json"});
   INFO(r.err);
   REQUIRE(r.code == 0);
   CHECK(r.out.find("\"fits\": false") != std::string::npos);
 }
 
 TEST_CASE("simulate rejects broken rules and lists with exit 2", "[cost][cli]") {
-  CliRun r = Run({"simulate", "-m", "llama3-70b", "-c", "dgx-h100", "-g", "48", "--plan",
-                  "tp=3,global_batch=64"});
+  testing::CliOutput r = testing::RunParaplan({"simulate", "-m", "llama3-70b", "-c", "dgx-h100",
+                                               "-g", "48", "--plan", "tp=3,global_batch=64"});
   CHECK(r.code == 2);
   CHECK(r.err.find("does not divide heads=64") != std::string::npos);
-  r = Run({"simulate", "-m", "llama3-70b", "-c", "dgx-h100", "-g", "64", "--plan",
-           "tp=4|8,global_batch=64"});
+  r = testing::RunParaplan({"simulate", "-m", "llama3-70b", "-c", "dgx-h100", "-g", "64", "--plan",
+                            "tp=4|8,global_batch=64"});
   CHECK(r.code == 2);
   CHECK(r.err.find("simulate needs one value for tp, got 4|8") != std::string::npos);
-  r = Run({"simulate", "-m", "llama3-70b", "-c", "dgx-h100", "-g", "64", "--plan", "tp=8"});
+  r = testing::RunParaplan(
+      {"simulate", "-m", "llama3-70b", "-c", "dgx-h100", "-g", "64", "--plan", "tp=8"});
   CHECK(r.code == 2);
   CHECK(r.err.find("global_batch") != std::string::npos);
 }
 
 TEST_CASE("explain names the dominant cost and a knob", "[cost][cli]") {
-  const CliRun r = Run({"explain", "-m", "llama3-70b", "-c", "dgx-h100", "-g", "64", "--plan",
-                        "tp=8,pp=4,micro_batch=1,global_batch=4", "--analytic"});
+  const testing::CliOutput r =
+      testing::RunParaplan({"explain", "-m", "llama3-70b", "-c", "dgx-h100", "-g", "64", "--plan",
+                            "tp=8,pp=4,micro_batch=1,global_batch=4", "--analytic"});
   INFO(r.err);
   REQUIRE(r.code == 0);
   CHECK(r.out.find("dominant cost: pipeline bubble") != std::string::npos);
@@ -87,9 +73,9 @@ TEST_CASE("explain names the dominant cost and a knob", "[cost][cli]") {
 }
 
 TEST_CASE("explain lists each collective with its tier and NCCL's choice", "[cost][cli]") {
-  const CliRun r =
-      Run({"explain", "-m", "llama3-70b", "-c", "dgx-h100", "-g", "64", "--plan",
-           "tp=8,pp=2,dp=4,micro_batch=1,global_batch=16,sequence_parallel=true", "--analytic"});
+  const testing::CliOutput r = testing::RunParaplan(
+      {"explain", "-m", "llama3-70b", "-c", "dgx-h100", "-g", "64", "--plan",
+       "tp=8,pp=2,dp=4,micro_batch=1,global_batch=16,sequence_parallel=true", "--analytic"});
   INFO(r.out);
   REQUIRE(r.code == 0);
   CHECK(r.out.find("Collectives, one call each") != std::string::npos);
@@ -100,8 +86,9 @@ TEST_CASE("explain lists each collective with its tier and NCCL's choice", "[cos
 }
 
 TEST_CASE("explain on a plan that does not fit says what overflows", "[cost][cli]") {
-  const CliRun r = Run({"explain", "-m", "llama3-70b", "-c", "dgx-h100", "-g", "8", "--plan",
-                        "tp=1,global_batch=8", "--analytic"});
+  const testing::CliOutput r =
+      testing::RunParaplan({"explain", "-m", "llama3-70b", "-c", "dgx-h100", "-g", "8", "--plan",
+                            "tp=1,global_batch=8", "--analytic"});
   INFO(r.err);
   REQUIRE(r.code == 0);
   CHECK(r.out.find("does not fit: stage 0") != std::string::npos);
@@ -109,8 +96,9 @@ TEST_CASE("explain on a plan that does not fit says what overflows", "[cost][cli
 
 TEST_CASE("simulate --trace writes a Chrome trace", "[cost][cli]") {
   const std::string path = "simulate_test_trace.json";
-  const CliRun r = Run({"simulate", "-m", "llama3-8b", "-c", "dgx-h100", "-g", "16", "--plan",
-                        "tp=2,pp=2,global_batch=32", "--trace", path});
+  const testing::CliOutput r =
+      testing::RunParaplan({"simulate", "-m", "llama3-8b", "-c", "dgx-h100", "-g", "16", "--plan",
+                            "tp=2,pp=2,global_batch=32", "--trace", path});
   INFO(r.err);
   REQUIRE(r.code == 0);
   std::ifstream in(path);

@@ -17,7 +17,7 @@ const char* kGpu =
     "name: t\ngpu:\n  name: G\n  memory_GiB: 80\n  memory_bandwidth_GBps: 3000\n"
     "  peak_tflops: {bf16: 900, fp8: 1800}\n";
 
-Cluster FromText(const std::string& network) {
+Cluster ClusterFromText(const std::string& network) {
   const YamlDocument doc = ParseYamlText(std::string(kGpu) + network, "h.yaml");
   return ReadCluster(doc.Root(), "t", "");
 }
@@ -28,7 +28,7 @@ const char* kTwoTiers =
     "  - {name: scaleout, span: 1024, bandwidth_GBps: 50, latency_us: 10}\n";
 
 TEST_CASE("hardware loader reads tiers and defaults", "[config]") {
-  const Cluster c = FromText(kTwoTiers);
+  const Cluster c = ClusterFromText(kTwoTiers);
   REQUIRE(c.network.size() == 2);
   CHECK(c.network[0].nvls);
   CHECK_FALSE(c.network[1].nvls);
@@ -40,20 +40,20 @@ TEST_CASE("hardware loader reads tiers and defaults", "[config]") {
 
 TEST_CASE("hardware loader reads a measured NVLS ceiling on an nvls tier only",
           "[config][nvls_algbw]") {
-  const Cluster c = FromText(
+  const Cluster c = ClusterFromText(
       "network:\n"
       "  - {name: nvlink, span: 72, bandwidth_GBps: 900, latency_us: 3, nvls: true, "
       "nvls_algbw_GBps: 425.5}\n");
   CHECK(c.network[0].nvls_algbw_GBps == 425.5);
-  CHECK(FromText(kTwoTiers).network[0].nvls_algbw_GBps == 0);  // not stated: no ceiling
+  CHECK(ClusterFromText(kTwoTiers).network[0].nvls_algbw_GBps == 0);  // not stated: no ceiling
   CHECK_THAT(ErrorOf([] {
-               FromText(
+               ClusterFromText(
                    "network:\n  - {name: a, span: 8, bandwidth_GBps: 1, latency_us: 1, "
                    "nvls_algbw_GBps: 300}\n");
              }),
              Contains("network[0].nvls_algbw_GBps: needs nvls: true"));
   CHECK_THAT(ErrorOf([] {
-               FromText(
+               ClusterFromText(
                    "network:\n  - {name: a, span: 8, bandwidth_GBps: 1, latency_us: 1, "
                    "nvls: true, nvls_algbw_GBps: -1}\n");
              }),
@@ -62,33 +62,36 @@ TEST_CASE("hardware loader reads a measured NVLS ceiling on an nvls tier only",
 
 TEST_CASE("hardware loader rejects bad tiers", "[config]") {
   CHECK_THAT(ErrorOf([] {
-               FromText(
+               ClusterFromText(
                    "network:\n  - {name: a, span: 8, bandwidth_GBps: 1, latency_us: 1}\n"
                    "  - {name: b, span: 8, bandwidth_GBps: 1, latency_us: 1}\n");
              }),
              Contains("h.yaml:9:21: network[1].span: tiers go from innermost out: span must be > "
                       "the previous tier's (8), got 8"));
   CHECK_THAT(ErrorOf([] {
-               FromText(
+               ClusterFromText(
                    "network:\n  - {name: a, span: 8, bandwidth_GBps: 1, latency_us: 1}\n"
                    "  - {name: a, span: 16, bandwidth_GBps: 1, latency_us: 1}\n");
              }),
              Contains("duplicate tier name 'a'"));
+  CHECK_THAT(
+      ErrorOf([] {
+        ClusterFromText("network:\n  - {name: a, span: 8, bandwidth_GBps: 0, latency_us: 1}\n");
+      }),
+      Contains("network[0].bandwidth_GBps: must be > 0, got 0"));
   CHECK_THAT(ErrorOf([] {
-               FromText("network:\n  - {name: a, span: 8, bandwidth_GBps: 0, latency_us: 1}\n");
-             }),
-             Contains("network[0].bandwidth_GBps: must be > 0, got 0"));
-  CHECK_THAT(ErrorOf([] {
-               FromText(
+               ClusterFromText(
                    "network:\n  - {name: a, span: 8, bandwidth_GBps: 1, latency_us: 1, "
                    "oversubscription: 0.5}\n");
              }),
              Contains("must be >= 1"));
-  CHECK_THAT(ErrorOf([] { FromText("network: []\n"); }), Contains("needs at least one tier"));
-  CHECK_THAT(
-      ErrorOf([] { FromText("network:\n  - {name: a, span: 8, bandwidth: 1, latency_us: 1}\n"); }),
-      Contains("unknown key 'bandwidth' (did you mean 'bandwidth_GBps'?)"));
-  CHECK_THAT(ErrorOf([] { FromText(std::string(kTwoTiers) + "profile: missing.yaml\n"); }),
+  CHECK_THAT(ErrorOf([] { ClusterFromText("network: []\n"); }),
+             Contains("needs at least one tier"));
+  CHECK_THAT(ErrorOf([] {
+               ClusterFromText("network:\n  - {name: a, span: 8, bandwidth: 1, latency_us: 1}\n");
+             }),
+             Contains("unknown key 'bandwidth' (did you mean 'bandwidth_GBps'?)"));
+  CHECK_THAT(ErrorOf([] { ClusterFromText(std::string(kTwoTiers) + "profile: missing.yaml\n"); }),
              Contains("profile: calibration profile 'missing.yaml' is not a readable file"));
 }
 
@@ -102,7 +105,7 @@ Cluster WithSmCount(const std::string& value) {
 }
 
 TEST_CASE("hardware loader reads the optional SM count and rejects bad ones", "[config]") {
-  CHECK(FromText(kTwoTiers).gpu.sm_count == 0);  // not given: unknown
+  CHECK(ClusterFromText(kTwoTiers).gpu.sm_count == 0);  // not given: unknown
   CHECK(WithSmCount("132").gpu.sm_count == 132);
   CHECK_THAT(ErrorOf([] { WithSmCount("0"); }),
              Contains("h.yaml:7:13: gpu.sm_count: must be > 0, got 0"));
@@ -128,7 +131,7 @@ TEST_CASE("hardware loader reads gemm_model and nccl_channels and rejects bad on
   const Cluster c = WithTierKey("  sm_count: 132\n  gemm_model: tile\n");
   CHECK(c.gpu.gemm_model == GemmModel::kTile);
   CHECK(c.network[0].nccl_channels == 24);
-  CHECK(FromText(kTwoTiers).network[0].nccl_channels == 0);  // not given: unknown
+  CHECK(ClusterFromText(kTwoTiers).network[0].nccl_channels == 0);  // not given: unknown
   CHECK(WithTierKey("  sm_count: 132\n").gpu.gemm_model == GemmModel::kCurve);
   CHECK_THAT(ErrorOf([] { WithTierKey("  sm_count: 132\n  gemm_model: waves\n"); }),
              Contains("h.yaml:8:15: gpu.gemm_model:"));
@@ -229,7 +232,7 @@ TEST_CASE("the per-GPU spread: the file's, else the profile's, else the family's
   const Cluster h100 = LoadCluster("dgx-h100");
   CHECK(h100.gpu.speed_sigma == 0);
   CHECK_THAT(h100.gpu.speed_sigma_source, Contains("none published"));
-  CHECK(FromText(kTwoTiers).gpu.speed_sigma == 0);
+  CHECK(ClusterFromText(kTwoTiers).gpu.speed_sigma == 0);
   // A profile measured on the cluster's GPUs replaces it.
   testing::WriteScratch("hw2/p.yaml", "gpu_speed_sigma: 0.03\n");
   const std::string path =

@@ -14,51 +14,57 @@ namespace {
 using Catch::Matchers::Contains;
 using testing::ErrorOf;
 
-ModelSpec FromText(const std::string& text) {
+ModelSpec LaunchModelFromText(const std::string& text) {
   const YamlDocument doc = ParseYamlText(text, "m.yaml");
   return ReadModel(doc.Root(), "fallback");
 }
 
-const std::string kDense =
+const std::string kLaunchDense =
     "layers: 4\nhidden: 512\nheads: 8\nffn_hidden: 2048\nvocab: 1000\nseq_len: 128\n"
     "activation: swiglu\n";
 
 TEST_CASE("launch fields: documented defaults and explicit values", "[config]") {
-  const ModelSpec d = FromText(kDense);
+  const ModelSpec d = LaunchModelFromText(kLaunchDense);
   CHECK_FALSE(d.linear_bias);
   CHECK_FALSE(d.qkv_bias);
   CHECK(d.rotary_base == 10000);
   CHECK(d.norm_epsilon == 1e-5);
   CHECK(d.dropout == 0);
-  const ModelSpec m = FromText(kDense +
-                               "linear_bias: true\nqkv_bias: true\nrotary_base: 500000\n"
-                               "norm_epsilon: 1.0e-6\ndropout: 0.1\n");
+  const ModelSpec m = LaunchModelFromText(kLaunchDense +
+                                          "linear_bias: true\nqkv_bias: true\nrotary_base: 500000\n"
+                                          "norm_epsilon: 1.0e-6\ndropout: 0.1\n");
   CHECK(m.linear_bias);
   CHECK(m.qkv_bias);
   CHECK(m.rotary_base == 500000);
   CHECK(m.norm_epsilon == 1e-6);
   CHECK(m.dropout == 0.1);
-  const ModelSpec moe = FromText(kDense +
-                                 "moe:\n  experts: 8\n  top_k: 2\n  router_score: sigmoid\n"
-                                 "  expert_bias: true\n");
+  const ModelSpec moe =
+      LaunchModelFromText(kLaunchDense +
+                          "moe:\n  experts: 8\n  top_k: 2\n  router_score: sigmoid\n"
+                          "  expert_bias: true\n");
   CHECK(moe.moe->router_score == RouterScore::kSigmoid);
   CHECK(moe.moe->expert_bias);
-  CHECK(FromText(kDense + "moe:\n  experts: 8\n  top_k: 2\n").moe->router_score ==
+  CHECK(LaunchModelFromText(kLaunchDense + "moe:\n  experts: 8\n  top_k: 2\n").moe->router_score ==
         RouterScore::kSoftmax);
 }
 
 TEST_CASE("launch fields: errors name the key", "[config]") {
-  CHECK_THAT(ErrorOf([] { FromText(kDense + "dropout: 1.5\n"); }),
+  CHECK_THAT(ErrorOf([] { LaunchModelFromText(kLaunchDense + "dropout: 1.5\n"); }),
              Contains("dropout") && Contains("[0, 1)"));
-  CHECK_THAT(ErrorOf([] { FromText(kDense + "norm_epsilon: 0\n"); }), Contains("norm_epsilon"));
+  CHECK_THAT(ErrorOf([] { LaunchModelFromText(kLaunchDense + "norm_epsilon: 0\n"); }),
+             Contains("norm_epsilon"));
   CHECK_THAT(
-      ErrorOf([] { FromText(kDense + "moe:\n  experts: 8\n  top_k: 2\n  expert_bias: true\n"); }),
+      ErrorOf([] {
+        LaunchModelFromText(kLaunchDense + "moe:\n  experts: 8\n  top_k: 2\n  expert_bias: true\n");
+      }),
       Contains("expert_bias") && Contains("sigmoid"));
   CHECK_THAT(
-      ErrorOf([] { FromText(kDense + "moe:\n  experts: 8\n  top_k: 2\n  router_score: x\n"); }),
+      ErrorOf([] {
+        LaunchModelFromText(kLaunchDense + "moe:\n  experts: 8\n  top_k: 2\n  router_score: x\n");
+      }),
       Contains("router_score"));
   CHECK_THAT(ErrorOf([] {
-               FromText(
+               LaunchModelFromText(
                    "layers: 4\nhidden: 512\nheads: 8\nffn_hidden: 2048\nvocab: 1000\nseq_len: 128\n"
                    "activation: gelu\nrotary_base: 10000\n");
              }),

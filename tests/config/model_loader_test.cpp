@@ -12,17 +12,17 @@ namespace {
 using Catch::Matchers::Contains;
 using testing::ErrorOf;
 
-ModelSpec FromText(const std::string& text) {
+ModelSpec ModelFromText(const std::string& text) {
   const YamlDocument doc = ParseYamlText(text, "m.yaml");
   return ReadModel(doc.Root(), "fallback");
 }
 
-const char* kDense =
+const char* kDenseYaml =
     "layers: 4\nhidden: 512\nheads: 8\nffn_hidden: 2048\nvocab: 1000\nseq_len: 128\n"
     "activation: gelu\n";
 
 TEST_CASE("model loader fills documented defaults", "[config]") {
-  const ModelSpec m = FromText(kDense);
+  const ModelSpec m = ModelFromText(kDenseYaml);
   CHECK(m.name == "fallback");
   CHECK(m.kv_heads == 8);
   CHECK(m.head_dim == 64);
@@ -32,59 +32,64 @@ TEST_CASE("model loader fills documented defaults", "[config]") {
   CHECK_FALSE(m.tied_embeddings);
   CHECK(m.mtp_layers == 0);
   CHECK_FALSE(m.IsMoe());
-  const ModelSpec g = FromText(std::string(kDense) + "kv_heads: 2\n" + "name: x\n");
+  const ModelSpec g = ModelFromText(std::string(kDenseYaml) + "kv_heads: 2\n" + "name: x\n");
   CHECK(g.attention_kind == AttentionKind::kGqa);
   CHECK(g.name == "x");
 }
 
 TEST_CASE("model loader rejects bad shapes with their location", "[config]") {
-  CHECK(ErrorOf([] { FromText("layers: 0\nhidden: 5\n"); }) ==
+  CHECK(ErrorOf([] { ModelFromText("layers: 0\nhidden: 5\n"); }) ==
         "m.yaml:1:9: layers: must be > 0, got 0");
   CHECK_THAT(
       ErrorOf([] {
-        FromText(
+        ModelFromText(
             "layers: 2\nhidden: 500\nheads: 7\nffn_hidden: 8\nvocab: 9\n"
             "seq_len: 8\nactivation: gelu\n");
       }),
       Contains("m.yaml:3:8: heads: hidden (500) is not divisible by heads (7); give head_dim"));
-  CHECK_THAT(ErrorOf([] { FromText(std::string(kDense) + "kv_heads: 3\n"); }),
+  CHECK_THAT(ErrorOf([] { ModelFromText(std::string(kDenseYaml) + "kv_heads: 3\n"); }),
              Contains("kv_heads: must divide heads (8), got 3"));
-  CHECK_THAT(ErrorOf([] { FromText(std::string(kDense) + "moe: {experts: 4, top_k: 5}\n"); }),
-             Contains("moe.top_k: must be <= experts (4), got 5"));
-  CHECK_THAT(ErrorOf([] { FromText(std::string(kDense) + "vocab_size: 3\n"); }),
+  CHECK_THAT(
+      ErrorOf([] { ModelFromText(std::string(kDenseYaml) + "moe: {experts: 4, top_k: 5}\n"); }),
+      Contains("moe.top_k: must be <= experts (4), got 5"));
+  CHECK_THAT(ErrorOf([] { ModelFromText(std::string(kDenseYaml) + "vocab_size: 3\n"); }),
              Contains("unknown key 'vocab_size'"));
-  CHECK_THAT(ErrorOf([] { FromText(std::string(kDense) + "norm: batchnorm\n"); }),
+  CHECK_THAT(ErrorOf([] { ModelFromText(std::string(kDenseYaml) + "norm: batchnorm\n"); }),
              Contains("'batchnorm' is not one of: layernorm, rmsnorm"));
-  CHECK_THAT(ErrorOf([] { FromText("layers: 2\nhidden: 8\n"); }),
+  CHECK_THAT(ErrorOf([] { ModelFromText("layers: 2\nhidden: 8\n"); }),
              Contains("missing required key 'heads'"));
-  CHECK_THAT(
-      ErrorOf([] { FromText(std::string(kDense) + "attention: {kv_lora_rank: 8, kind: gqa}\n"); }),
-      Contains("attention.kv_lora_rank: only valid with kind: mla"));
-  CHECK_THAT(
-      ErrorOf([] { FromText(std::string(kDense) + "kv_heads: 2\nattention: {kind: mha}\n"); }),
-      Contains("mha needs kv_heads == heads"));
   CHECK_THAT(ErrorOf([] {
-               FromText(std::string(kDense) + "moe: {experts: 4, top_k: 1, dense_layers: 4}\n");
+               ModelFromText(std::string(kDenseYaml) + "attention: {kv_lora_rank: 8, kind: gqa}\n");
              }),
-             Contains("moe.dense_layers: must be < layers (4)"));
+             Contains("attention.kv_lora_rank: only valid with kind: mla"));
+  CHECK_THAT(ErrorOf([] {
+               ModelFromText(std::string(kDenseYaml) + "kv_heads: 2\nattention: {kind: mha}\n");
+             }),
+             Contains("mha needs kv_heads == heads"));
   CHECK_THAT(
       ErrorOf([] {
-        FromText(std::string(kDense) + "moe: {experts: 8, top_k: 2, groups: 3, group_topk: 1}\n");
+        ModelFromText(std::string(kDenseYaml) + "moe: {experts: 4, top_k: 1, dense_layers: 4}\n");
       }),
-      Contains("moe.groups: must divide experts (8), got 3"));
-  CHECK_THAT(
-      ErrorOf([] {
-        FromText(std::string(kDense) + "moe: {experts: 8, top_k: 4, groups: 4, group_topk: 1}\n");
-      }),
-      Contains("moe.group_topk: its groups hold 2 experts, fewer than top_k (4)"));
-  CHECK_THAT(
-      ErrorOf([] { FromText(std::string(kDense) + "moe: {experts: 8, top_k: 2, groups: 4}\n"); }),
-      Contains("missing required key 'group_topk'"));
+      Contains("moe.dense_layers: must be < layers (4)"));
+  CHECK_THAT(ErrorOf([] {
+               ModelFromText(std::string(kDenseYaml) +
+                             "moe: {experts: 8, top_k: 2, groups: 3, group_topk: 1}\n");
+             }),
+             Contains("moe.groups: must divide experts (8), got 3"));
+  CHECK_THAT(ErrorOf([] {
+               ModelFromText(std::string(kDenseYaml) +
+                             "moe: {experts: 8, top_k: 4, groups: 4, group_topk: 1}\n");
+             }),
+             Contains("moe.group_topk: its groups hold 2 experts, fewer than top_k (4)"));
+  CHECK_THAT(ErrorOf([] {
+               ModelFromText(std::string(kDenseYaml) + "moe: {experts: 8, top_k: 2, groups: 4}\n");
+             }),
+             Contains("missing required key 'group_topk'"));
 }
 
 TEST_CASE("model loader reads MoE, MLA and sliding windows", "[config]") {
-  const ModelSpec m = FromText(
-      std::string(kDense) +
+  const ModelSpec m = ModelFromText(
+      std::string(kDenseYaml) +
       "attention: {kind: mla, kv_lora_rank: 64, qk_nope_head_dim: 32, qk_rope_head_dim: 16, "
       "v_head_dim: 32}\nmoe: {experts: 8, top_k: 2, shared_experts: 1, expert_ffn_hidden: 256, "
       "dense_layers: 1, every: 2, capacity_factor: 1.25}\n");
@@ -96,8 +101,8 @@ TEST_CASE("model loader reads MoE, MLA and sliding windows", "[config]") {
   CHECK(m.moe->groups == 0);
   CHECK(m.IsMoeLayer(1));
   CHECK_FALSE(m.IsMoeLayer(2));
-  const ModelSpec w =
-      FromText(std::string(kDense) + "attention: {sliding_window: 128, sliding_window_every: 2}\n");
+  const ModelSpec w = ModelFromText(std::string(kDenseYaml) +
+                                    "attention: {sliding_window: 128, sliding_window_every: 2}\n");
   CHECK(w.IsSlidingLayer(0));
   CHECK_FALSE(w.IsSlidingLayer(1));
 }

@@ -16,7 +16,7 @@ namespace {
 using Catch::Matchers::Contains;
 using testing::ErrorOf;
 
-Cluster FromText(const std::string& gpu_name, const std::string& sections) {
+Cluster ReliabilityCluster(const std::string& gpu_name, const std::string& sections) {
   const std::string text = "name: t\ngpu:\n  name: " + gpu_name +
                            "\n  memory_GiB: 80\n  memory_bandwidth_GBps: 3000\n"
                            "  peak_tflops: {bf16: 900}\n"
@@ -28,22 +28,23 @@ Cluster FromText(const std::string& gpu_name, const std::string& sections) {
 }
 
 TEST_CASE("a hardware file without the sections gets the documented defaults", "[config]") {
-  const Cluster c = FromText("H100-SXM5-80GB", "");
+  const Cluster c = ReliabilityCluster("H100-SXM5-80GB", "");
   CHECK(c.reliability.failures_per_gpu_day == Approx(419.0 / (54 * 16384)));
   CHECK(c.storage.aggregate_GBps == 2000);
   CHECK(c.power.gpu_tdp_W == 700);  // the GPU family's datasheet TDP
   CHECK(c.power.pue == Approx(1.1));
-  const Cluster unknown = FromText("MI300X", "");
+  const Cluster unknown = ReliabilityCluster("MI300X", "");
   CHECK(unknown.power.gpu_tdp_W == 0);  // no family default: no energy figures
   CHECK_FALSE(PowerDefaultsFor("MI300X").has_value());
   CHECK(PowerDefaultsFor("B200-GB200")->gpus_per_node == 4);
 }
 
 TEST_CASE("the sections' keys are read and checked", "[config]") {
-  const Cluster c = FromText("H100-SXM5-80GB",
-                             "reliability: {failures_per_gpu_day: 0.001, relaunch_s: 60}\n"
-                             "storage: {write_GBps_per_node: 12.5, aggregate_GBps: 500}\n"
-                             "power: {gpu_tdp_W: 500, pue: 1.3}\n");
+  const Cluster c =
+      ReliabilityCluster("H100-SXM5-80GB",
+                         "reliability: {failures_per_gpu_day: 0.001, relaunch_s: 60}\n"
+                         "storage: {write_GBps_per_node: 12.5, aggregate_GBps: 500}\n"
+                         "power: {gpu_tdp_W: 500, pue: 1.3}\n");
   CHECK(c.reliability.failures_per_gpu_day == 0.001);
   CHECK(c.reliability.relaunch_s == 60);
   CHECK(c.storage.write_GBps_per_node == 12.5);
@@ -51,15 +52,16 @@ TEST_CASE("the sections' keys are read and checked", "[config]") {
   CHECK(c.power.gpu_tdp_W == 500);
   CHECK(c.power.gpu_idle_W == 70);  // the family's, kept
   CHECK(c.power.pue == 1.3);
-  CHECK_THAT(ErrorOf([] { FromText("G", "reliability: {failures_per_gpu_day: -1}\n"); }),
+  CHECK_THAT(ErrorOf([] { ReliabilityCluster("G", "reliability: {failures_per_gpu_day: -1}\n"); }),
              Contains("h.yaml:9:37: reliability.failures_per_gpu_day: must be >= 0"));
-  CHECK_THAT(ErrorOf([] { FromText("G", "storage: {aggregate_GBps: 0}\n"); }),
+  CHECK_THAT(ErrorOf([] { ReliabilityCluster("G", "storage: {aggregate_GBps: 0}\n"); }),
              Contains("storage.aggregate_GBps: must be > 0"));
-  CHECK_THAT(ErrorOf([] { FromText("G", "power: {gpu_tdp_W: 700, pue: 0.9}\n"); }),
+  CHECK_THAT(ErrorOf([] { ReliabilityCluster("G", "power: {gpu_tdp_W: 700, pue: 0.9}\n"); }),
              Contains("power.pue: must be in [1, 3]"));
-  CHECK_THAT(ErrorOf([] { FromText("G", "power: {gpu_tdp_W: 700, gpu_idle_W: 800}\n"); }),
+  CHECK_THAT(ErrorOf([] { ReliabilityCluster("G", "power: {gpu_tdp_W: 700, gpu_idle_W: 800}\n"); }),
              Contains("power.gpu_idle_W: must be below gpu_tdp_W"));
-  CHECK_THAT(ErrorOf([] { FromText("G", "storage: {write_GBps: 3}\n"); }), Contains("write_GBps"));
+  CHECK_THAT(ErrorOf([] { ReliabilityCluster("G", "storage: {write_GBps: 3}\n"); }),
+             Contains("write_GBps"));
 }
 
 TEST_CASE("every shipped hardware file states its reliability, storage and power", "[config]") {

@@ -32,7 +32,7 @@ std::string Study(const std::string& body) {
   return "study: t\n" + std::string(kInlineSpecs) + body;
 }
 
-std::string ErrorOf(const std::string& text) {
+std::string StudyErrorOf(const std::string& text) {
   try {
     ParseStudyText(text, "s.yaml");
   } catch (const InputError& e) {
@@ -82,17 +82,17 @@ TEST_CASE("study file: sweep and zip dimensions in file order", "[study]") {
 }
 
 TEST_CASE("study file errors carry file:line:col and the key", "[study]") {
-  CHECK_THAT(ErrorOf(Study("gpus: 8\nsweep:\n  tp: [1, 2]\nzip:\n  pp: [1, 2]\n  dp: [1]\n")),
+  CHECK_THAT(StudyErrorOf(Study("gpus: 8\nsweep:\n  tp: [1, 2]\nzip:\n  pp: [1, 2]\n  dp: [1]\n")),
              Catch::Contains("s.yaml:24:") && Catch::Contains("zip lists must have equal length"));
-  CHECK_THAT(ErrorOf(Study("gpus: 8\nsweeep: {tp: [1]}\n")),
+  CHECK_THAT(StudyErrorOf(Study("gpus: 8\nsweeep: {tp: [1]}\n")),
              Catch::Contains("s.yaml:20:1") && Catch::Contains("sweep"));
-  CHECK_THAT(ErrorOf(Study("gpus: 8\nsweep:\n  tq: [1, 2]\n")),
+  CHECK_THAT(StudyErrorOf(Study("gpus: 8\nsweep:\n  tq: [1, 2]\n")),
              Catch::Contains("s.yaml:21:") && Catch::Contains("did you mean 'tp'"));
-  CHECK_THAT(ErrorOf(Study("gpus: 8\nsweep:\n  recompute: [none, some]\n")),
+  CHECK_THAT(StudyErrorOf(Study("gpus: 8\nsweep:\n  recompute: [none, some]\n")),
              Catch::Contains("s.yaml:21:") && Catch::Contains("selective"));
-  CHECK_THAT(ErrorOf(Study("gpus: 8\nmetric: speed\n")), Catch::Contains("s.yaml:20:9"));
-  CHECK_THAT(ErrorOf(Study("gpus: 8\nmode: search\n")), Catch::Contains("simulate"));
-  CHECK_THAT(ErrorOf(Study("sweep: {tp: [1]}\n")), Catch::Contains("gpus"));
-  CHECK_THAT(ErrorOf(Study("gpus: 8\nsweep: {tp: [1], plan.tp: [2]}\n")),
+  CHECK_THAT(StudyErrorOf(Study("gpus: 8\nmetric: speed\n")), Catch::Contains("s.yaml:20:9"));
+  CHECK_THAT(StudyErrorOf(Study("gpus: 8\nmode: search\n")), Catch::Contains("simulate"));
+  CHECK_THAT(StudyErrorOf(Study("sweep: {tp: [1]}\n")), Catch::Contains("gpus"));
+  CHECK_THAT(StudyErrorOf(Study("gpus: 8\nsweep: {tp: [1], plan.tp: [2]}\n")),
              Catch::Contains("swept twice"));
 }

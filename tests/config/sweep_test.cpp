@@ -22,7 +22,7 @@ SweepDimension Dim(SweepAxis a) {
   return d;
 }
 
-std::string Describe(const std::vector<SweepDimension>& dims, const StudyPoint& p) {
+std::string DescribePoint(const std::vector<SweepDimension>& dims, const StudyPoint& p) {
   std::string out;
   for (const SweepValue* v : PointValues(dims, p)) out += (out.empty() ? "" : ",") + v->text;
   return out;
@@ -36,10 +36,10 @@ TEST_CASE("sweep expands as a cartesian product, first key outermost", "[study]"
   const auto points = ExpandPoints(dims);
   REQUIRE(points.size() == 6);
   CHECK(CountPoints(dims) == 6);
-  CHECK(Describe(dims, points[0]) == "1,8");
-  CHECK(Describe(dims, points[1]) == "1,16");
-  CHECK(Describe(dims, points[2]) == "2,8");
-  CHECK(Describe(dims, points[5]) == "4,16");
+  CHECK(DescribePoint(dims, points[0]) == "1,8");
+  CHECK(DescribePoint(dims, points[1]) == "1,16");
+  CHECK(DescribePoint(dims, points[2]) == "2,8");
+  CHECK(DescribePoint(dims, points[5]) == "4,16");
   for (size_t i = 0; i < points.size(); ++i) CHECK(points[i].index == static_cast<int64_t>(i));
 }
 
@@ -51,9 +51,9 @@ TEST_CASE("zip pairs its lists and counts as one dimension", "[study]") {
   std::vector<SweepDimension> dims = {Dim(Axis("ep", {"1", "8", "64"})), zipped};
   const auto points = ExpandPoints(dims);
   REQUIRE(points.size() == 6);
-  CHECK(Describe(dims, points[0]) == "1,25,1.0");
-  CHECK(Describe(dims, points[1]) == "1,50,1.5");
-  CHECK(Describe(dims, points[4]) == "64,25,1.0");
+  CHECK(DescribePoint(dims, points[0]) == "1,25,1.0");
+  CHECK(DescribePoint(dims, points[1]) == "1,50,1.5");
+  CHECK(DescribePoint(dims, points[4]) == "64,25,1.0");
   std::vector<size_t> dim_of;
   CHECK(FlattenAxes(dims, &dim_of).size() == 3);
   CHECK(dim_of == std::vector<size_t>{0, 1, 1});

@@ -10,8 +10,8 @@ using namespace paraplan;
 
 namespace {
 
-constexpr GemmTile kLarge = kGemmTiles[0];  // 128 x 256
-constexpr GemmTile kSmall = kGemmTiles[1];  // 128 x 128 at 0.95
+constexpr GemmTile kLarge = kGemmTiles[0];      // 128 x 256
+constexpr GemmTile kSmallTile = kGemmTiles[1];  // 128 x 128 at 0.95
 
 }  // namespace
 
@@ -39,9 +39,9 @@ TEST_CASE("GEMM tiles: padding of a partial tile", "[cost]") {
   // 192 x 256 on 2 SMs: two 128 x 256 tiles in one wave, the second half empty: 0.75.
   CHECK(GemmTileUtilization(kLarge, 192, 256, 2) == Approx(0.75));
   // 100 x 100 in one 128 x 128 tile on one SM.
-  CHECK(GemmTileUtilization(kSmall, 100, 100, 1) == Approx(10000.0 / 16384.0));
+  CHECK(GemmTileUtilization(kSmallTile, 100, 100, 1) == Approx(10000.0 / 16384.0));
   // Exact multiples pad nothing.
-  CHECK(GemmTileUtilization(kSmall, 256, 384, 6) == Approx(1.0));
+  CHECK(GemmTileUtilization(kSmallTile, 256, 384, 6) == Approx(1.0));
 }
 
 TEST_CASE("GEMM K-loop prologue: k = k0 halves the rate", "[cost]") {

@@ -21,7 +21,7 @@ namespace {
 
 // The two-layer model of test_specs.h (99,095,552 parameters, counted there).
 using test::TwoLayers;
-constexpr double kParams = test::kTwoLayerParams;
+constexpr double kCopyParams = test::kTwoLayerParams;
 
 ParallelPlan Scaling(int64_t dp) {
   ParallelPlan p;
@@ -61,19 +61,19 @@ TEST_CASE("Scaling all-reduces an fp32 copy of its bf16 gradient buckets",
   REQUIRE(g.size == 64);
   // zero1_all_reduce: one all-reduce of the whole buffer, 4 B per parameter.
   CHECK(fp32.dp[0].grad_s ==
-        Approx(CollectiveSeconds(CollectiveOp::kAllReduce, 4 * kParams, g, links)));
+        Approx(CollectiveSeconds(CollectiveOp::kAllReduce, 4 * kCopyParams, g, links)));
   CHECK(bf16.dp[0].grad_s ==
-        Approx(CollectiveSeconds(CollectiveOp::kAllReduce, 2 * kParams, g, links)));
+        Approx(CollectiveSeconds(CollectiveOp::kAllReduce, 2 * kCopyParams, g, links)));
   CHECK(fp32.dp[0].grad_s > 1.5 * bf16.dp[0].grad_s);
   // The copies: 24 B per parameter through HBM, one launch per tensor and four per bucket, in
   // the optimizer step.
   const double tensors = StageParamTensors(d, StageKeyOf(p, fp32, 0));
-  const double passes = Fp32CopyPassesSeconds(c, tensors, 1, kParams);
+  const double passes = Fp32CopyPassesSeconds(c, tensors, 1, kCopyParams);
   CHECK(passes ==
-        Approx((tensors + 4) * EagerLaunchSeconds(c) + MemoryBoundSeconds(c, 24 * kParams)));
+        Approx((tensors + 4) * EagerLaunchSeconds(c) + MemoryBoundSeconds(c, 24 * kCopyParams)));
   CHECK(fp32.dp[0].optimizer_s == Approx(bf16.dp[0].optimizer_s + passes));
   // Memory is the bf16 buffer's either way (the copies live inside the step, after the backward).
-  CHECK(DpBucketCopyBytes(p, kParams) == 0);
+  CHECK(DpBucketCopyBytes(p, kCopyParams) == 0);
 
   // One data-parallel rank reduces nothing: no copies (allreduce_gradients returns at dp 1).
   ParallelPlan one = Scaling(1);

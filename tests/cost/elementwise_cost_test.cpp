@@ -13,7 +13,7 @@ using namespace paraplan;
 
 namespace {
 
-ParallelPlan OneGpu(Fusion fusion, Precision precision = Precision::kBf16) {
+ParallelPlan OneGpuFused(Fusion fusion, Precision precision = Precision::kBf16) {
   ParallelPlan p;
   p.micro_batch = 1;
   p.global_batch = 1;
@@ -24,7 +24,7 @@ ParallelPlan OneGpu(Fusion fusion, Precision precision = Precision::kBf16) {
 
 // torch.compile'd layers at TP 8 with sequence parallelism, the TP collectives not overlapped.
 ParallelPlan CompiledSpTp8() {
-  ParallelPlan p = OneGpu(Fusion::kCompile);
+  ParallelPlan p = OneGpuFused(Fusion::kCompile);
   p.tp = 8;
   p.dp = 1;
   p.sequence_parallel = true;
@@ -32,14 +32,14 @@ ParallelPlan CompiledSpTp8() {
   return p;
 }
 
-const ElementwiseOp* Find(const LayerElementwise& ew, const std::string& name) {
+const ElementwiseOp* FindEw(const LayerElementwise& ew, const std::string& name) {
   for (size_t i = 0; i < ew.count; ++i) {
     if (ew.ops[i].name == name) return &ew.ops[i];
   }
   return nullptr;
 }
 
-LayerElementwise Ops(const ModelSpec& m, const ParallelPlan& p) {
+LayerElementwise EwOps(const ModelSpec& m, const ParallelPlan& p) {
   const CostGraph d = BuildCostGraph(m);
   return ComputeLayerElementwise(d, 0, MakePlanShape(d, p, test::DgxH100()));
 }
@@ -48,29 +48,29 @@ LayerElementwise Ops(const ModelSpec& m, const ParallelPlan& p) {
 
 TEST_CASE("Transformer Engine's fused ops move the bytes of the table", "[cost]") {
   const ModelSpec m = test::Llama3_70B();  // h 8192, 64 q / 8 kv heads × 128, SwiGLU 28672
-  const LayerElementwise ew = Ops(m, OneGpu(Fusion::kTe));
+  const LayerElementwise ew = EwOps(m, OneGpuFused(Fusion::kTe));
   const double t = 8192;  // one sequence of 8192 tokens
-  REQUIRE(Find(ew, "norm"));
-  CHECK(Find(ew, "norm")->fwd_bytes == Approx(2 * t * 8192 * 4));
-  CHECK(Find(ew, "norm")->fwd_kernels == 2);
-  CHECK(Find(ew, "residual add")->fwd_bytes == Approx(2 * t * 8192 * 6));
-  CHECK(Find(ew, "rope")->fwd_bytes == Approx(t * (64 + 8) * 128 * 4));
-  CHECK(Find(ew, "activation")->fwd_bytes == Approx(t * 28672 * 6));
-  CHECK(Find(ew, "softmax+dropout") == nullptr);  // FlashAttention keeps no scores
-  CHECK(Find(ew, "fp8 cast") == nullptr);
+  REQUIRE(FindEw(ew, "norm"));
+  CHECK(FindEw(ew, "norm")->fwd_bytes == Approx(2 * t * 8192 * 4));
+  CHECK(FindEw(ew, "norm")->fwd_kernels == 2);
+  CHECK(FindEw(ew, "residual add")->fwd_bytes == Approx(2 * t * 8192 * 6));
+  CHECK(FindEw(ew, "rope")->fwd_bytes == Approx(t * (64 + 8) * 128 * 4));
+  CHECK(FindEw(ew, "activation")->fwd_bytes == Approx(t * 28672 * 6));
+  CHECK(FindEw(ew, "softmax+dropout") == nullptr);  // FlashAttention keeps no scores
+  CHECK(FindEw(ew, "fp8 cast") == nullptr);
   CHECK(ew.BwdBytes() == Approx(2 * ew.FwdBytes()));
   CHECK(ew.BwdKernels() == Approx(2 * ew.FwdKernels()));
 }
 
 TEST_CASE("eager PyTorch moves more bytes in more kernels than torch.compile", "[cost]") {
   const ModelSpec m = test::Llama3_70B();
-  const LayerElementwise eager = Ops(m, OneGpu(Fusion::kEager));
-  const LayerElementwise compiled = Ops(m, OneGpu(Fusion::kCompile));
-  const LayerElementwise te = Ops(m, OneGpu(Fusion::kTe));
+  const LayerElementwise eager = EwOps(m, OneGpuFused(Fusion::kEager));
+  const LayerElementwise compiled = EwOps(m, OneGpuFused(Fusion::kCompile));
+  const LayerElementwise te = EwOps(m, OneGpuFused(Fusion::kTe));
   const double t = 8192;
   // torchtitan's RMSNorm: seven kernels, 36 bytes per element.
-  CHECK(Find(eager, "norm")->fwd_bytes == Approx(2 * t * 8192 * 36));
-  CHECK(Find(eager, "norm")->fwd_kernels == 14);
+  CHECK(FindEw(eager, "norm")->fwd_bytes == Approx(2 * t * 8192 * 36));
+  CHECK(FindEw(eager, "norm")->fwd_kernels == 14);
   CHECK(eager.FwdBytes() > te.FwdBytes());
   CHECK(te.FwdBytes() > compiled.FwdBytes());  // Inductor fuses the residual into the norm
   CHECK(eager.FwdKernels() > compiled.FwdKernels());
@@ -78,8 +78,8 @@ TEST_CASE("eager PyTorch moves more bytes in more kernels than torch.compile", "
 
 TEST_CASE("without FlashAttention the scores' softmax and dropout are costed", "[cost]") {
   const ModelSpec m = test::Gpt3_175B();  // 96 heads, seq 2048
-  const LayerElementwise ew = Ops(m, OneGpu(Fusion::kApex));
-  const ElementwiseOp* scores = Find(ew, "softmax+dropout");
+  const LayerElementwise ew = EwOps(m, OneGpuFused(Fusion::kApex));
+  const ElementwiseOp* scores = FindEw(ew, "softmax+dropout");
   REQUIRE(scores);
   const double per_score = 2048.0 * 96 * 2048;  // tokens × heads × keys
   CHECK(scores->fwd_bytes == Approx(9 * per_score));
@@ -87,16 +87,16 @@ TEST_CASE("without FlashAttention the scores' softmax and dropout are costed", "
   // And the layer is slower than with FlashAttention, its activations larger.
   const CostGraph d = BuildCostGraph(m);
   const Cluster c = test::DgxA100();
-  const LayerCost apex = ComputeLayerCost(d, 0, MakePlanShape(d, OneGpu(Fusion::kApex), c), c);
-  const LayerCost te = ComputeLayerCost(d, 0, MakePlanShape(d, OneGpu(Fusion::kTe), c), c);
+  const LayerCost apex = ComputeLayerCost(d, 0, MakePlanShape(d, OneGpuFused(Fusion::kApex), c), c);
+  const LayerCost te = ComputeLayerCost(d, 0, MakePlanShape(d, OneGpuFused(Fusion::kTe), c), c);
   CHECK(apex.fwd_s > te.fwd_s);
   CHECK(apex.act_full_bytes - te.act_full_bytes == Approx(5 * per_score));
 }
 
 TEST_CASE("FP8 adds cast-transposes, more of them under torchao", "[cost]") {
   const ModelSpec m = test::Llama3_70B();
-  const LayerElementwise te_ops = Ops(m, OneGpu(Fusion::kTe, Precision::kFp8));
-  const ElementwiseOp* te = Find(te_ops, "fp8 cast");
+  const LayerElementwise te_ops = EwOps(m, OneGpuFused(Fusion::kTe, Precision::kFp8));
+  const ElementwiseOp* te = FindEw(te_ops, "fp8 cast");
   REQUIRE(te);
   // Cast-transposed (r2 w1 w1): the attention output (64 heads × 128) and the FC2 input (28672).
   CHECK(te->fwd_bytes == Approx(4.0 * 8192 * (64 * 128 + 28672)));
@@ -106,9 +106,9 @@ TEST_CASE("FP8 adds cast-transposes, more of them under torchao", "[cost]") {
         Approx(4.0 * 8192 * (80 * 128 + 8192 + 2 * 28672 + 8192) + 2.0 * 2 * 8192 * 8192));
   CHECK(te->fwd_kernels == 2);
   CHECK(te->bwd_kernels == 6);
-  const LayerElementwise eager = Ops(m, OneGpu(Fusion::kEager, Precision::kFp8));
-  REQUIRE(Find(eager, "fp8 cast"));
-  CHECK(Find(eager, "fp8 cast")->fwd_bytes > te->fwd_bytes);
+  const LayerElementwise eager = EwOps(m, OneGpuFused(Fusion::kEager, Precision::kFp8));
+  REQUIRE(FindEw(eager, "fp8 cast"));
+  CHECK(FindEw(eager, "fp8 cast")->fwd_bytes > te->fwd_bytes);
 }
 
 TEST_CASE("TE's FP8 recipes cast by what each computes (delayed, tensorwise, MXFP8)", "[cost]") {
@@ -116,10 +116,10 @@ TEST_CASE("TE's FP8 recipes cast by what each computes (delayed, tensorwise, MXF
   const double t = 8192, h = 8192;
   const double fwd = t * (64 * 128 + 28672);                      // attention output, FC2 input
   const double grads = t * (80 * 128 + 8192 + 2 * 28672 + 8192);  // every GEMM's output gradient
-  ParallelPlan p = OneGpu(Fusion::kTe, Precision::kFp8);
+  ParallelPlan p = OneGpuFused(Fusion::kTe, Precision::kFp8);
   p.kernels.fp8_recipe = Fp8Recipe::kTensorwise;
-  const LayerElementwise cs_ops = Ops(m, p);
-  const ElementwiseOp* cs = Find(cs_ops, "fp8 cast");
+  const LayerElementwise cs_ops = EwOps(m, p);
+  const ElementwiseOp* cs = FindEw(cs_ops, "fp8 cast");
   REQUIRE(cs);
   // Current scaling: an amax pass (r2) before each cast-transpose (r2 w1 w1); the QKV and FC1
   // inputs leave the norm in bf16 and are cast-transposed in the forward, no backward transpose.
@@ -128,8 +128,8 @@ TEST_CASE("TE's FP8 recipes cast by what each computes (delayed, tensorwise, MXF
   CHECK(cs->fwd_kernels == 3 * 2 + 2 * 2);  // amax, scale, cast per cast; scale, cast per norm
   CHECK(cs->bwd_kernels == 3 * 4);
   p.kernels.fp8_recipe = Fp8Recipe::kMxfp8;
-  const LayerElementwise mx_ops = Ops(m, p);
-  const ElementwiseOp* mx = Find(mx_ops, "fp8 cast");
+  const LayerElementwise mx_ops = EwOps(m, p);
+  const ElementwiseOp* mx = FindEw(mx_ops, "fp8 cast");
   REQUIRE(mx);
   // MXFP8: both copies and a scale byte per 32 elements of each, from the bf16 source.
   const double per = 4 + 2.0 / 32;
@@ -139,8 +139,8 @@ TEST_CASE("TE's FP8 recipes cast by what each computes (delayed, tensorwise, MXF
   CHECK(mx->bwd_kernels == 4);
   // Delayed scaling moves the fewest bytes (the norm writes fp8 itself).
   p.kernels.fp8_recipe = Fp8Recipe::kDelayed;
-  const LayerElementwise ds_ops = Ops(m, p);
-  const ElementwiseOp* ds = Find(ds_ops, "fp8 cast");
+  const LayerElementwise ds_ops = EwOps(m, p);
+  const ElementwiseOp* ds = FindEw(ds_ops, "fp8 cast");
   REQUIRE(ds);
   CHECK(ds->fwd_bytes + ds->bwd_bytes < mx->fwd_bytes + mx->bwd_bytes);
   CHECK(mx->fwd_bytes + mx->bwd_bytes < cs->fwd_bytes + cs->bwd_bytes);
@@ -149,8 +149,8 @@ TEST_CASE("TE's FP8 recipes cast by what each computes (delayed, tensorwise, MXF
   p.tp = 4;
   p.sequence_parallel = true;
   p.kernels.fp8_recipe = Fp8Recipe::kTensorwise;
-  const LayerElementwise sp_ops = Ops(m, p);
-  const ElementwiseOp* sp = Find(sp_ops, "fp8 cast");
+  const LayerElementwise sp_ops = EwOps(m, p);
+  const ElementwiseOp* sp = FindEw(sp_ops, "fp8 cast");
   REQUIRE(sp);
   const double fwd4 = t * (64 * 128 + 28672) / 4;
   const double grads4 = t * (20 * 128 + 8192 + 2 * 28672 / 4 + 8192);
@@ -165,11 +165,11 @@ TEST_CASE("On Blackwell TE's per-tensor FP8 casts write no transposed copy", "[c
   const double grads = t * (80 * 128 + 8192 + 2 * 28672 + 8192);
   CHECK_FALSE(Fp8AnyLayout(test::DgxH100().gpu));
   CHECK(Fp8AnyLayout(test::Nvl72().gpu));
-  ParallelPlan p = OneGpu(Fusion::kTe, Precision::kFp8);
+  ParallelPlan p = OneGpuFused(Fusion::kTe, Precision::kFp8);
   const auto cast = [&](Fp8Recipe r) {
     p.kernels.fp8_recipe = r;
     const LayerElementwise ew = ComputeLayerElementwise(d, 0, MakePlanShape(d, p, test::Nvl72()));
-    const ElementwiseOp* op = Find(ew, "fp8 cast");
+    const ElementwiseOp* op = FindEw(ew, "fp8 cast");
     REQUIRE(op);
     return *op;
   };
@@ -190,10 +190,10 @@ TEST_CASE("On Blackwell TE's per-tensor FP8 casts write no transposed copy", "[c
 TEST_CASE("PyTorch's async TP reduces its stacked partials and copies the local shard", "[cost]") {
   const ModelSpec m = test::Llama3_70B();  // h 8192
   ParallelPlan p = CompiledSpTp8();
-  CHECK(Find(Ops(m, p), "async-TP extras") == nullptr);  // NCCL reduces inside its kernel
+  CHECK(FindEw(EwOps(m, p), "async-TP extras") == nullptr);  // NCCL reduces inside its kernel
   p.overlap_tp_comm = true;
-  const LayerElementwise ew = Ops(m, p);
-  const ElementwiseOp* x = Find(ew, "async-TP extras");
+  const LayerElementwise ew = EwOps(m, p);
+  const ElementwiseOp* x = FindEw(ew, "async-TP extras");
   REQUIRE(x);
   const double t = 8192, h = 8192;
   // Two pairs (attention, MLP): the sum reads 2 B x t x h and writes 1/8 of it; the local shard
@@ -209,23 +209,23 @@ TEST_CASE("PyTorch's async TP reduces its stacked partials and copies the local 
   CHECK(x->bwd_kernels == Approx(2 * (7 + 2 + 2 + 1)));
   // fp8 all-gathers their inputs in fp8 (torchao's float8 TP): the copies halve.
   p.precision = Precision::kFp8;
-  const LayerElementwise ew8 = Ops(m, p);
-  const ElementwiseOp* x8 = Find(ew8, "async-TP extras");
+  const LayerElementwise ew8 = EwOps(m, p);
+  const ElementwiseOp* x8 = FindEw(ew8, "async-TP extras");
   REQUIRE(x8);
   CHECK(x8->fwd_bytes == Approx(2 * (2 * t * h * (1 + 1.0 / 8) + 4 * t * h / 8)));
   // Transformer Engine's TP overlap is its own kernels (userbuffers): no extras here.
   p.kernels.fusion = Fusion::kTe;
-  CHECK(Find(Ops(m, p), "async-TP extras") == nullptr);
+  CHECK(FindEw(EwOps(m, p), "async-TP extras") == nullptr);
 }
 
 TEST_CASE("PyTorch's ring attention merges each step's output in fp32", "[cost]") {
   const ModelSpec m = test::Llama3_70B();  // 64 q / 8 kv heads x 128
-  ParallelPlan p = OneGpu(Fusion::kEager);
+  ParallelPlan p = OneGpuFused(Fusion::kEager);
   p.cp = 4;
   p.dp = 1;
   p.micro_batch = 1;
-  const LayerElementwise ew = Ops(m, p);
-  const ElementwiseOp* x = Find(ew, "ring-attention merge");
+  const LayerElementwise ew = EwOps(m, p);
+  const ElementwiseOp* x = FindEw(ew, "ring-attention merge");
   REQUIRE(x);
   const double t = 8192.0 / 4;  // local tokens
   const double out = t * 64 * 128, kv = 2 * t * 8 * 128;
@@ -235,16 +235,16 @@ TEST_CASE("PyTorch's ring attention merges each step's output in fp32", "[cost]"
   CHECK(x->bwd_bytes == Approx(out * (4 + 10 * 4 + 6) + kv * (4 + 10 + 39 + 32 + 6) + kv * 16));
   CHECK(x->fwd_kernels == Approx(2 + 3 + 20));
   CHECK(x->bwd_kernels == Approx(3 + 2 + 3 + 2 + 12 + 8 + 2));
-  CHECK(Find(ew, "repeat K/V") == nullptr);  // the model's GQA heads reach the kernel
+  CHECK(FindEw(ew, "repeat K/V") == nullptr);  // the model's GQA heads reach the kernel
   // torchtitan's Llama repeats K/V to the 64 query heads: copied, passed and accumulated 8x.
   p.kernels.repeat_kv = true;
-  const LayerElementwise rep = Ops(m, p);
-  const ElementwiseOp* xr = Find(rep, "ring-attention merge");
+  const LayerElementwise rep = EwOps(m, p);
+  const ElementwiseOp* xr = FindEw(rep, "ring-attention merge");
   REQUIRE(xr);
   CHECK(xr->fwd_bytes == Approx(out * (6 + 38 * 3 + 6) + 8 * kv * 16));
   CHECK(xr->bwd_bytes ==
         Approx(out * (4 + 10 * 4 + 6) + 8 * kv * (4 + 10 + 39 + 32 + 6) + 8 * kv * 16));
-  const ElementwiseOp* copy = Find(rep, "repeat K/V");
+  const ElementwiseOp* copy = FindEw(rep, "repeat K/V");
   REQUIRE(copy);
   CHECK(copy->fwd_bytes == Approx(2 * t * (8 + 64) * 256));  // r2 per kv, w2 per q-head element
   CHECK(copy->bwd_bytes == Approx(copy->fwd_bytes));         // the expand's sum back
@@ -253,17 +253,17 @@ TEST_CASE("PyTorch's ring attention merges each step's output in fp32", "[cost]"
   // One GPU per sequence: nothing to merge; Transformer Engine merges its own way
   // (te_context_parallel.h).
   p.cp = 1;
-  CHECK(Find(Ops(m, p), "ring-attention merge") == nullptr);
+  CHECK(FindEw(EwOps(m, p), "ring-attention merge") == nullptr);
   p.cp = 4;
   p.kernels.fusion = Fusion::kTe;
-  CHECK(Find(Ops(m, p), "ring-attention merge") == nullptr);
+  CHECK(FindEw(EwOps(m, p), "ring-attention merge") == nullptr);
 }
 
 TEST_CASE("CUDA graphs shorten every launch to the replay gap", "[cost]") {
   Cluster c = test::DgxH100();
   c.efficiency.kernel_launch_us = 5;
   const CostGraph d = BuildCostGraph(test::Llama3_70B());
-  ParallelPlan p = OneGpu(Fusion::kTe);
+  ParallelPlan p = OneGpuFused(Fusion::kTe);
   CHECK(LaunchSeconds(c, MakePlanShape(d, p, c)) == Approx(5e-6));
   p.kernels.cuda_graphs = true;
   CHECK(LaunchSeconds(c, MakePlanShape(d, p, c)) == Approx(1e-6));
@@ -273,7 +273,7 @@ TEST_CASE("the per-op table sums to the layer's forward and backward", "[cost]")
   const Cluster c = test::DgxH100();
   for (const ModelSpec& m : {test::Llama3_70B(), test::Mixtral8x7B(), test::Gpt3_175B()}) {
     for (Fusion f : {Fusion::kTe, Fusion::kApex, Fusion::kEager, Fusion::kCompile}) {
-      ParallelPlan p = OneGpu(f);
+      ParallelPlan p = OneGpuFused(f);
       p.tp = 2;
       p.dp = 1;
       p.sequence_parallel = true;
@@ -316,11 +316,11 @@ TEST_CASE("a fused framework takes a shorter step than eager PyTorch", "[cost]")
 TEST_CASE("FP8 casts of an MoE layer follow the routed copies into the experts", "[cost]") {
   const ModelSpec m = test::Mixtral8x7B();  // h 4096, 32 q / 8 kv × 128, 8 experts top-2, 14336
   const CostGraph d = BuildCostGraph(m);
-  const PlanShape p = MakePlanShape(d, OneGpu(Fusion::kTe, Precision::kFp8), test::DgxH100());
+  const PlanShape p = MakePlanShape(d, OneGpuFused(Fusion::kTe, Precision::kFp8), test::DgxH100());
   REQUIRE(p.moe_load >= 1.0);
   const double t = p.tokens, routed = t * 2 * p.moe_load;  // top-2 copies, busiest rank
   const LayerElementwise moe = ComputeLayerElementwise(d, 1, p);
-  const ElementwiseOp* cast = Find(moe, "fp8 cast");
+  const ElementwiseOp* cast = FindEw(moe, "fp8 cast");
   REQUIRE(cast);
   // The attention output, then every routed copy's fc1 input (h) and fc2 input (expert width),
   // cast-transposed (r2 w1 w1) by TransformerEngine's GroupedLinear.
@@ -334,7 +334,7 @@ TEST_CASE("FP8 casts of an MoE layer follow the routed copies into the experts",
   // A dense layer of the same model casts its FC2 input itself (Megatron-Core's activation kernel
   // writes bf16); its FC1 input is cast inside the norm.
   const LayerElementwise dense_ops = ComputeLayerElementwise(d, 0, p);
-  const ElementwiseOp* dense = Find(dense_ops, "fp8 cast");
+  const ElementwiseOp* dense = FindEw(dense_ops, "fp8 cast");
   REQUIRE(dense);
   CHECK(dense->fwd_bytes == Approx(4.0 * t * (32 * 128 + 14336)));
 }
@@ -344,28 +344,28 @@ TEST_CASE("A fused norm kernel in an eager layer moves the fused kernel's bytes"
   // is eager PyTorch but the RMSNorm one kernel reading x and writing y (r2 w2), not eager's seven
   // kernels and 36 B per element; every other op keeps the eager profile.
   const ModelSpec m = test::Llama3_70B();
-  const LayerElementwise eager = Ops(m, OneGpu(Fusion::kEager));
-  ParallelPlan p = OneGpu(Fusion::kEager);
+  const LayerElementwise eager = EwOps(m, OneGpuFused(Fusion::kEager));
+  ParallelPlan p = OneGpuFused(Fusion::kEager);
   p.kernels.fused_norm = true;
-  const LayerElementwise fused = Ops(m, p);
+  const LayerElementwise fused = EwOps(m, p);
   const double t = 8192;
-  REQUIRE(Find(eager, "norm"));
-  REQUIRE(Find(fused, "norm"));
-  CHECK(Find(eager, "norm")->fwd_bytes == Approx(2 * t * 8192 * 36));
-  CHECK(Find(eager, "norm")->fwd_kernels == 14);
-  CHECK(Find(fused, "norm")->fwd_bytes == Approx(2 * t * 8192 * 4));
-  CHECK(Find(fused, "norm")->fwd_kernels == 2);
-  CHECK(Find(fused, "rope")->fwd_bytes == Approx(Find(eager, "rope")->fwd_bytes));
+  REQUIRE(FindEw(eager, "norm"));
+  REQUIRE(FindEw(fused, "norm"));
+  CHECK(FindEw(eager, "norm")->fwd_bytes == Approx(2 * t * 8192 * 36));
+  CHECK(FindEw(eager, "norm")->fwd_kernels == 14);
+  CHECK(FindEw(fused, "norm")->fwd_bytes == Approx(2 * t * 8192 * 4));
+  CHECK(FindEw(fused, "norm")->fwd_kernels == 2);
+  CHECK(FindEw(fused, "rope")->fwd_bytes == Approx(FindEw(eager, "rope")->fwd_bytes));
   CHECK(fused.FwdBytes() == Approx(eager.FwdBytes() - 2 * t * 8192 * 32));
 }
 
 TEST_CASE("DTensor's sequence-parallel collectives copy the full tensor along dim 1", "[cost]") {
   const ModelSpec m = test::Llama3_70B();  // h 8192
   ParallelPlan p = CompiledSpTp8();
-  CHECK(Find(Ops(m, p), "SP dim-1 copies") == nullptr);  // Megatron's own collectives: no copy
+  CHECK(FindEw(EwOps(m, p), "SP dim-1 copies") == nullptr);  // Megatron's own collectives: no copy
   p.kernels.sp_dim1_copies = true;
-  const LayerElementwise bf16 = Ops(m, p);  // Find points into it: it must outlive x
-  const ElementwiseOp* x = Find(bf16, "SP dim-1 copies");
+  const LayerElementwise bf16 = EwOps(m, p);  // Find points into it: it must outlive x
+  const ElementwiseOp* x = FindEw(bf16, "SP dim-1 copies");
   REQUIRE(x);
   const double t = 8192, h = 8192;
   // Two blocks, each an all-gather and a reduce-scatter whose torch.cat reads and writes
@@ -375,14 +375,14 @@ TEST_CASE("DTensor's sequence-parallel collectives copy the full tensor along di
   CHECK(x->fwd_kernels == Approx(4));
   // torchao's float8 TP gathers in fp8: the all-gather's copy halves.
   p.precision = Precision::kFp8;
-  const LayerElementwise fp8 = Ops(m, p);
-  const ElementwiseOp* x8 = Find(fp8, "SP dim-1 copies");
+  const LayerElementwise fp8 = EwOps(m, p);
+  const ElementwiseOp* x8 = FindEw(fp8, "SP dim-1 copies");
   REQUIRE(x8);
   CHECK(x8->fwd_bytes == Approx(2 * 2 * (1 + 2) * t * h));
   // Async TP's symmetric-memory path has its own extras; no SP, no copies.
   p.overlap_tp_comm = true;
-  CHECK(Find(Ops(m, p), "SP dim-1 copies") == nullptr);
+  CHECK(FindEw(EwOps(m, p), "SP dim-1 copies") == nullptr);
   p.overlap_tp_comm = false;
   p.sequence_parallel = false;
-  CHECK(Find(Ops(m, p), "SP dim-1 copies") == nullptr);
+  CHECK(FindEw(EwOps(m, p), "SP dim-1 copies") == nullptr);
 }

@@ -28,9 +28,9 @@ ParallelPlan Gpt3Plan() {
 // One GPT-3 175B layer at tp = 8 with SP, one 2048-token sequence: t = 2048 tokens, T_n = 256
 // norm tokens, h = 12288, f = 49152, 96 heads of 128 (12 per GPU, MHA), GeLU (gate = 1).
 constexpr double kT = 2048, kTn = 256, kH = 12288, kF = 49152 / 8.0, kHeadsLocal = 12;
-constexpr double kResidual = 2 * 2 * kTn * kH;  // two bf16 norm inputs
-constexpr double kNormOut = 2 * 2 * kTn * kH;   // two bf16 norm outputs (QKV, FC1 input)
-constexpr double kAttnOut = 2 * kT * kHeadsLocal * 128;
+constexpr double kGradResidual = 2 * 2 * kTn * kH;  // two bf16 norm inputs
+constexpr double kNormOut = 2 * 2 * kTn * kH;       // two bf16 norm outputs (QKV, FC1 input)
+constexpr double kGradAttnOut = 2 * kT * kHeadsLocal * 128;
 constexpr double kFc2In = 2 * kT * kF;
 
 ActivationTerms Gpt3Terms(Precision precision, Fusion fusion) {
@@ -121,16 +121,16 @@ TEST_CASE("grad_reduce_in_fp32=false halves the gradients and the DP gradient by
 TEST_CASE("Transformer Engine under fp8 keeps fp8 copies of the Linear inputs", "[cost][memory]") {
   const ActivationTerms bf16 = Gpt3Terms(Precision::kBf16, Fusion::kTe);
   CHECK_FALSE(bf16.te_fp8);
-  CHECK(bf16.residual == Approx(kResidual));
+  CHECK(bf16.residual == Approx(kGradResidual));
   CHECK(bf16.norm_out == Approx(kNormOut));
-  CHECK(bf16.attn_out == Approx(kAttnOut));
+  CHECK(bf16.attn_out == Approx(kGradAttnOut));
   CHECK(bf16.mlp_act_out == Approx(kFc2In));
   const ActivationTerms te = Gpt3Terms(Precision::kFp8, Fusion::kTe);
   CHECK(te.te_fp8);
-  CHECK(te.residual == Approx(kResidual));       // LayerNormLinear's bf16 input
-  CHECK(te.norm_out == Approx(kNormOut / 2));    // ln_out in fp8
-  CHECK(te.attn_out == Approx(kAttnOut * 1.5));  // attention's bf16 O + the projection's fp8
-  CHECK(te.mlp_act_out == Approx(kFc2In / 2));   // FC2's inputmat in fp8
+  CHECK(te.residual == Approx(kGradResidual));       // LayerNormLinear's bf16 input
+  CHECK(te.norm_out == Approx(kNormOut / 2));        // ln_out in fp8
+  CHECK(te.attn_out == Approx(kGradAttnOut * 1.5));  // attention's bf16 O + the projection's fp8
+  CHECK(te.mlp_act_out == Approx(kFc2In / 2));       // FC2's inputmat in fp8
   CHECK(te.qkv == Approx(bf16.qkv));
   CHECK(te.mlp_act_in == Approx(bf16.mlp_act_in));  // the activation's bf16 input
   // Per layer: -2 T_n h (norm outputs) + T h/t (attention output) - T f/t (FC2 input).
@@ -154,5 +154,5 @@ TEST_CASE("fp8_act_cache on top of Transformer Engine's fp8 halves nothing twice
   const RecipeActivations kept =
       ApplyMemoryRecipe(d, 0, cached, c, ComputeActivationTerms(d, 0, cached), 0);
   // Dense, no MLA: only the attention output changes, to one E5M6 copy (12 bits of 16).
-  CHECK(kept.kept_bytes == Approx(terms.Total() - 1.5 * kAttnOut + 0.75 * kAttnOut));
+  CHECK(kept.kept_bytes == Approx(terms.Total() - 1.5 * kGradAttnOut + 0.75 * kGradAttnOut));
 }

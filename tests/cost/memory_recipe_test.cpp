@@ -16,7 +16,7 @@ namespace {
 // Mixtral 8x7B, tp=1, one 4096-token micro-batch: 8192 routed tokens of h = 4096.
 constexpr double kRouted = 8192, kHidden = 4096;
 constexpr double kExpertTokens = 2 * kRouted * kHidden;  // routed tokens, bf16
-constexpr double kProbs = 4 * kRouted;                   // permuted probabilities, fp32
+constexpr double kRecipeProbs = 4 * kRouted;             // permuted probabilities, fp32
 
 ActivationTerms MixtralTerms(MoeProbs probs, bool fp8_cache = false) {
   const ModelSpec m = test::Mixtral8x7B();
@@ -40,7 +40,7 @@ TEST_CASE("moe_probs: what the routing probabilities' multiply keeps", "[cost][m
   // activation: the probs only (the activation's input is kept anyway, expert_act_in).
   CHECK(act.expert_out == 0);
   CHECK(act.expert_unscaled == 0);
-  CHECK(act.expert_probs == Approx(kProbs));
+  CHECK(act.expert_probs == Approx(kRecipeProbs));
   // output: the unpermute's multiply keeps the expert output for the probabilities' gradient.
   CHECK(out.expert_out == Approx(kExpertTokens));
   CHECK(out.Total() - act.Total() == Approx(kExpertTokens));

@@ -11,7 +11,7 @@ using namespace paraplan;
 
 namespace {
 
-ParallelPlan OneGpu(Recompute recompute) {
+ParallelPlan OneGpuRecompute(Recompute recompute) {
   ParallelPlan p;
   p.micro_batch = 1;
   p.recompute = recompute;
@@ -24,7 +24,7 @@ TEST_CASE("per-op SAC saves every other mm, the SDPA output and the block input"
   // Llama-3 70B, tp 1: mms wq, wk, wv, wo, w1, w3, w2; saved wq, wv, w1, w2.
   const CostGraph d = BuildCostGraph(test::Llama3_70B());
   const Cluster c = test::DgxH100();
-  const PlanShape s = MakePlanShape(d, OneGpu(Recompute::kOp), c);
+  const PlanShape s = MakePlanShape(d, OneGpuRecompute(Recompute::kOp), c);
   const double t = 8192, h = 8192, f = 28672, kv = 8 * 128.0;
   const OpCheckpointCost op = ComputeOpCheckpoint(d, 0, s, c);
   const double expected = 2 * t * (h /*input*/ + h /*wq*/ + kv /*wv*/ + h /*sdpa*/ + f + h) +
@@ -43,7 +43,7 @@ TEST_CASE("op recompute keeps between selective and full, and redoes part of the
   const CostGraph d = BuildCostGraph(test::Llama3_70B());
   const Cluster c = test::DgxH100();
   auto layer = [&](Recompute r) {
-    return ComputeLayerCost(d, 0, MakePlanShape(d, OneGpu(r), c), c);
+    return ComputeLayerCost(d, 0, MakePlanShape(d, OneGpuRecompute(r), c), c);
   };
   const LayerCost none = layer(Recompute::kNone), op = layer(Recompute::kOp),
                   full = layer(Recompute::kFull);
@@ -59,7 +59,7 @@ TEST_CASE("op recompute under sequence parallelism gathers the block inputs agai
   const CostGraph d = BuildCostGraph(test::Llama3_70B());
   const Cluster c = test::DgxH100();
   auto layer = [&](Recompute r, bool sp) {
-    ParallelPlan p = OneGpu(r);
+    ParallelPlan p = OneGpuRecompute(r);
     p.tp = 8;
     p.sequence_parallel = sp;
     p.overlap_tp_comm = false;

@@ -6,7 +6,7 @@ using namespace paraplan;
 
 namespace {
 
-GpuSpec Gpu(int64_t sms) {
+GpuSpec GpuWithSms(int64_t sms) {
   GpuSpec g;
   g.sm_count = sms;
   return g;
@@ -15,11 +15,11 @@ GpuSpec Gpu(int64_t sms) {
 }  // namespace
 
 TEST_CASE("SM share: communication SMs over the GPU's", "[cost]") {
-  CHECK(SmShare(16, Gpu(132)) == Approx(16.0 / 132));
-  CHECK(SmShare(20, Gpu(132)) == Approx(0.1515).epsilon(1e-3));  // DeepSeek-V3: 20 of 132
-  CHECK(SmShare(0, Gpu(132)) == 0);
-  CHECK(SmShare(16, Gpu(0)) == 0);  // unknown SM count: no cost
-  CHECK(SmShare(200, Gpu(132)) == 1);
+  CHECK(SmShare(16, GpuWithSms(132)) == Approx(16.0 / 132));
+  CHECK(SmShare(20, GpuWithSms(132)) == Approx(0.1515).epsilon(1e-3));  // DeepSeek-V3: 20 of 132
+  CHECK(SmShare(0, GpuWithSms(132)) == 0);
+  CHECK(SmShare(16, GpuWithSms(0)) == 0);  // unknown SM count: no cost
+  CHECK(SmShare(200, GpuWithSms(132)) == 1);
 }
 
 TEST_CASE("concurrent law: compute beside communication ends at max(X, C + X c/S)", "[cost]") {
@@ -44,9 +44,9 @@ TEST_CASE("concurrent law: compute beside communication ends at max(X, C + X c/S
 }
 
 TEST_CASE("margin law: a GEMM launched on S - c SMs", "[cost]") {
-  CHECK(MarginLossSeconds(1.0, 16, Gpu(132)) == Approx(16.0 / 116));
-  CHECK(MarginLossSeconds(1.0, 16, Gpu(0)) == 0);
-  CHECK(MarginLossSeconds(0, 16, Gpu(132)) == 0);
+  CHECK(MarginLossSeconds(1.0, 16, GpuWithSms(132)) == Approx(16.0 / 116));
+  CHECK(MarginLossSeconds(1.0, 16, GpuWithSms(0)) == 0);
+  CHECK(MarginLossSeconds(0, 16, GpuWithSms(132)) == 0);
 }
 
 TEST_CASE("parameter gather against the first forward: shared NIC and SMs", "[cost]") {

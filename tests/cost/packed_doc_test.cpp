@@ -37,7 +37,7 @@ std::vector<LayerOpRow> Rows(int64_t seq, int64_t mb, double packed, Fusion fusi
   return rows;
 }
 
-LayerOpRow Row(const std::vector<LayerOpRow>& rows, const char* name) {
+LayerOpRow PackedRow(const std::vector<LayerOpRow>& rows, const char* name) {
   for (const LayerOpRow& r : rows) {
     if (std::strcmp(r.name, name) == 0) return r;
   }
@@ -54,33 +54,35 @@ TEST_CASE("packed documents: the attention core runs at the documents' length",
   const auto packed = Rows(8192, 1, 1024);
   const auto short_seqs = Rows(1024, 8, 0);
   const auto whole = Rows(8192, 1, 0);
-  const LayerOpRow p = Row(packed, "core attention");
-  CHECK(p.fwd_s == Approx(Row(short_seqs, "core attention").fwd_s));
-  CHECK(p.bwd_s == Approx(Row(short_seqs, "core attention").bwd_s));
-  CHECK(p.flops == Approx(Row(short_seqs, "core attention").flops));
+  const LayerOpRow p = PackedRow(packed, "core attention");
+  CHECK(p.fwd_s == Approx(PackedRow(short_seqs, "core attention").fwd_s));
+  CHECK(p.bwd_s == Approx(PackedRow(short_seqs, "core attention").bwd_s));
+  CHECK(p.flops == Approx(PackedRow(short_seqs, "core attention").flops));
   // Against one 8,192-token document: FLOPs in proportion to the span, the rate by the
   // length curve s / (s + half_seq).
-  const LayerOpRow w = Row(whole, "core attention");
+  const LayerOpRow w = PackedRow(whole, "core attention");
   CHECK(w.flops / p.flops == Approx(8.0));
   CHECK(w.fwd_s / p.fwd_s == Approx((8192 + kHalfSeq) / (1024 + kHalfSeq)));
   // Every GEMM still sees all 8,192 tokens.
   for (const char* gemm : {"qkv proj", "out proj", "mlp up", "mlp down"}) {
     INFO(gemm);
-    CHECK(Row(packed, gemm).fwd_s == Approx(Row(whole, gemm).fwd_s));
+    CHECK(PackedRow(packed, gemm).fwd_s == Approx(PackedRow(whole, gemm).fwd_s));
   }
   // A document as long as the sequence (or longer) is the unpacked sequence.
-  CHECK(Row(Rows(8192, 1, 8192), "core attention").fwd_s == Approx(w.fwd_s));
-  CHECK(Row(Rows(8192, 1, 1e5), "core attention").fwd_s == Approx(w.fwd_s));
+  CHECK(PackedRow(Rows(8192, 1, 8192), "core attention").fwd_s == Approx(w.fwd_s));
+  CHECK(PackedRow(Rows(8192, 1, 1e5), "core attention").fwd_s == Approx(w.fwd_s));
 }
 
 TEST_CASE("packed documents without FlashAttention: one score matrix per document",
           "[cost][attention][packed]") {
   const auto packed = Rows(8192, 1, 1024, Fusion::kApex);
   const auto short_seqs = Rows(1024, 8, 0, Fusion::kApex);
-  CHECK(Row(packed, "core attention").fwd_s == Approx(Row(short_seqs, "core attention").fwd_s));
-  CHECK(Row(packed, "softmax+dropout").bytes == Approx(Row(short_seqs, "softmax+dropout").bytes));
-  CHECK(Row(packed, "softmax+dropout").bytes * 8 ==
-        Approx(Row(Rows(8192, 1, 0, Fusion::kApex), "softmax+dropout").bytes));
+  CHECK(PackedRow(packed, "core attention").fwd_s ==
+        Approx(PackedRow(short_seqs, "core attention").fwd_s));
+  CHECK(PackedRow(packed, "softmax+dropout").bytes ==
+        Approx(PackedRow(short_seqs, "softmax+dropout").bytes));
+  CHECK(PackedRow(packed, "softmax+dropout").bytes * 8 ==
+        Approx(PackedRow(Rows(8192, 1, 0, Fusion::kApex), "softmax+dropout").bytes));
 }
 
 TEST_CASE("packed_doc_tokens: plan strings, bounds and context parallelism", "[plan][packed]") {

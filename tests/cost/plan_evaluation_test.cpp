@@ -30,7 +30,7 @@ struct Evaluated {
   CostGraph dims;
 };
 
-void Evaluate(const ModelSpec& m, const Cluster& c, const ParallelPlan& p, Evaluated* out) {
+void EvaluatePipe(const ModelSpec& m, const Cluster& c, const ParallelPlan& p, Evaluated* out) {
   out->dims = BuildCostGraph(m);
   EvaluatePlanTime(out->dims, c, ResolveNetworkLinks(c), p, &out->eval);
 }
@@ -43,7 +43,7 @@ double MaxOverStages(const Evaluated& e, const ParallelPlan& p) {
   return peak;
 }
 
-ParallelPlan Plan(int64_t pp, int64_t dp, Schedule schedule, int64_t vpp) {
+ParallelPlan PipePlan(int64_t pp, int64_t dp, Schedule schedule, int64_t vpp) {
   ParallelPlan p;
   p.pp = pp;
   p.dp = dp;
@@ -64,16 +64,16 @@ TEST_CASE("the peak over stages is the largest stage, for every schedule and lay
     for (int64_t pp : {1, 2, 3, 5, 8, 16, 30}) {
       if (pp > m.layers) continue;
       for (Schedule schedule : schedules) {
-        ParallelPlan p = Plan(pp, 2, schedule, 1);
+        ParallelPlan p = PipePlan(pp, 2, schedule, 1);
         p.zero = pp % 2 == 0 ? 1 : 3;
         Evaluated e;
-        Evaluate(m, c, p, &e);
+        EvaluatePipe(m, c, p, &e);
         CHECK(EvaluatePeakMemory(e.dims, p, e.eval) == MaxOverStages(e, p));
       }
       if (pp >= 2 && m.layers % (2 * pp) == 0) {
-        const ParallelPlan p = Plan(pp, 2, Schedule::kInterleaved, 2);
+        const ParallelPlan p = PipePlan(pp, 2, Schedule::kInterleaved, 2);
         Evaluated e;
-        Evaluate(m, c, p, &e);
+        EvaluatePipe(m, c, p, &e);
         CHECK(EvaluatePeakMemory(e.dims, p, e.eval) == MaxOverStages(e, p));
       }
     }
@@ -92,8 +92,8 @@ TEST_CASE("the peak from the candidate stages is the peak, for every plan sharin
       if (pp > m.layers) continue;
       for (Schedule first : {Schedule::k1F1B, Schedule::kDualPipe}) {
         Evaluated e;
-        Evaluate(m, c, Plan(pp, 2, first, 1), &e);
-        const PeakMemoryStages stages = PeakMemoryCandidates(Plan(pp, 2, first, 1), e.eval);
+        EvaluatePipe(m, c, PipePlan(pp, 2, first, 1), &e);
+        const PeakMemoryStages stages = PeakMemoryCandidates(PipePlan(pp, 2, first, 1), e.eval);
         REQUIRE(stages.count > 0);
         CHECK(stages.count <= pp);
         if (stages.count < (first == Schedule::kDualPipe ? (pp + 1) / 2 : pp)) ++sharing;
@@ -104,7 +104,7 @@ TEST_CASE("the peak from the candidate stages is the peak, for every plan sharin
         for (Schedule schedule : others) {
           for (int zero = 0; zero <= 3; ++zero) {
             for (int64_t per_rank : {1, 4, 64}) {
-              ParallelPlan p = Plan(pp, 2, schedule, 1);
+              ParallelPlan p = PipePlan(pp, 2, schedule, 1);
               p.zero = zero;
               p.global_batch = per_rank * p.dp * p.micro_batch;  // few or many micro-batches
               const double all = MaxOverStages(e, p);
@@ -121,17 +121,17 @@ TEST_CASE("the peak from the candidate stages is the peak, for every plan sharin
 
 TEST_CASE("stages with the same layers get the same times, uneven pp_layers are kept", "[cost]") {
   const Cluster c = test::DgxH100();
-  ParallelPlan p = Plan(4, 2, Schedule::k1F1B, 1);
+  ParallelPlan p = PipePlan(4, 2, Schedule::k1F1B, 1);
   p.pp_layers = {3, 9, 9, 9};
   Evaluated mixed;
-  Evaluate(MixedKinds(), c, p, &mixed);
+  EvaluatePipe(MixedKinds(), c, p, &mixed);
   CHECK(mixed.eval.layers[0] == 3);
   CHECK(mixed.eval.begins[3] == 21);
   CHECK(mixed.eval.times[1].f != mixed.eval.times[2].f);  // 9 layers, another mix of kinds
-  p = Plan(8, 2, Schedule::k1F1B, 1);
+  p = PipePlan(8, 2, Schedule::k1F1B, 1);
   p.zero = 3;
   Evaluated gpt;
-  Evaluate(test::Gpt3_175B(), c, p, &gpt);
+  EvaluatePipe(test::Gpt3_175B(), c, p, &gpt);
   const PlanEvaluation& e = gpt.eval;
   int pairs = 0;
   for (int64_t a = 1; a < p.pp - 1; ++a) {
@@ -153,14 +153,14 @@ TEST_CASE("pipelines deeper than the inline stage storage evaluate the same way"
   m.layers = 2 * kInlineStages + 4;
   const Cluster c = test::DgxH100();
   const int64_t pp = kInlineStages + 2;  // 2 layers on most stages, 3 on two
-  const ParallelPlan p = Plan(pp, 1, Schedule::k1F1B, 1);
+  const ParallelPlan p = PipePlan(pp, 1, Schedule::k1F1B, 1);
   const StepModel model(m, c, pp);
   const StepResult r = model.Estimate(p);
   CHECK(r.memory.size() == static_cast<size_t>(pp));
   CHECK(model.EstimateStepSeconds(p) == r.step_time_s);
   CHECK(model.PeakMemoryBytes(p) == r.peak_memory_bytes);
   Evaluated e;
-  Evaluate(m, c, p, &e);
+  EvaluatePipe(m, c, p, &e);
   int64_t layers = 0;
   for (int64_t s = 0; s < pp; ++s) layers += e.eval.layers[s];
   CHECK(layers == m.layers);
@@ -178,7 +178,7 @@ TEST_CASE("Megatron-LM 2021 sends 1/tp of a stage's output and all-gathers it ov
   p.sequence_parallel = false;
   p.kernels.fusion = Fusion::kApex;
   Evaluated apex;
-  Evaluate(m, c, p, &apex);
+  EvaluatePipe(m, c, p, &apex);
   const NetworkLinks links = ResolveNetworkLinks(c);
   const double bytes = 2.0 * 2048 * 12288;  // one micro-batch's activation, replicated over TP
   const GroupPlacement pair = PlaceGroup(2, apex.eval.shape.groups.pp.stride, c);
@@ -189,7 +189,7 @@ TEST_CASE("Megatron-LM 2021 sends 1/tp of a stage's output and all-gathers it ov
   // Megatron-Core sends the whole tensor without sequence parallelism (its 1/tp with it).
   p.kernels.fusion = Fusion::kTe;
   Evaluated te;
-  Evaluate(m, c, p, &te);
+  EvaluatePipe(m, c, p, &te);
   CHECK(te.eval.p2p_s == Approx(CollectiveSeconds(CollectiveOp::kSendRecv, bytes, pair, links)));
   CHECK(apex.eval.p2p_s < te.eval.p2p_s);  // the stages sit on different nodes: 1/8 on the NIC
 }
@@ -267,7 +267,7 @@ TEST_CASE("every pipeline hop is costed on the link its stage boundary crosses",
   p.micro_batch = 1;
   p.global_batch = 8;
   Evaluated e;
-  Evaluate(m, c, p, &e);
+  EvaluatePipe(m, c, p, &e);
   const NetworkLinks links = ResolveNetworkLinks(c);
   const double bytes = 2.0 * 2048 * 12288;  // one micro-batch's bf16 activations
   const double nvlink = CollectiveSeconds(CollectiveOp::kSendRecv, bytes, PairOnTier(0, 4), links);
@@ -298,7 +298,7 @@ TEST_CASE("every pipeline hop is costed on the link its stage boundary crosses",
   p.placement = {ParallelDim::kPp, ParallelDim::kTp, ParallelDim::kCp, ParallelDim::kEp,
                  ParallelDim::kDp};
   Evaluated inner;
-  Evaluate(m, c, p, &inner);
+  EvaluatePipe(m, c, p, &inner);
   for (int64_t b = 0; b < 3; ++b) CHECK(inner.eval.hops[b].tier == 0);
   // The tiers follow the cluster's spans too, not only the pipeline's shape (a thread remembers
   // the last pipeline's hop tiers, keyed by both): 16-GPU NVLink domains hold the whole pipeline.
@@ -307,10 +307,10 @@ TEST_CASE("every pipeline hop is costed on the link its stage boundary crosses",
   wide.network[0].span = 16;
   REQUIRE(wide.network[1].span > 16);
   Evaluated spanned;
-  Evaluate(m, wide, p, &spanned);
+  EvaluatePipe(m, wide, p, &spanned);
   for (int64_t b = 0; b < 3; ++b) CHECK(spanned.eval.hops[b].tier == 0);
   Evaluated again;
-  Evaluate(m, c, p, &again);
+  EvaluatePipe(m, c, p, &again);
   CHECK(again.eval.hops[1].tier == 1);
 }
 
@@ -326,15 +326,15 @@ TEST_CASE("stage classes found once per layout give every sharing plan the same 
     for (int64_t pp : {1, 2, 3, 5, 8, 30}) {
       if (pp > m.layers) continue;
       PlanEvaluation layers;
-      EvaluatePlanLayers(dims, c, links, Plan(pp, 2, Schedule::k1F1B, 1), &layers);
+      EvaluatePlanLayers(dims, c, links, PipePlan(pp, 2, Schedule::k1F1B, 1), &layers);
       StageClasses classes;
-      StageClassesOf(Plan(pp, 2, Schedule::k1F1B, 1), layers, &classes);
+      StageClassesOf(PipePlan(pp, 2, Schedule::k1F1B, 1), layers, &classes);
       REQUIRE(classes.of.size() == static_cast<size_t>(pp));
       if (classes.keys.size() < static_cast<size_t>(pp)) ++shared_keys;
       for (Schedule schedule : {Schedule::k1F1B, Schedule::kGpipe, Schedule::kZeroBubble}) {
         for (int zero = 0; zero <= 3; ++zero) {
           for (bool overlap : {false, true}) {
-            ParallelPlan p = Plan(pp, 2, schedule, 1);
+            ParallelPlan p = PipePlan(pp, 2, schedule, 1);
             p.zero = zero;
             p.overlap_grad_reduce = overlap;
             p.overlap_param_gather = overlap;
@@ -343,7 +343,7 @@ TEST_CASE("stage classes found once per layout give every sharing plan the same 
             // `layers` is reused from plan to plan, as the search reuses its memo's evaluation.
             PlanEvaluation& with = layers;
             PlanEvaluation without;
-            EvaluatePlanLayers(dims, c, links, Plan(pp, 2, Schedule::k1F1B, 1), &without);
+            EvaluatePlanLayers(dims, c, links, PipePlan(pp, 2, Schedule::k1F1B, 1), &without);
             EvaluatePlanTimeAfterLayers(dims, c, links, p, &with, &classes);
             EvaluatePlanTimeAfterLayers(dims, c, links, p, &without);
             CHECK(with.step_s == without.step_s);

@@ -47,7 +47,7 @@ TEST_CASE("the slowest rank's fraction is sigma times the expected maximum", "[c
 
 namespace {
 
-ParallelPlan Plan(int64_t tp, int64_t pp, int64_t dp) {
+ParallelPlan StragglerPlan(int64_t tp, int64_t pp, int64_t dp) {
   ParallelPlan p;
   p.tp = tp;
   p.pp = pp;
@@ -57,14 +57,14 @@ ParallelPlan Plan(int64_t tp, int64_t pp, int64_t dp) {
   return p;
 }
 
-void Evaluate(const Cluster& c, const ParallelPlan& p, PlanEvaluation* e) {
+void EvaluateStraggler(const Cluster& c, const ParallelPlan& p, PlanEvaluation* e) {
   const CostGraph d = BuildCostGraph(test::Llama3_70B());
   EvaluatePlanTime(d, c, ResolveNetworkLinks(c), p, e);
 }
 
 double Fraction(const Cluster& c, const ParallelPlan& p) {
   PlanEvaluation e;
-  Evaluate(c, p, &e);
+  EvaluateStraggler(c, p, &e);
   return e.straggler_fraction;
 }
 
@@ -74,10 +74,11 @@ TEST_CASE("the step pays the slowest of all its GPUs on the pipeline's compute",
   Cluster flat = test::DgxH100();
   Cluster spread = flat;
   spread.gpu.speed_sigma = 0.02;
-  for (const ParallelPlan& p : {Plan(1, 1, 1), Plan(8, 1, 1), Plan(4, 2, 16), Plan(8, 4, 512)}) {
+  for (const ParallelPlan& p : {StragglerPlan(1, 1, 1), StragglerPlan(8, 1, 1),
+                                StragglerPlan(4, 2, 16), StragglerPlan(8, 4, 512)}) {
     PlanEvaluation a, b;
-    Evaluate(flat, p, &a);
-    Evaluate(spread, p, &b);
+    EvaluateStraggler(flat, p, &a);
+    EvaluateStraggler(spread, p, &b);
     CHECK(a.straggler_s == 0);
     const StageComm& slow = b.comm[b.pipeline.slowest_stage];
     const double exposed = slow.tp_s + slow.cp_s + slow.ep_s + slow.zero3_s + slow.p2p_s;
@@ -88,8 +89,8 @@ TEST_CASE("the step pays the slowest of all its GPUs on the pipeline's compute",
     if (p.Gpus() == 1) CHECK(b.step_s == a.step_s);
   }
   // 8 GPUs: +2.87 % of compute; 16,384: +7.91 %.
-  CHECK(Fraction(spread, Plan(8, 1, 1)) == Approx(0.028684).epsilon(1e-4));
-  CHECK(Fraction(spread, Plan(8, 4, 512)) == Approx(0.079115).epsilon(1e-4));
+  CHECK(Fraction(spread, StragglerPlan(8, 1, 1)) == Approx(0.028684).epsilon(1e-4));
+  CHECK(Fraction(spread, StragglerPlan(8, 4, 512)) == Approx(0.079115).epsilon(1e-4));
 }
 
 TEST_CASE("estimate and simulation both carry the term, with its N and source", "[cost]") {
@@ -97,7 +98,7 @@ TEST_CASE("estimate and simulation both carry the term, with its N and source", 
   c.gpu.speed_sigma = 0.015;
   c.gpu.speed_sigma_source = "test";
   Cluster flat = test::DgxH100();
-  const ParallelPlan p = Plan(4, 2, 16);
+  const ParallelPlan p = StragglerPlan(4, 2, 16);
   const StepModel model(test::Llama3_70B(), c, p.Gpus());
   const StepModel base(test::Llama3_70B(), flat, p.Gpus());
   const StepResult est = model.Estimate(p);

@@ -26,7 +26,7 @@ ParallelPlan CpPlan(Fusion fusion, int cp) {
   return p;
 }
 
-PlanShape Shape(const CostGraph& d, const ParallelPlan& p) {
+PlanShape CpShape(const CostGraph& d, const ParallelPlan& p) {
   return MakePlanShape(d, p, test::DgxH100());
 }
 
@@ -42,7 +42,7 @@ bool HasOp(const LayerElementwise& ew, const std::string& name) {
 TEST_CASE("Transformer Engine's ring adds its merges, copies and gradient sums", "[cost]") {
   const CostGraph d = BuildCostGraph(test::Llama3_70B());  // 64 q / 8 kv heads x 128, seq 8192
   const ParallelPlan p = CpPlan(Fusion::kTe, 4);
-  const ElementwiseOp op = TeContextParallelPasses(d, Shape(d, p));
+  const ElementwiseOp op = TeContextParallelPasses(d, CpShape(d, p));
   const double t = 8192.0 / 4;  // local tokens
   const double q = t * 64 * 128, o = q, kv = t * 8 * 256;
   // Forward, the last rank: cat 4 B per K/V element, 3 half-K/V copies at 2 B, the output's
@@ -56,27 +56,27 @@ TEST_CASE("Transformer Engine's ring adds its merges, copies and gradient sums",
   CHECK(op.bwd_kernels == Approx(1 + 9 + 5 + 4 + 5));
   // Grows with the ring: at cp 8 each pass moves more than twice cp 4's bytes per local token.
   const ParallelPlan p8 = CpPlan(Fusion::kTe, 8);
-  const ElementwiseOp op8 = TeContextParallelPasses(d, Shape(d, p8));
+  const ElementwiseOp op8 = TeContextParallelPasses(d, CpShape(d, p8));
   CHECK(op8.fwd_bytes * 2 > op.fwd_bytes);  // half the local tokens, more steps
   CHECK(op8.fwd_bytes / (t / 2) > 1.5 * op.fwd_bytes / t);
   // No ring, no passes.
-  CHECK(TeContextParallelPasses(d, Shape(d, CpPlan(Fusion::kTe, 1))).fwd_bytes == 0);
+  CHECK(TeContextParallelPasses(d, CpShape(d, CpPlan(Fusion::kTe, 1))).fwd_bytes == 0);
 }
 
 TEST_CASE("the layer charges TE's ring passes to TE's profile only", "[cost]") {
   const ModelSpec m = test::Llama3_70B();
   const CostGraph d = BuildCostGraph(m);
-  CHECK(HasOp(ComputeLayerElementwise(d, 0, Shape(d, CpPlan(Fusion::kTe, 4))),
+  CHECK(HasOp(ComputeLayerElementwise(d, 0, CpShape(d, CpPlan(Fusion::kTe, 4))),
               "TE context-parallel passes"));
-  CHECK_FALSE(HasOp(ComputeLayerElementwise(d, 0, Shape(d, CpPlan(Fusion::kTe, 1))),
+  CHECK_FALSE(HasOp(ComputeLayerElementwise(d, 0, CpShape(d, CpPlan(Fusion::kTe, 1))),
                     "TE context-parallel passes"));
   // PyTorch's ring merges its own way (elementwise_cost.cpp, RingAttentionMerge).
-  const LayerElementwise pt = ComputeLayerElementwise(d, 0, Shape(d, CpPlan(Fusion::kEager, 4)));
+  const LayerElementwise pt = ComputeLayerElementwise(d, 0, CpShape(d, CpPlan(Fusion::kEager, 4)));
   CHECK_FALSE(HasOp(pt, "TE context-parallel passes"));
   CHECK(HasOp(pt, "ring-attention merge"));
   // The layer lists the passes as a row at the HBM rate, inside the layer's forward.
   const Cluster c = test::DgxH100();
-  const PlanShape s = Shape(d, CpPlan(Fusion::kTe, 4));
+  const PlanShape s = CpShape(d, CpPlan(Fusion::kTe, 4));
   std::vector<LayerOpRow> rows;
   const LayerCost layer = ComputeLayerCost(d, 0, s, c, ResolveNetworkLinks(c), &rows);
   const ElementwiseOp op = TeContextParallelPasses(d, s);

@@ -42,7 +42,7 @@ ParallelPlan ExpertParallel(Fusion fusion, Precision precision) {
   return p;
 }
 
-const LayerOpRow& Row(const std::vector<LayerOpsTable>& tables, const std::string& name) {
+const LayerOpRow& GroupedRow(const std::vector<LayerOpsTable>& tables, const std::string& name) {
   for (const LayerOpsTable& t : tables) {
     for (const LayerOpRow& r : t.rows) {
       if (name == r.name) return r;
@@ -63,16 +63,16 @@ TEST_CASE("torch._grouped_mm's measured rate caps routed experts under a PyTorch
   const auto free =
       ComputeLayerOps(mixtral, B200(0), ExpertParallel(Fusion::kCompile, Precision::kBf16));
   for (const char* name : {"experts up", "experts down"}) {
-    const LayerOpRow& c = Row(capped, name);
-    const LayerOpRow& f = Row(free, name);
+    const LayerOpRow& c = GroupedRow(capped, name);
+    const LayerOpRow& f = GroupedRow(free, name);
     // The model's own rate on these shapes is above the ceiling, so the ceiling binds exactly.
     REQUIRE(f.flops / f.fwd_s > 862.9e12);
     CHECK(c.fwd_s == Approx(c.flops / 862.9e12));
     CHECK(c.bwd_s == Approx(2 * c.fwd_s));
   }
   // Nothing else in the layer moves.
-  CHECK(Row(capped, "qkv proj").fwd_s == Row(free, "qkv proj").fwd_s);
-  CHECK(Row(capped, "router").fwd_s == Row(free, "router").fwd_s);
+  CHECK(GroupedRow(capped, "qkv proj").fwd_s == GroupedRow(free, "qkv proj").fwd_s);
+  CHECK(GroupedRow(capped, "router").fwd_s == GroupedRow(free, "router").fwd_s);
   CHECK(capped[0].total.fwd_s > free[0].total.fwd_s);
 }
 
@@ -83,7 +83,7 @@ TEST_CASE("torch._grouped_mm's rate leaves Transformer Engine's experts and fp8 
        {std::pair{Fusion::kTe, Precision::kBf16}, std::pair{Fusion::kCompile, Precision::kFp8}}) {
     const auto with = ComputeLayerOps(mixtral, B200(862.9), ExpertParallel(fusion, precision));
     const auto without = ComputeLayerOps(mixtral, B200(0), ExpertParallel(fusion, precision));
-    CHECK(Row(with, "experts up").fwd_s == Row(without, "experts up").fwd_s);
+    CHECK(GroupedRow(with, "experts up").fwd_s == GroupedRow(without, "experts up").fwd_s);
     CHECK(with[0].total.fwd_s == without[0].total.fwd_s);
   }
   PlanShape shape;

@@ -31,7 +31,7 @@ ElementwiseOp Casts(const ParallelPlan& plan) {
 }
 
 // Llama-3 70B, one sequence of 8192 tokens: h 8192, 64 q / 8 kv heads x 128, SwiGLU 28672.
-constexpr double kT = 8192, kH = 8192, kF = 28672;
+constexpr double kF8T = 8192, kF8H = 8192, kF8F = 28672;
 
 }  // namespace
 
@@ -41,15 +41,15 @@ TEST_CASE(
     "[cost][torchao]") {
   const ElementwiseOp c = Casts(OneSequence(Fusion::kCompile, 1));
   const double qkv = 80 * 128.0, attn_out = 64 * 128.0;
-  const double weights = kH * (qkv + attn_out) + kH * 3 * kF;
+  const double weights = kF8H * (qkv + attn_out) + kF8H * 3 * kF8F;
   // Forward (r2 w1 each): the attention input once (wq, wk, wv share it), wo's input, the MLP
   // input once (w1, w3), w2's input; and every weight's amax (r2) and cast (r2 w1), which no
   // producer fuses (FSDP2's gathered weight is a graph input).
-  CHECK(c.fwd_bytes == Approx(3 * kT * (kH + attn_out + kH + kF) + 5 * weights));
+  CHECK(c.fwd_bytes == Approx(3 * kF8T * (kF8H + attn_out + kF8H + kF8F) + 5 * weights));
   // Backward: every output gradient cast, and the fp8 copies (r1 w1) of the saved inputs, the
   // output gradients and the weights; the weight is not cast again (weight_fp8_t is saved).
-  const double grads = kT * (qkv + kH + 2 * kF + kH);
-  const double inputs = kT * (kH + attn_out + kH + kF);
+  const double grads = kF8T * (qkv + kF8H + 2 * kF8F + kF8H);
+  const double inputs = kF8T * (kF8H + attn_out + kF8H + kF8F);
   CHECK(c.bwd_bytes == Approx(3 * grads + 2 * (grads + inputs + weights)));
   CHECK(c.fwd_kernels == 4 + 2 * 7);          // 4 activation casts, an amax and a cast per weight
   CHECK(c.bwd_kernels == Approx(7 + 3 * 7));  // 7 gradient casts, 3 copies per Linear
@@ -59,26 +59,27 @@ TEST_CASE("torchao float8 eager without TP casts a shared input once per Linear"
           "[cost][torchao]") {
   const ElementwiseOp eager = Casts(OneSequence(Fusion::kEager, 1));
   const double attn_out = 64 * 128.0;
-  const double weights = kH * (80 * 128.0 + attn_out) + kH * 3 * kF;
+  const double weights = kF8H * (80 * 128.0 + attn_out) + kF8H * 3 * kF8F;
   // Amax pass and cast (r2, r2 w1): wq, wk, wv each cast the attention input, w1 and w3 the
   // MLP's; every weight once.
-  CHECK(eager.fwd_bytes == Approx(5 * kT * (3 * kH + attn_out + 2 * kH + kF) + 5 * weights));
+  CHECK(eager.fwd_bytes ==
+        Approx(5 * kF8T * (3 * kF8H + attn_out + 2 * kF8H + kF8F) + 5 * weights));
   CHECK(eager.fwd_bytes > Casts(OneSequence(Fusion::kCompile, 1)).fwd_bytes);
 }
 
 TEST_CASE("torchtitan's float8 TP casts the block inputs on the sequence shard",
           "[cost][torchao]") {
   const ElementwiseOp tp8 = Casts(OneSequence(Fusion::kCompile, 8));
-  const double attn_out = 8 * 128.0, f = kF / 8;
-  const double weights = kH * ((8 + 2) * 128.0 + attn_out) + kH * 3 * f;  // the rank's 1/8
+  const double attn_out = 8 * 128.0, f = kF8F / 8;
+  const double weights = kF8H * ((8 + 2) * 128.0 + attn_out) + kF8H * 3 * f;  // the rank's 1/8
   // PrepareFloat8ModuleInput: the block inputs cast on t/8 rows before the all-gather; the
   // row-parallel inputs are local; the rank's weight shards (amax and cast).
   CHECK(tp8.fwd_bytes ==
-        Approx(3 * (kT / 8 * kH + kT * attn_out + kT / 8 * kH + kT * f) + 5 * weights));
+        Approx(3 * (kF8T / 8 * kF8H + kF8T * attn_out + kF8T / 8 * kF8H + kF8T * f) + 5 * weights));
   // Eager under the TP plan casts each block input once too.
   const ElementwiseOp eager8 = Casts(OneSequence(Fusion::kEager, 8));
   CHECK(eager8.fwd_bytes ==
-        Approx(5 * (kT / 8 * kH + kT * attn_out + kT / 8 * kH + kT * f) + 5 * weights));
+        Approx(5 * (kF8T / 8 * kF8H + kF8T * attn_out + kF8T / 8 * kF8H + kF8T * f) + 5 * weights));
 }
 
 TEST_CASE("torchao's float8 TP all-gathers fp8, Transformer Engine's and bf16 plans bf16",
@@ -109,7 +110,7 @@ TEST_CASE("torchao's float8 all-gather casts the weight shard before each gather
   const ElementwiseOp whole = Casts(plan);
   plan.kernels.fsdp_float8_all_gather = true;
   const ElementwiseOp shard = Casts(plan);
-  const double weights = kH * (80 * 128.0 + 64 * 128.0) + kH * 3 * kF;
+  const double weights = kF8H * (80 * 128.0 + 64 * 128.0) + kF8H * 3 * kF8F;
   // fsdp_pre_all_gather: a cast (r2 w1) of the 1/8 shard per gather, forward and backward,
   // instead of an amax and a cast of the whole weight every forward.
   CHECK(whole.fwd_bytes - shard.fwd_bytes == Approx(5 * weights - 3 * weights / 8));

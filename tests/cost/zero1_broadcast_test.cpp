@@ -15,7 +15,7 @@ namespace {
 
 // The two-layer model of test_specs.h (99,095,552 parameters, counted there).
 using test::TwoLayers;
-constexpr double kParams = test::kTwoLayerParams;
+constexpr double kBroadcastParams = test::kTwoLayerParams;
 
 ParallelPlan Zero1(int64_t dp) {
   ParallelPlan p;
@@ -50,14 +50,14 @@ TEST_CASE("InternLM's ZeRO-1 broadcasts each rank's shard in its own call",
   REQUIRE(g.size == 64);
   // Gradients: ceil(2 B x 99,095,552 / 40 MB) = 5 buckets, all-reduced instead of reduce-scattered.
   CHECK(bc.dp[0].buckets == 5);
-  CHECK(bc.dp[0].grad_s ==
-        Approx(5 * CollectiveSeconds(CollectiveOp::kAllReduce, 2 * kParams / 5, g, links)));
+  CHECK(bc.dp[0].grad_s == Approx(5 * CollectiveSeconds(CollectiveOp::kAllReduce,
+                                                        2 * kBroadcastParams / 5, g, links)));
   CHECK(bc.dp[0].grad_s > rs.dp[0].grad_s);
   // Parameters: 64 broadcasts of 2 B x 99,095,552 / 64, each costed as the all-gather that moves
   // its bytes (output 64/63 of the shard): the ring latency 64 times, the bytes once.
-  const double shard = 2 * kParams / 64;
+  const double shard = 2 * kBroadcastParams / 64;
   const double one = CollectiveSeconds(CollectiveOp::kAllGather, shard * 64 / 63, g, links);
-  CHECK(ShardBroadcastsSeconds(2 * kParams, g, links) == Approx(64 * one));
+  CHECK(ShardBroadcastsSeconds(2 * kBroadcastParams, g, links) == Approx(64 * one));
   CHECK(bc.dp[0].param_gather_s == Approx(64 * one));
   // Against the distributed optimizer's bucketed all-gather: more, because of the latencies.
   CHECK(bc.dp[0].param_gather_s > rs.dp[0].param_gather_s);
@@ -76,7 +76,7 @@ TEST_CASE("InternLM's ZeRO-1 broadcasts each rank's shard in its own call",
   CHECK(found == 2);
 
   // A group of one moves nothing; zero=0 ignores the switch.
-  CHECK(ShardBroadcastsSeconds(2 * kParams, GroupPlacement{}, links) == 0);
+  CHECK(ShardBroadcastsSeconds(2 * kBroadcastParams, GroupPlacement{}, links) == 0);
   p.zero = 0;
   PlanEvaluation z0a;
   EvaluatePlanTime(d, c, links, p, &z0a);

@@ -10,12 +10,12 @@ using namespace paraplan;
 
 namespace {
 
-struct Count {
+struct FetchCount {
   int fwd = 0, bwd = 0, fwd_on_demand = 0, bwd_on_demand = 0;
 };
 
-Count CountOf(const std::vector<FetchGather>& gathers) {
-  Count c;
+FetchCount CountOf(const std::vector<FetchGather>& gathers) {
+  FetchCount c;
   for (const FetchGather& g : gathers) {
     (g.forward ? c.fwd : c.bwd) += 1;
     if (g.on_demand) (g.forward ? c.fwd_on_demand : c.bwd_on_demand) += 1;
@@ -36,7 +36,7 @@ TEST_CASE("DeepSpeed's coordinator: modules under its limits are prefetched, one
   // the backward (every module is reused within 3e9 elements), nothing waits; the last layer's
   // modules may stay gathered from the forward into its recompute.
   const DeepSpeedFetchSettings azure{3e9, 3e9, 5e7, 1e5};
-  const Count c175 = CountOf(DeepSpeedStackFetch(GptModules(12288), 96, azure, true));
+  const FetchCount c175 = CountOf(DeepSpeedStackFetch(GptModules(12288), 96, azure, true));
   CHECK(c175.fwd == 4 * 96);
   CHECK(c175.bwd <= 4 * 96);
   CHECK(c175.bwd >= 4 * 96 - 4);
@@ -44,7 +44,7 @@ TEST_CASE("DeepSpeed's coordinator: modules under its limits are prefetched, one
   // Without recompute the backward gathers every module again (the forward's are released),
   // but for the last layers, within the 1e9 default reuse distance of their backward (a layer
   // of 2e8 elements passes twice, forward and backward: about the last three layers' modules).
-  const Count plain = CountOf(DeepSpeedStackFetch(GptModules(4096), 32, {}, false));
+  const FetchCount plain = CountOf(DeepSpeedStackFetch(GptModules(4096), 32, {}, false));
   CHECK(plain.fwd == 4 * 32);
   CHECK(plain.bwd < 4 * 32);
   CHECK(plain.bwd >= 4 * 32 - 12);
@@ -58,14 +58,14 @@ TEST_CASE("DeepSpeed's coordinator re-gathers what lies beyond the reuse distanc
   // gathered again; fc2's uses are adjacent. Every module stays under the live limit, so all are
   // prefetched.
   const DeepSpeedFetchSettings azure{3e9, 3e9, 5e7, 1e5};
-  const Count c1t = CountOf(DeepSpeedStackFetch(GptModules(25600), 128, azure, true));
+  const FetchCount c1t = CountOf(DeepSpeedStackFetch(GptModules(25600), 128, azure, true));
   CHECK(c1t.fwd == 4 * 128);
   CHECK(c1t.bwd <= 7 * 128);
   CHECK(c1t.bwd >= 7 * 128 - 4);
   CHECK(c1t.fwd_on_demand + c1t.bwd_on_demand == 0);
   // A reuse distance past the layer's recompute and backward (1.2e10) with room to hold it all
   // keeps every weight from the recompute to the backward.
-  const Count wide =
+  const FetchCount wide =
       CountOf(DeepSpeedStackFetch(GptModules(25600), 128, {1e11, 1.3e10, 5e7, 1e5}, true));
   CHECK(wide.bwd <= 4 * 128);
   CHECK(wide.fwd_on_demand + wide.bwd_on_demand == 0);
@@ -79,7 +79,7 @@ TEST_CASE("DeepSpeed's coordinator prefetches nothing past its live-parameter li
   // out-projection). The first layer's QKV is the pass's first gather (not counted on demand).
   const DeepSpeedFetchSettings azure{3e9, 3e9, 5e7, 1e5};
   const std::vector<FetchGather> g = DeepSpeedStackFetch(GptModules(32768), 160, azure, true);
-  const Count c2t = CountOf(g);
+  const FetchCount c2t = CountOf(g);
   CHECK(c2t.fwd == 4 * 160);
   CHECK(c2t.fwd_on_demand == 3 * 160 - 1);
   CHECK(c2t.bwd_on_demand > 160);

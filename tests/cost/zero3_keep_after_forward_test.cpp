@@ -28,13 +28,13 @@ ParallelPlan Fsdp(bool keep, bool overlap) {
   return p;
 }
 
-struct Run {
+struct KeptRun {
   PlanEvaluation e;
   StageMemory mem;
 };
 
 // PlanEvaluation is not copyable (its stage vectors may point into it): filled in place.
-void Evaluate(const ParallelPlan& p, Run* r) {
+void EvaluateKept(const ParallelPlan& p, KeptRun* r) {
   const CostGraph d = BuildCostGraph(test::TwoLayers());
   const Cluster c = test::DgxH100();
   EvaluatePlanTime(d, c, ResolveNetworkLinks(c), p, &r->e);
@@ -44,9 +44,9 @@ void Evaluate(const ParallelPlan& p, Run* r) {
 }  // namespace
 
 TEST_CASE("FSDP2 without reshard after forward gathers once per micro-batch", "[cost]") {
-  Run off, on;
-  Evaluate(Fsdp(false, false), &off);
-  Evaluate(Fsdp(true, false), &on);
+  KeptRun off, on;
+  EvaluateKept(Fsdp(false, false), &off);
+  EvaluateKept(Fsdp(true, false), &on);
   REQUIRE(on.e.micro_batches == 4);
   const Zero3Comm& a = off.e.dp[0].zero3;
   const Zero3Comm& b = on.e.dp[0].zero3;
@@ -75,9 +75,9 @@ TEST_CASE("FSDP2 without reshard after forward gathers once per micro-batch", "[
 }
 
 TEST_CASE("FSDP2 without reshard after forward is no slower with prefetch", "[cost]") {
-  Run off, on;
-  Evaluate(Fsdp(false, true), &off);
-  Evaluate(Fsdp(true, true), &on);
+  KeptRun off, on;
+  EvaluateKept(Fsdp(false, true), &off);
+  EvaluateKept(Fsdp(true, true), &on);
   CHECK(on.e.dp[0].zero3.gather_bwd_s == 0);
   CHECK(on.e.step_s <= off.e.step_s);
 }
@@ -91,8 +91,8 @@ TEST_CASE("Only FSDP's unit-by-unit ZeRO-3 keeps weights after the forward", "[c
   ParallelPlan deepspeed = p;  // DeepSpeed's coordinator releases by reuse distance instead
   deepspeed.kernels.zero3_max_live_params = 1e9;
   CHECK_FALSE(Zero3KeepsAfterForward(deepspeed));
-  Run ds;
-  Evaluate(deepspeed, &ds);
+  KeptRun ds;
+  EvaluateKept(deepspeed, &ds);
   CHECK(ds.e.dp[0].zero3.gather_bwd_s > 0);
   ParallelPlan two = p;  // not ZeRO-3
   two.zero = 2;

@@ -27,7 +27,7 @@ std::vector<Zero3Param> SmallModel() {
   return p;
 }
 
-std::vector<char> Ops(const Zero3Schedule& s) {
+std::vector<char> OpLetters(const Zero3Schedule& s) {
   std::vector<char> out;
   for (const Zero3Call& c : s.calls) out.push_back(c.op == CollectiveOp::kAllGather ? 'G' : 'R');
   return out;
@@ -42,7 +42,7 @@ TEST_CASE("FSDP1 gathers one flat parameter per unit, the root once", "[cost]") 
   const Zero3Schedule a = Zero3Collectives(Zero3Issuer::kFsdp1, SmallModel(), 64, 2, 2);
   CHECK(a.all_gathers == 5);
   CHECK(a.reduce_scatters == 3);
-  CHECK(Ops(a) == std::vector<char>{'G', 'G', 'G', 'G', 'G', 'R', 'R', 'R'});
+  CHECK(OpLetters(a) == std::vector<char>{'G', 'G', 'G', 'G', 'G', 'R', 'R', 'R'});
   CHECK(a.calls[0].bytes == 2 * 64001024.0);
   CHECK(a.calls[1].bytes == 2 * 12002048.0);
   CHECK(a.gather_bytes == 2 * (64001024.0 + 4 * 12002048.0));
@@ -60,7 +60,7 @@ TEST_CASE("FSDP2 pads each parameter's rows and keeps the root and last block", 
   const Zero3Schedule a = Zero3Collectives(Zero3Issuer::kFsdp2, SmallModel(), 64, 2, 4);
   CHECK(a.all_gathers == 4);
   CHECK(a.reduce_scatters == 3);
-  CHECK(Ops(a) == std::vector<char>{'G', 'G', 'G', 'G', 'R', 'R', 'R'});
+  CHECK(OpLetters(a) == std::vector<char>{'G', 'G', 'G', 'G', 'R', 'R', 'R'});
   CHECK(a.gather_bytes == 2 * (64001024.0 + 3 * 12162048.0));
   CHECK(a.reduce_scatter_bytes == 4 * (64001024.0 + 2 * 12162048.0));  // fp32 (torchtitan)
   const Zero3Schedule b = Zero3Collectives(Zero3Issuer::kFsdp2, SmallModel(), 1024, 2, 4);
@@ -77,7 +77,7 @@ TEST_CASE("DeepSpeed packs whole parameters into prefetch and reduce buckets", "
   const Zero3Schedule a = Zero3Collectives(Zero3Issuer::kDeepSpeed, SmallModel(), 64, 2, 2);
   CHECK(a.all_gathers == 4);
   CHECK(a.reduce_scatters == 1);
-  CHECK(Ops(a) == std::vector<char>{'G', 'G', 'G', 'G', 'R'});
+  CHECK(OpLetters(a) == std::vector<char>{'G', 'G', 'G', 'G', 'R'});
   CHECK(a.calls[0].bytes == 2 * 32e6);
   CHECK(a.calls[1].bytes == 2 * 56e6);
   CHECK(a.calls[3].bytes == 2 * 56e6);

@@ -10,7 +10,7 @@ using namespace paraplan;
 
 namespace {
 
-ParallelPlan Plan(int64_t tp, int64_t pp, int64_t dp, int64_t gb) {
+ParallelPlan FixedJobPlan(int64_t tp, int64_t pp, int64_t dp, int64_t gb) {
   ParallelPlan p;
   p.tp = tp;
   p.pp = pp;
@@ -25,7 +25,7 @@ ParallelPlan Plan(int64_t tp, int64_t pp, int64_t dp, int64_t gb) {
 TEST_CASE("RunFixedPlan simulates a plan that obeys the rules", "[evaluate]") {
   const ModelSpec m = test::Llama3_70B();
   const Cluster c = test::DgxH100();
-  const ParallelPlan p = Plan(8, 2, 4, 64);
+  const ParallelPlan p = FixedJobPlan(8, 2, 4, 64);
   const StepModel model(m, c, 64);
   const FixedPlanOutcome run = RunFixedPlan(m, c, 64, p);
   REQUIRE(run.violations.empty());
@@ -48,7 +48,7 @@ TEST_CASE("RunFixedPlan simulates a plan that obeys the rules", "[evaluate]") {
 }
 
 TEST_CASE("RunFixedPlan lists the broken rules and costs nothing", "[evaluate]") {
-  const ParallelPlan p = Plan(16, 2, 2, 64);  // tp·pp·dp = 64 ranks on 48 GPUs
+  const ParallelPlan p = FixedJobPlan(16, 2, 2, 64);  // tp·pp·dp = 64 ranks on 48 GPUs
   const FixedPlanOutcome run = RunFixedPlan(test::Llama3_70B(), test::DgxH100(), 48, p);
   CHECK_FALSE(run.violations.empty());
   CHECK_FALSE(run.result.has_value());

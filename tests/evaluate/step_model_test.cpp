@@ -9,7 +9,7 @@ using namespace paraplan;
 
 namespace {
 
-ParallelPlan Plan(int64_t tp, int64_t pp, int64_t dp, int64_t gb) {
+ParallelPlan StepPlan(int64_t tp, int64_t pp, int64_t dp, int64_t gb) {
   ParallelPlan p;
   p.tp = tp;
   p.pp = pp;
@@ -19,7 +19,7 @@ ParallelPlan Plan(int64_t tp, int64_t pp, int64_t dp, int64_t gb) {
   return p;
 }
 
-double Step(const ModelSpec& m, const Cluster& c, const ParallelPlan& p) {
+double ModelStepSeconds(const ModelSpec& m, const Cluster& c, const ParallelPlan& p) {
   REQUIRE(PlanViolations(m, c, p.Gpus(), p).empty());
   return StepModel(m, c, p.Gpus()).EstimateStepSeconds(p);
 }
@@ -40,7 +40,7 @@ void CheckExposedDpAgrees(const StepModel& model, const ParallelPlan& p) {
 TEST_CASE("GPT-3 175B on 1024 A100s lands near Narayanan et al.'s utilisation", "[cost]") {
   // Narayanan et al. SC'21 Table 1: 175B, 1024 GPUs, tp=8, pp=16, batch 1536, interleaved,
   // full recompute: 138 TFLOP/s per GPU counting recompute = 44% of 312 (HFU).
-  ParallelPlan p = Plan(8, 16, 8, 1536);
+  ParallelPlan p = StepPlan(8, 16, 8, 1536);
   p.sequence_parallel = false;
   p.recompute = Recompute::kFull;
   p.schedule = Schedule::kInterleaved;
@@ -58,7 +58,7 @@ TEST_CASE("GPT-3 175B on 1024 A100s lands near Narayanan et al.'s utilisation", 
 TEST_CASE("Estimate's breakdown sums to the step and matches EstimateStepSeconds", "[cost]") {
   const ModelSpec m = test::Llama3_70B();
   const Cluster c = test::DgxH100();
-  ParallelPlan p = Plan(8, 4, 4, 128);
+  ParallelPlan p = StepPlan(8, 4, 4, 128);
   p.zero = 1;
   const StepModel model(m, c, 128);
   const StepResult r = model.Estimate(p);
@@ -76,19 +76,19 @@ TEST_CASE("Estimate's breakdown sums to the step and matches EstimateStepSeconds
 TEST_CASE("more bandwidth is never slower", "[cost]") {
   const ModelSpec m = test::Llama3_70B();
   Cluster c = test::DgxH100();
-  const ParallelPlan p = Plan(8, 2, 8, 64);
-  const double base = Step(m, c, p);
+  const ParallelPlan p = StepPlan(8, 2, 8, 64);
+  const double base = ModelStepSeconds(m, c, p);
   c.network[1].bandwidth_GBps *= 2;
-  const double faster = Step(m, c, p);
+  const double faster = ModelStepSeconds(m, c, p);
   CHECK(faster <= base);
   c.network[0].bandwidth_GBps *= 2;
-  CHECK(Step(m, c, p) <= faster);
+  CHECK(ModelStepSeconds(m, c, p) <= faster);
 }
 
 TEST_CASE("zero k+1 never uses more memory than zero k", "[cost]") {
   const ModelSpec m = test::Llama3_70B();
   const Cluster c = test::DgxH100();
-  ParallelPlan p = Plan(4, 2, 16, 128);
+  ParallelPlan p = StepPlan(4, 2, 16, 128);
   const StepModel model(m, c, 128);
   double previous = 1e30;
   for (int z = 0; z <= 3; ++z) {
@@ -102,7 +102,7 @@ TEST_CASE("zero k+1 never uses more memory than zero k", "[cost]") {
 TEST_CASE("more GPU memory never turns a fitting plan into a non-fitting one", "[cost]") {
   const ModelSpec m = test::Llama3_70B();
   Cluster c = test::DgxH100();
-  ParallelPlan p = Plan(8, 4, 2, 64);
+  ParallelPlan p = StepPlan(8, 4, 2, 64);
   p.zero = 1;
   bool fitted = false;
   for (double gib : {40.0, 60.0, 80.0, 96.0, 141.0, 192.0}) {
@@ -117,7 +117,7 @@ TEST_CASE("more GPU memory never turns a fitting plan into a non-fitting one", "
 TEST_CASE("overlapping gradient reduction reduces exposed DP time", "[cost]") {
   const ModelSpec m = test::Llama3_70B();
   const Cluster c = test::DgxH100();
-  ParallelPlan p = Plan(8, 1, 16, 64);
+  ParallelPlan p = StepPlan(8, 1, 16, 64);
   p.zero = 1;
   const StepModel model(m, c, 128);
   p.overlap_grad_reduce = false;
@@ -138,16 +138,16 @@ TEST_CASE("overlapping gradient reduction reduces exposed DP time", "[cost]") {
 TEST_CASE("fp8 is faster than bf16", "[cost]") {
   const ModelSpec m = test::Llama3_70B();
   const Cluster c = test::DgxH100();
-  ParallelPlan p = Plan(8, 4, 2, 64);
-  const double bf16 = Step(m, c, p);
+  ParallelPlan p = StepPlan(8, 4, 2, 64);
+  const double bf16 = ModelStepSeconds(m, c, p);
   p.precision = Precision::kFp8;
-  CHECK(Step(m, c, p) < bf16);
+  CHECK(ModelStepSeconds(m, c, p) < bf16);
 }
 
 TEST_CASE("full recompute uses less activation memory and more time", "[cost]") {
   const ModelSpec m = test::Llama3_70B();
   const Cluster c = test::DgxH100();
-  ParallelPlan p = Plan(8, 4, 2, 64);
+  ParallelPlan p = StepPlan(8, 4, 2, 64);
   const StepModel model(m, c, 64);
   const StepResult none = model.Estimate(p);
   p.recompute = Recompute::kFull;
@@ -162,14 +162,14 @@ TEST_CASE("tensor parallelism beyond the NVLink domain is costly", "[cost]") {
   const ModelSpec m = test::Llama3_70B();
   const Cluster c = test::DgxH100();
   const StepModel model(m, c, 128);
-  const StepResult in = model.Estimate(Plan(8, 1, 16, 128));
-  const StepResult out = model.Estimate(Plan(16, 1, 8, 128));
+  const StepResult in = model.Estimate(StepPlan(8, 1, 16, 128));
+  const StepResult out = model.Estimate(StepPlan(16, 1, 8, 128));
   CHECK(out.time.tp_comm_s > 2.5 * in.time.tp_comm_s);
   CHECK(out.step_time_s > in.step_time_s);
   // On NVL72, tp=16 stays on NVLink.
   Cluster nvl = test::Nvl72();
   nvl.network[1].bandwidth_GBps = 50;
-  const StepResult nv = StepModel(m, nvl, 144).Estimate(Plan(16, 1, 9, 144));
+  const StepResult nv = StepModel(m, nvl, 144).Estimate(StepPlan(16, 1, 9, 144));
   // A ring across two 8-NIC nodes keeps nearly NVLink's bus bandwidth (NCCL's model: min of the
   // NVLink and the node's NICs), so what tp=16 on NVLink saves is mostly latency.
   CHECK(nv.time.tp_comm_s < out.time.tp_comm_s);
@@ -178,7 +178,7 @@ TEST_CASE("tensor parallelism beyond the NVLink domain is costly", "[cost]") {
 TEST_CASE("expert imbalance slows MoE, drop routing caps it", "[cost]") {
   const ModelSpec m = test::Mixtral8x7B();
   const Cluster c = test::DgxH100();
-  ParallelPlan p = Plan(1, 1, 16, 64);
+  ParallelPlan p = StepPlan(1, 1, 16, 64);
   p.ep = 8;
   const StepModel model(m, c, 16);
   const double even = model.EstimateStepSeconds(p);
@@ -195,12 +195,12 @@ TEST_CASE("expert imbalance slows MoE, drop routing caps it", "[cost]") {
 TEST_CASE("a slow third tier slows a step whose DP group spans it", "[cost]") {
   const ModelSpec m = test::Llama3_70B();
   Cluster c = test::DgxH100();
-  ParallelPlan p = Plan(8, 1, 32, 256);
+  ParallelPlan p = StepPlan(8, 1, 32, 256);
   p.overlap_grad_reduce = false;
-  const double one_site = Step(m, c, p);
+  const double one_site = ModelStepSeconds(m, c, p);
   c.network[1].span = 128;
   c.network.push_back({"dci", 65536, 0.5, 5000, 1.0, false});
-  CHECK(Step(m, c, p) > 1.2 * one_site);
+  CHECK(ModelStepSeconds(m, c, p) > 1.2 * one_site);
 }
 
 TEST_CASE("models of every kind estimate without NaN", "[cost]") {
@@ -214,7 +214,7 @@ TEST_CASE("models of every kind estimate without NaN", "[cost]") {
   const Cluster c = test::DgxH100();
   for (Schedule s :
        {Schedule::k1F1B, Schedule::kGpipe, Schedule::kZeroBubble, Schedule::kDualPipe}) {
-    ParallelPlan p = Plan(2, 4, 8, 128);
+    ParallelPlan p = StepPlan(2, 4, 8, 128);
     p.ep = 8;
     p.schedule = s;
     p.zero = 3;
@@ -230,7 +230,7 @@ TEST_CASE("models of every kind estimate without NaN", "[cost]") {
 TEST_CASE("automatic stage balance beats an unbalanced split", "[cost]") {
   const ModelSpec m = test::Llama3_70B();
   const Cluster c = test::DgxH100();
-  ParallelPlan p = Plan(8, 4, 2, 64);
+  ParallelPlan p = StepPlan(8, 4, 2, 64);
   const StepModel model(m, c, 64);
   const double balanced = model.EstimateStepSeconds(p);
   p.pp_layers = {26, 18, 18, 18};
@@ -242,7 +242,7 @@ TEST_CASE("analytical estimate and event simulation agree on uniform stages", "[
   const ModelSpec m = test::Gpt3_175B();
   const Cluster c = test::DgxA100();
   for (Schedule s : {Schedule::k1F1B, Schedule::kGpipe, Schedule::kInterleaved}) {
-    ParallelPlan p = Plan(8, 4, 1, 32);
+    ParallelPlan p = StepPlan(8, 4, 1, 32);
     p.schedule = s;
     p.vpp = s == Schedule::kInterleaved ? 2 : 1;
     p.overlap_pp_comm = true;
@@ -259,7 +259,7 @@ TEST_CASE("blocking pipeline sends are counted once, and the simulator agrees", 
   const ModelSpec m = test::Gpt3_175B();
   const Cluster c = test::DgxA100();
   for (Schedule s : {Schedule::k1F1B, Schedule::kGpipe}) {
-    ParallelPlan p = Plan(8, 4, 1, 32);
+    ParallelPlan p = StepPlan(8, 4, 1, 32);
     p.schedule = s;
     p.overlap_pp_comm = false;
     const StepModel model(m, c, 32);
@@ -277,7 +277,7 @@ TEST_CASE("interleaved: estimate and simulator hide the same DP gradient reducti
   // cooldown; the estimate queues them on one stream as the simulator's DP tail does.
   const ModelSpec m = test::Gpt3_175B();
   const Cluster c = test::DgxH100();
-  ParallelPlan p = Plan(8, 8, 16, 1536);
+  ParallelPlan p = StepPlan(8, 8, 16, 1536);
   p.schedule = Schedule::kInterleaved;
   p.vpp = 12;
   p.micro_batch = 3;
@@ -288,7 +288,7 @@ TEST_CASE("interleaved: estimate and simulator hide the same DP gradient reducti
 
 TEST_CASE("overlap costs compute: SMs held by TP, PP and DP kernels lengthen the step", "[cost]") {
   const ModelSpec m = test::Llama3_70B();
-  ParallelPlan p = Plan(8, 4, 4, 64);
+  ParallelPlan p = StepPlan(8, 4, 4, 64);
   p.overlap_tp_comm = true;
   p.overlap_pp_comm = true;
   const Cluster no_sms = test::DgxH100();
@@ -312,7 +312,7 @@ TEST_CASE("DP buckets share the NIC with TP traffic that crosses it, estimate an
   // tp = 16 spans two 8-GPU nodes: its all-gathers and reduce-scatters keep the NICs busy during
   // the last backward, which the DP reduce-scatter then shares.
   const ModelSpec m = test::Llama3_70B();
-  ParallelPlan p = Plan(16, 1, 4, 64);
+  ParallelPlan p = StepPlan(16, 1, 4, 64);
   p.zero = 1;
   const Cluster c = test::DgxH100WithSms();
   const StepModel model(m, c, p.Gpus());

@@ -11,7 +11,7 @@
 namespace fs = std::filesystem;
 
 namespace {
-std::string ReadAll(const fs::path& p) {
+std::string ReadBytes(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
   return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
@@ -25,7 +25,7 @@ TEST_CASE("saved fuzz crashers and seeds parse or fail cleanly", "[hardening]") 
     if (!fs::is_directory(dir)) continue;
     for (const auto& entry : fs::directory_iterator(dir)) {
       if (!entry.is_regular_file()) continue;
-      const std::string bytes = ReadAll(entry.path());
+      const std::string bytes = ReadBytes(entry.path());
       INFO(target.name << ": " << entry.path().filename().string());
       CHECK_NOTHROW(target.entry(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()));
       ++replayed;
@@ -40,7 +40,9 @@ TEST_CASE("hostile inputs end in InputError, not a crash", "[hardening]") {
       "\xff\xfe\x00garbage",
       "a: &a [*a, *a]\n",
       "{\"num_hidden_layers\": 1e400,",
-      "layers: [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]\n",
+      "layers: "
+      "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]"
+      "]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]\n",
       "kind,op\n1,2,3\n",
       "tp=99999999999999999999999,pp=-1",
   };

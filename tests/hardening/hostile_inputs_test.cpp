@@ -14,6 +14,7 @@
 #include "cli/cli_runner.h"
 #include "cli/command.h"
 #include "sanitized_build.h"
+#include "temp_dir.h"
 
 namespace paraplan {
 namespace {
@@ -29,7 +30,7 @@ using testing::CliOutput;
 // them.
 constexpr double kMaxCpuSeconds = testing::kSanitizedBuild ? 1e9 : 10.0;
 
-CliOutput Run(const std::vector<std::string>& args) {
+CliOutput RunHostile(const std::vector<std::string>& args) {
   const std::clock_t start = std::clock();
   CliOutput out = testing::RunParaplan(args);
   const double cpu = static_cast<double>(std::clock() - start) / CLOCKS_PER_SEC;
@@ -40,27 +41,7 @@ CliOutput Run(const std::vector<std::string>& args) {
   return out;
 }
 
-// A fresh folder under the temporary directory, removed at the end of the test.
-struct TempDir {
-  fs::path path;
-  explicit TempDir(const std::string& name)
-      : path(fs::temp_directory_path() / ("paraplan-hostile-" + name)) {
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-  std::string Write(const std::string& name, const std::string& text) const {
-    const fs::path file = path / name;
-    fs::create_directories(file.parent_path());
-    std::ofstream(file) << text;
-    return file.string();
-  }
-};
-
-std::string ReadSource(const std::string& relative) {
+std::string ReadRepoText(const std::string& relative) {
   std::ifstream in(fs::path(PARAPLAN_SOURCE_DIR) / relative);
   std::ostringstream text;
   text << in.rdbuf();
@@ -77,38 +58,38 @@ std::vector<std::string> Llama16(std::vector<std::string> extra) {
 }
 
 TEST_CASE("hostile: --threads past its bound is refused with the bound", "[hardening][cli]") {
-  const auto huge = Run(Llama16({"--threads", "100000000"}));
+  const auto huge = RunHostile(Llama16({"--threads", "100000000"}));
   CHECK(huge.code == 2);
   CHECK_THAT(huge.err, Contains("--threads") && Contains("from 0 to 1024"));
-  const auto negative = Run(Llama16({"--threads", "-1"}));
+  const auto negative = RunHostile(Llama16({"--threads", "-1"}));
   CHECK(negative.code == 2);
   CHECK_THAT(negative.err, Contains("from 0 to 1024"));
   CHECK(negative.err.size() < 200);  // not a 300-digit range
-  const auto study = Run({"study", "plans/01-dp-allreduce.yaml", "--threads", "-1"});
+  const auto study = RunHostile({"study", "plans/01-dp-allreduce.yaml", "--threads", "-1"});
   CHECK(study.code == 2);
   CHECK(study.err.size() < 200);
 }
 
 TEST_CASE("hostile: an output that cannot be written is exit 2, no .tmp left", "[hardening][cli]") {
-  const TempDir dir("outdir");
+  const testing::TempDir dir("paraplan-hostile-outdir");
   const std::string target = (dir.path / "SOME_DIRECTORY").string();
   fs::create_directories(target);
-  const auto plan = Run(Llama16({"-o", target}));
+  const auto plan = RunHostile(Llama16({"-o", target}));
   CHECK(plan.code == 2);
   CHECK_THAT(plan.err, Contains("is a directory"));
-  const auto validate = Run(
+  const auto validate = RunHostile(
       {"validate", "docs/validation/public_runs.yaml", "-o", target, "--simulate-top", "1", "-q"});
   CHECK(validate.code == 2);
   CHECK_THAT(validate.err, Contains("-o") && Contains("is a directory"));
   CHECK_FALSE(fs::exists(target + ".tmp"));
   if (fs::exists("/dev/full")) {
-    const auto full = Run(Llama16({"-o", "/dev/full"}));
+    const auto full = RunHostile(Llama16({"-o", "/dev/full"}));
     CHECK(full.code == 2);
     CHECK_THAT(full.err, Contains("cannot write '/dev/full'"));
   }
   // A written -o leaves only the file.
   const std::string file = (dir.path / "plan.txt").string();
-  CHECK(Run(Llama16({"-o", file, "--top", "1"})).code == 0);
+  CHECK(RunHostile(Llama16({"-o", file, "--top", "1"})).code == 0);
   CHECK(fs::file_size(file) > 0);
   CHECK_FALSE(fs::exists(file + ".tmp"));
 }
@@ -133,87 +114,88 @@ TEST_CASE("hostile: standard output that cannot be written is exit 2", "[hardeni
 }
 
 TEST_CASE("hostile: a near-zero link keeps the search total", "[hardening][cli][search]") {
-  const auto run = Run(Llama16({"--set", "cluster.network.nvlink.bandwidth_GBps=1e-9"}));
+  const auto run = RunHostile(Llama16({"--set", "cluster.network.nvlink.bandwidth_GBps=1e-9"}));
   CHECK((run.code == 0 || run.code == 1));
   if (run.code == 1) CHECK_THAT(run.out + run.err, Contains("refused"));
-  const auto flops = Run(Llama16({"--set", "cluster.gpu.peak_tflops.bf16=1e-300"}));
+  const auto flops = RunHostile(Llama16({"--set", "cluster.gpu.peak_tflops.bf16=1e-300"}));
   CHECK((flops.code == 0 || flops.code == 1));
   if (flops.code == 1) CHECK_THAT(flops.out + flops.err, Contains("refused"));
   // A fixed plan on a near-zero scale-out link: the plan is refused by name, not a wrapped time.
-  const auto sim =
-      Run({"simulate", "-m", "llama3-8b", "-c", "dgx-h100", "-g", "16", "--set",
-           "cluster.network.scaleout.bandwidth_GBps=1e-12", "--plan", "global_batch=32,pp=2,tp=8"});
+  const auto sim = RunHostile({"simulate", "-m", "llama3-8b", "-c", "dgx-h100", "-g", "16", "--set",
+                               "cluster.network.scaleout.bandwidth_GBps=1e-12", "--plan",
+                               "global_batch=32,pp=2,tp=8"});
   CHECK((sim.code == 0 || sim.code == 2));
   CHECK_THAT(sim.err, !Contains("-9223372036854775808"));
 }
 
 TEST_CASE("hostile: plan knobs past their bounds name the bound", "[hardening][cli]") {
-  const auto bucket = Run({"simulate", "-m", "llama3-8b", "-c", "dgx-h100", "-g", "16", "--plan",
-                           "global_batch=32,dp_bucket_MB=1e-300"});
+  const auto bucket = RunHostile({"simulate", "-m", "llama3-8b", "-c", "dgx-h100", "-g", "16",
+                                  "--plan", "global_batch=32,dp_bucket_MB=1e-300"});
   CHECK(bucket.code == 2);
   CHECK_THAT(bucket.err, Contains("dp_bucket_MB") && Contains("1000000"));
-  const auto imbalance = Run({"simulate", "-m", "deepseek-v3", "-c", "dgx-h100", "-g", "64",
-                              "--plan", "global_batch=256,moe_imbalance=1e300"});
+  const auto imbalance = RunHostile({"simulate", "-m", "deepseek-v3", "-c", "dgx-h100", "-g", "64",
+                                     "--plan", "global_batch=256,moe_imbalance=1e300"});
   CHECK(imbalance.code == 2);
   CHECK_THAT(imbalance.err, Contains("moe_imbalance") && Contains("at most 1024"));
-  const auto tp = Run({"simulate", "-m", "llama3-8b", "-c", "dgx-h100", "-g", "16", "--plan",
-                       "global_batch=32,tp=99999999999999999999999"});
+  const auto tp = RunHostile({"simulate", "-m", "llama3-8b", "-c", "dgx-h100", "-g", "16", "--plan",
+                              "global_batch=32,tp=99999999999999999999999"});
   CHECK(tp.code == 2);
   CHECK_THAT(tp.err, Contains("tp") && Contains("at most 16777216"));
 }
 
 TEST_CASE("hostile: flags past their bounds name the bound", "[hardening][cli]") {
-  const auto gpus = Run(
+  const auto gpus = RunHostile(
       {"plan", "-m", "llama3-8b", "-c", "dgx-h100", "-g", "1000000000000", "--global-batch", "32"});
   CHECK(gpus.code == 2);
   CHECK_THAT(gpus.err, Contains("from 1 to 1048576"));
-  const auto days = Run(Llama16({"--train-days", "nan"}));
+  const auto days = RunHostile(Llama16({"--train-days", "nan"}));
   CHECK(days.code == 2);
   CHECK_THAT(days.err, Contains("--train-days") && Contains("'nan'"));
-  const auto set = Run(Llama16({"--set", "model.moe.experts.x=1"}));
+  const auto set = RunHostile(Llama16({"--set", "model.moe.experts.x=1"}));
   CHECK(set.code == 2);
   CHECK_THAT(set.err, Contains("--set") && Contains("model.moe.experts"));
   CHECK_THAT(set.err, !Contains("models/llama3-8b.yaml"));
 }
 
 TEST_CASE("hostile: the largest documented batches and GPU counts finish", "[hardening][cli]") {
-  const auto batch = Run({"plan", "-m", "llama3-8b", "-c", "dgx-h100", "-g", "8", "--global-batch",
-                          "16777216", "--threads", "1", "-q"});
+  const auto batch = RunHostile({"plan", "-m", "llama3-8b", "-c", "dgx-h100", "-g", "8",
+                                 "--global-batch", "16777216", "--threads", "1", "-q"});
   CHECK((batch.code == 0 || batch.code == 1));
-  const auto gpus = Run({"plan", "-m", "llama3-8b", "-c", "dgx-h100", "-g", "1048576",
-                         "--global-batch", "1048576", "--threads", "1", "-q"});
+  const auto gpus = RunHostile({"plan", "-m", "llama3-8b", "-c", "dgx-h100", "-g", "1048576",
+                                "--global-batch", "1048576", "--threads", "1", "-q"});
   CHECK((gpus.code == 0 || gpus.code == 1));
-  const auto calibrated = Run({"plan", "-m", "deepseek-v3", "-c", "dgx-h200-calibrated", "-g", "64",
-                               "--global-batch", "256", "--threads", "1", "-q"});
+  const auto calibrated = RunHostile({"plan", "-m", "deepseek-v3", "-c", "dgx-h200-calibrated",
+                                      "-g", "64", "--global-batch", "256", "--threads", "1", "-q"});
   CHECK(calibrated.code == 0);
 }
 
 TEST_CASE("hostile: model show never prints a wrapped parameter count", "[hardening][cli]") {
-  const auto run = Run({"model", "show", "llama3-8b", "--format", "json", "--set",
-                        "model.layers=4096", "--set", "model.hidden=262144", "--set",
-                        "model.ffn_hidden=4194304", "--set", "model.heads=2048"});
+  const auto run = RunHostile({"model", "show", "llama3-8b", "--format", "json", "--set",
+                               "model.layers=4096", "--set", "model.hidden=262144", "--set",
+                               "model.ffn_hidden=4194304", "--set", "model.heads=2048"});
   REQUIRE(run.code == 0);
   CHECK_THAT(run.out, !Contains("-9223372036854775808"));
   CHECK(std::regex_search(run.out, std::regex("\"params_total\": [0-9]")));
 }
 
 TEST_CASE("hostile: study files are bounded and name their own folder", "[hardening][study]") {
-  const TempDir dir("study");
+  const testing::TempDir dir("paraplan-hostile-study");
   const std::string body =
       "model: llama3-8b\ncluster: dgx-h100\nmode: simulate\nplan: {global_batch: 32}\n";
-  const auto escape = Run({"study", dir.Write("a.yaml", "study: ../../../elsewhere\ngpus: 8\n" +
-                                                            body + "sweep: {tp: [1]}\n")});
+  const auto escape =
+      RunHostile({"study", dir.Write("a.yaml", "study: ../../../elsewhere\ngpus: 8\n" + body +
+                                                   "sweep: {tp: [1]}\n")});
   CHECK(escape.code == 2);
   CHECK_THAT(escape.err, Contains("study") && Contains("not a plain name"));
-  const auto empty =
-      Run({"study", dir.Write("b.yaml", "study: ''\ngpus: 8\n" + body + "sweep: {tp: [1]}\n")});
+  const auto empty = RunHostile(
+      {"study", dir.Write("b.yaml", "study: ''\ngpus: 8\n" + body + "sweep: {tp: [1]}\n")});
   CHECK(empty.code == 2);
-  const auto gpus = Run(
+  const auto gpus = RunHostile(
       {"study", dir.Write("c.yaml", "study: c\ngpus: 2000000\n" + body + "sweep: {tp: [1]}\n")});
   CHECK(gpus.code == 2);
   CHECK_THAT(gpus.err, Contains("gpus") && Contains("1048576"));
-  const auto seq = Run({"study", dir.Write("d.yaml", "study: d\ngpus: 8\n" + body +
-                                                         "sweep: {seq_len: [99999999]}\n")});
+  const auto seq = RunHostile({"study", dir.Write("d.yaml", "study: d\ngpus: 8\n" + body +
+                                                                "sweep: {seq_len: [99999999]}\n")});
   CHECK(seq.code == 2);
   CHECK_THAT(seq.err, Contains("seq_len") && Contains("16777216"));
   std::string many;  // 10 values on 7 axes: 10^7 points
@@ -221,19 +203,19 @@ TEST_CASE("hostile: study files are bounded and name their own folder", "[harden
     many += std::string("  ") + knob + ": [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]\n";
   }
   const auto huge =
-      Run({"study", dir.Write("e.yaml", "study: e\ngpus: 8\n" + body + "sweep:\n" + many)});
+      RunHostile({"study", dir.Write("e.yaml", "study: e\ngpus: 8\n" + body + "sweep:\n" + many)});
   CHECK(huge.code == 2);
   CHECK_THAT(huge.err, Contains("100000 points"));
 }
 
 TEST_CASE("hostile: study merge refuses a shard with nan", "[hardening][study]") {
-  const TempDir dir("merge");
+  const testing::TempDir dir("paraplan-hostile-merge");
   const std::string study =
       dir.Write("s.yaml",
                 "study: s\nmodel: llama3-8b\ncluster: dgx-h100\ngpus: 8\nmode: simulate\n"
                 "plan: {global_batch: 16, tp: 8}\nsweep: {micro_batch: [1, 2]}\n");
   const std::string shards = (dir.path / "shards").string();
-  REQUIRE(Run({"study", study, "--shard", "0/1", "-o", shards, "-q"}).code == 0);
+  REQUIRE(RunHostile({"study", study, "--shard", "0/1", "-o", shards, "-q"}).code == 0);
   fs::path shard;
   for (const auto& entry : fs::directory_iterator(shards)) {
     if (entry.path().extension() == ".tsv") shard = entry.path();
@@ -251,14 +233,15 @@ TEST_CASE("hostile: study merge refuses a shard with nan", "[hardening][study]")
   const size_t end = tampered.find('\t', at);
   tampered.replace(at, end - at, "nan");
   std::ofstream(shard) << tampered;
-  const auto merged = Run({"study", "merge", shards, "-o", (dir.path / "out").string(), "-q"});
+  const auto merged =
+      RunHostile({"study", "merge", shards, "-o", (dir.path / "out").string(), "-q"});
   CHECK(merged.code == 2);
   CHECK_THAT(merged.err, Contains("finite number"));
 }
 
 TEST_CASE("hostile: Hugging Face configs with impossible routing are refused", "[hardening]") {
-  const TempDir dir("hf");
-  const std::string base = ReadSource("tests/data/config/hf/deepseek-v2-lite/config.json");
+  const testing::TempDir dir("paraplan-hostile-hf");
+  const std::string base = ReadRepoText("tests/data/config/hf/deepseek-v2-lite/config.json");
   auto variant = [&](const std::string& name, const std::string& from, const std::string& to) {
     std::string text = base;
     const size_t at = text.find(from);
@@ -266,21 +249,22 @@ TEST_CASE("hostile: Hugging Face configs with impossible routing are refused", "
     text.replace(at, from.size(), to);
     return dir.Write(name + "/config.json", text);
   };
-  const auto groups = Run({"model", "show",
-                           variant("groups", "\"moe_layer_freq\": 1,",
-                                   "\"moe_layer_freq\": 1, \"n_group\": 4, \"topk_group\": 8,")});
+  const auto groups =
+      RunHostile({"model", "show",
+                  variant("groups", "\"moe_layer_freq\": 1,",
+                          "\"moe_layer_freq\": 1, \"n_group\": 4, \"topk_group\": 8,")});
   CHECK(groups.code == 2);
   CHECK_THAT(groups.err, Contains("topk_group") && Contains("at most n_group (4)"));
-  const auto freq =
-      Run({"model", "show", variant("freq", "\"moe_layer_freq\": 1,", "\"moe_layer_freq\": 0,")});
+  const auto freq = RunHostile(
+      {"model", "show", variant("freq", "\"moe_layer_freq\": 1,", "\"moe_layer_freq\": 0,")});
   CHECK(freq.code == 2);
   CHECK_THAT(freq.err, Contains("moe_layer_freq"));
-  const std::string gpt = ReadSource("tests/data/config/hf/gpt-oss-120b/config.json");
+  const std::string gpt = ReadRepoText("tests/data/config/hf/gpt-oss-120b/config.json");
   std::string bogus = gpt;
   const size_t first = bogus.find("\"sliding_attention\"");
   REQUIRE(first != std::string::npos);
   bogus.replace(first, 19, "\"bogus_attention\"");
-  const auto types = Run({"model", "show", dir.Write("types/config.json", bogus)});
+  const auto types = RunHostile({"model", "show", dir.Write("types/config.json", bogus)});
   CHECK(types.code == 2);
   CHECK_THAT(types.err, Contains("layer_types") && Contains("bogus_attention"));
 }

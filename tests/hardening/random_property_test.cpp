@@ -13,7 +13,7 @@ using namespace paraplan;
 
 namespace {
 
-struct Case {
+struct PropertyCase {
   ModelSpec model;
   Cluster cluster;
   int64_t gpus = 0;
@@ -81,11 +81,11 @@ ParallelPlan RandomPlan(std::mt19937_64& rng, const ModelSpec& m, int64_t* gpus)
   return p;
 }
 
-std::vector<Case> ValidCases(int wanted) {
+std::vector<PropertyCase> ValidCases(int wanted) {
   std::mt19937_64 rng(20261129);
-  std::vector<Case> cases;
+  std::vector<PropertyCase> cases;
   for (int attempt = 0; attempt < 20000 && static_cast<int>(cases.size()) < wanted; ++attempt) {
-    Case c;
+    PropertyCase c;
     c.model = RandomModel(rng);
     c.cluster = RandomCluster(rng);
     c.plan = RandomPlan(rng, c.model, &c.gpus);
@@ -115,9 +115,9 @@ double PeakStateBytes(const StepResult& r) {
 }  // namespace
 
 TEST_CASE("random valid plans: finite, positive, and the monotone properties", "[hardening]") {
-  const std::vector<Case> cases = ValidCases(120);
+  const std::vector<PropertyCase> cases = ValidCases(120);
   REQUIRE(cases.size() >= 60);
-  for (const Case& c : cases) {
+  for (const PropertyCase& c : cases) {
     INFO("tp=" << c.plan.tp << " pp=" << c.plan.pp << " dp=" << c.plan.dp << " cp=" << c.plan.cp
                << " ep=" << c.plan.ep << " zero=" << c.plan.zero << " layers=" << c.model.layers
                << " hidden=" << c.model.hidden << " moe=" << c.model.IsMoe());

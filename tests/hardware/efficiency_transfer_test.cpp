@@ -10,7 +10,7 @@ using namespace paraplan;
 
 namespace {
 
-GpuSpec Gpu(const std::string& name, int64_t sms) {
+GpuSpec NamedGpu(const std::string& name, int64_t sms) {
   GpuSpec gpu;
   gpu.name = name;
   gpu.sm_count = sms;
@@ -72,8 +72,8 @@ TEST_CASE("H100's fit to A100 keeps its framework shortfall, not its fraction", 
   fitted.fa2_attention_fwd = 0.36;
   fitted.fa2_attention_bwd = 0.34;
   fitted.link = {{"nvlink", 0.80}, {"scaleout", 0.79}};
-  const GpuSpec h100 = Gpu("H100-SXM5-80GB", 132);
-  const GpuSpec a100 = Gpu("A100-SXM4-80GB", 108);
+  const GpuSpec h100 = NamedGpu("H100-SXM5-80GB", 132);
+  const GpuSpec a100 = NamedGpu("A100-SXM4-80GB", 108);
   const MeasuredEfficiency hopper = MeasuredKernelEfficiency("H100");
   const MeasuredEfficiency ampere = MeasuredKernelEfficiency("A100");
   REQUIRE(hopper.own);
@@ -112,8 +112,8 @@ TEST_CASE("A fit of A100 to Hopper scales back up to Hopper's own ceilings", "[h
   Efficiency fitted;
   fitted.gemm_max = 0.74;
   fitted.fa2_attention_fwd = 0;  // Ampere: the fused kernel
-  const TransferredEfficiency t = TransferEfficiency(fitted, "A100", Gpu("A100-SXM4-80GB", 108),
-                                                     Gpu("H100-SXM5-80GB", 132), {});
+  const TransferredEfficiency t = TransferEfficiency(
+      fitted, "A100", NamedGpu("A100-SXM4-80GB", 108), NamedGpu("H100-SXM5-80GB", 132), {});
   CHECK(t.efficiency.gemm_max == Approx(0.725 * 0.74 / 0.82));
   CHECK(t.efficiency.fa2_attention_fwd == Approx(0.36));  // Hopper's own FA2 fraction
   CHECK(SourceOf(t, "fa2_attention_fwd").find("none: the ceiling alone") != std::string::npos);
@@ -124,8 +124,8 @@ TEST_CASE("A family with no measured ceiling takes the fitted fractions per SM a
   Efficiency fitted;
   fitted.gemm_max = 0.66;
   fitted.link = {{"scaleout", 0.79}};
-  const TransferredEfficiency t = TransferEfficiency(fitted, "H100", Gpu("H100-SXM5-80GB", 132),
-                                                     Gpu("B300-GB300", 160), {"scaleout"});
+  const TransferredEfficiency t = TransferEfficiency(
+      fitted, "H100", NamedGpu("H100-SXM5-80GB", 132), NamedGpu("B300-GB300", 160), {"scaleout"});
   CHECK(t.efficiency.gemm_max == 0.66);  // exactly: no roundoff through a ratio
   CHECK(t.efficiency.link.at("scaleout") == 0.79);
   CHECK(SourceOf(t, "gemm_max").find("per SM and clock") != std::string::npos);
@@ -147,7 +147,7 @@ TEST_CASE(
   fitted.attention_fwd = 0.6;
   const GpuSpec b300 = LoadCluster("dgx-b300").gpu;
   const TransferredEfficiency t =
-      TransferEfficiency(fitted, "H100", Gpu("H100-SXM5-80GB", 132), b300, {});
+      TransferEfficiency(fitted, "H100", NamedGpu("H100-SXM5-80GB", 132), b300, {});
   const MeasuredEfficiency measured = MeasuredKernelEfficiency(b300);
   CHECK(t.efficiency.gemm_max ==
         Approx(measured.Find("gemm_max")->value * 0.66 / kTileGemmTopBf16));
@@ -157,8 +157,8 @@ TEST_CASE(
   CHECK(SourceOf(t, "gemm_max").find("TransformerEngine") != std::string::npos);
   CHECK(SourceOf(t, "attention_fwd").find("per SM and clock") != std::string::npos);
   // The same part without its file's rates (a GpuSpec built by name): Hopper's, per SM and clock.
-  const TransferredEfficiency bare = TransferEfficiency(fitted, "H100", Gpu("H100-SXM5-80GB", 132),
-                                                        Gpu("B300-SXM-288GB", 160), {});
+  const TransferredEfficiency bare = TransferEfficiency(
+      fitted, "H100", NamedGpu("H100-SXM5-80GB", 132), NamedGpu("B300-SXM-288GB", 160), {});
   CHECK(bare.efficiency.gemm_max == 0.66);
   CHECK(SourceOf(bare, "gemm_max").find("per SM and clock") != std::string::npos);
 }
@@ -171,15 +171,15 @@ TEST_CASE("A GPU nobody fitted takes its file's measured attention rate, else Ho
   // GB300's file states cuDNN's forward and backward rates against H200's on the same release.
   const GpuSpec gb300 = LoadCluster("gb300-nvl72").gpu;
   const TransferredEfficiency t =
-      TransferEfficiency(fitted, "H100", Gpu("H100-SXM5-80GB", 132), gb300, {});
+      TransferEfficiency(fitted, "H100", NamedGpu("H100-SXM5-80GB", 132), gb300, {});
   const MeasuredEfficiency measured = MeasuredKernelEfficiency(gb300);
   CHECK(t.efficiency.attention_fwd == Approx(measured.Find("attention_fwd")->value * 0.60 / 0.695));
   CHECK(t.efficiency.attention_bwd == Approx(measured.Find("attention_bwd")->value * 0.50 / 0.535));
   CHECK(t.efficiency.attention_fwd > 0.60);  // Blackwell Ultra's exponential unit
   CHECK(SourceOf(t, "attention_fwd").find("cuDNN's SDPA training benchmark") != std::string::npos);
   // Without it (B200's file states none): the fitted fraction, per SM and clock.
-  const TransferredEfficiency b200 = TransferEfficiency(fitted, "H100", Gpu("H100-SXM5-80GB", 132),
-                                                        LoadCluster("dgx-b200").gpu, {});
+  const TransferredEfficiency b200 = TransferEfficiency(
+      fitted, "H100", NamedGpu("H100-SXM5-80GB", 132), LoadCluster("dgx-b200").gpu, {});
   CHECK(b200.efficiency.attention_fwd == 0.60);
   CHECK(SourceOf(b200, "attention_fwd").find("per SM and clock") != std::string::npos);
 }

@@ -9,7 +9,7 @@ using namespace paraplan::testing;
 
 namespace {
 
-constexpr double kB = 1e9;
+constexpr double kBillion = 1e9;
 
 // |actual / expected − 1| ≤ tolerance.
 bool Near(double actual, double expected, double tolerance) {
@@ -23,13 +23,13 @@ TEST_CASE("dense models match their published parameter counts within 1%", "[mod
     ModelSpec spec;
     double published;
   };
-  const Case cases[] = {{Gpt3(), 174.6 * kB},
-                        {Llama3_8b(), 8.03 * kB},
-                        {Llama3_70b(), 70.55 * kB},
-                        {Llama31_405b(), 405.8 * kB}};
+  const Case cases[] = {{Gpt3(), 174.6 * kBillion},
+                        {Llama3_8b(), 8.03 * kBillion},
+                        {Llama3_70b(), 70.55 * kBillion},
+                        {Llama31_405b(), 405.8 * kBillion}};
   for (const Case& c : cases) {
     const ModelCounts counts = CountModel(c.spec);
-    INFO(c.spec.name << ": " << counts.params_total / kB << "B");
+    INFO(c.spec.name << ": " << counts.params_total / kBillion << "B");
     CHECK(Near(counts.params_total, c.published, 0.01));
     CHECK(counts.params_active == Approx(counts.params_total));  // dense: every weight is used
     CHECK(counts.params_mtp == 0);
@@ -38,35 +38,35 @@ TEST_CASE("dense models match their published parameter counts within 1%", "[mod
 
 TEST_CASE("MoE models match published total and active parameters within 1%", "[model]") {
   const ModelCounts mixtral = CountModel(Mixtral8x7b());
-  CHECK(Near(mixtral.params_total, 46.7 * kB, 0.01));
-  CHECK(Near(mixtral.params_active, 12.9 * kB, 0.01));
+  CHECK(Near(mixtral.params_total, 46.7 * kBillion, 0.01));
+  CHECK(Near(mixtral.params_active, 12.9 * kBillion, 0.01));
 
   const ModelCounts qwen = CountModel(Qwen3_235b());
-  CHECK(Near(qwen.params_total, 235 * kB, 0.01));
-  CHECK(Near(qwen.params_active, 22 * kB, 0.01));
+  CHECK(Near(qwen.params_total, 235 * kBillion, 0.01));
+  CHECK(Near(qwen.params_active, 22 * kBillion, 0.01));
 
   // OpenAI's gpt-oss model card: 116.83B total, 5.13B active (without the embedding lookup).
   const ModelCounts oss = CountModel(GptOss120b());
-  CHECK(Near(oss.params_total, 116.83 * kB, 0.01));
-  CHECK(Near(oss.params_active_no_embedding, 5.13 * kB, 0.01));
+  CHECK(Near(oss.params_total, 116.83 * kBillion, 0.01));
+  CHECK(Near(oss.params_active_no_embedding, 5.13 * kBillion, 0.01));
 }
 
 TEST_CASE("DeepSeek-V3: 671B, 685B with the MTP module, 37B active", "[model]") {
   const ModelCounts c = CountModel(DeepSeekV3());
-  INFO("total " << c.params_total / kB << "B, with MTP " << c.params_total_with_mtp / kB
-                << "B, active " << c.params_active / kB << "B");
-  CHECK(Near(c.params_total, 671 * kB, 0.01));
+  INFO("total " << c.params_total / kBillion << "B, with MTP " << c.params_total_with_mtp / kBillion
+                << "B, active " << c.params_active / kBillion << "B");
+  CHECK(Near(c.params_total, 671 * kBillion, 0.01));
   // The 685B checkpoint stores the MTP module's own copy of embedding and head (2 × 0.93B);
   // the paper shares them, so the module adds ~11.7B here.
-  CHECK(Near(c.params_total_with_mtp, 685 * kB, 0.01));
-  CHECK(c.params_mtp > 11 * kB);
-  CHECK(c.params_mtp < 14 * kB);
+  CHECK(Near(c.params_total_with_mtp, 685 * kBillion, 0.01));
+  CHECK(c.params_mtp > 11 * kBillion);
+  CHECK(c.params_mtp < 14 * kBillion);
   // "37B activated": our 37.55B counts embedding and head (as Mixtral's 12.9B and Qwen3's 22B
   // do); 36.62B without the embedding lookup. The published figure is rounded down.
-  CHECK(c.params_active >= 37 * kB);
-  CHECK(c.params_active < 38 * kB);
-  CHECK(Near(c.params_active, 37 * kB, 0.016));
-  CHECK(Near(c.params_active_no_embedding, 37 * kB, 0.011));
+  CHECK(c.params_active >= 37 * kBillion);
+  CHECK(c.params_active < 38 * kBillion);
+  CHECK(Near(c.params_active, 37 * kBillion, 0.016));
+  CHECK(Near(c.params_active_no_embedding, 37 * kBillion, 0.011));
 }
 
 TEST_CASE("breakdowns add up to the totals", "[model]") {

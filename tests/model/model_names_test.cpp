@@ -9,7 +9,7 @@ namespace {
 
 // Every table entry maps back to its own name, and no two entries share a name.
 template <typename E>
-void CheckRoundTrip(const NameTable<E>& table) {
+void CheckNamesRoundTrip(const NameTable<E>& table) {
   for (const auto& [name, value] : table) {
     CHECK(std::string(NameOf(table, value)) == name);
     int same = 0;
@@ -21,10 +21,10 @@ void CheckRoundTrip(const NameTable<E>& table) {
 }  // namespace
 
 TEST_CASE("Model enum names come from one table each", "[model]") {
-  CheckRoundTrip(ActivationNames());
-  CheckRoundTrip(NormNames());
-  CheckRoundTrip(PositionNames());
-  CheckRoundTrip(AttentionKindNames());
+  CheckNamesRoundTrip(ActivationNames());
+  CheckNamesRoundTrip(NormNames());
+  CheckNamesRoundTrip(PositionNames());
+  CheckNamesRoundTrip(AttentionKindNames());
   CHECK(std::string(ToString(Activation::kSquaredRelu)) == "squared_relu");
   CHECK(std::string(ToString(Norm::kLayerNorm)) == "layernorm");
   CHECK(std::string(ToString(Position::kAlibi)) == "alibi");

@@ -1,45 +1,26 @@
-// End-to-end: `paraplan model show` run in-process through RunCli.
+// End-to-end: `paraplan model show` run in-process through RunCli (tests/cli/cli_runner.h).
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <sstream>
 #include <string>
 #include <vector>
 
-#include "cli/command.h"
+#include "cli/cli_runner.h"
 
 using namespace paraplan;
 
 namespace {
 
-struct CliResult {
-  int code = 0;
-  std::string out;
-  std::string err;
-};
-
-CliResult Run(std::vector<std::string> args) {
-  args.insert(args.begin(), "paraplan");
-  std::vector<const char*> argv;
-  for (const std::string& a : args) argv.push_back(a.c_str());
-  std::ostringstream out;
-  std::ostringstream err;
-  CliResult r;
-  r.code = RunCli(static_cast<int>(argv.size()), argv.data(), out, err);
-  r.out = out.str();
-  r.err = err.str();
-  return r;
-}
-
-std::string ModelPath(const std::string& name) {
+std::string ShownModelPath(const std::string& name) {
   return std::string(PARAPLAN_SOURCE_DIR) + "/models/" + name + ".yaml";
 }
 
 }  // namespace
 
 TEST_CASE("model show prints JSON with totals, breakdown and dims", "[model]") {
-  const std::string path = ModelPath("deepseek-v3");
+  const std::string path = ShownModelPath("deepseek-v3");
   if (!std::filesystem::exists(path)) return;
-  const CliResult r = Run({"model", "show", path, "--format", "json"});
+  const testing::CliOutput r = testing::RunParaplan({"model", "show", path, "--format", "json"});
   INFO(r.err);
   REQUIRE(r.code == 0);
   for (const char* key :
@@ -52,35 +33,38 @@ TEST_CASE("model show prints JSON with totals, breakdown and dims", "[model]") {
 }
 
 TEST_CASE("model show prints a table with units and honours --set", "[model]") {
-  const std::string path = ModelPath("llama3-70b");
+  const std::string path = ShownModelPath("llama3-70b");
   if (!std::filesystem::exists(path)) return;
-  const CliResult r = Run({"model", "show", path});
+  const testing::CliOutput r = testing::RunParaplan({"model", "show", path});
   INFO(r.err);
   REQUIRE(r.code == 0);
   CHECK(r.out.find("70.55 B") != std::string::npos);
   CHECK(r.out.find("GFLOP/token") != std::string::npos);
   CHECK(r.out.find("seq_len 8192") != std::string::npos);
-  const CliResult longer = Run({"model", "show", path, "--set", "model.seq_len=32768"});
+  const testing::CliOutput longer =
+      testing::RunParaplan({"model", "show", path, "--set", "model.seq_len=32768"});
   REQUIRE(longer.code == 0);
   CHECK(longer.out.find("seq_len 32768") != std::string::npos);
 }
 
 TEST_CASE("model show rejects bad input with exit code 2", "[model]") {
-  const CliResult missing = Run({"model", "show", "no-such-model-xyz"});
+  const testing::CliOutput missing = testing::RunParaplan({"model", "show", "no-such-model-xyz"});
   CHECK(missing.code == 2);
   CHECK(missing.err.find("no-such-model-xyz") != std::string::npos);
-  const std::string path = ModelPath("llama3-8b");
+  const std::string path = ShownModelPath("llama3-8b");
   if (!std::filesystem::exists(path)) return;
-  const CliResult format = Run({"model", "show", path, "--format", "yaml"});
+  const testing::CliOutput format =
+      testing::RunParaplan({"model", "show", path, "--format", "yaml"});
   CHECK(format.code == 2);
   CHECK(format.err.find("table, json") != std::string::npos);
-  const CliResult set = Run({"model", "show", path, "--set", "cluster.gpu.memory_GiB=96"});
+  const testing::CliOutput set =
+      testing::RunParaplan({"model", "show", path, "--set", "cluster.gpu.memory_GiB=96"});
   CHECK(set.code == 2);
   CHECK(set.err.find("model.*") != std::string::npos);
 }
 
 TEST_CASE("model show --help shows examples", "[model]") {
-  const CliResult r = Run({"model", "show", "--help"});
+  const testing::CliOutput r = testing::RunParaplan({"model", "show", "--help"});
   CHECK(r.code == 0);
   CHECK(r.out.find("paraplan model show deepseek-v3 --format json") != std::string::npos);
 }

@@ -29,7 +29,7 @@ ModelSpec Llama() {
   return m;
 }
 
-ParallelPlan Plan(int64_t tp, int64_t pp, int64_t dp) {
+ParallelPlan CapsPlan(int64_t tp, int64_t pp, int64_t dp) {
   ParallelPlan p;
   p.tp = tp;
   p.pp = pp;
@@ -48,19 +48,19 @@ TEST_CASE("framework names parse and bad ones name the flag", "[plan][framework]
 
 TEST_CASE("each framework refuses what it cannot run", "[plan][framework]") {
   const ModelSpec m = Llama();
-  ParallelPlan dual = Plan(8, 4, 2);
+  ParallelPlan dual = CapsPlan(8, 4, 2);
   dual.schedule = Schedule::kDualPipe;
   CHECK(FrameworkViolations(F::kAny, &m, dual).empty());
   CHECK_FALSE(FrameworkViolations(F::kMegatron, &m, dual).empty());
   CHECK_FALSE(FrameworkViolations(F::kTorchtitan, &m, dual).empty());
 
-  ParallelPlan p = Plan(8, 4, 2);
+  ParallelPlan p = CapsPlan(8, 4, 2);
   p.overlap_pp_comm = false;  // Megatron-LM's non-interleaved 1F1B does not overlap P2P
   CHECK(FrameworkViolations(F::kMegatron, &m, p).empty());
   p.overlap_pp_comm = true;
   CHECK_FALSE(FrameworkViolations(F::kMegatron, &m, p).empty());
 
-  ParallelPlan zero2 = Plan(1, 4, 16);
+  ParallelPlan zero2 = CapsPlan(1, 4, 16);
   zero2.zero = 2;
   zero2.overlap_pp_comm = false;
   zero2.overlap_param_gather = false;  // ZeRO-1/2 gather inside step()
@@ -68,7 +68,7 @@ TEST_CASE("each framework refuses what it cannot run", "[plan][framework]") {
   REQUIRE(ds.size() == 1);
   CHECK_THAT(ds[0], Catch::Contains("incompatible with pipeline parallelism"));
 
-  ParallelPlan autotp = Plan(8, 1, 8);
+  ParallelPlan autotp = CapsPlan(8, 1, 8);
   autotp.sequence_parallel = false;
   autotp.zero = 3;
   CHECK_FALSE(FrameworkViolations(F::kDeepSpeed, &m, autotp).empty());
@@ -81,13 +81,13 @@ TEST_CASE("each framework refuses what it cannot run", "[plan][framework]") {
   const auto in_step = FrameworkViolations(F::kDeepSpeed, &m, autotp);
   REQUIRE(in_step.size() == 1);
   CHECK_THAT(in_step[0], Catch::Contains("inside step()"));
-  ParallelPlan z3 = Plan(1, 1, 64);
+  ParallelPlan z3 = CapsPlan(1, 1, 64);
   z3.zero = 3;
   CHECK(FrameworkViolations(F::kDeepSpeed, &m, z3).empty());
   z3.overlap_param_gather = false;
   CHECK_THAT(FrameworkViolations(F::kDeepSpeed, &m, z3).front(), Catch::Contains("prefetches"));
 
-  ParallelPlan zero1 = Plan(8, 1, 8);
+  ParallelPlan zero1 = CapsPlan(8, 1, 8);
   zero1.zero = 1;
   CHECK_FALSE(FrameworkViolations(F::kTorchtitan, &m, zero1).empty());
   zero1.zero = 2;
@@ -101,8 +101,8 @@ TEST_CASE("each framework refuses what it cannot run", "[plan][framework]") {
   ModelSpec gpt = m;
   gpt.activation = Activation::kGelu;
   gpt.position = Position::kLearned;
-  CHECK_FALSE(FrameworkViolations(F::kTorchtitan, &gpt, Plan(8, 1, 8)).empty());
-  CHECK(FrameworkViolations(F::kTorchtitan, nullptr, Plan(8, 1, 8)).empty());  // knobs only
+  CHECK_FALSE(FrameworkViolations(F::kTorchtitan, &gpt, CapsPlan(8, 1, 8)).empty());
+  CHECK(FrameworkViolations(F::kTorchtitan, nullptr, CapsPlan(8, 1, 8)).empty());  // knobs only
   CHECK(FrameworkModelViolations(F::kTorchtitan, gpt).size() == 1);
   CHECK(FrameworkModelViolations(F::kTorchtitan, m).empty());
 }

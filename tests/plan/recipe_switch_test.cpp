@@ -36,7 +36,7 @@ std::vector<const KnobRow*> Switches() {
   return out;
 }
 
-std::string ReadSource(const std::string& path) {
+std::string ReadRepoFile(const std::string& path) {
   std::ifstream in(std::filesystem::path(PARAPLAN_SOURCE_DIR) / path);
   std::ostringstream text;
   text << in.rdbuf();
@@ -59,7 +59,7 @@ std::vector<std::string> BoolMembers(const std::string& header, const std::strin
 }
 
 // The plan `text` resolves to on 8 GPUs.
-ParallelPlan Resolve(const std::string& text) {
+ParallelPlan ResolveRecipe(const std::string& text) {
   ModelSpec model;
   model.layers = 32;
   model.seq_len = 4096;
@@ -67,7 +67,7 @@ ParallelPlan Resolve(const std::string& text) {
 }
 
 // A JSON value as text ("true").
-std::string Text(const Json& value) {
+std::string JsonText(const Json& value) {
   std::string text = value.Dump();
   while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
   return text;
@@ -88,7 +88,7 @@ TEST_CASE("Every bool of the kernel and memory recipes is a switch in the knob t
        {Recipe{"src/plan/kernel_recipe.h", "KernelRecipe", RecipePart::kKernels},
         Recipe{"src/plan/memory_recipe.h", "MemoryRecipe", RecipePart::kMemory}}) {
     INFO(r.name);
-    const std::vector<std::string> members = BoolMembers(ReadSource(r.header), r.name);
+    const std::vector<std::string> members = BoolMembers(ReadRepoFile(r.header), r.name);
     REQUIRE(members.size() >= 2);
     size_t rows = 0;
     for (const KnobRow* row : Switches()) rows += row->recipe_switch.In(r.part) ? 1 : 0;
@@ -111,7 +111,7 @@ TEST_CASE("Every recipe switch round-trips through the loader, the plan string a
           "[plan]") {
   const std::vector<const KnobRow*> switches = Switches();
   REQUIRE(switches.size() >= 14);
-  const ParallelPlan plain = Resolve("global_batch=8");
+  const ParallelPlan plain = ResolveRecipe("global_batch=8");
   for (const KnobRow* row : switches) {
     const std::string name(row->name);
     const RecipeSwitch& s = row->recipe_switch;
@@ -120,7 +120,7 @@ TEST_CASE("Every recipe switch round-trips through the loader, the plan string a
     const std::string text = name + "=" + KnobValueText(flipped);
 
     // --plan sets exactly this member, and nothing else.
-    const ParallelPlan p = Resolve("global_batch=8," + text);
+    const ParallelPlan p = ResolveRecipe("global_batch=8," + text);
     ParallelPlan want = plain;
     if (s.kernels != nullptr) {
       want.kernels.*s.kernels = flipped;
@@ -137,14 +137,14 @@ TEST_CASE("Every recipe switch round-trips through the loader, the plan string a
     // The plan string writes it off its default, and reads back to the same plan.
     const std::string written = PlanString(p, 4096);
     CHECK_THAT(written, Contains(text));
-    CHECK(PlanString(Resolve(written), 4096) == written);
+    CHECK(PlanString(ResolveRecipe(written), 4096) == written);
     CHECK(PlanString(plain, 4096).find(name + "=") == std::string::npos);
 
     // The JSON writes it off its default, with its value; never for the default plan.
     const Json json = PlanToJson(p);  // held while `value` points into it
     const Json* value = json.Find(name);
     REQUIRE(value != nullptr);
-    CHECK(Text(*value) == KnobValueText(flipped));
+    CHECK(JsonText(*value) == KnobValueText(flipped));
     CHECK(PlanToJson(plain).Find(name) == nullptr);
 
     // Bad values name the knob (and the file, line and column) and list the valid ones.
@@ -164,9 +164,9 @@ TEST_CASE("Every recipe switch round-trips through the loader, the plan string a
 TEST_CASE("The JSON writes each switch as its row's SwitchJson says", "[plan]") {
   // A recipe off its defaults by another member: kAlways rows are written at their default,
   // kChanged rows are not; a MoE switch off its default brings the whole MoE group.
-  const ParallelPlan eager = Resolve("global_batch=8,fusion=eager,cross_entropy_fusion=true");
+  const ParallelPlan eager = ResolveRecipe("global_batch=8,fusion=eager,cross_entropy_fusion=true");
   const Json plain = PlanToJson(eager);
-  const ParallelPlan moe = Resolve("global_batch=8,moe_deepep=true");
+  const ParallelPlan moe = ResolveRecipe("global_batch=8,moe_deepep=true");
   const Json with_moe = PlanToJson(moe);
   for (const KnobRow* row : Switches()) {
     const std::string name(row->name);
@@ -183,7 +183,7 @@ TEST_CASE("The JSON writes each switch as its row's SwitchJson says", "[plan]") 
 }
 
 TEST_CASE("docs/formats.md documents every recipe switch with its default", "[plan]") {
-  const std::string formats = ReadSource("docs/formats.md");
+  const std::string formats = ReadRepoFile("docs/formats.md");
   REQUIRE(!formats.empty());
   for (const KnobRow* row : Switches()) {
     const std::string line = "| `" + std::string(row->name) + "` | bool (default " +

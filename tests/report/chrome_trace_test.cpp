@@ -10,7 +10,7 @@ using namespace paraplan;
 
 namespace {
 
-size_t Count(const std::string& text, const std::string& what) {
+size_t CountText(const std::string& text, const std::string& what) {
   size_t n = 0;
   for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
   return n;
@@ -36,7 +36,7 @@ TEST_CASE("ChromeTraceJson writes complete events, tracks and names", "[sim]") {
   };
   const std::string json = ChromeTraceJson(timeline, "llama \"test\"");
   CHECK(json.rfind("{\"traceEvents\":[", 0) == 0);
-  CHECK(Count(json, "\"ph\":\"X\"") == 4);
+  CHECK(CountText(json, "\"ph\":\"X\"") == 4);
   CHECK(json.find("{\"name\":\"F3\",\"cat\":\"compute\",\"ph\":\"X\",\"ts\":1,\"dur\":1.5,"
                   "\"pid\":0,\"tid\":0,\"args\":{\"micro_batch\":3,\"chunk\":1}}") !=
         std::string::npos);
@@ -46,13 +46,13 @@ TEST_CASE("ChromeTraceJson writes complete events, tracks and names", "[sim]") {
                   "\"args\":{\"name\":\"stage 1\"}}") != std::string::npos);
   CHECK(json.find("{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":2,"
                   "\"args\":{\"name\":\"dp\"}}") != std::string::npos);
-  CHECK(Count(json, "\"process_name\"") == 2);
-  CHECK(Count(json, "\"thread_name\"") == 4);
+  CHECK(CountText(json, "\"process_name\"") == 2);
+  CHECK(CountText(json, "\"thread_name\"") == 4);
   // A bucket has no micro-batch; the title is escaped.
   CHECK(json.find("\"args\":{\"chunk\":0}}") != std::string::npos);
   CHECK(json.find("\"title\":\"llama \\\"test\\\"\"") != std::string::npos);
-  CHECK(Count(json, "{") == Count(json, "}"));
-  CHECK(Count(json, "[") == Count(json, "]"));
+  CHECK(CountText(json, "{") == CountText(json, "}"));
+  CHECK(CountText(json, "[") == CountText(json, "]"));
 }
 
 TEST_CASE("ChromeTraceJson of a simulated pipeline has one track per stage and stream", "[sim]") {
@@ -69,10 +69,10 @@ TEST_CASE("ChromeTraceJson of a simulated pipeline has one track per stage and s
   }
   const PipelineResult r = SimulatePipeline(in);
   const std::string json = ChromeTraceJson(r.timeline, "zb");
-  CHECK(Count(json, "\"ph\":\"X\"") == r.timeline.size());
-  CHECK(Count(json, "\"name\":\"W3\"") == 3);
-  CHECK(Count(json, "\"process_name\"") == 3);
-  CHECK(Count(json, "\"thread_name\"") == 9);  // compute, pp and dp on each stage
+  CHECK(CountText(json, "\"ph\":\"X\"") == r.timeline.size());
+  CHECK(CountText(json, "\"name\":\"W3\"") == 3);
+  CHECK(CountText(json, "\"process_name\"") == 3);
+  CHECK(CountText(json, "\"thread_name\"") == 9);  // compute, pp and dp on each stage
   CHECK(json == ChromeTraceJson(r.timeline, "zb"));
 }
 
@@ -119,9 +119,9 @@ TEST_CASE("each compute task carries its collectives on a stream per group and l
   CHECK(tp == 2 * 3 * 2);  // every forward and backward of both stages
   CHECK(zero3 == 2 * 3);   // backwards only
   const std::string json = ChromeTraceJson(r.timeline, "1f1b");
-  CHECK(Count(json, "\"name\":\"tp nvlink\"") == 2);     // one track per stage
-  CHECK(Count(json, "\"sm_loss_us\":0.025,") == 2 * 3);  // each stage's tp forwards
-  CHECK(Count(json, "\"sm_loss_us\":0.04,") == 2 * 3);
-  CHECK(Count(json, "\"sm_loss_us\":0,") == 2 * 3);  // zero3: streams that cost none say so
-  CHECK(Count(json, "sm_loss_us") == 3 * 2 * 3);     // no compute, send or DP event has it
+  CHECK(CountText(json, "\"name\":\"tp nvlink\"") == 2);     // one track per stage
+  CHECK(CountText(json, "\"sm_loss_us\":0.025,") == 2 * 3);  // each stage's tp forwards
+  CHECK(CountText(json, "\"sm_loss_us\":0.04,") == 2 * 3);
+  CHECK(CountText(json, "\"sm_loss_us\":0,") == 2 * 3);  // zero3: streams that cost none say so
+  CHECK(CountText(json, "sm_loss_us") == 3 * 2 * 3);     // no compute, send or DP event has it
 }

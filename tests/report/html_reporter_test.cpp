@@ -13,7 +13,7 @@
 namespace paraplan {
 namespace {
 
-StepResult Plan(double step_s, double memory_GiB, int64_t pp) {
+StepResult HtmlRow(double step_s, double memory_GiB, int64_t pp) {
   StepResult r;
   r.plan.tp = 8;
   r.plan.pp = pp;
@@ -59,7 +59,7 @@ bool WellFormed(const std::string& page, std::string* why) {
   return open.empty();
 }
 
-std::string Render(const SearchResult& result, const std::vector<TimelineEvent>* timeline) {
+std::string RenderHtml(const SearchResult& result, const std::vector<TimelineEvent>* timeline) {
   PlanReportContext ctx;
   ctx.model_name = "llama<3>&70b";
   ctx.cluster_name = "dgx-h100";
@@ -74,7 +74,7 @@ std::string Render(const SearchResult& result, const std::vector<TimelineEvent>*
 
 TEST_CASE("the HTML report is one well-formed page with the plans' numbers", "[report][html]") {
   SearchResult result;
-  result.plans = {Plan(10.5, 61.25, 4), Plan(11.0, 41.5, 8)};
+  result.plans = {HtmlRow(10.5, 61.25, 4), HtmlRow(11.0, 41.5, 8)};
   result.pareto = result.plans;
   result.searched = 1000;
   result.feasible = 40;
@@ -83,7 +83,7 @@ TEST_CASE("the HTML report is one well-formed page with the plans' numbers", "[r
     timeline.push_back({s, "compute", "F0", 0, 0, s * 1000, s * 1000 + 900});
     timeline.push_back({s, "compute", "B0", 0, 0, 8000 - s * 1000, 9000 - s * 1000});
   }
-  const std::string page = Render(result, &timeline);
+  const std::string page = RenderHtml(result, &timeline);
   std::string why;
   CHECK(WellFormed(page, &why));
   INFO(why);
@@ -102,7 +102,7 @@ TEST_CASE("the HTML report is one well-formed page with the plans' numbers", "[r
   CHECK_THAT(page, Catch::Contains("dominant cost: compute"));
 }
 
-size_t Count(const std::string& text, const std::string& what) {
+size_t CountIn(const std::string& text, const std::string& what) {
   size_t n = 0;
   for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
   return n;
@@ -111,7 +111,7 @@ size_t Count(const std::string& text, const std::string& what) {
 TEST_CASE("the HTML memory bars print whole labels with units, inside the figure",
           "[report][html]") {
   SearchResult result;
-  result.plans = {Plan(10.5, 79.9, 2)};  // a bar at the capacity line, as issue 35 found cut
+  result.plans = {HtmlRow(10.5, 79.9, 2)};  // a bar at the capacity line, as issue 35 found cut
   const std::string svg = MemoryBarsSvg(result.plans.front());
   CHECK_THAT(svg, Catch::Contains(">79.9 GiB</text>"));
   CHECK_THAT(svg, Catch::Contains("<title>stage 0 weights: 40.0 GiB</title>"));
@@ -155,20 +155,20 @@ TEST_CASE("the HTML timeline boxes carry their times, a deep pipeline is aggrega
   CHECK_THAT(many, Catch::Contains("5,120 events aggregated into 120 time bins"));  // 8 x 640
   CHECK_THAT(many, Catch::Contains("stage 63 compute"));
   CHECK_THAT(many, !Catch::Contains("stage 1 compute"));
-  CHECK(Count(many, "<rect") <= 8 * kTimelineBins * 2 + 16);
-  CHECK(Count(many, "<title>") <= 8 * kTimelineBins);
+  CHECK(CountIn(many, "<rect") <= 8 * kTimelineBins * 2 + 16);
+  CHECK(CountIn(many, "<title>") <= 8 * kTimelineBins);
   CHECK_THAT(many, Catch::Contains("% busy (forward "));
 }
 
 TEST_CASE("table, JSON and HTML say where the Pareto front was cut", "[report][html]") {
   SearchResult result;
-  result.plans = {Plan(10.5, 61.25, 4), Plan(11.0, 41.5, 8)};
+  result.plans = {HtmlRow(10.5, 61.25, 4), HtmlRow(11.0, 41.5, 8)};
   result.pareto = result.plans;
   result.pareto_total = 54;
   result.pareto_cut = 52;
   result.pareto_cut_step_s = 21.0;
   const std::string note = "52 points past 21.000 s per step (2x the fastest) not shown";
-  CHECK_THAT(Render(result, nullptr), Catch::Contains("<p id=\"pareto_cut\">" + note));
+  CHECK_THAT(RenderHtml(result, nullptr), Catch::Contains("<p id=\"pareto_cut\">" + note));
   PlanReportContext ctx;
   ctx.model_name = "m";
   ctx.gpus = 64;
@@ -181,15 +181,15 @@ TEST_CASE("table, JSON and HTML say where the Pareto front was cut", "[report][h
   CHECK_THAT(json.str(), Catch::Contains("\"pareto_cut\": 52"));
   CHECK_THAT(json.str(), Catch::Contains("\"pareto_cut_step_s\": 21"));
   result.pareto_cut = 0;  // a front within the range: no note
-  CHECK_THAT(Render(result, nullptr), !Catch::Contains("pareto_cut"));
+  CHECK_THAT(RenderHtml(result, nullptr), !Catch::Contains("pareto_cut"));
 }
 
 TEST_CASE("the HTML report of a search where nothing fits gives the advice", "[report][html]") {
   SearchResult result;
   result.searched = 10;
   result.why_nothing_fits = "nothing fits: activations <too large>\n";
-  result.closest = {Plan(9.0, 95.0, 2)};
-  const std::string page = Render(result, nullptr);
+  result.closest = {HtmlRow(9.0, 95.0, 2)};
+  const std::string page = RenderHtml(result, nullptr);
   std::string why;
   CHECK(WellFormed(page, &why));
   INFO(why);

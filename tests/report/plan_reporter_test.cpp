@@ -71,7 +71,7 @@ SearchResult FixedResult() {
   return result;
 }
 
-PlanReportContext Context() {
+PlanReportContext ReportContext() {
   PlanReportContext ctx;
   ctx.model_name = "gpt3-175b";
   ctx.cluster_name = "dgx-h100";
@@ -82,8 +82,8 @@ PlanReportContext Context() {
   return ctx;
 }
 
-std::string Render(const std::string& format, const SearchResult& result,
-                   const PlanReportContext& ctx) {
+std::string RenderPlan(const std::string& format, const SearchResult& result,
+                       const PlanReportContext& ctx) {
   std::ostringstream out;
   MakePlanReporter(format, out)->Report(ctx, result);
   return out.str();
@@ -100,9 +100,9 @@ std::string GoldenPath(const std::string& format) {
 
 TEST_CASE("Plan reporters match their golden files", "[report]") {
   const SearchResult result = FixedResult();
-  const PlanReportContext ctx = Context();
+  const PlanReportContext ctx = ReportContext();
   for (const std::string& format : PlanReportFormats()) {
-    const std::string text = Render(format, result, ctx);
+    const std::string text = RenderPlan(format, result, ctx);
     const std::string path = GoldenPath(format);
     if (std::getenv("PARAPLAN_UPDATE_GOLDEN")) std::ofstream(path, std::ios::binary) << text;
     std::ifstream in(path, std::ios::binary);
@@ -116,34 +116,34 @@ TEST_CASE("Plan reporters match their golden files", "[report]") {
 
 TEST_CASE("Plan reporters mark front points left to the analytical estimate", "[report]") {
   SearchResult result = FixedResult();
-  const PlanReportContext ctx = Context();
-  CHECK(Render("table", result, ctx).find('~') == std::string::npos);
-  CHECK(Render("html", result, ctx).find("front_estimated") == std::string::npos);
+  const PlanReportContext ctx = ReportContext();
+  CHECK(RenderPlan("table", result, ctx).find('~') == std::string::npos);
+  CHECK(RenderPlan("html", result, ctx).find("front_estimated") == std::string::npos);
   result.pareto[1].simulated = false;  // over the simulator's budget (search_core.h)
   result.front_estimated = 1;
-  const std::string table = Render("table", result, ctx);
+  const std::string table = RenderPlan("table", result, ctx);
   CHECK_THAT(table, Catch::Contains("~11.000 s"));
   CHECK_THAT(table, Catch::Contains("1 point marked ~ is an analytical estimate"));
-  CHECK_THAT(Render("json", result, ctx), Catch::Contains("\"front_estimated\": 1"));
-  CHECK_THAT(Render("html", result, ctx),
+  CHECK_THAT(RenderPlan("json", result, ctx), Catch::Contains("\"front_estimated\": 1"));
+  CHECK_THAT(RenderPlan("html", result, ctx),
              Catch::Contains("over the simulator's budget): rank 2.</p>"));
 }
 
 TEST_CASE("Plan reporters say which memory recipe the search needed, megatron sets it",
           "[report]") {
   SearchResult result = FixedResult();
-  const PlanReportContext ctx = Context();
-  CHECK_THAT(Render("table", result, ctx), !Catch::Contains("memory is tight"));
-  CHECK_THAT(Render("megatron", result, ctx), !Catch::Contains("--optimizer-cpu-offload"));
+  const PlanReportContext ctx = ReportContext();
+  CHECK_THAT(RenderPlan("table", result, ctx), !Catch::Contains("memory is tight"));
+  CHECK_THAT(RenderPlan("megatron", result, ctx), !Catch::Contains("--optimizer-cpu-offload"));
   result.memory_relief = "optimizer_offload=1";
   for (StepResult& r : result.plans) r.plan.recipe.optimizer_offload = 1;
-  CHECK_THAT(Render("table", result, ctx),
+  CHECK_THAT(RenderPlan("table", result, ctx),
              Catch::Contains("memory is tight: no plan fits with the default memory recipe; "
                              "every plan below uses optimizer_offload=1"));
-  CHECK_THAT(Render("json", result, ctx),
+  CHECK_THAT(RenderPlan("json", result, ctx),
              Catch::Contains("\"memory_relief\": \"optimizer_offload=1\""));
-  CHECK_THAT(Render("html", result, ctx), Catch::Contains("<p id=\"memory_relief\">"));
-  std::string megatron = Render("megatron", result, ctx);
+  CHECK_THAT(RenderPlan("html", result, ctx), Catch::Contains("<p id=\"memory_relief\">"));
+  std::string megatron = RenderPlan("megatron", result, ctx);
   CHECK_THAT(megatron, Catch::Contains("--use-precision-aware-optimizer \\\n"
                                        "--optimizer-cpu-offload \\\n"
                                        "--optimizer-offload-fraction 1 \\"));
@@ -155,7 +155,7 @@ TEST_CASE("Plan reporters say which memory recipe the search needed, megatron se
                              static_cast<uint32_t>(RecomputeModule::kLayernorm);
   recipe.fp8_act_cache = true;
   result.plans[0].plan.recompute = Recompute::kSelective;
-  megatron = Render("megatron", result, ctx);
+  megatron = RenderPlan("megatron", result, ctx);
   CHECK_THAT(megatron, Catch::Contains("--use-precision-aware-optimizer \\\n"
                                        "--exp-avg-dtype bf16 \\\n"
                                        "--exp-avg-sq-dtype bf16 \\"));
@@ -166,12 +166,12 @@ TEST_CASE("Plan reporters say which memory recipe the search needed, megatron se
 
 TEST_CASE("Plan reporters: each format says what matters", "[report]") {
   const SearchResult result = FixedResult();
-  const PlanReportContext ctx = Context();
-  const std::string table = Render("table", result, ctx);
+  const PlanReportContext ctx = ReportContext();
+  const std::string table = RenderPlan("table", result, ctx);
   CHECK_THAT(table, Catch::Contains("10.500 s"));
   CHECK_THAT(table, Catch::Contains("61.2 GiB"));
   CHECK_THAT(table, Catch::Contains("Pareto front"));
-  const std::string megatron = Render("megatron", result, ctx);
+  const std::string megatron = RenderPlan("megatron", result, ctx);
   CHECK_THAT(megatron, Catch::Contains("--tensor-model-parallel-size 8 \\"));
   CHECK_THAT(megatron, Catch::Contains("--num-layers-per-virtual-pipeline-stage 4 \\"));
   CHECK_THAT(megatron, Catch::Contains("--tp-comm-overlap"));
@@ -180,13 +180,13 @@ TEST_CASE("Plan reporters: each format says what matters", "[report]") {
   as_titan.plans[0].plan.recompute = Recompute::kOp;
   as_titan.plans[0].plan.zero = 2;
   as_titan.plans[0].plan.kernels.fusion = Fusion::kCompile;  // async TP needs torch.compile
-  const std::string titan = Render("torchtitan", as_titan, ctx);
+  const std::string titan = RenderPlan("torchtitan", as_titan, ctx);
   CHECK_THAT(titan, Catch::Contains("pipeline_parallel_schedule = \"Interleaved1F1B\""));
-  const std::string config = Render("torchtitan-py", as_titan, ctx);
+  const std::string config = RenderPlan("torchtitan-py", as_titan, ctx);
   CHECK_THAT(config, Catch::Contains("p.pipeline_parallel_schedule = \"Interleaved1F1B\""));
   CHECK_THAT(config, Catch::Contains("def paraplan_plan() -> Trainer.Config:"));
   CHECK_THAT(titan, Catch::Contains("data_parallel_shard_degree = 16"));
-  const std::string csv = Render("csv", result, ctx);
+  const std::string csv = RenderPlan("csv", result, ctx);
   CHECK(std::count(csv.begin(), csv.end(), '\n') == 4);  // header + 3 plans (front included)
 }
 
@@ -195,19 +195,20 @@ TEST_CASE("Megatron flags express uneven stages and fp8", "[report]") {
   std::swap(result.plans[0], result.plans[1]);
   result.plans[0].plan.precision = Precision::kFp8;
   result.plans[0].plan.overlap_pp_comm = false;  // Megatron-LM's 1F1B does not overlap P2P
-  const std::string megatron = Render("megatron", result, Context());
+  const std::string megatron = RenderPlan("megatron", result, ReportContext());
   CHECK_THAT(megatron, Catch::Contains("--decoder-first-pipeline-num-layers 5"));
   CHECK_THAT(megatron, Catch::Contains("--decoder-last-pipeline-num-layers 5"));
   CHECK_THAT(megatron, Catch::Contains("--fp8-format hybrid"));
   CHECK(megatron.find("--fp8-recipe") == std::string::npos);  // delayed: Megatron's default
   result.plans[0].plan.kernels.fp8_recipe = Fp8Recipe::kMxfp8;
-  CHECK_THAT(Render("megatron", result, Context()), Catch::Contains("--fp8-recipe mxfp8"));
+  CHECK_THAT(RenderPlan("megatron", result, ReportContext()),
+             Catch::Contains("--fp8-recipe mxfp8"));
   result.plans[0].plan.kernels.fp8_recipe = Fp8Recipe::kDelayed;
   ParallelPlan& p = result.plans[0].plan;  // as torchtitan runs it: per-op SAC, FSDP2
   p.recompute = Recompute::kOp;
   p.zero = 2;
   p.overlap_pp_comm = true;
-  const std::string titan = Render("torchtitan", result, Context());
+  const std::string titan = RenderPlan("torchtitan", result, ReportContext());
   CHECK_THAT(titan, Catch::Contains("[quantize.linear.float8]"));
   CHECK_THAT(titan, Catch::Contains("converters = [\"quantize.linear.float8\"]"));
 }
@@ -217,11 +218,12 @@ TEST_CASE("Reporters handle a search where nothing fits", "[report]") {
   result.searched = 10;
   result.why_nothing_fits = "No plan fits in 80.0 GiB per GPU: stage 0 needs 93.1 GiB\n";
   result.closest = {Result(8, 1, 1, 1.0, 93.1)};
-  CHECK_THAT(Render("table", result, Context()), Catch::Contains("stage 0 needs 93.1 GiB"));
-  const std::string json = Render("json", result, Context());
+  CHECK_THAT(RenderPlan("table", result, ReportContext()),
+             Catch::Contains("stage 0 needs 93.1 GiB"));
+  const std::string json = RenderPlan("json", result, ReportContext());
   CHECK_THAT(json, Catch::Contains("\"why_nothing_fits\""));
   CHECK_THAT(json, Catch::Contains("\"closest\""));
-  CHECK_THAT(Render("megatron", result, Context()), Catch::Contains("no plan that fits"));
+  CHECK_THAT(RenderPlan("megatron", result, ReportContext()), Catch::Contains("no plan that fits"));
 }
 
 TEST_CASE("Unknown report formats list the valid ones", "[report]") {

@@ -9,7 +9,7 @@ using namespace paraplan;
 
 namespace {
 
-bool Has(const std::vector<std::string>& items, const std::string& text) {
+bool HasItem(const std::vector<std::string>& items, const std::string& text) {
   return std::any_of(items.begin(), items.end(),
                      [&](const std::string& item) { return item.find(text) != std::string::npos; });
 }
@@ -22,44 +22,44 @@ TEST_CASE("Memory relief suggests only knobs the plan does not have yet", "[repo
   plan.micro_batch = 4;
   plan.recompute = Recompute::kNone;
   auto items = MemoryRelief(plan, "activations");
-  CHECK(Has(items, "recompute=selective or full"));
-  CHECK(Has(items, "a smaller micro_batch"));
-  CHECK(Has(items, "sequence_parallel=true"));
+  CHECK(HasItem(items, "recompute=selective or full"));
+  CHECK(HasItem(items, "a smaller micro_batch"));
+  CHECK(HasItem(items, "sequence_parallel=true"));
 
   plan.recompute = Recompute::kFull;
   plan.micro_batch = 1;
   plan.sequence_parallel = true;
   items = MemoryRelief(plan, "activations");
-  CHECK_FALSE(Has(items, "recompute="));
-  CHECK_FALSE(Has(items, "micro_batch"));
-  CHECK_FALSE(Has(items, "sequence_parallel"));
-  CHECK(Has(items, "more tp/cp/pp"));  // the last resort is always there
+  CHECK_FALSE(HasItem(items, "recompute="));
+  CHECK_FALSE(HasItem(items, "micro_batch"));
+  CHECK_FALSE(HasItem(items, "sequence_parallel"));
+  CHECK(HasItem(items, "more tp/cp/pp"));  // the last resort is always there
 
   plan.zero = 3;
-  CHECK_FALSE(Has(MemoryRelief(plan, "weights"), "zero="));
-  CHECK_FALSE(Has(MemoryRelief(plan, "gradients"), "zero="));
+  CHECK_FALSE(HasItem(MemoryRelief(plan, "weights"), "zero="));
+  CHECK_FALSE(HasItem(MemoryRelief(plan, "gradients"), "zero="));
   plan.zero = 1;
-  CHECK(Has(MemoryRelief(plan, "weights"), "zero=3"));
-  CHECK(Has(MemoryRelief(plan, "gradients"), "zero=2"));
-  CHECK_FALSE(Has(MemoryRelief(plan, "optimizer state"), "zero=1"));
-  CHECK_FALSE(Has(MemoryRelief(plan, "other"), "smaller micro_batch"));
+  CHECK(HasItem(MemoryRelief(plan, "weights"), "zero=3"));
+  CHECK(HasItem(MemoryRelief(plan, "gradients"), "zero=2"));
+  CHECK_FALSE(HasItem(MemoryRelief(plan, "optimizer state"), "zero=1"));
+  CHECK_FALSE(HasItem(MemoryRelief(plan, "other"), "smaller micro_batch"));
 }
 
 TEST_CASE("Memory relief names the memory recipe knobs the plan does not use", "[report]") {
   ParallelPlan plan;
   plan.recompute = Recompute::kSelective;
   auto items = MemoryRelief(plan, "activations");
-  CHECK(Has(items, "recompute_modules="));
-  CHECK(Has(items, "fp8_act_cache=true"));
+  CHECK(HasItem(items, "recompute_modules="));
+  CHECK(HasItem(items, "fp8_act_cache=true"));
   plan.recipe.recompute_modules = static_cast<uint32_t>(RecomputeModule::kLayernorm);
   plan.recipe.fp8_act_cache = true;
   items = MemoryRelief(plan, "activations");
-  CHECK_FALSE(Has(items, "recompute_modules="));
-  CHECK_FALSE(Has(items, "fp8_act_cache"));
-  CHECK(Has(MemoryRelief(plan, "optimizer state"), "optimizer_moments=bf16"));
+  CHECK_FALSE(HasItem(items, "recompute_modules="));
+  CHECK_FALSE(HasItem(items, "fp8_act_cache"));
+  CHECK(HasItem(MemoryRelief(plan, "optimizer state"), "optimizer_moments=bf16"));
   plan.recipe.optimizer_moments = MomentDtype::kBf16;
   plan.recipe.optimizer_offload = 1;
-  CHECK_FALSE(Has(MemoryRelief(plan, "optimizer state"), "optimizer_"));
+  CHECK_FALSE(HasItem(MemoryRelief(plan, "optimizer state"), "optimizer_"));
 }
 
 TEST_CASE("Time relief follows the plan's recompute, precision, schedule and overlap", "[report]") {
@@ -67,31 +67,31 @@ TEST_CASE("Time relief follows the plan's recompute, precision, schedule and ove
   plan.recompute = Recompute::kFull;
   plan.precision = Precision::kBf16;
   auto items = TimeRelief(plan, "compute");
-  CHECK(Has(items, "recompute=selective or none"));
-  CHECK(Has(items, "precision=fp8"));
+  CHECK(HasItem(items, "recompute=selective or none"));
+  CHECK(HasItem(items, "precision=fp8"));
   plan.recompute = Recompute::kNone;
   plan.precision = Precision::kFp8;
   items = TimeRelief(plan, "compute");
-  CHECK_FALSE(Has(items, "recompute="));
-  CHECK_FALSE(Has(items, "precision="));
+  CHECK_FALSE(HasItem(items, "recompute="));
+  CHECK_FALSE(HasItem(items, "precision="));
 
   plan.schedule = Schedule::kZeroBubble;
-  CHECK_FALSE(Has(TimeRelief(plan, "pipeline bubble"), "schedule=zero-bubble"));
+  CHECK_FALSE(HasItem(TimeRelief(plan, "pipeline bubble"), "schedule=zero-bubble"));
   plan.schedule = Schedule::k1F1B;
-  CHECK(Has(TimeRelief(plan, "pipeline bubble"), "schedule=zero-bubble"));
+  CHECK(HasItem(TimeRelief(plan, "pipeline bubble"), "schedule=zero-bubble"));
 
   plan.overlap_tp_comm = true;
   plan.sequence_parallel = true;
   items = TimeRelief(plan, "TP communication");
-  CHECK_FALSE(Has(items, "overlap_tp_comm"));
-  CHECK_FALSE(Has(items, "sequence_parallel"));
-  CHECK(Has(items, "NVLink"));
+  CHECK_FALSE(HasItem(items, "overlap_tp_comm"));
+  CHECK_FALSE(HasItem(items, "sequence_parallel"));
+  CHECK(HasItem(items, "NVLink"));
 
   plan.overlap_grad_reduce = false;
   plan.dp_comm_dtype = CommDtype::kBf16;
   items = TimeRelief(plan, "DP communication (exposed)");
-  CHECK(Has(items, "overlap_grad_reduce=true"));
-  CHECK_FALSE(Has(items, "dp_comm_dtype"));
+  CHECK(HasItem(items, "overlap_grad_reduce=true"));
+  CHECK_FALSE(HasItem(items, "dp_comm_dtype"));
   CHECK(Join(std::vector<std::string>{"a", "b"}) == "a, b");
 }
 
@@ -122,14 +122,14 @@ TEST_CASE("Time relief for a plan that does not fit asks for no more memory", "[
 TEST_CASE("Memory relief: the EMA to host memory, the probabilities off the expert output",
           "[report]") {
   ParallelPlan plan;
-  CHECK_FALSE(Has(MemoryRelief(plan, "optimizer state"), "ema="));
-  CHECK_FALSE(Has(MemoryRelief(plan, "activations"), "moe_probs="));
+  CHECK_FALSE(HasItem(MemoryRelief(plan, "optimizer state"), "ema="));
+  CHECK_FALSE(HasItem(MemoryRelief(plan, "activations"), "moe_probs="));
   plan.recipe.ema = EmaPlace::kGpu;
-  CHECK(Has(MemoryRelief(plan, "optimizer state"), "ema=cpu"));
+  CHECK(HasItem(MemoryRelief(plan, "optimizer state"), "ema=cpu"));
   plan.recipe.ema = EmaPlace::kCpu;
-  CHECK_FALSE(Has(MemoryRelief(plan, "optimizer state"), "ema="));
+  CHECK_FALSE(HasItem(MemoryRelief(plan, "optimizer state"), "ema="));
   plan.recipe.moe_probs = MoeProbs::kOutput;
-  CHECK(Has(MemoryRelief(plan, "activations"), "moe_probs=activation"));
+  CHECK(HasItem(MemoryRelief(plan, "activations"), "moe_probs=activation"));
 }
 
 TEST_CASE("Memory relief at the peak stage leads with ema=cpu when the EMA is on the GPU",
@@ -137,12 +137,12 @@ TEST_CASE("Memory relief at the peak stage leads with ema=cpu when the EMA is on
   ParallelPlan plan;
   StageMemory peak;
   peak.ema_bytes = 1.5 * 1024 * 1024 * 1024;
-  CHECK_FALSE(Has(MemoryReliefAt(plan, "activations", peak), "ema="));
+  CHECK_FALSE(HasItem(MemoryReliefAt(plan, "activations", peak), "ema="));
   plan.recipe.ema = EmaPlace::kGpu;
   const auto items = MemoryReliefAt(plan, "activations", peak);
   REQUIRE_FALSE(items.empty());
   CHECK(items[0] == "ema=cpu (frees the EMA's 1.50 GiB)");
-  CHECK(Has(items, "more tp/cp/pp"));  // the part's own advice follows
+  CHECK(HasItem(items, "more tp/cp/pp"));  // the part's own advice follows
   // For the optimizer state the part's own list already names it, once.
   const auto opt = MemoryReliefAt(plan, "optimizer state", peak);
   CHECK(std::count_if(opt.begin(), opt.end(), [](const std::string& s) {

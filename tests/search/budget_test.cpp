@@ -10,7 +10,7 @@
 namespace paraplan {
 namespace {
 
-StepResult Step(double seconds, int64_t global_batch) {
+StepResult StepOf(double seconds, int64_t global_batch) {
   StepResult r;
   r.step_time_s = seconds;
   r.plan.global_batch = global_batch;
@@ -32,7 +32,7 @@ TEST_CASE("time to train, GPU-hours and dollars for a token budget", "[search][b
   BudgetRequest request;
   request.tokens = 1e12;
   request.price_per_gpu_hour = 2;
-  const PlanBudget b = ComputeBudget(Step(10, 1024), 512, 4096, request);
+  const PlanBudget b = ComputeBudget(StepOf(10, 1024), 512, 4096, request);
   const double steps = std::ceil(1e12 / (1024.0 * 4096.0));
   CHECK(b.tokens_per_step == 1024.0 * 4096.0);
   CHECK(b.days.value == Approx(steps * 10 / 86400));
@@ -41,7 +41,7 @@ TEST_CASE("time to train, GPU-hours and dollars for a token budget", "[search][b
   CHECK(b.days.low == b.days.value);  // no band without validation data
   request.band_low = 0.8;
   request.band_high = 1.25;
-  const PlanBudget banded = ComputeBudget(Step(10, 1024), 512, 4096, request);
+  const PlanBudget banded = ComputeBudget(StepOf(10, 1024), 512, 4096, request);
   CHECK(banded.step_s.low == Approx(8));
   CHECK(banded.step_s.high == Approx(12.5));
   CHECK(banded.usd.high == Approx(b.usd.value * 1.25));
@@ -53,7 +53,7 @@ TEST_CASE("a wall-clock budget fixes the cost and bands the tokens", "[search][b
   request.train_days = 30;
   request.band_low = 0.8;
   request.band_high = 1.25;
-  const PlanBudget b = ComputeBudget(Step(5, 2048), 1024, 8192, request);
+  const PlanBudget b = ComputeBudget(StepOf(5, 2048), 1024, 8192, request);
   CHECK(b.gpu_hours.value == Approx(30 * 24 * 1024));
   CHECK(b.gpu_hours.low == b.gpu_hours.high);
   const double tokens = 30 * 86400 / 5.0 * 2048 * 8192;
@@ -67,7 +67,7 @@ TEST_CASE("goodput stretches the time to train, a wall-clock budget trains fewer
   BudgetRequest request;
   request.tokens = 1e12;
   request.price_per_gpu_hour = 2;
-  StepResult r = Step(10, 1024);
+  StepResult r = StepOf(10, 1024);
   StageMemory m;
   m.weights_bytes = 20e9;  // 20 GB of state a GPU (dp 1): a 10 TB checkpoint on 512 GPUs
   m.optimizer_bytes = 0;

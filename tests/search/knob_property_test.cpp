@@ -22,10 +22,14 @@
 #include "search/search_core.h"
 #include "search/space_knobs.h"
 #include "search/step_model_evaluator.h"
+#include "search_helpers.h"
 
 using namespace paraplan;
 
 namespace {
+
+using test::Describe;
+using test::Skips;
 
 // The same evaluator with every verdict checked (RulesRead true for every knob, the
 // PlanEvaluator default): the reference the cached rules must equal.
@@ -131,22 +135,7 @@ std::string With(std::string plan, const std::string& knob, const std::string& v
   return out;
 }
 
-std::string Describe(const std::vector<StepResult>& results) {
-  std::string out;
-  for (const StepResult& r : results) {
-    out += PlanString(r.plan, 0) + " step=" + std::to_string(r.step_time_s) +
-           " mem=" + std::to_string(r.peak_memory_bytes) + "\n";
-  }
-  return out;
-}
-
-std::string Skips(const SearchResult& r) {
-  std::string out;
-  for (const SkipReason& s : r.skipped) out += std::to_string(s.count) + " x " + s.rule + "\n";
-  return out;
-}
-
-void CheckSame(const SearchResult& a, const SearchResult& b) {
+void CheckSameResults(const SearchResult& a, const SearchResult& b) {
   CHECK(Describe(a.plans) == Describe(b.plans));
   CHECK(a.plans_folded == b.plans_folded);
   CHECK(Describe(a.pareto) == Describe(b.pareto));
@@ -158,7 +147,7 @@ void CheckSame(const SearchResult& a, const SearchResult& b) {
   CHECK(Describe(a.closest) == Describe(b.closest));
 }
 
-struct Context {
+struct KnobContext {
   const ModelSpec& model;
   const Cluster& cluster;
   const StepModelEvaluator& evaluator;
@@ -169,7 +158,7 @@ struct Context {
 };
 
 // Pruned, exhaustive and exhaustive with uncached rules give one answer.
-void CheckPlan(Context& ctx, const std::string& plan) {
+void CheckPlan(KnobContext& ctx, const std::string& plan) {
   INFO(ctx.model.name << ": --plan \"" << plan << "\"");
   const PlanSpace space(ctx.model, 8, ParsePlanString(plan));
   SearchOptions o;
@@ -181,8 +170,8 @@ void CheckPlan(Context& ctx, const std::string& plan) {
   o.exhaustive = true;
   const SearchResult exhaustive = SearchSpace(space, ctx.evaluator, ctx.model.seq_len, o);
   const SearchResult reference = SearchSpace(space, ctx.uncached, ctx.model.seq_len, o);
-  CheckSame(pruned, exhaustive);
-  CheckSame(exhaustive, reference);
+  CheckSameResults(pruned, exhaustive);
+  CheckSameResults(exhaustive, reference);
   CHECK(exhaustive.evaluated == reference.evaluated);
   CHECK(exhaustive.feasible == reference.feasible);
   CHECK(pruned.evaluated + pruned.pruned == exhaustive.evaluated);
@@ -199,7 +188,7 @@ void CheckEveryKnob(const ModelSpec& m, const std::string& base, double memory_G
   const StepModel model(m, c, 8);
   const StepModelEvaluator evaluator(model);
   const UncachedRules uncached(model);
-  Context ctx{m, c, evaluator, uncached};
+  KnobContext ctx{m, c, evaluator, uncached};
   std::vector<std::string> knobs;
   for (const KnobRow& row : KnobTable()) {
     if (!row.searched) continue;

@@ -25,7 +25,7 @@ LoadedInputs Inputs(const char* model, const char* cluster, int64_t gpus, const 
   return in;
 }
 
-SearchOptions Options() {
+SearchOptions ReliefOptions() {
   SearchOptions options;
   options.threads = 2;
   options.top_k = 5;
@@ -50,7 +50,8 @@ TEST_CASE("nothing fits by default: the first rung that fits is searched and nam
           "[search][memory]") {
   SECTION("Llama-3 8B on one H200: 16 + 32 + 96 B/param > 141 GiB; bf16 moments fit") {
     const LoadedInputs in = Inputs("llama3-8b", "dgx-h200", 1, "global_batch=8");
-    const SearchResult r = SearchPlansFor(F::kAny, in.model, in.cluster, 1, in.plan, Options());
+    const SearchResult r =
+        SearchPlansFor(F::kAny, in.model, in.cluster, 1, in.plan, ReliefOptions());
     REQUIRE_FALSE(r.plans.empty());
     CHECK(r.memory_relief == "optimizer_moments=bf16");
     CHECK_THAT(MemoryReliefText(r), Catch::Contains("--exp-avg-dtype bf16"));
@@ -62,7 +63,8 @@ TEST_CASE("nothing fits by default: the first rung that fits is searched and nam
   }
   SECTION("Llama-3 70B on 8 H100: only the optimizer in host memory fits") {
     const LoadedInputs in = Inputs("llama3-70b", "dgx-h100", 8, "global_batch=64");
-    const SearchResult r = SearchPlansFor(F::kAny, in.model, in.cluster, 8, in.plan, Options());
+    const SearchResult r =
+        SearchPlansFor(F::kAny, in.model, in.cluster, 8, in.plan, ReliefOptions());
     REQUIRE_FALSE(r.plans.empty());
     CHECK(r.memory_relief == "optimizer_offload=1");
     for (const StepResult& s : r.plans) {
@@ -71,7 +73,7 @@ TEST_CASE("nothing fits by default: the first rung that fits is searched and nam
     }
     // The same under --framework megatron, whose flags set both recipes.
     const SearchResult m =
-        SearchPlansFor(F::kMegatron, in.model, in.cluster, 8, in.plan, Options());
+        SearchPlansFor(F::kMegatron, in.model, in.cluster, 8, in.plan, ReliefOptions());
     REQUIRE_FALSE(m.plans.empty());
     CHECK(m.memory_relief == "optimizer_offload=1");
   }
@@ -83,7 +85,8 @@ TEST_CASE("a recipe the user fixed, a framework without the flags, or a fit: no 
     const LoadedInputs in =
         Inputs("llama3-70b", "dgx-h100", 8, "global_batch=64,optimizer_moments=fp32");
     REQUIRE(in.plan.recipe.has_value());
-    const SearchResult r = SearchPlansFor(F::kAny, in.model, in.cluster, 8, in.plan, Options());
+    const SearchResult r =
+        SearchPlansFor(F::kAny, in.model, in.cluster, 8, in.plan, ReliefOptions());
     CHECK(r.plans.empty());
     CHECK(r.memory_relief.empty());
     CHECK_THAT(r.why_nothing_fits, !Catch::Contains("Searched again with the memory recipes"));
@@ -91,20 +94,22 @@ TEST_CASE("a recipe the user fixed, a framework without the flags, or a fit: no 
   SECTION("torchtitan: its offload moves parameters too; not searched") {
     const LoadedInputs in = Inputs("llama3-70b", "dgx-h100", 8, "global_batch=64");
     const SearchResult r =
-        SearchPlansFor(F::kTorchtitan, in.model, in.cluster, 8, in.plan, Options());
+        SearchPlansFor(F::kTorchtitan, in.model, in.cluster, 8, in.plan, ReliefOptions());
     CHECK(r.plans.empty());
     CHECK(r.memory_relief.empty());
   }
   SECTION("plans fit with the default recipe: it is kept") {
     const LoadedInputs in = Inputs("llama3-8b", "dgx-h100", 8, "global_batch=64");
-    const SearchResult r = SearchPlansFor(F::kAny, in.model, in.cluster, 8, in.plan, Options());
+    const SearchResult r =
+        SearchPlansFor(F::kAny, in.model, in.cluster, 8, in.plan, ReliefOptions());
     REQUIRE_FALSE(r.plans.empty());
     CHECK(r.memory_relief.empty());
     for (const StepResult& s : r.plans) CHECK(s.plan.recipe.IsDefault());
   }
   SECTION("nothing fits even with the ladder: the explanation says it was tried") {
     const LoadedInputs in = Inputs("llama3.1-405b", "dgx-h100", 8, "global_batch=8");
-    const SearchResult r = SearchPlansFor(F::kAny, in.model, in.cluster, 8, in.plan, Options());
+    const SearchResult r =
+        SearchPlansFor(F::kAny, in.model, in.cluster, 8, in.plan, ReliefOptions());
     CHECK(r.plans.empty());
     CHECK_THAT(r.why_nothing_fits,
                Catch::Contains("(optimizer_moments=bf16, optimizer_offload=1): nothing fits"));

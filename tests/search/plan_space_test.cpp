@@ -7,15 +7,12 @@
 #include "core/error.h"
 #include "fake_evaluator.h"
 #include "search/plan_summary.h"
+#include "search_helpers.h"
 
 namespace paraplan {
 namespace {
 
-PlanConstraints WithBatch(int64_t global_batch) {
-  PlanConstraints c;
-  c.global_batch = std::vector<int64_t>{global_batch};
-  return c;
-}
+using test::WithBatch;
 
 int64_t CountDivisors(int64_t n) {
   int64_t count = 0;

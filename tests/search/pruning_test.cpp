@@ -11,32 +11,21 @@
 #include "search/search.h"
 #include "search/search_core.h"
 #include "search/step_model_evaluator.h"
+#include "search_helpers.h"
 
 using namespace paraplan;
 
 namespace {
 
-std::string Describe(const std::vector<StepResult>& results) {
-  std::string out;
-  for (const StepResult& r : results) {
-    out += PlanString(r.plan, 0) + " step=" + std::to_string(r.step_time_s) +
-           " mem=" + std::to_string(r.peak_memory_bytes) + "\n";
-  }
-  return out;
-}
+using test::Describe;
+using test::Skips;
 
-std::string Skips(const SearchResult& r) {
-  std::string out;
-  for (const SkipReason& s : r.skipped) out += std::to_string(s.count) + " x " + s.rule + "\n";
-  return out;
-}
-
-struct Pair {
+struct PrunedPair {
   SearchResult pruned, exhaustive;
 };
 
-Pair SearchBoth(const ModelSpec& m, const Cluster& c, int64_t gpus, const std::string& plan,
-                Objective objective = Objective::kStepTime) {
+PrunedPair SearchBoth(const ModelSpec& m, const Cluster& c, int64_t gpus, const std::string& plan,
+                      Objective objective = Objective::kStepTime) {
   const PlanSpace space(m, gpus, ParsePlanString(plan));
   const StepModel model(m, c, gpus);
   const StepModelEvaluator evaluator(model);
@@ -46,14 +35,14 @@ Pair SearchBoth(const ModelSpec& m, const Cluster& c, int64_t gpus, const std::s
   o.simulate_top = 8;
   o.pareto_k = 6;
   o.objective = objective;
-  Pair p;
+  PrunedPair p;
   p.pruned = SearchSpace(space, evaluator, m.seq_len, o);
   o.exhaustive = true;
   p.exhaustive = SearchSpace(space, evaluator, m.seq_len, o);
   return p;
 }
 
-void CheckSame(const Pair& p) {
+void CheckSame(const PrunedPair& p) {
   const SearchResult& a = p.pruned;
   const SearchResult& b = p.exhaustive;
   CHECK(b.pruned == 0);
@@ -77,14 +66,14 @@ void CheckSame(const Pair& p) {
 }  // namespace
 
 TEST_CASE("pruned search equals exhaustive: dense model, roomy memory", "[search][prune]") {
-  const Pair p = SearchBoth(test::Llama3_70B(), test::DgxH100(), 64, "global_batch=128");
+  const PrunedPair p = SearchBoth(test::Llama3_70B(), test::DgxH100(), 64, "global_batch=128");
   CheckSame(p);
   CHECK(p.exhaustive.feasible > 100);
   CHECK(p.pruned.pruned > 0);  // the bounds do prune here
 }
 
 TEST_CASE("pruned search equals exhaustive: GPT-3 on A100, tight memory", "[search][prune]") {
-  const Pair p = SearchBoth(test::Gpt3_175B(), test::DgxA100(), 64, "global_batch=64");
+  const PrunedPair p = SearchBoth(test::Gpt3_175B(), test::DgxA100(), 64, "global_batch=64");
   CheckSame(p);
   CHECK(p.exhaustive.feasible > 0);
 }
@@ -99,12 +88,13 @@ TEST_CASE("pruned search equals exhaustive: MoE on NVL72, cost and memory object
 
 TEST_CASE("pruned search equals exhaustive: few plans fit", "[search][prune]") {
   // Llama 3 70B on 8 GPUs without ZeRO-3: only deep recompute and sharding fit.
-  const Pair p = SearchBoth(test::Llama3_70B(), test::DgxA100(), 8, "global_batch=16,zero=1|2|3");
+  const PrunedPair p =
+      SearchBoth(test::Llama3_70B(), test::DgxA100(), 8, "global_batch=16,zero=1|2|3");
   CheckSame(p);
 }
 
 TEST_CASE("pruned search equals exhaustive when nothing fits", "[search][prune]") {
-  const Pair p = SearchBoth(test::Gpt3_175B(), test::DgxA100(), 8, "global_batch=8,zero=0");
+  const PrunedPair p = SearchBoth(test::Gpt3_175B(), test::DgxA100(), 8, "global_batch=8,zero=0");
   CheckSame(p);
   CHECK(p.exhaustive.feasible == 0);
   CHECK(p.pruned.plans.empty());
@@ -138,8 +128,8 @@ TEST_CASE("pruned search equals exhaustive: DeepSeek-V3 (MLA, MoE ep > 1, MTP, D
   // pp >= 2: without the expert outputs kept (moe_probs, issue 17) pp=1 plans fit on GB200 and
   // would lead; the test is about the pipelined ones.
   const ModelSpec m = LoadModel("deepseek-v3");
-  const Pair p = SearchBoth(m, LoadCluster("gb200-nvl72"), 512,
-                            "global_batch=1024,tp=1|2|4,cp=1,ep=16|32|64,pp=2|4|8|16");
+  const PrunedPair p = SearchBoth(m, LoadCluster("gb200-nvl72"), 512,
+                                  "global_batch=1024,tp=1|2|4,cp=1,ep=16|32|64,pp=2|4|8|16");
   CheckSame(p);
   CHECK(p.exhaustive.feasible > 0);
   CHECK(p.pruned.pruned > 0);
@@ -154,7 +144,7 @@ TEST_CASE("pruned search equals exhaustive: interleaved, layers not divisible by
   // virtual stages are balanced unevenly with the embedding and the loss accounted.
   ModelSpec m = test::Llama3_70B();
   m.layers = 126;
-  const Pair p = SearchBoth(m, test::DgxH100(), 128, "global_batch=256,tp=8,cp=1");
+  const PrunedPair p = SearchBoth(m, test::DgxH100(), 128, "global_batch=256,tp=8,cp=1");
   CheckSame(p);
   bool interleaved = false;
   for (const StepResult& r : p.exhaustive.pareto) {

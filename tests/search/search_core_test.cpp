@@ -7,17 +7,14 @@
 #include "search/objective.h"
 #include "search/plan_folding.h"
 #include "search/plan_summary.h"
+#include "search_helpers.h"
 
 namespace paraplan {
 namespace {
 
-PlanConstraints WithBatch(int64_t global_batch) {
-  PlanConstraints c;
-  c.global_batch = std::vector<int64_t>{global_batch};
-  return c;
-}
+using test::WithBatch;
 
-SearchOptions Options(int threads, Objective objective = Objective::kStepTime) {
+SearchOptions CoreOptions(int threads, Objective objective = Objective::kStepTime) {
   SearchOptions o;
   o.threads = threads;
   o.objective = objective;
@@ -46,8 +43,10 @@ TEST_CASE("Search results are identical for 1 and 4 threads", "[search]") {
   REQUIRE(space.size() > 8 * kSearchChunkPlans);  // many chunks: threads interleave
   const testing::FakeEvaluator evaluator(model, 40);
   for (Objective objective : {Objective::kStepTime, Objective::kCost, Objective::kMemory}) {
-    const SearchResult one = SearchSpace(space, evaluator, model.seq_len, Options(1, objective));
-    const SearchResult four = SearchSpace(space, evaluator, model.seq_len, Options(4, objective));
+    const SearchResult one =
+        SearchSpace(space, evaluator, model.seq_len, CoreOptions(1, objective));
+    const SearchResult four =
+        SearchSpace(space, evaluator, model.seq_len, CoreOptions(4, objective));
     CHECK(one.searched == space.size());
     CHECK(one.feasible > 0);
     CHECK(one.feasible == four.feasible);
@@ -70,7 +69,7 @@ TEST_CASE("Search ranks by the objective and keeps only feasible plans", "[searc
   const PlanSpace space(model, 16, WithBatch(32));
   const testing::FakeEvaluator evaluator(model, 30);
   SECTION("step time") {
-    const SearchResult r = SearchSpace(space, evaluator, model.seq_len, Options(2));
+    const SearchResult r = SearchSpace(space, evaluator, model.seq_len, CoreOptions(2));
     REQUIRE(!r.plans.empty());
     for (size_t i = 0; i < r.plans.size(); ++i) {
       CHECK(r.plans[i].simulated);
@@ -81,17 +80,17 @@ TEST_CASE("Search ranks by the objective and keeps only feasible plans", "[searc
   }
   SECTION("memory") {
     const SearchResult r =
-        SearchSpace(space, evaluator, model.seq_len, Options(2, Objective::kMemory));
+        SearchSpace(space, evaluator, model.seq_len, CoreOptions(2, Objective::kMemory));
     REQUIRE(r.plans.size() > 1);
     for (size_t i = 1; i < r.plans.size(); ++i) {
       CHECK(r.plans[i - 1].peak_memory_bytes <= r.plans[i].peak_memory_bytes);
     }
   }
   SECTION("the winner is the best simulated plan among those estimated best") {
-    SearchOptions all = Options(1);
+    SearchOptions all = CoreOptions(1);
     all.simulate_top = space.size();  // simulate everything: the exact optimum
     const SearchResult exact = SearchSpace(space, evaluator, model.seq_len, all);
-    const SearchResult fast = SearchSpace(space, evaluator, model.seq_len, Options(1));
+    const SearchResult fast = SearchSpace(space, evaluator, model.seq_len, CoreOptions(1));
     CHECK(fast.plans.front().step_time_s <= exact.plans.front().step_time_s * 1.03);
   }
 }
@@ -100,7 +99,7 @@ TEST_CASE("The Pareto front holds exactly the non-dominated simulated plans", "[
   const ModelSpec model = testing::FakeModel(16);
   const PlanSpace space(model, 32, WithBatch(64));
   const testing::FakeEvaluator evaluator(model, 60);
-  SearchOptions options = Options(3);
+  SearchOptions options = CoreOptions(3);
   options.top_k = space.size();
   options.simulate_top = space.size();
   options.pareto_max_slowdown = 0;  // the whole front
@@ -129,7 +128,7 @@ TEST_CASE("The Pareto front is cut at pareto_max_slowdown times its fastest poin
   const ModelSpec model = testing::FakeModel(16);
   const PlanSpace space(model, 32, WithBatch(64));
   const testing::FakeEvaluator evaluator(model, 60);
-  SearchOptions options = Options(2);
+  SearchOptions options = CoreOptions(2);
   options.simulate_top = space.size();
   options.pareto_k = 1000;
   options.pareto_max_slowdown = 0;
@@ -165,7 +164,7 @@ TEST_CASE("Front points over the simulator's task budget keep their estimate, th
   const ModelSpec model = testing::FakeModel(16);
   const PlanSpace space(model, 16, WithBatch(int64_t{1} << 22));
   const testing::FakeEvaluator evaluator(model, 60);
-  SearchOptions options = Options(1);
+  SearchOptions options = CoreOptions(1);
   options.pareto_k = 1000;
   const SearchResult one = SearchSpace(space, evaluator, model.seq_len, options);
   options.threads = 3;
@@ -213,7 +212,7 @@ TEST_CASE("When nothing fits the search explains the closest plans", "[search]")
   const ModelSpec model = testing::FakeModel(8);
   const PlanSpace space(model, 4, WithBatch(8));
   const testing::FakeEvaluator evaluator(model, 4);  // far too small
-  const SearchResult r = SearchSpace(space, evaluator, model.seq_len, Options(2));
+  const SearchResult r = SearchSpace(space, evaluator, model.seq_len, CoreOptions(2));
   CHECK(r.feasible == 0);
   CHECK(r.plans.empty());
   REQUIRE(!r.closest.empty());
@@ -240,7 +239,7 @@ TEST_CASE("When no plan obeys the rules the search names a broken rule", "[searc
   c.tp = std::vector<int64_t>{2, 4};
   const PlanSpace space(model, 4, c);
   const testing::FakeEvaluator evaluator(model, 80);
-  const SearchResult r = SearchSpace(space, evaluator, model.seq_len, Options(1));
+  const SearchResult r = SearchSpace(space, evaluator, model.seq_len, CoreOptions(1));
   CHECK(r.feasible == 0);
   CHECK_THAT(r.why_nothing_fits, Catch::Contains("No plan obeys the rules"));
   CHECK_THAT(r.why_nothing_fits, Catch::Contains("does not divide heads"));
@@ -250,7 +249,7 @@ TEST_CASE("Progress is reported up to the total", "[search]") {
   const ModelSpec model = testing::FakeModel(8);
   const PlanSpace space(model, 16, WithBatch(16));
   const testing::FakeEvaluator evaluator(model, 80);
-  SearchOptions options = Options(2);
+  SearchOptions options = CoreOptions(2);
   int64_t last = -1, total_seen = 0;
   options.progress = [&](int64_t done, int64_t total) {
     CHECK(done >= last);

@@ -146,18 +146,18 @@ class EventRunner {
   int64_t current_ = -1;
 };
 
-struct Case {
+struct RunCase {
   PipelineInput input;
   PipelineRunOptions options;
 };
 
 // A random valid shape of `schedule`, costs drawn from a few values (ties between stages are
 // where an order-dependent run would differ), zeros included.
-Case RandomCase(Schedule schedule, std::mt19937_64& rng) {
+RunCase RandomCase(Schedule schedule, std::mt19937_64& rng) {
   auto pick = [&rng](int64_t lo, int64_t hi) {
     return std::uniform_int_distribution<int64_t>(lo, hi)(rng);
   };
-  Case c;
+  RunCase c;
   PipelineInput& in = c.input;
   in.schedule = schedule;
   in.pp = pick(1, 6);
@@ -202,7 +202,7 @@ TEST_CASE("RunPipeline gives the discrete-event run's times, task for task", "[s
   int deadlocks = 0;
   for (int trial = 0; trial < 60; ++trial) {
     for (Schedule schedule : schedules) {
-      const Case c = RandomCase(schedule, rng);
+      const RunCase c = RandomCase(schedule, rng);
       const PipelineLayout layout(c.input);
       TaskLists lists =
           GenerateSchedule(schedule, ScheduleShape{c.input.pp, c.input.vpp, c.input.micro_batches});

@@ -12,7 +12,8 @@ using namespace paraplan;
 
 namespace {
 
-PipelineInput Uniform(Schedule schedule, int64_t pp, int64_t vpp, int64_t m, Nanos f, Nanos b) {
+PipelineInput UniformInput(Schedule schedule, int64_t pp, int64_t vpp, int64_t m, Nanos f,
+                           Nanos b) {
   PipelineInput in;
   in.schedule = schedule;
   in.pp = pp;
@@ -72,7 +73,7 @@ TEST_CASE("1F1B makespan matches (m + pp - 1)(t_f + t_b)", "[sim]") {
   for (int64_t pp : {1, 2, 4, 7}) {
     for (int64_t m : {1, 3, 8, 32}) {
       const Nanos f = 1000, b = 2200;
-      const PipelineResult r = SimulatePipeline(Uniform(Schedule::k1F1B, pp, 1, m, f, b));
+      const PipelineResult r = SimulatePipeline(UniformInput(Schedule::k1F1B, pp, 1, m, f, b));
       INFO("pp " << pp << " m " << m);
       CHECK(r.pipeline == (m + pp - 1) * (f + b));
       CHECK(r.bubble == (pp - 1) * (f + b));
@@ -86,7 +87,7 @@ TEST_CASE("1F1B makespan matches (m + pp - 1)(t_f + t_b)", "[sim]") {
 
 TEST_CASE("GPipe has the 1F1B makespan but holds all m micro-batches", "[sim]") {
   const int64_t pp = 4, m = 12;
-  const PipelineResult r = SimulatePipeline(Uniform(Schedule::kGpipe, pp, 1, m, 300, 600));
+  const PipelineResult r = SimulatePipeline(UniformInput(Schedule::kGpipe, pp, 1, m, 300, 600));
   CHECK(r.pipeline == (m + pp - 1) * 900);
   for (int64_t s = 0; s < pp; ++s) CHECK(r.peak_in_flight[s] == m);
 }
@@ -98,7 +99,7 @@ TEST_CASE("Interleaved makespan matches (m + (pp - 1)/vpp)(t_f + t_b)", "[sim]")
         const int64_t m = groups * pp;
         const Nanos f = 1200, b = 2400;  // whole-stage times; each chunk takes 1/vpp
         const PipelineResult r =
-            SimulatePipeline(Uniform(Schedule::kInterleaved, pp, vpp, m, f / vpp, b / vpp));
+            SimulatePipeline(UniformInput(Schedule::kInterleaved, pp, vpp, m, f / vpp, b / vpp));
         INFO("pp " << pp << " vpp " << vpp << " m " << m);
         CHECK(r.pipeline == m * (f + b) + (pp - 1) * (f + b) / vpp);
         // Megatron: stage 0 holds (pp - 1) * 2 + (vpp - 1) * pp + 1 chunks at its peak.
@@ -111,8 +112,9 @@ TEST_CASE("Interleaved makespan matches (m + (pp - 1)/vpp)(t_f + t_b)", "[sim]")
 TEST_CASE("ZB-H1 has a smaller bubble than 1F1B at the same memory", "[sim]") {
   const int64_t pp = 4, m = 16;
   const Nanos t = 1000;  // F = B = W = t
-  const PipelineResult one = SimulatePipeline(Uniform(Schedule::k1F1B, pp, 1, m, t, 2 * t));
-  const PipelineResult zb = SimulatePipeline(Uniform(Schedule::kZeroBubble, pp, 1, m, t, 2 * t));
+  const PipelineResult one = SimulatePipeline(UniformInput(Schedule::k1F1B, pp, 1, m, t, 2 * t));
+  const PipelineResult zb =
+      SimulatePipeline(UniformInput(Schedule::kZeroBubble, pp, 1, m, t, 2 * t));
   CHECK(one.bubble == (pp - 1) * 3 * t);
   CHECK(zb.bubble < one.bubble);
   CHECK(zb.bubble == (pp - 1) * t);  // Qi et al.: (pp - 1)(T_F + T_B - T_W)
@@ -131,7 +133,7 @@ TEST_CASE("Every schedule honours its dependencies", "[sim]") {
         Case{Schedule::kZeroBubble, 5, 1, 7}, Case{Schedule::kDualPipe, 4, 1, 8},
         Case{Schedule::kDualPipe, 8, 1, 20}}) {
     for (bool overlap : {true, false}) {
-      PipelineInput in = Uniform(c.schedule, c.pp, c.vpp, c.m, 700, 1500);
+      PipelineInput in = UniformInput(c.schedule, c.pp, c.vpp, c.m, 700, 1500);
       in.p2p = 90;
       in.overlap_pp_comm = overlap;
       in.record_timeline = true;
@@ -147,19 +149,19 @@ TEST_CASE("Every schedule honours its dependencies", "[sim]") {
 }
 
 TEST_CASE("DualPipe with mirrored stages runs both directions", "[sim]") {
-  PipelineInput in = Uniform(Schedule::kDualPipe, 4, 1, 16, 1000, 2000);
+  PipelineInput in = UniformInput(Schedule::kDualPipe, 4, 1, 16, 1000, 2000);
   in.record_timeline = true;
   const PipelineResult r = SimulatePipeline(in);
   int64_t forwards = 0;
   for (const TimelineEvent& e : r.timeline) forwards += e.name[0] == 'F';
   CHECK(forwards == 4 * 16);
   CHECK(r.compute == 16 * 3000);  // every rank runs each micro-batch once, in one direction
-  const PipelineResult one = SimulatePipeline(Uniform(Schedule::k1F1B, 4, 1, 16, 1000, 2000));
+  const PipelineResult one = SimulatePipeline(UniformInput(Schedule::k1F1B, 4, 1, 16, 1000, 2000));
   CHECK(r.pipeline < one.pipeline);
 }
 
 TEST_CASE("Overlapping the gradient reduce hides DP communication", "[sim]") {
-  PipelineInput in = Uniform(Schedule::k1F1B, 4, 1, 8, 1000, 2000);
+  PipelineInput in = UniformInput(Schedule::k1F1B, 4, 1, 8, 1000, 2000);
   for (StageCost& s : in.stages) {
     s.dp_grad_comm = 3000;
     s.dp_buckets = 4;
@@ -179,7 +181,7 @@ TEST_CASE("Overlapping the gradient reduce hides DP communication", "[sim]") {
 }
 
 TEST_CASE("A parameter gather that is not overlapped delays the first forward", "[sim]") {
-  PipelineInput in = Uniform(Schedule::k1F1B, 2, 1, 4, 1000, 2000);
+  PipelineInput in = UniformInput(Schedule::k1F1B, 2, 1, 4, 1000, 2000);
   for (StageCost& s : in.stages) {
     s.param_gather = 700;
     s.dp_buckets = 7;
@@ -199,7 +201,7 @@ TEST_CASE("A parameter gather that is not overlapped delays the first forward", 
 }
 
 TEST_CASE("Recompute runs before each backward and lengthens the step", "[sim]") {
-  PipelineInput in = Uniform(Schedule::k1F1B, 2, 1, 4, 1000, 2000);
+  PipelineInput in = UniformInput(Schedule::k1F1B, 2, 1, 4, 1000, 2000);
   const PipelineResult plain = SimulatePipeline(in);
   for (StageCost& s : in.stages) s.chunks[0].recompute = 1000;
   in.record_timeline = true;
@@ -212,7 +214,7 @@ TEST_CASE("Recompute runs before each backward and lengthens the step", "[sim]")
 }
 
 TEST_CASE("A blocking pipeline send costs more than an overlapped one", "[sim]") {
-  PipelineInput in = Uniform(Schedule::k1F1B, 4, 1, 8, 1000, 2000);
+  PipelineInput in = UniformInput(Schedule::k1F1B, 4, 1, 8, 1000, 2000);
   in.p2p = 200;
   const PipelineResult on = SimulatePipeline(in);
   in.overlap_pp_comm = false;
@@ -226,7 +228,7 @@ TEST_CASE("A blocking pipeline send costs more than an overlapped one", "[sim]")
 }
 
 TEST_CASE("Simulation is deterministic and never shorter than the busiest stage", "[sim]") {
-  PipelineInput in = Uniform(Schedule::kInterleaved, 4, 2, 12, 500, 1100);
+  PipelineInput in = UniformInput(Schedule::kInterleaved, 4, 2, 12, 500, 1100);
   in.p2p = 37;
   for (int64_t s = 0; s < 4; ++s) {
     in.stages[s].chunks[s % 2].forward += 131 * s;
@@ -251,13 +253,13 @@ TEST_CASE("Simulation is deterministic and never shorter than the busiest stage"
 }
 
 TEST_CASE("SimulatePipeline rejects inconsistent input", "[sim]") {
-  PipelineInput in = Uniform(Schedule::k1F1B, 4, 1, 8, 1000, 2000);
+  PipelineInput in = UniformInput(Schedule::k1F1B, 4, 1, 8, 1000, 2000);
   in.stages.pop_back();
   CHECK_THROWS_AS(SimulatePipeline(in), InputError);
-  in = Uniform(Schedule::kInterleaved, 4, 2, 8, 1000, 2000);
+  in = UniformInput(Schedule::kInterleaved, 4, 2, 8, 1000, 2000);
   in.stages[1].chunks.pop_back();
   CHECK_THROWS_WITH(SimulatePipeline(in), Catch::Contains("stages[1].chunks"));
-  in = Uniform(Schedule::k1F1B, 2, 1, 2, 1000, 2000);
+  in = UniformInput(Schedule::k1F1B, 2, 1, 2, 1000, 2000);
   in.stages[0].chunks[0].forward = -1;
   CHECK_THROWS_AS(SimulatePipeline(in), InputError);
 }
@@ -266,7 +268,7 @@ TEST_CASE("PyTorch's lock-step runtime waits on every step's sends and receives"
   // pp 2, vpp 2, m 2, F = 1, B = 2 per chunk (schedule_test.cpp has the grid). Event-driven,
   // rank 0's last backward ends at 15; in lock-step each rank also waits, at the end of every
   // step, for the neighbour it exchanges with, and the step ends at 16.
-  PipelineInput in = Uniform(Schedule::kInterleaved, 2, 2, 2, 1000, 2000);
+  PipelineInput in = UniformInput(Schedule::kInterleaved, 2, 2, 2, 1000, 2000);
   CHECK(SimulatePipeline(in).pipeline == 15000);
   in.lockstep = true;
   in.record_timeline = true;
@@ -282,7 +284,7 @@ TEST_CASE("PyTorch's lock-step runtime waits on every step's sends and receives"
   // Never faster than the event-driven run, uneven stages included.
   for (int64_t pp : {2, 4, 8}) {
     for (int64_t vpp : {2, 3}) {
-      PipelineInput e = Uniform(Schedule::kInterleaved, pp, vpp, 2 * pp, 700, 1500);
+      PipelineInput e = UniformInput(Schedule::kInterleaved, pp, vpp, 2 * pp, 700, 1500);
       e.p2p = 50;
       e.stages.back().chunks.back().forward += 300;
       e.stages.front().chunks.front().backward_input += 200;
@@ -297,7 +299,7 @@ TEST_CASE("PyTorch's lock-step runtime waits on every step's sends and receives"
     }
   }
   // PyTorch refuses micro-batches that are not a multiple of pp; the event-driven run stands.
-  PipelineInput odd = Uniform(Schedule::kInterleaved, 4, 2, 6, 700, 1500);
+  PipelineInput odd = UniformInput(Schedule::kInterleaved, 4, 2, 6, 700, 1500);
   const Nanos plain = SimulatePipeline(odd).pipeline;
   odd.lockstep = true;
   CHECK(SimulatePipeline(odd).pipeline == plain);
@@ -306,7 +308,7 @@ TEST_CASE("PyTorch's lock-step runtime waits on every step's sends and receives"
 TEST_CASE("each pipeline hop takes its own send time", "[sim]") {
   // GPipe, 3 stages, one micro-batch: F0 F1 F2 then B2 B1 B0 one after another, each boundary
   // crossed once each way: pipeline = 3 f + 3 b + 2 (hop0 + hop1).
-  PipelineInput in = Uniform(Schedule::kGpipe, 3, 1, 1, 1000, 2000);
+  PipelineInput in = UniformInput(Schedule::kGpipe, 3, 1, 1, 1000, 2000);
   in.p2p = 10;
   in.hops = {10, 500, 0};  // 0 -> 1 on NVLink, 1 -> 2 across nodes; no wrap without chunks
   const PipelineResult r = SimulatePipeline(in);

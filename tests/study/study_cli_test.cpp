@@ -9,6 +9,7 @@
 
 #include "cli/command.h"
 #include "study/study_table.h"
+#include "temp_dir.h"
 
 using namespace paraplan;
 namespace fs = std::filesystem;
@@ -44,19 +45,7 @@ sweep:
   cluster.network.nvlink.bandwidth_GBps: [200, 450]
 )";
 
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    path = fs::temp_directory_path() /
-           ("paraplan-study-test-" + std::to_string(reinterpret_cast<uintptr_t>(this)));
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~TempDir() { fs::remove_all(path); }
-  std::string operator/(const std::string& name) const { return (path / name).string(); }
-};
-
-std::string WriteStudy(const TempDir& dir, const std::string& mode) {
+std::string WriteStudy(const testing::TempDir& dir, const std::string& mode) {
   std::string text = kTinyStudy;
   text.replace(text.find("MODE"), 4, mode);
   const std::string path = dir / ("tiny-" + mode + ".yaml");
@@ -64,7 +53,7 @@ std::string WriteStudy(const TempDir& dir, const std::string& mode) {
   return path;
 }
 
-int Run(std::vector<std::string> args, std::string* err = nullptr) {
+int RunStudyCli(std::vector<std::string> args, std::string* err = nullptr) {
   args.insert(args.begin(), "paraplan");
   std::vector<const char*> argv;
   for (const auto& a : args) argv.push_back(a.c_str());
@@ -82,10 +71,11 @@ std::string Read(const std::string& path) {
 
 TEST_CASE("study simulate: rows per point, invalid points kept, shards merge exactly",
           "[study][cli]") {
-  TempDir dir;
+  const testing::TempDir dir("paraplan-study-test-full");
   const std::string study = WriteStudy(dir, "simulate");
   std::string err;
-  REQUIRE(Run({"study", study, "-o", dir / "full", "--quiet", "--threads", "3"}, &err) == 0);
+  REQUIRE(RunStudyCli({"study", study, "-o", dir / "full", "--quiet", "--threads", "3"}, &err) ==
+          0);
   const std::string csv = Read(dir / "full/results.csv");
   CHECK(std::count(csv.begin(), csv.end(), '\n') == 1 + 8);
   CHECK_THAT(csv, Catch::Contains("\n4,3,200,invalid,"));  // tp=3 does not divide 4 heads
@@ -96,25 +86,25 @@ TEST_CASE("study simulate: rows per point, invalid points kept, shards merge exa
   CHECK_THAT(svg, Catch::Contains("tensor-parallel size tp"));
 
   // Same bytes with one thread.
-  REQUIRE(Run({"study", study, "-o", dir / "one", "-q", "--threads", "1"}) == 0);
+  REQUIRE(RunStudyCli({"study", study, "-o", dir / "one", "-q", "--threads", "1"}) == 0);
   CHECK(Read(dir / "one/results.json") == Read(dir / "full/results.json"));
 
   for (const char* shard : {"0/3", "1/3", "2/3"}) {
-    REQUIRE(Run({"study", study, "-o", dir / "shards", "-q", "--shard", shard}) == 0);
+    REQUIRE(RunStudyCli({"study", study, "-o", dir / "shards", "-q", "--shard", shard}) == 0);
   }
-  REQUIRE(Run({"study", "merge", dir / "shards", "-o", dir / "merged", "-q"}) == 0);
+  REQUIRE(RunStudyCli({"study", "merge", dir / "shards", "-o", dir / "merged", "-q"}) == 0);
   for (const char* file : {"results.csv", "results.json", "chart.svg"}) {
     CHECK(Read(dir / (std::string("merged/") + file)) == Read(dir / (std::string("full/") + file)));
   }
   fs::remove(dir / "shards/shard-1-of-3.tsv");
-  CHECK(Run({"study", "merge", dir / "shards", "-o", dir / "bad"}, &err) == 2);
+  CHECK(RunStudyCli({"study", "merge", dir / "shards", "-o", dir / "bad"}, &err) == 2);
   CHECK_THAT(err, Catch::Contains("shard 1 of 3 is missing"));
 }
 
 TEST_CASE("study plan: best plan per point", "[study][cli]") {
-  TempDir dir;
+  const testing::TempDir dir("paraplan-study-test-out");
   const std::string study = WriteStudy(dir, "plan");
-  REQUIRE(Run({"study", study, "-o", dir / "out", "-q"}) == 0);
+  REQUIRE(RunStudyCli({"study", study, "-o", dir / "out", "-q"}) == 0);
   const std::string json = Read(dir / "out/results.json");
   CHECK_THAT(json, Catch::Contains("\"mode\": \"plan\""));
   CHECK_THAT(json, Catch::Contains("\"status\": \"ok\""));
@@ -124,13 +114,13 @@ TEST_CASE("study plan: best plan per point", "[study][cli]") {
 
 TEST_CASE("study plan: a point where nothing fits by default takes plan's memory ladder",
           "[study][cli]") {
-  TempDir dir;
+  const testing::TempDir dir("paraplan-study-test-tight");
   const std::string path = dir / "tight.yaml";
   // Llama-3 70B on 8 H100: only the optimizer in host memory fits (docs/search.md); on 16 the
   // default recipe fits and is kept.
   std::ofstream(path) << "study: tight\nmodel: llama3-70b\ncluster: dgx-h100\ngpus: 8\n"
                          "plan: {global_batch: 64}\nmode: plan\nsweep:\n  gpus: [8, 16]\n";
-  REQUIRE(Run({"study", path, "-o", dir / "out", "-q"}) == 0);
+  REQUIRE(RunStudyCli({"study", path, "-o", dir / "out", "-q"}) == 0);
   const std::string csv = Read(dir / "out/results.csv");
   const auto header = csv.substr(0, csv.find('\n'));
   CHECK_THAT(header, Catch::Contains(",optimizer_moments,optimizer_offload,"));
@@ -144,15 +134,15 @@ TEST_CASE("study plan: a point where nothing fits by default takes plan's memory
 }
 
 TEST_CASE("study: a bad study file exits 2 with file:line", "[study][cli]") {
-  TempDir dir;
+  const testing::TempDir dir("paraplan-study-test-bad");
   const std::string path = dir / "bad.yaml";
   std::ofstream(path) << "study: bad\nmodel: tiny\ncluster: x\ngpus: 8\nsweep:\n  tp: 4\n";
   std::string err;
-  CHECK(Run({"study", path, "-o", dir / "out"}, &err) == 2);
+  CHECK(RunStudyCli({"study", path, "-o", dir / "out"}, &err) == 2);
   CHECK_THAT(err, Catch::Contains(path + ":6:"));
   CHECK_THAT(err, Catch::Contains("tp"));
-  CHECK(Run({"study", dir / "missing.yaml"}, &err) == 2);
-  CHECK(Run({"study", path, "--shard", "3/2"}, &err) == 2);
+  CHECK(RunStudyCli({"study", dir / "missing.yaml"}, &err) == 2);
+  CHECK(RunStudyCli({"study", path, "--shard", "3/2"}, &err) == 2);
   CHECK_THAT(err, Catch::Contains("--shard"));
 }
 
@@ -186,14 +176,14 @@ TEST_CASE(
     "study tokens: goodput and days to train per point, seq_len resolved, no repeated "
     "column",
     "[study][cli]") {
-  TempDir dir;
+  const testing::TempDir dir("paraplan-study-test-budget");
   const std::string path = dir / "budget.yaml";
   std::ofstream(path) << "study: budget\nmodel: llama3-8b\ncluster: dgx-h100\ntokens: 1T\n"
                          "plan: {tp: 1, pp: 1, cp: 1, micro_batch: 1, zero: 1, recompute: full}\n"
                          "mode: simulate\nmetric: wall_days\n"
                          "zip:\n  gpus: [8, 1024]\n  global_batch: [8, 1024]\n";
   std::string err;
-  REQUIRE(Run({"study", path, "-o", dir / "out", "-q"}, &err) == 0);
+  REQUIRE(RunStudyCli({"study", path, "-o", dir / "out", "-q"}, &err) == 0);
   const std::string csv = Read(dir / "out/results.csv");
   const std::string header = csv.substr(0, csv.find('\n'));
   size_t global_batch_columns = 0;
@@ -225,7 +215,7 @@ TEST_CASE(
 
   std::ofstream(path) << "study: budget\nmodel: llama3-8b\ncluster: dgx-h100\ntokens: lots\n"
                          "gpus: 8\nplan: {global_batch: 8}\n";
-  CHECK(Run({"study", path, "-o", dir / "bad"}, &err) == 2);
+  CHECK(RunStudyCli({"study", path, "-o", dir / "bad"}, &err) == 2);
   CHECK_THAT(err, Catch::Contains(path + ":4:"));
   CHECK_THAT(err, Catch::Contains("15T"));
 }

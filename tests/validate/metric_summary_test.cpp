@@ -48,7 +48,7 @@ TEST_CASE("Every K-th run per family by id is held out", "[validate]") {
 
 namespace {
 
-RunOutcome Outcome(const std::string& id, double step_err, bool fits, bool ok = true) {
+RunOutcome MadeOutcome(const std::string& id, double step_err, bool fits, bool ok = true) {
   RunOutcome run;
   run.id = id;
   run.gpu_family = "H100";
@@ -62,8 +62,9 @@ RunOutcome Outcome(const std::string& id, double step_err, bool fits, bool ok = 
 
 TEST_CASE("Summaries count fits and errors and skip failed runs", "[validate]") {
   ValidationReport report;
-  report.runs = {Outcome("E01", 10, true), Outcome("E02", -30, false), Outcome("E03", 5, true),
-                 Outcome("E04", 0, false, false), Outcome("E05", -2, true)};
+  report.runs = {MadeOutcome("E01", 10, true), MadeOutcome("E02", -30, false),
+                 MadeOutcome("E03", 5, true), MadeOutcome("E04", 0, false, false),
+                 MadeOutcome("E05", -2, true)};
   report.runs[0].error_pct["memory_GiB"] = 4;
   SummarizeReport(report, 2);
   CHECK(report.all.metrics.at("step_time_s").n == 4);

@@ -13,7 +13,7 @@ using namespace paraplan;
 namespace {
 
 // A run of the job "Paper A: m on c, 8 GPUs, seq 4096, 1M tokens" unless changed.
-RunOutcome Run(const std::string& id, double measured_s, double predicted_s) {
+RunOutcome RankedOutcome(const std::string& id, double measured_s, double predicted_s) {
   RunOutcome r;
   r.id = id;
   r.source = "Paper A, Table 3";
@@ -35,7 +35,8 @@ RunOutcome Run(const std::string& id, double measured_s, double predicted_s) {
 TEST_CASE("RankPlans counts the measured pairs the prediction orders the same way",
           "[validate][ranking]") {
   // Measured a < b < c; predicted a < c < b: (a,b) and (a,c) agree, (b,c) is reversed.
-  const std::vector<RunOutcome> runs = {Run("a", 1.0, 2.0), Run("b", 1.5, 3.0), Run("c", 2.0, 2.5)};
+  const std::vector<RunOutcome> runs = {RankedOutcome("a", 1.0, 2.0), RankedOutcome("b", 1.5, 3.0),
+                                        RankedOutcome("c", 2.0, 2.5)};
   const RankingReport report = RankPlans(runs);
   REQUIRE(report.groups.size() == 1);
   const RankingGroup& g = report.groups.front();
@@ -63,8 +64,8 @@ TEST_CASE("RankPlans counts the measured pairs the prediction orders the same wa
 TEST_CASE("RankPlans leaves pairs inside the tolerance unordered and counts predicted ties half",
           "[validate][ranking]") {
   // a and b measured 2 % apart: no pair. c 10 % slower than a, predicted equal to a: a tie.
-  const std::vector<RunOutcome> runs = {Run("a", 1.00, 1.0), Run("b", 1.02, 0.5),
-                                        Run("c", 1.10, 1.0)};
+  const std::vector<RunOutcome> runs = {
+      RankedOutcome("a", 1.00, 1.0), RankedOutcome("b", 1.02, 0.5), RankedOutcome("c", 1.10, 1.0)};
   const RankingGroup g = RankPlans(runs).groups.at(0);
   CHECK(g.pairs == 2);  // (a,c) and (b,c)
   CHECK(g.tied == 1);
@@ -83,7 +84,8 @@ TEST_CASE("RankPlans leaves pairs inside the tolerance unordered and counts pred
 
 TEST_CASE("RankPlans judges every run tied for predicted fastest", "[validate][ranking]") {
   // a and c predicted equal and fastest; c measured 20 % slower than a: a miss.
-  const std::vector<RunOutcome> runs = {Run("a", 1.0, 1.0), Run("b", 1.1, 1.5), Run("c", 1.2, 1.0)};
+  const std::vector<RunOutcome> runs = {RankedOutcome("a", 1.0, 1.0), RankedOutcome("b", 1.1, 1.5),
+                                        RankedOutcome("c", 1.2, 1.0)};
   const RankingGroup g = RankPlans(runs).groups.at(0);
   CHECK(g.top1_counted);
   CHECK(g.predicted_best == std::vector<std::string>{"a", "c"});
@@ -93,21 +95,21 @@ TEST_CASE("RankPlans judges every run tied for predicted fastest", "[validate][r
 
 TEST_CASE("RankPlans groups by source, model, cluster, GPUs, sequence and batch",
           "[validate][ranking]") {
-  std::vector<RunOutcome> runs = {Run("a", 1.0, 1.0), Run("b", 2.0, 2.0)};
-  RunOutcome other_gpus = Run("c", 5.0, 0.1);
+  std::vector<RunOutcome> runs = {RankedOutcome("a", 1.0, 1.0), RankedOutcome("b", 2.0, 2.0)};
+  RunOutcome other_gpus = RankedOutcome("c", 5.0, 0.1);
   other_gpus.gpus = 16;
-  RunOutcome other_source = Run("d", 5.0, 0.1);
+  RunOutcome other_source = RankedOutcome("d", 5.0, 0.1);
   other_source.source = "Paper B (2024)";
-  RunOutcome other_batch = Run("e", 5.0, 0.1);
+  RunOutcome other_batch = RankedOutcome("e", 5.0, 0.1);
   other_batch.global_batch_tokens = 1 << 21;
-  RunOutcome other_cluster = Run("f", 5.0, 0.1);
+  RunOutcome other_cluster = RankedOutcome("f", 5.0, 0.1);
   other_cluster.gpu_memory_GiB = 96;  // a memory override: another cluster
-  RunOutcome other_seq = Run("g", 5.0, 0.1);
+  RunOutcome other_seq = RankedOutcome("g", 5.0, 0.1);
   other_seq.seq_len = 8192;
-  RunOutcome failed = Run("h", 5.0, 0.1);
+  RunOutcome failed = RankedOutcome("h", 5.0, 0.1);
   failed.status = RunStatus::kError;
   // Same job, cited further into the same source: it joins a and b.
-  RunOutcome same = Run("i", 3.0, 3.0);
+  RunOutcome same = RankedOutcome("i", 3.0, 3.0);
   same.source = "Paper A, Table 4";
   for (const RunOutcome& r :
        {other_gpus, other_source, other_batch, other_cluster, other_seq, failed, same}) {
@@ -124,8 +126,8 @@ TEST_CASE("RankPlans groups by source, model, cluster, GPUs, sequence and batch"
 
 TEST_CASE("RankPlans ranks a job by throughput where its runs state no step time",
           "[validate][ranking]") {
-  RunOutcome a = Run("a", 1.0, 1.0);
-  RunOutcome b = Run("b", 1.0, 1.0);
+  RunOutcome a = RankedOutcome("a", 1.0, 1.0);
+  RunOutcome b = RankedOutcome("b", 1.0, 1.0);
   a.measured = {{"tokens_per_s_per_gpu", 2000.0}};
   b.measured = {{"tokens_per_s_per_gpu", 1000.0}};
   // Predicted: a 1,000 tokens/s, b 2,000: reversed.
@@ -142,7 +144,8 @@ TEST_CASE("RankPlans ranks a job by throughput where its runs state no step time
 
 TEST_CASE("The ranking's JSON and text report the pooled figure and the mis-ordered jobs",
           "[validate][ranking]") {
-  const std::vector<RunOutcome> runs = {Run("a", 1.0, 2.0), Run("b", 1.5, 3.0), Run("c", 2.0, 2.5)};
+  const std::vector<RunOutcome> runs = {RankedOutcome("a", 1.0, 2.0), RankedOutcome("b", 1.5, 3.0),
+                                        RankedOutcome("c", 2.0, 2.5)};
   const RankingReport report = RankPlans(runs);
   const std::string json = RankingReportJson(report).Dump(-1);
   CHECK(json.find("\"pooled\":{\"groups\":1,\"runs\":3,\"pairs\":3,\"concordant\":2,"

@@ -10,8 +10,8 @@ using namespace paraplan;
 
 namespace {
 
-RankedRun Run(const std::string& id, double measured, double predicted, const std::string& tp,
-              const std::string& dp, const std::string& zero) {
+RankedRun KnobRun(const std::string& id, double measured, double predicted, const std::string& tp,
+                  const std::string& dp, const std::string& zero) {
   return {id, measured, predicted, {{"tp", tp}, {"pp", "1"}, {"dp", dp}, {"zero", zero}}};
 }
 
@@ -24,12 +24,12 @@ TEST_CASE("RankingByKnob attributes a pair to the one knob its plans differ in",
   g.source = "Paper A";
   // a -> b: tp 4 -> 8 (dp follows), measured x1.2, predicted x1.1: ratio error 1.1/1.2 - 1.
   // a -> c: zero 0 -> 1, measured x0.9, predicted x0.9. b -> c: two knobs, no attribution.
-  g.runs = {Run("a", 1.0, 1.0, "4", "2", "0"), Run("b", 1.2, 1.1, "8", "1", "0"),
-            Run("c", 0.9, 0.9, "4", "2", "1")};
+  g.runs = {KnobRun("a", 1.0, 1.0, "4", "2", "0"), KnobRun("b", 1.2, 1.1, "8", "1", "0"),
+            KnobRun("c", 0.9, 0.9, "4", "2", "1")};
   // A second job: tp 8 -> 4 in file order (the change is still read from 4 to 8), reversed.
   RankingGroup h;
   h.source = "Paper B";
-  h.runs = {Run("d", 2.0, 2.0, "8", "1", "0"), Run("e", 1.5, 2.2, "4", "2", "0")};
+  h.runs = {KnobRun("d", 2.0, 2.0, "8", "1", "0"), KnobRun("e", 1.5, 2.2, "4", "2", "0")};
   report.groups = {g, h};
   const std::vector<KnobChange> changes = RankingByKnob(report);
   REQUIRE(changes.size() == 2);

@@ -13,7 +13,7 @@ namespace {
 
 const std::string kSmallRuns = PARAPLAN_SOURCE_DIR "/tests/validate/data/small_runs.yaml";
 
-const RunOutcome& Find(const ValidationReport& report, const std::string& id) {
+const RunOutcome& FindOutcome(const ValidationReport& report, const std::string& id) {
   for (const auto& run : report.runs) {
     if (run.id == id) return run;
   }
@@ -67,7 +67,7 @@ TEST_CASE("A run that cannot be evaluated does not stop the others", "[validate]
   CHECK(report.runs[0].id == "S01");  // file order
   CHECK(report.runs[3].id == "S04");
 
-  const RunOutcome& ok = Find(report, "S01");
+  const RunOutcome& ok = FindOutcome(report, "S01");
   INFO(ok.message);
   CHECK(ok.status == RunStatus::kOk);
   CHECK(ok.fits);
@@ -81,12 +81,12 @@ TEST_CASE("A run that cannot be evaluated does not stop the others", "[validate]
           return s.rfind("micro_batch=", 0) == 0;
         }) != ok.searched.end());
 
-  CHECK(Find(report, "S02").status == RunStatus::kError);
-  CHECK_FALSE(Find(report, "S02").message.empty());
-  CHECK(Find(report, "S03").status == RunStatus::kError);
-  CHECK(Find(report, "S03").message.find("no-such-model-anywhere") != std::string::npos);
+  CHECK(FindOutcome(report, "S02").status == RunStatus::kError);
+  CHECK_FALSE(FindOutcome(report, "S02").message.empty());
+  CHECK(FindOutcome(report, "S03").status == RunStatus::kError);
+  CHECK(FindOutcome(report, "S03").message.find("no-such-model-anywhere") != std::string::npos);
 
-  const RunOutcome& big = Find(report, "S04");
+  const RunOutcome& big = FindOutcome(report, "S04");
   CHECK(big.status == RunStatus::kOk);
   CHECK_FALSE(big.fits);  // reported and counted, never hidden
   CHECK(big.predicted.at("memory_GiB") > 80);

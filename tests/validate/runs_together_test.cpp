@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "bound_margin.h"
 #include "validate/public_rows.h"
 #include "validate/run_errors.h"
 #include "validate/validation_report.h"
@@ -16,7 +17,7 @@ using namespace paraplan;
 
 namespace {
 
-constexpr double kMarginPct = 0.5;
+using test::kMarginPct;
 // In-sample with the stop-41 hardware/efficiency.yaml (not refitted), all 27 rows: 17.6%
 // (TG24-TG27, MoE and GB200/B300 rows predicted 30-58% fast, carry most of it).
 constexpr double kTgMapePct = 17.6 + kMarginPct;
@@ -29,7 +30,7 @@ std::vector<RunSpec> TogetherRows() {
   return picked;
 }
 
-const RunOutcome& Outcome(const ValidationReport& report, const std::string& id) {
+const RunOutcome& TogetherOutcome(const ValidationReport& report, const std::string& id) {
   for (const RunOutcome& run : report.runs) {
     if (run.id == id) return run;
   }
@@ -72,8 +73,8 @@ TEST_CASE("TG runs (Together's dgxc reruns on B200, GB200, B300): all predict, e
   // memory limit: the recipe offloads 5 layers' activations to the host
   // (cpu_offloading_num_layers=5, no paraplan knob), and paraplan, without the offload, fits it
   // without recompute only once the sharded state is small enough (256 GPUs and more).
-  const RunOutcome& tg03 = Outcome(report, "TG03");
-  const RunOutcome& tg05 = Outcome(report, "TG05");
+  const RunOutcome& tg03 = TogetherOutcome(report, "TG03");
+  const RunOutcome& tg05 = TogetherOutcome(report, "TG05");
   REQUIRE(tg03.result.has_value());
   REQUIRE(tg05.result.has_value());
   CHECK(tg03.result->plan.recompute != Recompute::kNone);
@@ -82,10 +83,10 @@ TEST_CASE("TG runs (Together's dgxc reruns on B200, GB200, B300): all predict, e
   // The Nemotron-4 15B FP8 sweep at 256 GPUs (TG11-TG14, GBS 512-2,560 = 1-5 micro-batches per
   // rank): the predicted step grows with the batch, and by less per micro-batch than the first
   // costs (the DP reduction is paid once).
-  const double s1 = Outcome(report, "TG11").predicted.at("step_time_s");
-  const double s2 = Outcome(report, "TG12").predicted.at("step_time_s");
-  const double s4 = Outcome(report, "TG13").predicted.at("step_time_s");
-  const double s5 = Outcome(report, "TG14").predicted.at("step_time_s");
+  const double s1 = TogetherOutcome(report, "TG11").predicted.at("step_time_s");
+  const double s2 = TogetherOutcome(report, "TG12").predicted.at("step_time_s");
+  const double s4 = TogetherOutcome(report, "TG13").predicted.at("step_time_s");
+  const double s5 = TogetherOutcome(report, "TG14").predicted.at("step_time_s");
   CHECK(s1 < s2);
   CHECK(s2 < s4);
   CHECK(s4 < s5);

@@ -38,7 +38,7 @@ const std::vector<RunSpec>& TableFourRows() {
   return runs;
 }
 
-struct Pair {
+struct ZbPair {
   const char* one_f_one_b;
   const char* interleaved;
   double bubble_1f1b;         // Table 5, the 1F1B column
@@ -54,11 +54,11 @@ TEST_CASE("Zero Bubble baselines: interleaving gains what the schedule model and
   REQUIRE(runs.size() == 24);
   // The smallest micro-batch count of each Table 4 setup (the largest bubble):
   // 1.5B on 8, 6.2B on 8, 14.6B on 16, 28.3B on 32 GPUs.
-  const Pair pairs[] = {{"L249", "L252", 0.2431, 0.1055, 11.8 / 13.1},
-                        {"L255", "L258", 0.2347, 0.0808, 3.50 / 4.01},
-                        {"L261", "L264", 0.2552, 0.1104, 1.40 / 1.54},
-                        {"L267", "L270", 0.2646, 0.1493, 0.76 / 0.82}};
-  for (const Pair& p : pairs) {
+  const ZbPair pairs[] = {{"L249", "L252", 0.2431, 0.1055, 11.8 / 13.1},
+                          {"L255", "L258", 0.2347, 0.0808, 3.50 / 4.01},
+                          {"L261", "L264", 0.2552, 0.1104, 1.40 / 1.54},
+                          {"L267", "L270", 0.2646, 0.1493, 0.76 / 0.82}};
+  for (const ZbPair& p : pairs) {
     INFO(p.one_f_one_b << " / " << p.interleaved);
     // Same work per step, so the step ratio is (1 - bubble_1f1b) / (1 - bubble_interleaved).
     const double model = (1 - p.bubble_1f1b) / (1 - p.bubble_interleaved);
