@@ -38,7 +38,7 @@ Cluster A100() {
   return c;
 }
 
-LayerOpRow CoreAttention(const ModelSpec& m, Fusion fusion, bool triton) {
+LayerOpRow TritonCoreAttention(const ModelSpec& m, Fusion fusion, bool triton) {
   const CostGraph d = BuildCostGraph(m);
   const Cluster c = A100();
   ParallelPlan p;
@@ -86,17 +86,18 @@ TEST_CASE("FlashAttention-1 over FlashAttention-2 follows the A100 chart, clampe
 TEST_CASE("flash-attn's Triton kernel costs its factor over FlashAttention-2, under any fusion",
           "[cost][attention]") {
   const ModelSpec m = Gpt30B(262144);
-  const LayerOpRow fa2 = CoreAttention(m, Fusion::kTe, false);
-  const LayerOpRow triton = CoreAttention(m, Fusion::kTe, true);
+  const LayerOpRow fa2 = TritonCoreAttention(m, Fusion::kTe, false);
+  const LayerOpRow triton = TritonCoreAttention(m, Fusion::kTe, true);
   REQUIRE(fa2.fwd_s > 0);
   const double factor = (128.0 / 96.0) * 189.0 / 83.0;
   CHECK(triton.fwd_s / fa2.fwd_s == Approx(factor));
   CHECK(triton.bwd_s / fa2.bwd_s == Approx(factor));
   // Apex's unfused attention is replaced by the stated kernel (no s x s scores).
-  const LayerOpRow apex = CoreAttention(m, Fusion::kApex, true);
+  const LayerOpRow apex = TritonCoreAttention(m, Fusion::kApex, true);
   CHECK(apex.fwd_s == Approx(triton.fwd_s));
   // At 2K tokens the ratio is the chart's 2K point.
   const ModelSpec s = Gpt30B(2048);
-  CHECK(CoreAttention(s, Fusion::kTe, true).fwd_s / CoreAttention(s, Fusion::kTe, false).fwd_s ==
+  CHECK(TritonCoreAttention(s, Fusion::kTe, true).fwd_s /
+            TritonCoreAttention(s, Fusion::kTe, false).fwd_s ==
         Approx((128.0 / 96.0) * 155.0 / 69.0));
 }
