@@ -235,8 +235,12 @@ StageDp StageDataParallel(const Cluster& c, const NetworkLinks& links, const Cos
       // FSDP2 copies every gathered unit out of its buffer and every gradient into the
       // reduce-scatter input on the compute stream (zero3_comm.h, Fsdp2CopyBytes).
       // The layers' weights copied out at the float8 all-gather's byte, the rest in bf16.
-      const Fsdp2Copy bytes = Fsdp2CopyBytes(dtype);
-      const Fsdp2Copy layer_bytes = Fsdp2CopyBytes(dtype, layer_gather);
+      // FSDP1 (kernels.fsdp1) gathers into the parameters' own flat storage: only the
+      // gradients' concatenation (and cast) before each reduce-scatter (Fsdp1CopyBytes).
+      const bool fsdp1 = p.kernels.fsdp1;
+      const Fsdp2Copy bytes = fsdp1 ? Fsdp1CopyBytes(dtype) : Fsdp2CopyBytes(dtype);
+      const Fsdp2Copy layer_bytes =
+          fsdp1 ? Fsdp1CopyBytes(dtype) : Fsdp2CopyBytes(dtype, layer_gather);
       const double layer_copied = s.groups.dp_cp.size > 1 ? layer_dense : 0.0;
       const double rest = copied - layer_copied;
       // Kept from the forward, the backward copies no gathered unit out: only its gradients in.

@@ -38,6 +38,12 @@ Fsdp2Copy Fsdp2CopyBytes(double reduce_bytes, double gather_bytes) {
   return {copy_out, copy_out + copy_in};
 }
 
+Fsdp2Copy Fsdp1CopyBytes(double reduce_bytes) {
+  const double concat = 2 * kWeightBytes;  // the views' gradients -> the flat gradient
+  const double cast = reduce_bytes != kWeightBytes ? kWeightBytes + reduce_bytes : 0.0;
+  return {0.0, concat + cast};
+}
+
 double DeepSpeedZero3GradCopyBytes(double grad_bytes) {
   const double bucket_copy = 2 * grad_bytes;  // copy_ into __ipg_bucket_flat_buffer
   const double interleave = 2 * grad_bytes;   // torch.cat of the rank-interleaved partitions

@@ -47,6 +47,12 @@ struct Fsdp2Copy {
 // `gather_bytes`: bytes per gathered element (1 under torchao's float8 all-gather).
 Fsdp2Copy Fsdp2CopyBytes(double reduce_bytes, double gather_bytes = kAct);
 
+// The same for PyTorch FSDP1 (kernel_recipe.h, fsdp1): nothing copied out after a gather (the
+// parameters view the gathered flat buffer); before each reduce-scatter autograd concatenates the
+// bf16 gradients into the flat gradient (2 B read, 2 B written), and a `reduce_bytes` other than
+// the parameters' 2 B adds FSDP's cast of that buffer (2 B read, `reduce_bytes` written).
+Fsdp2Copy Fsdp1CopyBytes(double reduce_bytes);
+
 // HBM bytes per parameter that DeepSpeed's ZeRO-3 moves on its gradient path in every
 // micro-batch's backward (deepspeed/runtime/zero/stage3.py and runtime/comm/
 // coalesced_collectives.py, the same at v0.6.2 and v0.16.6; contiguous_gradients and

@@ -179,6 +179,19 @@ struct KernelRecipe {
   // saves its input, not its output, so its forward GEMM is not redone (cost/layer_cost.cpp).
   // Megatron-LM's and DeepSpeed's checkpoints rerun the whole forward (reentrant).
   bool recompute_early_stop = false;
+  // ZeRO-3 as PyTorch FSDP1 runs it (torch.distributed.fsdp.FullyShardedDataParallel, one
+  // FlatParameter per wrapped unit; torch/distributed/fsdp/_flat_param.py @ 01caf79e, the
+  // FlatParameter docstring): the all-gather writes into the unit's padded unsharded flat buffer
+  // (_full_param_padded, "the all-gather destination and owns the unsharded parameter storage")
+  // and the original parameters are views into it (_use_unsharded_views), so nothing is copied
+  // out after a gather; the forward's views are tracked by autograd (_tensors), so the backward of
+  // the split that made them concatenates the parameters' bf16 gradients into the flat gradient
+  // (2 B read, 2 B written per parameter) and FSDP reduce-scatters that buffer, cast first where
+  // MixedPrecision.reduce_dtype differs from the parameters' dtype. FSDP2 (the default of a
+  // PyTorch profile) copies every gathered unit out and every gradient in (zero3_comm.h,
+  // Fsdp2CopyBytes). Stated by runs on FSDP1 (IBM's fms-fsdp, ATorch's FSDP); zero=3 under a
+  // PyTorch profile only.
+  bool fsdp1 = false;
   // torchao's float8 all-gather under FSDP2 (torchtitan `enable_fsdp_float8_all_gather`; torchao
   // eab345c torchao/float8/fsdp_utils.py, WeightWithDynamicFloat8CastTensor): each Float8Linear
   // weight's 1/dp shard is cast to float8 before its all-gather (fsdp_pre_all_gather), FSDP2

@@ -115,6 +115,7 @@ constexpr std::array<KnobRow, kKnobs> kTable = {{
      KernelSwitch(&KernelRecipe::zero3_keep_after_forward)},
     {Knob::kRecomputeEarlyStop, "recompute_early_stop", false, L,
      KernelSwitch(&KernelRecipe::recompute_early_stop)},
+    {Knob::kFsdp1, "fsdp1", false, S, KernelSwitch(&KernelRecipe::fsdp1)},
 }};
 
 constexpr bool InOrder() {

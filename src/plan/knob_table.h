@@ -98,6 +98,7 @@ enum class Knob : int {
   kPackedDocTokens,
   kZero3KeepAfterForward,
   kRecomputeEarlyStop,
+  kFsdp1,
   kCount
 };
 inline constexpr size_t kKnobs = static_cast<size_t>(Knob::kCount);
