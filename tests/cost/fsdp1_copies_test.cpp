@@ -14,7 +14,7 @@ using namespace paraplan;
 
 namespace {
 
-ParallelPlan Fsdp(bool fsdp1, CommDtype reduce) {
+ParallelPlan ShardedPlan(bool fsdp1, CommDtype reduce) {
   ParallelPlan p;
   p.dp = 64;
   p.zero = 3;
@@ -55,8 +55,8 @@ TEST_CASE("FSDP1 copies no gathered unit out, only the gradients into the flat g
 
 TEST_CASE("FSDP1's step drops FSDP2's copy-outs and keeps its collectives", "[cost]") {
   PlanEvaluation v2, v1;
-  Evaluate(Fsdp(false, CommDtype::kBf16), &v2);
-  Evaluate(Fsdp(true, CommDtype::kBf16), &v1);
+  Evaluate(ShardedPlan(false, CommDtype::kBf16), &v2);
+  Evaluate(ShardedPlan(true, CommDtype::kBf16), &v1);
   REQUIRE(v1.micro_batches == 2);
   const Zero3Comm& a = v2.dp[0].zero3;
   const Zero3Comm& b = v1.dp[0].zero3;
@@ -69,8 +69,8 @@ TEST_CASE("FSDP1's step drops FSDP2's copy-outs and keeps its collectives", "[co
   CHECK(v1.step_s < v2.step_s);
   // In fp32 the cast of the flat gradient makes FSDP1's backward copies the same bytes as FSDP2's.
   PlanEvaluation w2, w1;
-  Evaluate(Fsdp(false, CommDtype::kFp32), &w2);
-  Evaluate(Fsdp(true, CommDtype::kFp32), &w1);
+  Evaluate(ShardedPlan(false, CommDtype::kFp32), &w2);
+  Evaluate(ShardedPlan(true, CommDtype::kFp32), &w1);
   CHECK(w1.dp[0].zero3.copy_bwd_s == Approx(w2.dp[0].zero3.copy_bwd_s));
   CHECK(w1.dp[0].zero3.copy_fwd_s == 0.0);
 }
@@ -80,7 +80,7 @@ TEST_CASE("FSDP1 is a plan switch and changes nothing outside a PyTorch ZeRO-3",
   REQUIRE(c.kernels);
   CHECK(c.kernels->fsdp1);
   // Under DeepSpeed's coordinator the engine's own gradient copies are charged, FSDP1 or not.
-  ParallelPlan ds = Fsdp(false, CommDtype::kBf16);
+  ParallelPlan ds = ShardedPlan(false, CommDtype::kBf16);
   ds.kernels.zero3_max_live_params = 1e9;
   ParallelPlan ds1 = ds;
   ds1.kernels.fsdp1 = true;
