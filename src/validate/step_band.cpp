@@ -34,25 +34,25 @@ std::vector<StepTimeBand> ShippedStepTimeBands() {
   // Recomputed by tests/validate/public_runs_cv_test.cpp (it prints the new values when they
   // drift).
   return {
-      {"A100", "A100", "", 395, -16.9, 7.9},
+      {"A100", "A100", "", 400, -16.5, 7.5},
       {"B200", "B200", "", 71, -26.7, 18.6},
-      {"GB200", "GB200", "", 59, -29.2, 6.6},
-      {"H100", "H100", "", 336, -20.2, 8.9},  // with the H200 runs (their band is H100's)
+      {"GB200", "GB200", "", 59, -29.3, 6.8},
+      {"H100", "H100", "", 341, -20.1, 8.9},  // with the H200 runs (their band is H100's)
   };
 }
 
 StepTimeBand UnfittedStepTimeBand() {
   // Recomputed by tests/validate/public_runs_cv_test.cpp from `validate --cv gpu`'s pooled
   // residuals.
-  return {"", kUnfittedBandData, "", 861, -20.0, 7.6};
+  return {"", kUnfittedBandData, "", 871, -20.6, 6.7};
 }
 
 std::vector<StepTimeBand> UnfittedFamilyStepTimeBands() {
   // Recomputed by tests/validate/public_runs_cv_test.cpp from `validate --cv gpu`'s folds.
   return {
-      {"", kUnfittedBandData, kAmpere, 395, -18.3, 3.3},
+      {"", kUnfittedBandData, kAmpere, 400, -17.3, 3.3},
       {"", kUnfittedBandData, kBlackwell, 130, -26.2, 8.4},
-      {"", kUnfittedBandData, kHopper, 336, -20.3, 10.1},
+      {"", kUnfittedBandData, kHopper, 341, -23.0, 8.3},
   };
 }
 
