@@ -29,7 +29,10 @@ using test::FixedKnob;
 // +2.3, +5.9, +2.8, +2.5, +4.1, +1.1, +2.0, -0.0, -1.7, +15.4 % (3.8 %).
 using test::kMarginPct;
 constexpr double kIMapePct = 12.0 + kMarginPct;
-constexpr double kUTokensMapePct = 3.8 + kMarginPct;
+// Stop 46's refit (A100 scale-out 0.80 -> 0.96 and attention backward 0.48 -> 0.58, once Z40-Z47
+// run flash-attn's Triton kernel): +4.2, +8.1, +4.6, +4.2, +6.0, +2.7, +4.2, +1.8, -0.2, +17.5 %
+// (5.3 %).
+constexpr double kUTokensMapePct = 5.3 + kMarginPct;
 
 }  // namespace
 
