@@ -4,10 +4,9 @@
 #include "cost/flash_attn_triton.h"
 
 #include <catch2/catch.hpp>
-#include <cstring>
-#include <vector>
 
 #include "cost/layer_cost.h"
+#include "layer_op_row.h"
 #include "test_specs.h"
 
 using namespace paraplan;
@@ -48,13 +47,7 @@ LayerOpRow TritonCoreAttention(const ModelSpec& m, Fusion fusion, bool triton) {
   p.sequence_parallel = true;
   p.kernels.fusion = fusion;
   p.kernels.flash_attn_triton = triton;
-  std::vector<LayerOpRow> rows;
-  ComputeLayerCost(d, 0, MakePlanShape(d, p, c), c, ResolveNetworkLinks(c), &rows);
-  for (const LayerOpRow& r : rows) {
-    if (std::strcmp(r.name, "core attention") == 0) return r;
-  }
-  FAIL("no core attention row");
-  return {};
+  return test::LayerOpNamed(d, p, c, "core attention");
 }
 
 }  // namespace

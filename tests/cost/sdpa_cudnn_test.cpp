@@ -2,10 +2,9 @@
 // FlashAttention-2's rate by default under eager / compile, the GPU's fused (cuDNN) attention rate
 // when stated.
 #include <catch2/catch.hpp>
-#include <cstring>
-#include <vector>
 
 #include "cost/layer_cost.h"
+#include "layer_op_row.h"
 #include "test_specs.h"
 
 using namespace paraplan;
@@ -33,13 +32,7 @@ LayerOpRow CoreAttention(Fusion fusion, bool sdpa_cudnn, bool flash_attn2 = fals
   p.kernels.fusion = fusion;
   p.kernels.sdpa_cudnn = sdpa_cudnn;
   p.kernels.flash_attn2 = flash_attn2;
-  std::vector<LayerOpRow> rows;
-  ComputeLayerCost(d, 0, MakePlanShape(d, p, c), c, ResolveNetworkLinks(c), &rows);
-  for (const LayerOpRow& r : rows) {
-    if (std::strcmp(r.name, "core attention") == 0) return r;
-  }
-  FAIL("no core attention row");
-  return {};
+  return test::LayerOpNamed(d, p, c, "core attention");
 }
 
 }  // namespace
