@@ -239,8 +239,7 @@ StageDp StageDataParallel(const Cluster& c, const NetworkLinks& links, const Cos
       // gradients' concatenation (and cast) before each reduce-scatter (Fsdp1CopyBytes).
       const bool fsdp1 = p.kernels.fsdp1;
       const Fsdp2Copy bytes = fsdp1 ? Fsdp1CopyBytes(dtype) : Fsdp2CopyBytes(dtype);
-      const Fsdp2Copy layer_bytes =
-          fsdp1 ? Fsdp1CopyBytes(dtype) : Fsdp2CopyBytes(dtype, layer_gather);
+      const Fsdp2Copy layer_bytes = fsdp1 ? bytes : Fsdp2CopyBytes(dtype, layer_gather);
       const double layer_copied = s.groups.dp_cp.size > 1 ? layer_dense : 0.0;
       const double rest = copied - layer_copied;
       // Kept from the forward, the backward copies no gathered unit out: only its gradients in.

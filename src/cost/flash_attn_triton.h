@@ -25,8 +25,8 @@ double FlashAttn1OverFa2Rate(double tokens);
 // The head dimension the Triton kernel computes over: max(next power of 2 of `head_dim`, 16).
 double TritonBlockHeadDim(double head_dim);
 
-// Seconds of the Triton kernel over the FlashAttention-2 seconds `fa2_seconds` of the same
-// attention (sequence `tokens` per rank, `head_dim`): BLOCK_HEADDIM / d over the rate ratio.
+// The Triton kernel's seconds over FlashAttention-2's for the same attention (sequence `tokens`
+// per rank, `head_dim`): BLOCK_HEADDIM / d over the rate ratio.
 // The chart measures forward and backward together; both passes take the same ratio.
 double FlashAttnTritonFactor(double tokens, double head_dim);
 

@@ -209,9 +209,7 @@ FrameworkProfile Nemo2403() {
   p.what = "NeMo 24.03 (NeMo 1.23 on Megatron-Core, TE 1.4) as the launcher's Llama configs set it";
   const char* conf =
       "launcher_scripts/conf/training/llama/llama2_7b.yaml @ NeMo-Framework-Launcher 24.03.01";
-  p.defaults = ScheduleDefaults(
-      "NeMo default: virtual_pipeline_model_parallel_size null",
-      "launcher_scripts/conf/training/llama/llama2_7b.yaml @ NeMo-Framework-Launcher 24.03.01");
+  p.defaults = ScheduleDefaults("NeMo default: virtual_pipeline_model_parallel_size null", conf);
   const std::vector<KnobDefault> rest = {
       {KnobName(Knob::kSequenceParallel), "false", W::kAlways,
        "NeMo 24.03 launcher default: sequence_parallel false", conf},
